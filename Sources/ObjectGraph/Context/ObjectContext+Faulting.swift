@@ -1,0 +1,109 @@
+import OrderedCollections
+
+/// Faults: object faults fulfilled from the row cache or with one SELECT, to-many faults with one query for
+/// the member IDs, and the materialization of fetched rows into registered objects.
+extension ObjectContext {
+    /// Fires an object fault: from the object's snapshot or the row cache (a hit, no SQL), else one
+    /// `SELECT ... WHERE t0.Z_PK = ? LIMIT 1` (a miss).
+    func fulfilFault(_ object: ManagedObject) throws {
+        guard object.isFault else { return }
+        counters.objectFaults &+= 1
+        store.counters.objectFaults &+= 1
+        if let snapshot = object.snapshot ?? store.rowCache.snapshot(entity: object.entity.number, primaryKey: object.primaryKey) {
+            counters.cacheHits &+= 1
+            store.counters.cacheHits &+= 1
+            fill(object, from: snapshot)
+            return
+        }
+        counters.cacheMisses &+= 1
+        store.counters.cacheMisses &+= 1
+        let entity = object.entity
+        let statement = try self.statement(entity.sql.fault)
+        statement.bind(object.primaryKey, at: 1)
+        var found: RowSnapshot?
+        try query(statement, .objectFault) { row in found = snapshot(entity, from: row) }
+        guard let found else {
+            throw ObjectGraphError.invalidOperation(
+                "could not fulfil a fault for \(object.objectID): its row no longer exists in the store")
+        }
+        fill(object, from: found)
+        if let trace = store.sqlTrace {
+            trace.annotation("fault fulfilled from database for : \(object.objectID)")
+        }
+    }
+
+    @inline(__always)
+    private func fill(_ object: ManagedObject, from snapshot: RowSnapshot) {
+        object.snapshot = snapshot
+        object.values = snapshot.values
+        object.isFault = false
+    }
+
+    /// Fires a to-many fault: one query for the member IDs; each member is registered as a fault of its own.
+    func fulfilToManyFault(_ owner: ManagedObject, _ relationship: RelationshipDescription) throws {
+        let state: ToManyState
+        if case let .toMany(existing) = owner.relations[relationship.index] {
+            if existing.members != nil { return }
+            state = existing
+        } else {
+            state = ToManyState(members: nil)
+        }
+        var stored = OrderedSet<ManagedObject>()
+        if owner.primaryKey > 0 {
+            counters.relationshipFaults &+= 1
+            store.counters.relationshipFaults &+= 1
+            let destination = relationship.destination!
+            let statement = try self.statement(relationship.sql.fault!)
+            statement.bind(owner.primaryKey, at: 1)
+            let rows = try query(statement, .toManyFault) { row in
+                stored.append(object(destination, primaryKey: row.int64(1)))
+            }
+            if let trace = store.sqlTrace {
+                trace.annotation("to-many relationship fault \"\(relationship.name)\" for objectID \(owner.objectID) fulfilled from database.  Got \(rows) rows")
+            }
+        }
+        state.fulfil(with: stored)
+        owner.relations[relationship.index] = .toMany(state)
+    }
+
+    /// The snapshot for the current row of `row` (columns: constant, Z_PK, Z_OPT, then the entity's columns):
+    /// the cached one when its version matches, else a new one put in the row cache.
+    @inline(__always)
+    func snapshot(_ entity: EntityDescription, from row: SQLiteStatement) -> RowSnapshot {
+        let primaryKey = row.int64(1)
+        let version = row.int64(2)
+        if let cached = store.rowCache.snapshot(entity: entity.number, primaryKey: primaryKey), cached.version == version {
+            return cached
+        }
+        var values = ContiguousArray<Value>()
+        values.reserveCapacity(entity.columns.count)
+        var column: Int32 = 3
+        for description in entity.columns {
+            values.append(row.value(column, as: description.attributeType))
+            column += 1
+        }
+        let snapshot = RowSnapshot(entityNumber: entity.number, primaryKey: primaryKey, version: version, values: values)
+        store.rowCache.insert(snapshot)
+        return snapshot
+    }
+
+    /// The registered object for a fetched row, created if needed; a fault keeps the snapshot so that firing
+    /// it is a row-cache hit (Core Data's returnsObjectsAsFaults).
+    @inline(__always)
+    func materialize(_ entity: EntityDescription, from row: SQLiteStatement, asFault: Bool) -> ManagedObject {
+        let snapshot = snapshot(entity, from: row)
+        if let object = registered(entity, primaryKey: snapshot.primaryKey) {
+            if object.isFault {
+                object.snapshot = snapshot
+                if !asFault { fill(object, from: snapshot) }
+            }
+            return object
+        }
+        let object = ManagedObject(faultOf: entity, primaryKey: snapshot.primaryKey, snapshot: snapshot, owner: self)
+        if !asFault { fill(object, from: snapshot) }
+        register(object)
+        counters.objectsMaterialized &+= 1
+        store.counters.objectsMaterialized &+= 1
+        return object
+    }
+}

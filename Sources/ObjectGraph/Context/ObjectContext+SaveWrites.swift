@@ -1,0 +1,309 @@
+import OrderedCollections
+
+/// What a committed save changed, applied to the objects once the transaction has committed.
+struct SaveResult {
+    struct WrittenRow {
+        let object: ManagedObject
+        let row: ContiguousArray<Value>
+        let version: Int64
+        let wasInserted: Bool
+    }
+    var written: [WrittenRow] = []
+    var derivedValues: [DerivedValueCollector.Update] = []
+}
+
+/// The SQL of a save: primary keys reserved through Z_PRIMARYKEY, one INSERT per new row, one UPDATE per
+/// changed row (optimistic locking on Z_OPT), join-table rows, one DELETE per deleted row, in one transaction.
+extension ObjectContext {
+    func writeChanges() throws -> SaveResult {
+        let liveInserted = inserted.elements.filter { !$0.isDeleted }
+        let persistedDeleted = deleted.elements.filter { !$0.isInserted }
+        try execute("BEGIN EXCLUSIVE", .other)
+        store.derivedValues.updates = []
+        do {
+            var result = SaveResult()
+            try reservePrimaryKeys(for: liveInserted)
+            let hidden = hiddenOwnerWrites(inserted: liveInserted, deleted: persistedDeleted)
+            for entity in model.saveOrder {
+                for object in liveInserted where object.entity === entity {
+                    try insertRow(object, hidden: hidden, into: &result)
+                }
+            }
+            var toUpdate = OrderedSet(updated.elements.filter { !$0.isDeleted && !$0.isInserted })
+            for (_, write) in hidden where !write.object.isInserted && !write.object.isDeleted {
+                toUpdate.append(write.object)
+            }
+            for object in toUpdate { try updateRow(object, hidden: hidden, into: &result) }
+            try writeJoinRows(inserted: liveInserted, deleted: persistedDeleted)
+            for object in persistedDeleted { try deleteRow(object) }
+            try execute("COMMIT", .other)
+            result.derivedValues = store.derivedValues.updates
+            store.derivedValues.updates = []
+            return result
+        } catch {
+            try? execute("ROLLBACK", .other)
+            store.derivedValues.updates = []
+            throw error
+        }
+    }
+
+    // MARK: Primary keys
+
+    /// Reserves one primary key per inserted object, entity by entity:
+    /// `SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?` then `UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? ...`.
+    private func reservePrimaryKeys(for objects: [ManagedObject]) throws {
+        guard !objects.isEmpty else { return }
+        var counts = [Int](repeating: 0, count: model.entities.count + 1)
+        for object in objects { counts[object.entity.number] += 1 }
+        var next = [Int64](repeating: 0, count: model.entities.count + 1)
+        for entity in model.entities where counts[entity.number] > 0 {
+            let select = try statement(entity.sql.maxPrimaryKey)
+            select.bind(Int64(entity.number), at: 1)
+            var max: Int64 = 0
+            try query(select, .other) { max = $0.int64(0) }
+            let update = try statement(entity.sql.reservePrimaryKeys)
+            update.bind(max + Int64(counts[entity.number]), at: 1)
+            update.bind(Int64(entity.number), at: 2)
+            update.bind(max, at: 3)
+            guard try execute(update, .other) == 1 else {
+                throw ObjectGraphError.sqlite(code: 19, message: "Z_PRIMARYKEY changed under the save", sql: update.sql)
+            }
+            next[entity.number] = max + 1
+        }
+        for object in objects {
+            object.reservedPrimaryKey = next[object.entity.number]
+            next[object.entity.number] += 1
+        }
+    }
+
+    // MARK: Rows
+
+    /// The key a foreign-key column stores for `destination`: its primary key, reserved or saved.
+    @inline(__always)
+    private func key(of destination: ManagedObject?) -> Value {
+        guard let destination else { return .null }
+        if destination.primaryKey > 0 { return .int(destination.primaryKey) }
+        if destination.reservedPrimaryKey > 0 { return .int(destination.reservedPrimaryKey) }
+        return .null
+    }
+
+    /// The row to write for `object`: its values with foreign keys taken from resolved to-one relationships
+    /// and hidden owner columns from many-to-nil writes.
+    private func rowToWrite(_ object: ManagedObject, hidden: HiddenWrites) -> ContiguousArray<Value> {
+        var row = object.values
+        for relationship in object.entity.toOneRelationships {
+            if case let .toOne(destination) = object.relations[relationship.index] {
+                let key = key(of: destination)
+                if row[relationship.slot] != key { row[relationship.slot] = key }
+            }
+        }
+        if let write = hidden[ObjectIdentifier(object)] {
+            for (slot, value) in write.columns { row[slot] = value }
+        }
+        return row
+    }
+
+    private func insertRow(_ object: ManagedObject, hidden: HiddenWrites, into result: inout SaveResult) throws {
+        let entity = object.entity
+        let row = rowToWrite(object, hidden: hidden)
+        let insert = try statement(entity.sql.insert)
+        insert.bind(object.reservedPrimaryKey, at: 1)
+        insert.bind(Int64(entity.number), at: 2)
+        insert.bind(Int64(1), at: 3)
+        var index: Int32 = 4
+        for slot in entity.insertOrder {
+            insert.bind(row[slot], at: index)
+            index += 1
+        }
+        try execute(insert, .insert)
+        result.written.append(.init(object: object, row: row, version: 1, wasInserted: true))
+    }
+
+    private func updateRow(_ object: ManagedObject, hidden: HiddenWrites, into result: inout SaveResult) throws {
+        if object.isFault { try fulfilFault(object) }
+        guard let snapshot = object.snapshot else { return }
+        let entity = object.entity
+        let row = rowToWrite(object, hidden: hidden)
+        var changed: [Int] = []
+        for slot in row.indices where row[slot] != snapshot.values[slot] { changed.append(slot) }
+        let toManyChanged = object.relations.contains { slot in
+            if case let .toMany(state) = slot { return state.hasChanges }
+            return false
+        }
+        guard !changed.isEmpty || toManyChanged else { return }
+        let update = try statement(EntitySQL.update(entity, columns: changed))
+        var index: Int32 = 1
+        for slot in changed {
+            update.bind(row[slot], at: index)
+            index += 1
+        }
+        update.bind(snapshot.version + 1, at: index)
+        update.bind(object.primaryKey, at: index + 1)
+        update.bind(snapshot.version, at: index + 2)
+        guard try execute(update, .update) == 1 else {
+            throw ObjectGraphError.optimisticLockingFailure(object: "\(entity.name) \(object.objectID)")
+        }
+        result.written.append(.init(object: object, row: row, version: snapshot.version + 1, wasInserted: false))
+    }
+
+    private func deleteRow(_ object: ManagedObject) throws {
+        if object.isFault { try fulfilFault(object) }
+        guard let snapshot = object.snapshot else { return }
+        let delete = try statement(object.entity.sql.delete)
+        delete.bind(object.primaryKey, at: 1)
+        delete.bind(snapshot.version, at: 2)
+        guard try execute(delete, .delete) == 1 else {
+            throw ObjectGraphError.optimisticLockingFailure(object: "\(object.entity.name) \(object.objectID)")
+        }
+    }
+
+    // MARK: Many-to-nil
+
+    typealias HiddenWrites = OrderedDictionary<ObjectIdentifier, (object: ManagedObject, columns: [(Int, Value)])>
+
+    /// The owner each destination row of a many-to-nil relationship will hold. The column holds one owner, so
+    /// when an object is in the sets of two owners the last write wins: the data loss of seed 000 §II.B.
+    /// Removals are written before additions; deleted owners (nullify) release their members first.
+    private func hiddenOwnerWrites(inserted: [ManagedObject], deleted: [ManagedObject]) -> HiddenWrites {
+        var writes = HiddenWrites()
+        func set(_ member: ManagedObject, _ slot: Int, _ value: Value) {
+            guard !member.isDeleted else { return }
+            let id = ObjectIdentifier(member)
+            if writes[id] == nil { writes[id] = (member, []) }
+            writes[id]!.columns.removeAll { $0.0 == slot }
+            writes[id]!.columns.append((slot, value))
+        }
+        for owner in deleted {
+            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToNil && relationship.deleteRule == .nullify {
+                guard case let .toMany(state) = owner.relations[relationship.index], let members = state.members else { continue }
+                for member in members.subtracting(state.added) { set(member, relationship.slot, .null) }
+                for member in state.removed { set(member, relationship.slot, .null) }
+            }
+        }
+        let owners = inserted + updated.elements.filter { !$0.isDeleted && !$0.isInserted }
+        for owner in owners {
+            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToNil {
+                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
+                for member in state.removed { set(member, relationship.slot, .null) }
+            }
+        }
+        for owner in owners {
+            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToNil {
+                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
+                let added = owner.isInserted ? (state.members ?? []) : state.added
+                for member in added { set(member, relationship.slot, key(of: owner)) }
+            }
+        }
+        return writes
+    }
+
+    // MARK: Join tables
+
+    private struct JoinPair: Hashable {
+        let table: String
+        let source: Int64
+        let destination: Int64
+    }
+
+    /// `INSERT OR REPLACE INTO Z_1SUBJECTS(...) VALUES (?, ?)` for new memberships and
+    /// `DELETE FROM Z_1SUBJECTS WHERE ... = ? AND ... = ?` for ended ones, written from the side that names the
+    /// table; deleted objects (unless their rule is no action) lose all their join rows.
+    private func writeJoinRows(inserted: [ManagedObject], deleted: [ManagedObject]) throws {
+        var removedPairs = Set<JoinPair>()
+        func remove(_ relationship: RelationshipDescription, _ owner: ManagedObject, _ member: ManagedObject) throws {
+            guard owner.primaryKey > 0, member.primaryKey > 0 else { return }
+            let join = relationship.joinTable!
+            let (source, destination) = join.isPrimarySide ? (owner.primaryKey, member.primaryKey) : (member.primaryKey, owner.primaryKey)
+            let primary = join.isPrimarySide ? join : relationship.inverse!.joinTable!
+            guard removedPairs.insert(JoinPair(table: join.tableName, source: source, destination: destination)).inserted else { return }
+            let delete = try statement("DELETE FROM \(join.tableName) WHERE \(primary.sourceColumn) = ? AND \(primary.destinationColumn) = ?")
+            delete.bind(source, at: 1)
+            delete.bind(destination, at: 2)
+            try execute(delete, .delete)
+        }
+        for owner in inserted + updated.elements.filter({ !$0.isDeleted && !$0.isInserted }) {
+            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToMany && relationship.joinTable!.isPrimarySide {
+                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
+                for member in state.removed { try remove(relationship, owner, member) }
+                let join = relationship.joinTable!
+                let added = owner.isInserted ? (state.members ?? []) : state.added
+                for member in added where !member.isDeleted {
+                    let insert = try statement("INSERT OR REPLACE INTO \(join.tableName)(\(join.sourceColumn), \(join.destinationColumn)) VALUES (?, ?)")
+                    insert.bind(key(of: owner), at: 1)
+                    insert.bind(key(of: member), at: 2)
+                    try execute(insert, .insert)
+                }
+            }
+        }
+        for owner in deleted {
+            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToMany && relationship.deleteRule != .noAction {
+                guard case let .toMany(state) = owner.relations[relationship.index], let members = state.members else { continue }
+                for member in members.subtracting(state.added) { try remove(relationship, owner, member) }
+                for member in state.removed { try remove(relationship, owner, member) }
+            }
+        }
+    }
+
+    // MARK: After the commit
+
+    /// Gives inserted objects their permanent IDs, new snapshots to every written row, applies derived values
+    /// reported by triggers, and forgets deleted objects.
+    func applySaved(_ result: SaveResult) {
+        for written in result.written {
+            let object = written.object
+            if written.wasInserted {
+                object.primaryKey = object.reservedPrimaryKey
+                object.reservedPrimaryKey = 0
+                object.temporaryNumber = 0
+                object.isInserted = false
+                register(object)
+            }
+            let snapshot = RowSnapshot(entityNumber: object.entity.number, primaryKey: object.primaryKey,
+                                       version: written.version, values: written.row)
+            store.rowCache.insert(snapshot)
+            object.snapshot = snapshot
+            object.values = written.row
+        }
+        for object in inserted where !object.isDeleted { clearChanges(object) }
+        for object in updated { clearChanges(object) }
+        for object in deleted {
+            if object.primaryKey > 0 {
+                store.rowCache.evict(entity: object.entity.number, primaryKey: object.primaryKey)
+                objectWillDeallocate(object)
+            }
+            object.owner = nil
+            object.isInserted = false
+            object.isUpdated = false
+            object.isDeleted = false
+            object.turnIntoFault(keepSnapshot: false)
+        }
+        inserted = []
+        updated = []
+        deleted = []
+        for update in result.derivedValues { applyDerivedValue(update) }
+    }
+
+    private func clearChanges(_ object: ManagedObject) {
+        object.isUpdated = false
+        for slot in object.relations {
+            if case let .toMany(state) = slot { state.clearChanges() }
+        }
+    }
+
+    /// Puts a derived value computed by a trigger into the registered object and the row cache.
+    private func applyDerivedValue(_ update: DerivedValueCollector.Update) {
+        guard update.entityNumber >= 1, update.entityNumber <= model.entities.count else { return }
+        let entity = model.entities[update.entityNumber - 1]
+        guard let derived = entity.derivedAttribute(update.attribute) else { return }
+        let object = registered(entity, primaryKey: update.primaryKey)
+        guard let old = object?.snapshot ?? store.rowCache.snapshot(entity: entity.number, primaryKey: update.primaryKey) else { return }
+        var values = old.values
+        values[derived.slot] = .int(update.value)
+        let snapshot = RowSnapshot(entityNumber: entity.number, primaryKey: update.primaryKey, version: old.version, values: values)
+        store.rowCache.insert(snapshot)
+        if let object {
+            object.snapshot = snapshot
+            if !object.isFault { object.values[derived.slot] = .int(update.value) }
+        }
+    }
+}

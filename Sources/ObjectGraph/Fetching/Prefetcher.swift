@@ -1,0 +1,118 @@
+import OrderedCollections
+
+/// relationshipKeyPathsForPrefetching: one query per key path for the whole result, Core Data's
+/// `... WHERE t0.ZCLASS IN (SELECT * FROM _Z_intarray0) ORDER BY t0.ZCLASS`. A nested key path
+/// (`class.teacher`) prefetches each level once, over the objects the level before brought.
+struct Prefetcher {
+    let context: ObjectContext
+
+    private final class Node {
+        var children: OrderedDictionary<String, Node> = [:]
+    }
+
+    func prefetch(_ keyPaths: [String], for objects: [ManagedObject], entity: EntityDescription) throws {
+        let root = Node()
+        for keyPath in keyPaths {
+            var node = root
+            for component in keyPath.split(separator: ".").map(String.init) {
+                if node.children[component] == nil { node.children[component] = Node() }
+                node = node.children[component]!
+            }
+        }
+        try prefetch(root, objects: objects, entity: entity, path: "")
+    }
+
+    private func prefetch(_ node: Node, objects: [ManagedObject], entity: EntityDescription, path: String) throws {
+        for (name, child) in node.children {
+            let keyPath = path.isEmpty ? name : path + "." + name
+            guard let relationship = entity.relationship(name) else {
+                throw ObjectGraphError.invalidOperation(
+                    "prefetch key path '\(keyPath)': \(entity.name) has no relationship '\(name)'")
+            }
+            let destinations = relationship.isToMany
+                ? try prefetchToMany(relationship, owners: objects, keyPath: keyPath)
+                : try prefetchToOne(relationship, sources: objects, keyPath: keyPath)
+            if !child.children.isEmpty {
+                try prefetch(child, objects: destinations, entity: relationship.destination, path: keyPath)
+            }
+        }
+    }
+
+    /// Destination rows of a to-one relationship by primary key; returns the distinct destinations.
+    private func prefetchToOne(_ relationship: RelationshipDescription, sources: [ManagedObject], keyPath: String) throws -> [ManagedObject] {
+        let destination = relationship.destination!
+        var needed = ContiguousArray<Int64>()
+        var seen = Set<Int64>()
+        for source in sources {
+            let key: Int64
+            switch source.relations[relationship.index] {
+            case let .toOne(object?):
+                key = object.primaryKey
+                guard object.isFault else { continue }
+            case .unresolved:
+                guard case let .int(stored)? = source.storedValue(slot: relationship.slot) else { continue }
+                key = stored
+                if let object = context.registered(destination, primaryKey: key), !object.isFault { continue }
+            default:
+                continue
+            }
+            if key > 0, seen.insert(key).inserted { needed.append(key) }
+        }
+        if !needed.isEmpty {
+            context.bindIDList(needed)
+            let statement = try context.statement(relationship.sql.prefetch)
+            let rows = try context.query(statement, .prefetch) { row in
+                _ = context.materialize(destination, from: row, asFault: false)
+            }
+            traceRows(keyPath, rows)
+        }
+        var distinct = OrderedSet<ManagedObject>()
+        for source in sources {
+            guard let object = source.resolvedToOne(relationship, context: context) else { continue }
+            source.relations[relationship.index] = .toOne(object)
+            distinct.append(object)
+        }
+        return distinct.elements
+    }
+
+    /// Members of a to-many relationship for every owner at once, grouped by owner; returns all members.
+    private func prefetchToMany(_ relationship: RelationshipDescription, owners: [ManagedObject], keyPath: String) throws -> [ManagedObject] {
+        let destination = relationship.destination!
+        var pending: [ManagedObject] = []
+        var ids = ContiguousArray<Int64>()
+        var seen = Set<ObjectIdentifier>()
+        for owner in owners where owner.primaryKey > 0 && seen.insert(ObjectIdentifier(owner)).inserted {
+            if case let .toMany(state) = owner.relations[relationship.index], state.members != nil { continue }
+            pending.append(owner)
+            ids.append(owner.primaryKey)
+        }
+        if !pending.isEmpty {
+            context.bindIDList(ids)
+            var grouped: [Int64: OrderedSet<ManagedObject>] = [:]
+            let ownerColumn = relationship.sql.ownerColumn
+            let statement = try context.statement(relationship.sql.prefetch)
+            let rows = try context.query(statement, .prefetch) { row in
+                let member = context.materialize(destination, from: row, asFault: false)
+                grouped[row.int64(ownerColumn), default: []].append(member)
+            }
+            traceRows(keyPath, rows)
+            for owner in pending {
+                let state: ToManyState
+                if case let .toMany(existing) = owner.relations[relationship.index] { state = existing } else { state = ToManyState(members: nil) }
+                state.fulfil(with: grouped[owner.primaryKey] ?? [])
+                owner.relations[relationship.index] = .toMany(state)
+            }
+        }
+        var members = OrderedSet<ManagedObject>()
+        for owner in owners {
+            if case let .toMany(state) = owner.relations[relationship.index], let loaded = state.members {
+                members.append(contentsOf: loaded)
+            }
+        }
+        return members.elements
+    }
+
+    private func traceRows(_ keyPath: String, _ rows: Int) {
+        context.store.sqlTrace?.annotation("Prefetching with key '\(keyPath)'.  Got \(rows) rows.")
+    }
+}

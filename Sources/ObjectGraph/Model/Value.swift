@@ -1,0 +1,117 @@
+import Foundation
+
+/// A value of an attribute, as stored in a row and read from an object.
+///
+/// Dates are stored as seconds since 2001-01-01 (Core Data's TIMESTAMP), UUIDs as 16-byte blobs, booleans as 0/1.
+public enum Value: Hashable, Sendable, CustomStringConvertible {
+    case null
+    case int(Int64)
+    case double(Double)
+    case bool(Bool)
+    case string(String)
+    case date(Date)
+    case uuid(UUID)
+    case binary(Data)
+
+    public var isNull: Bool { if case .null = self { return true } else { return false } }
+
+    public var string: String? { if case let .string(v) = self { return v } else { return nil } }
+    public var int: Int64? {
+        switch self {
+        case let .int(v): return v
+        case let .bool(v): return v ? 1 : 0
+        default: return nil
+        }
+    }
+    public var double: Double? {
+        switch self {
+        case let .double(v): return v
+        case let .int(v): return Double(v)
+        default: return nil
+        }
+    }
+    public var bool: Bool? {
+        switch self {
+        case let .bool(v): return v
+        case let .int(v): return v != 0
+        default: return nil
+        }
+    }
+    public var date: Date? { if case let .date(v) = self { return v } else { return nil } }
+    public var uuid: UUID? { if case let .uuid(v) = self { return v } else { return nil } }
+    public var binary: Data? { if case let .binary(v) = self { return v } else { return nil } }
+
+    public var description: String {
+        switch self {
+        case .null: return "nil"
+        case let .int(v): return String(v)
+        case let .double(v): return String(v)
+        case let .bool(v): return v ? "true" : "false"
+        case let .string(v): return "\"\(v)\""
+        case let .date(v): return "\(v)"
+        case let .uuid(v): return v.uuidString
+        case let .binary(v): return "<\(v.count) bytes>"
+        }
+    }
+
+    /// Whether this value can be stored in an attribute of `type` (null is checked separately, by optionality).
+    func fits(_ type: AttributeType) -> Bool {
+        switch (self, type) {
+        case (.null, _), (.string, .string), (.int, .int64), (.double, .double), (.int, .double), (.bool, .bool),
+             (.int, .bool), (.date, .date), (.uuid, .uuid), (.binary, .binary):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The value converted to the canonical case for `type` (`.int` into a bool or double attribute).
+    func normalized(for type: AttributeType) -> Value {
+        switch (self, type) {
+        case let (.int(v), .double): return .double(Double(v))
+        case let (.int(v), .bool): return .bool(v != 0)
+        default: return self
+        }
+    }
+}
+
+extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension Value: Comparable {
+    /// Orders values as SQLite does for sorting: NULL first, numbers by value, then text, then blobs.
+    public static func < (lhs: Value, rhs: Value) -> Bool {
+        switch (lhs.sortKey, rhs.sortKey) {
+        case let (.number(a), .number(b)): return a < b
+        case let (.text(a), .text(b)): return a.utf8.lexicographicallyPrecedes(b.utf8)
+        case let (.blob(a), .blob(b)): return a.lexicographicallyPrecedes(b)
+        case let (a, b): return a.rank < b.rank
+        }
+    }
+
+    private enum SortKey {
+        case null, number(Double), text(String), blob([UInt8])
+        var rank: Int {
+            switch self { case .null: 0; case .number: 1; case .text: 2; case .blob: 3 }
+        }
+    }
+
+    private var sortKey: SortKey {
+        switch self {
+        case .null: return .null
+        case let .int(v): return .number(Double(v))
+        case let .double(v): return .number(v)
+        case let .bool(v): return .number(v ? 1 : 0)
+        case let .date(v): return .number(v.timeIntervalSinceReferenceDate)
+        case let .string(v): return .text(v)
+        case let .uuid(v): return .blob(withUnsafeBytes(of: v.uuid) { Array($0) })
+        case let .binary(v): return .blob(Array(v))
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import OrderedCollections
+
+/// Reading and changing relationships, with Core Data's inverse maintenance: changing one side of a
+/// relationship that has an inverse changes the other side at once; one-to-nil and many-to-nil relationships
+/// touch nothing on the destination.
+extension ManagedObject {
+    // MARK: Public API
+
+    /// The destination of the to-one relationship called `name` (a fault until touched).
+    public func object(_ name: String) throws -> ManagedObject? {
+        try object(toOneRelationship(name))
+    }
+
+    /// The destination of a to-one relationship; resolving it runs no SQL (the key is in this object's row).
+    public func object(_ relationship: RelationshipDescription) throws -> ManagedObject? {
+        try check(relationship, toMany: false)
+        let context = try requireContext()
+        if isFault { try context.fulfilFault(self) }
+        return resolvedToOne(relationship, context: context)
+    }
+
+    /// Sets the to-one relationship called `name`.
+    public func setObject(_ object: ManagedObject?, for name: String) throws {
+        try setObject(object, for: toOneRelationship(name))
+    }
+
+    /// Sets a to-one relationship and maintains its inverse.
+    public func setObject(_ object: ManagedObject?, for relationship: RelationshipDescription) throws {
+        try check(relationship, toMany: false)
+        if let object { try checkDestination(object, of: relationship) }
+        let context = try requireContext()
+        if isFault { try context.fulfilFault(self) }
+        try checkNotDeleted(changing: relationship.name)
+        try setToOneMaintainingInverse(relationship, object, context: context)
+    }
+
+    /// The members of the to-many relationship called `name`, firing the relationship fault if needed.
+    public func objects(_ name: String) throws -> RelationshipSet {
+        try objects(toManyRelationship(name))
+    }
+
+    /// The members of a to-many relationship: one query for the member IDs the first time; each member is
+    /// then an object fault of its own.
+    public func objects(_ relationship: RelationshipDescription) throws -> RelationshipSet {
+        try check(relationship, toMany: true)
+        return RelationshipSet(members: try loadedToMany(relationship).members!)
+    }
+
+    /// Whether a relationship is still a fault (a to-many not yet fetched, or this whole object a fault).
+    public func isRelationshipFault(_ name: String) throws -> Bool {
+        let relationship = try toManyOrToOne(name)
+        if isFault { return true }
+        switch relations[relationship.index] {
+        case .unresolved: return relationship.isToMany
+        case .toOne: return false
+        case let .toMany(state): return state.members == nil
+        }
+    }
+
+    /// Adds `object` to the to-many relationship called `name`.
+    public func add(_ object: ManagedObject, to name: String) throws {
+        try add(object, to: toManyRelationship(name))
+    }
+
+    /// Adds `object` to a to-many relationship (a no-op if it is a member) and maintains the inverse.
+    public func add(_ object: ManagedObject, to relationship: RelationshipDescription) throws {
+        try check(relationship, toMany: true)
+        try checkDestination(object, of: relationship)
+        try checkNotDeleted(changing: relationship.name)
+        let context = try requireContext()
+        let state = try loadedToMany(relationship)
+        guard !state.members!.contains(object) else { return }
+        if let inverse = relationship.inverse, !inverse.isToMany {
+            if object.isFault { try context.fulfilFault(object) }
+            try object.setToOneMaintainingInverse(inverse, self, context: context)
+            return
+        }
+        context.willChange(self)
+        state.insert(object, tracking: !isInserted)
+        if let inverse = relationship.inverse {
+            object.insertRaw(object: self, into: inverse, context: context)
+        }
+    }
+
+    /// Removes `object` from the to-many relationship called `name`.
+    public func remove(_ object: ManagedObject, from name: String) throws {
+        try remove(object, from: toManyRelationship(name))
+    }
+
+    /// Removes `object` from a to-many relationship (a no-op if it is not a member) and maintains the inverse.
+    public func remove(_ object: ManagedObject, from relationship: RelationshipDescription) throws {
+        try check(relationship, toMany: true)
+        try checkNotDeleted(changing: relationship.name)
+        let context = try requireContext()
+        let state = try loadedToMany(relationship)
+        guard state.members!.contains(object) else { return }
+        if let inverse = relationship.inverse, !inverse.isToMany {
+            if object.isFault { try context.fulfilFault(object) }
+            try object.setToOneMaintainingInverse(inverse, nil, context: context)
+            return
+        }
+        context.willChange(self)
+        state.remove(object, tracking: !isInserted)
+        if let inverse = relationship.inverse {
+            object.removeRaw(object: self, from: inverse, context: context)
+        }
+    }
+
+    /// Replaces the members of the to-many relationship called `name`.
+    public func setObjects(_ objects: [ManagedObject], for name: String) throws {
+        try setObjects(objects, for: toManyRelationship(name))
+    }
+
+    /// Replaces the members of a to-many relationship: removes those not in `objects`, adds the others in order.
+    public func setObjects(_ objects: [ManagedObject], for relationship: RelationshipDescription) throws {
+        let wanted = OrderedSet(objects)
+        for current in try self.objects(relationship) where !wanted.contains(current) {
+            try remove(current, from: relationship)
+        }
+        for object in wanted { try add(object, to: relationship) }
+    }
+
+    // MARK: Inverse maintenance
+
+    /// Sets a to-one relationship of a fired object, keeping the inverse side in step.
+    func setToOneMaintainingInverse(_ relationship: RelationshipDescription, _ newValue: ManagedObject?,
+                                    context: ObjectContext) throws {
+        let old = resolvedToOne(relationship, context: context)
+        guard old !== newValue else { return }
+        context.willChange(self)
+        relations[relationship.index] = .toOne(newValue)
+        guard let inverse = relationship.inverse else { return }
+        if inverse.isToMany {
+            old?.removeRaw(object: self, from: inverse, context: context)
+            newValue?.insertRaw(object: self, into: inverse, context: context)
+            return
+        }
+        // One-to-one: the old partner lets go of us, the new partner lets go of its old partner.
+        if let old {
+            if old.isFault { try context.fulfilFault(old) }
+            context.willChange(old)
+            old.relations[inverse.index] = .toOne(nil)
+        }
+        if let newValue {
+            if newValue.isFault { try context.fulfilFault(newValue) }
+            if let previous = newValue.resolvedToOne(inverse, context: context), previous !== self {
+                if previous.isFault { try context.fulfilFault(previous) }
+                context.willChange(previous)
+                previous.relations[relationship.index] = .toOne(nil)
+            }
+            context.willChange(newValue)
+            newValue.relations[inverse.index] = .toOne(self)
+        }
+    }
+
+    /// Adds `object` to this object's side of a to-many without firing its fault or touching inverses.
+    func insertRaw(object: ManagedObject, into relationship: RelationshipDescription, context: ObjectContext) {
+        let state = toManyStateForChange(relationship, context: context)
+        if state.members?.contains(object) == true { return }
+        state.insert(object, tracking: !isInserted)
+    }
+
+    /// Removes `object` from this object's side of a to-many without firing its fault or touching inverses.
+    func removeRaw(object: ManagedObject, from relationship: RelationshipDescription, context: ObjectContext) {
+        let state = toManyStateForChange(relationship, context: context)
+        if let members = state.members, !members.contains(object) { return }
+        state.remove(object, tracking: !isInserted)
+    }
+
+    private func toManyStateForChange(_ relationship: RelationshipDescription, context: ObjectContext) -> ToManyState {
+        context.willChange(self)
+        if case let .toMany(state) = relations[relationship.index] { return state }
+        let state = ToManyState(members: nil)
+        relations[relationship.index] = .toMany(state)
+        return state
+    }
+
+    // MARK: Resolution
+
+    /// The to-one destination, resolved from the row's key on first use (no SQL: a fault stands in for it).
+    func resolvedToOne(_ relationship: RelationshipDescription, context: ObjectContext) -> ManagedObject? {
+        switch relations[relationship.index] {
+        case let .toOne(object):
+            return object
+        case .unresolved:
+            guard case let .int(key)? = storedValue(slot: relationship.slot), key > 0 else {
+                if !isFault { relations[relationship.index] = .toOne(nil) }
+                return nil
+            }
+            let destination = context.object(relationship.destination, primaryKey: key)
+            if !isFault { relations[relationship.index] = .toOne(destination) }
+            return destination
+        case .toMany:
+            return nil
+        }
+    }
+
+    /// This object's state for a to-many relationship with its members loaded (firing the fault if needed).
+    func loadedToMany(_ relationship: RelationshipDescription) throws -> ToManyState {
+        if case let .toMany(state) = relations[relationship.index], state.members != nil { return state }
+        try requireContext().fulfilToManyFault(self, relationship)
+        guard case let .toMany(state) = relations[relationship.index] else {
+            preconditionFailure("a fired to-many fault leaves a loaded state")
+        }
+        return state
+    }
+
+    /// The members the relationship has now, for delete propagation: loaded members, or the to-one destination.
+    func relatedObjects(_ relationship: RelationshipDescription) throws -> [ManagedObject] {
+        if relationship.isToMany { return try loadedToMany(relationship).members!.elements }
+        let context = try requireContext()
+        if isFault { try context.fulfilFault(self) }
+        return resolvedToOne(relationship, context: context).map { [$0] } ?? []
+    }
+
+    // MARK: Argument checks
+
+    private func toOneRelationship(_ name: String) throws -> RelationshipDescription {
+        let relationship = try toManyOrToOne(name)
+        guard !relationship.isToMany else {
+            throw ObjectGraphError.invalidOperation("\(entity.name).\(name) is to-many; use objects(_:), add(_:to:) or remove(_:from:)")
+        }
+        return relationship
+    }
+
+    private func toManyRelationship(_ name: String) throws -> RelationshipDescription {
+        let relationship = try toManyOrToOne(name)
+        guard relationship.isToMany else {
+            throw ObjectGraphError.invalidOperation("\(entity.name).\(name) is to-one; use object(_:) or setObject(_:for:)")
+        }
+        return relationship
+    }
+
+    private func toManyOrToOne(_ name: String) throws -> RelationshipDescription {
+        guard case let .relationship(relationship) = try entity.property(name) else {
+            throw ObjectGraphError.invalidOperation("\(entity.name).\(name) is an attribute, not a relationship")
+        }
+        return relationship
+    }
+
+    private func check(_ relationship: RelationshipDescription, toMany: Bool) throws {
+        guard relationship.entity === entity else { throw wrongEntity(relationship.name, of: relationship.entity) }
+        guard relationship.isToMany == toMany else {
+            throw ObjectGraphError.invalidOperation("\(relationship.qualifiedName) is \(relationship.isToMany ? "to-many" : "to-one")")
+        }
+    }
+
+    private func checkDestination(_ object: ManagedObject, of relationship: RelationshipDescription) throws {
+        guard object.entity === relationship.destination else {
+            throw ObjectGraphError.invalidOperation(
+                "\(relationship.qualifiedName) holds \(relationship.destination.name) objects, not \(object.entity.name)")
+        }
+        guard object.owner != nil, object.owner === owner else {
+            throw ObjectGraphError.invalidOperation(
+                "cannot relate \(objectID) to \(object.objectID): they are not registered in the same context")
+        }
+        guard !object.isDeleted else {
+            throw ObjectGraphError.invalidOperation("cannot relate \(objectID) to \(object.objectID): it is deleted")
+        }
+    }
+}

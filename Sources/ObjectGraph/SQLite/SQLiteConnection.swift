@@ -1,0 +1,77 @@
+import CSQLite
+
+/// Owns one SQLite connection: opens it, caches its prepared statements by SQL, and closes it in deinit.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    let path: String
+    private var statements: [String: SQLiteStatement] = [:]
+    private(set) var intArrays: IntArrayModule?
+
+    /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory database.
+    init(path: String) throws {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw ObjectGraphError.sqlite(code: code, message: "cannot open \(path): \(message)", sql: nil)
+        }
+        handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit {
+        statements.removeAll()
+        intArrays = nil
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL that returns no rows and needs no bindings (pragmas, DDL, transaction control).
+    func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if code != SQLITE_OK {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(errorMessage)
+            throw ObjectGraphError.sqlite(code: code, message: message, sql: sql)
+        }
+    }
+
+    /// The prepared statement for `sql`, prepared once and reused.
+    func cachedStatement(_ sql: String) throws -> SQLiteStatement {
+        if let statement = statements[sql] { return statement }
+        let statement = try SQLiteStatement(connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The first integer of the first row of `sql` (for pragmas and small lookups).
+    func scalarInt(_ sql: String) throws -> Int64? {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(0) : nil
+    }
+
+    /// Registers the `intarray` virtual-table module and creates `count` temp tables `_Z_intarray0...`.
+    func installIntArrays(count: Int) throws {
+        let module = try IntArrayModule(connection: self, tableCount: count)
+        intArrays = module
+    }
+
+    func error(_ code: Int32, sql: String?) -> ObjectGraphError {
+        .sqlite(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}
+
+func sqliteErrorName(_ code: Int32) -> UnsafePointer<CChar> {
+    sqlite3_errstr(code)
+}
+
+extension SQLiteConnection {
+    static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+}

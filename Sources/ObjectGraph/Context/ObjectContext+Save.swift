@@ -59,8 +59,9 @@ extension ObjectContext {
                 for destination in try object.relatedObjects(relationship) where !destination.isDeleted {
                     if inverse.isToMany {
                         destination.removeRaw(object: object, from: inverse, context: self)
-                    } else if destination.resolvedToOne(inverse, context: self) === object {
+                    } else {
                         if destination.isFault { try fulfilFault(destination) }
+                        guard destination.resolvedToOne(inverse, context: self) === object else { continue }
                         willChange(destination)
                         destination.relations[inverse.index] = .toOne(nil)
                     }

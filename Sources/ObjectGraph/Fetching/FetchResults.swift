@@ -73,16 +73,17 @@ final class BatchedFetch {
     private func load(_ batch: Int) {
         let range = (batch * batchSize)..<min((batch + 1) * batchSize, ids.count)
         windowBatch = batch
-        window = []
+        // The previous batch stays held until this one is loaded, so that objects both share stay registered.
         if let ready = registeredObjects(range) {
             window = ready
             return
         }
         do {
-            window = try context.fetchBatch(entity, ids: ContiguousArray(ids[range]), limit: batchSize, asFaults: asFaults)
+            let objects = try context.fetchBatch(entity, ids: ContiguousArray(ids[range]), limit: batchSize, asFaults: asFaults)
             if !prefetchKeyPaths.isEmpty {
-                try Prefetcher(context: context).prefetch(prefetchKeyPaths, for: window, entity: entity)
+                try Prefetcher(context: context).prefetch(prefetchKeyPaths, for: objects, entity: entity)
             }
+            window = objects
         } catch {
             lastError = error
             window = range.map { context.object(entity, primaryKey: ids[$0]) }

@@ -58,11 +58,13 @@ struct Prefetcher {
             }
             if key > 0, seen.insert(key).inserted { needed.append(key) }
         }
+        // The fetched objects must be held until the sources point at them, or they would be released at once.
+        var fetched: [ManagedObject] = []
         if !needed.isEmpty {
             context.bindIDList(needed)
             let statement = try context.statement(relationship.sql.prefetch)
             let rows = try context.query(statement, .prefetch) { row in
-                _ = context.materialize(destination, from: row, asFault: false)
+                fetched.append(context.materialize(destination, from: row, asFault: false))
             }
             traceRows(keyPath, rows)
         }
@@ -72,6 +74,7 @@ struct Prefetcher {
             source.relations[relationship.index] = .toOne(object)
             distinct.append(object)
         }
+        withExtendedLifetime(fetched) {}
         return distinct.elements
     }
 

@@ -86,10 +86,12 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         if isFault { try requireContext().fulfilFault(self) }
     }
 
-    /// A column of the committed or current row, without firing the fault when its snapshot is at hand.
+    /// A column of the committed or current row, without firing the fault when its row is at hand
+    /// (its snapshot, or the row cache); nil when only firing could tell.
     func storedValue(slot: Int) -> Value? {
         if !isFault { return values[slot] }
-        return snapshot?.values[slot]
+        if let snapshot { return snapshot.values[slot] }
+        return owner?.store.rowCache.snapshot(entity: entity.number, primaryKey: primaryKey)?.values[slot]
     }
 
     /// Turns the object back into a fault, dropping values and loaded relationships (changes included).

@@ -9,7 +9,10 @@ struct EntitySQL {
     let selectIDs: String
     /// One object fault: `... WHERE t0.Z_PK = ? LIMIT 1`.
     let fault: String
-    /// One batch of a batched fetch: `SELECT 1, ... WHERE t0.Z_PK IN (SELECT * FROM _Z_intarray0)`.
+    /// One batch of a batched fetch: `SELECT 0, ... WHERE t0.Z_PK IN (SELECT * FROM _Z_intarray0)`.
+    /// The leading constant stands for the entity column of an entity without sub-entities, so it is 0 as in
+    /// every other fetch; the `SELECT 1, t0.Z_PK, t0.ZNAME ...` of coredata-facts §3 came from a request with
+    /// propertiesToFetch, where Core Data writes the entity number instead (decompiled NSSQLGenerator).
     let batchPrefix: String
     /// Rows whose primary key is in `_Z_intarray0` (to-one prefetch).
     let rowsByPrimaryKeys: String
@@ -25,7 +28,7 @@ struct EntitySQL {
         selectRows = "SELECT 0, \(rowColumns) FROM \(table) t0"
         selectIDs = "SELECT 0, t0.Z_PK FROM \(table) t0"
         fault = "\(selectRows) WHERE t0.Z_PK = ? LIMIT 1"
-        batchPrefix = "SELECT 1, \(rowColumns) FROM \(table) t0 WHERE t0.Z_PK IN (SELECT * FROM _Z_intarray0)"
+        batchPrefix = "SELECT 0, \(rowColumns) FROM \(table) t0 WHERE t0.Z_PK IN (SELECT * FROM _Z_intarray0)"
         rowsByPrimaryKeys = "\(selectRows) WHERE t0.Z_PK IN (SELECT * FROM _Z_intarray0)"
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + entity.insertOrder.map { entity.columns[$0].name }
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
@@ -33,10 +36,10 @@ struct EntitySQL {
         delete = "DELETE FROM \(table) WHERE Z_PK = ? AND Z_OPT = ?"
     }
 
-    /// `UPDATE ZSTUDENT SET ZNAME = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?` for the changed columns.
+    /// `UPDATE OR FAIL ZSTUDENT SET ZNAME = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?` for the changed columns.
     static func update(_ entity: EntityDescription, columns: [Int]) -> String {
         let sets = columns.map { "\(entity.columns[$0].name) = ?" } + ["Z_OPT = ?"]
-        return "UPDATE \(entity.tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
+        return "UPDATE OR FAIL \(entity.tableName) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ? AND Z_OPT = ?"
     }
 }
 

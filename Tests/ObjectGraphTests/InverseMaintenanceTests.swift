@@ -1,0 +1,127 @@
+import Testing
+@testable import ObjectGraph
+
+/// Setting one side of a relationship with an inverse changes the other side at once; relationships without
+/// an inverse touch nothing on the destination.
+@Suite struct InverseMaintenanceTests {
+    private func names(_ set: RelationshipSet) throws -> [String] { try set.map { try $0.string("name") ?? "" } }
+
+    private func named(_ context: ObjectContext, _ entity: String, _ name: String) throws -> ManagedObject {
+        let object = try context.insert(entity)
+        try object.setValue(.string(name), for: "name")
+        return object
+    }
+
+    @Test func manyToOne() throws {
+        let temporary = try TemporaryStore(seedModel())
+        let context = temporary.store.makeContext()
+        let a = try named(context, "Class", "A"), b = try named(context, "Class", "B")
+        let s1 = try named(context, "Student", "S1"), s2 = try named(context, "Student", "S2")
+        try s1.setObject(a, for: "class")
+        try a.add(s2, to: "students")
+        #expect(try names(a.objects("students")) == ["S1", "S2"])
+        #expect(try s2.object("class") === a)
+        try s1.setObject(b, for: "class")
+        #expect(try names(a.objects("students")) == ["S2"])
+        #expect(try names(b.objects("students")) == ["S1"])
+        try b.remove(s1, from: "students")
+        #expect(try s1.object("class") == nil)
+        try context.save()
+
+        // The same moves on saved objects whose to-many sides are still faults: no SQL until fired.
+        try temporary.reopen()
+        let fresh = temporary.store.makeContext()
+        let classes = try fresh.fetch(FetchRequest("Class", sortDescriptors: [FetchSort("name")])).array
+        let students = try fresh.fetch(FetchRequest("Student", sortDescriptors: [FetchSort("name")])).array
+        fresh.resetCounters()
+        try students[1].setObject(classes[1], for: "class")
+        #expect(fresh.counters.statements == 0)
+        #expect(try classes[0].isRelationshipFault("students"))
+        #expect(try names(classes[0].objects("students")) == [])
+        #expect(try names(classes[1].objects("students")) == ["S2"])
+        try fresh.save()
+        try temporary.reopen()
+        let check = temporary.store.makeContext()
+        let saved = try check.fetch(FetchRequest("Class", sortDescriptors: [FetchSort("name")])).array
+        #expect(try names(saved[0].objects("students")) == [])
+        #expect(try names(saved[1].objects("students")) == ["S2"])
+        #expect(try saved[1].int("studentCount") == 1)
+    }
+
+    @Test func manyToMany() throws {
+        let temporary = try TemporaryStore(seedModel())
+        let context = temporary.store.makeContext()
+        let math = try named(context, "Subject", "Math"), art = try named(context, "Subject", "Art")
+        let s1 = try named(context, "Student", "S1"), s2 = try named(context, "Student", "S2")
+        try s1.add(math, to: "subjects")
+        try art.add(s1, to: "students")
+        try s2.add(math, to: "subjects")
+        #expect(try names(math.objects("students")) == ["S1", "S2"])
+        #expect(try names(s1.objects("subjects")) == ["Math", "Art"])
+        try math.remove(s1, from: "students")
+        #expect(try names(s1.objects("subjects")) == ["Art"])
+        try context.save()
+        try temporary.reopen()
+        let fresh = temporary.store.makeContext()
+        let subjects = try fresh.fetch(FetchRequest("Subject", sortDescriptors: [FetchSort("name")])).array
+        #expect(try names(subjects[0].objects("students")) == ["S1"])
+        #expect(try names(subjects[1].objects("students")) == ["S2"])
+    }
+
+    @Test func oneToOne() throws {
+        let temporary = try TemporaryStore(seedModel())
+        let context = temporary.store.makeContext()
+        let s1 = try named(context, "Student", "S1"), s2 = try named(context, "Student", "S2")
+        let home = try named(context, "Address", "Home")
+        try s1.setObject(home, for: "address")
+        #expect(try home.object("student") === s1)
+        try s2.setObject(home, for: "address")
+        #expect(try s1.object("address") == nil)
+        #expect(try home.object("student") === s2)
+        try home.setObject(nil, for: "student")
+        #expect(try s2.object("address") == nil)
+        try home.setObject(s1, for: "student")
+        try context.save()
+        // Both rows hold the key.
+        let connection = temporary.store.connection
+        #expect(try connection.scalarInt("SELECT ZADDRESS FROM ZSTUDENT WHERE ZNAME = 'S1'") == home.objectID.primaryKey)
+        #expect(try connection.scalarInt("SELECT ZSTUDENT FROM ZADDRESS") == s1.objectID.primaryKey)
+    }
+
+    @Test func relationshipsWithoutInverseTouchNothingOnTheDestination() throws {
+        let temporary = try TemporaryStore(seedModel(subjectsInverse: false, addressInverse: false))
+        let context = temporary.store.makeContext()
+        let math = try named(context, "Subject", "Math")
+        let home = try named(context, "Address", "Home")
+        let s1 = try named(context, "Student", "S1")
+        try s1.add(math, to: "subjects")
+        try s1.setObject(home, for: "address")
+        #expect(!math.isUpdated && !home.isUpdated)
+        #expect(math.entity.relationship("students") == nil)
+        try context.save()
+        #expect(try temporary.store.connection.scalarInt("SELECT Z3SUBJECTS FROM ZSUBJECT") == s1.objectID.primaryKey)
+    }
+
+    @Test func wrongArgumentsAreErrorsNotCrashes() throws {
+        let temporary = try TemporaryStore(seedModel())
+        let context = temporary.store.makeContext()
+        let student = try named(context, "Student", "S")
+        let subject = try named(context, "Subject", "X")
+        #expect(throws: ObjectGraphError.invalidOperation("Student.class holds Class objects, not Subject")) {
+            try student.setObject(subject, for: "class")
+        }
+        #expect(throws: ObjectGraphError.invalidOperation("entity Student has no property 'age' (it has: address, class, name, subjects)")) {
+            _ = try student.value("age")
+        }
+        #expect(throws: ObjectGraphError.invalidOperation("cannot store 3 in Student.name, which holds string values")) {
+            try student.setValue(3, for: "name")
+        }
+        #expect(throws: ObjectGraphError.invalidOperation("Student.subjects is to-many; use objects(_:), add(_:to:) or remove(_:from:)")) {
+            _ = try student.object("subjects")
+        }
+        let other = temporary.store.makeContext()
+        let foreign = try other.insert("Class")
+        #expect(throws: ObjectGraphError.self) { try student.setObject(foreign, for: "class") }
+        #expect(throws: ObjectGraphError.self) { _ = try context.insert("Teacher") }
+    }
+}

@@ -6,7 +6,11 @@ extension ObjectContext {
     @inline(__always)
     func statement(_ sql: String) throws -> SQLiteStatement {
         let statement = try store.connection.cachedStatement(sql)
-        if let trace = store.sqlTrace, trace.showsBindings { statement.recordedBindings = [] }
+        if let trace = store.sqlTrace, trace.showsBindings {
+            statement.recordedBindings = []
+        } else if statement.recordedBindings != nil {
+            statement.recordedBindings = nil
+        }
         return statement
     }
 
@@ -55,9 +59,12 @@ extension ObjectContext {
 
     private func traceStatement(_ statement: SQLiteStatement, _ trace: SQLTrace) {
         trace.sql(statement.sql)
+        if trace.showsQueryPlans {
+            for line in store.connection.queryPlan(statement.sql) { trace.details(line) }
+        }
         if let bindings = statement.recordedBindings {
             for binding in bindings { trace.details(binding) }
-            statement.recordedBindings = nil
+            statement.recordedBindings = []
         }
     }
 

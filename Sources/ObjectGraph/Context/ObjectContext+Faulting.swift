@@ -1,5 +1,3 @@
-import OrderedCollections
-
 /// Faults: object faults fulfilled from the row cache or with one SELECT, to-many faults with one query for
 /// the member IDs, and the materialization of fetched rows into registered objects.
 extension ObjectContext {
@@ -35,7 +33,6 @@ extension ObjectContext {
     @inline(__always)
     private func fill(_ object: ManagedObject, from snapshot: RowSnapshot) {
         object.snapshot = snapshot
-        object.values = snapshot.values
         object.isFault = false
     }
 
@@ -48,7 +45,7 @@ extension ObjectContext {
         } else {
             state = ToManyState(members: nil)
         }
-        var stored = OrderedSet<ManagedObject>()
+        var stored = MemberList()
         if owner.primaryKey > 0 {
             counters.relationshipFaults &+= 1
             store.counters.relationshipFaults &+= 1
@@ -75,28 +72,29 @@ extension ObjectContext {
         if let cached = store.rowCache.snapshot(entity: entity.number, primaryKey: primaryKey), cached.version == version {
             return cached
         }
-        var values = ContiguousArray<Value>()
-        values.reserveCapacity(entity.columns.count)
-        var column: Int32 = 3
-        for description in entity.columns {
-            values.append(row.value(column, as: description.attributeType))
-            column += 1
+        let columns = entity.columnTypes
+        let snapshot = RowSnapshot.make(entityNumber: entity.number, primaryKey: primaryKey, version: version,
+                                        count: columns.count) { values in
+            for (slot, type) in columns.enumerated() {
+                (values + slot).initialize(to: row.value(Int32(slot + 3), as: type))
+            }
         }
-        let snapshot = RowSnapshot(entityNumber: entity.number, primaryKey: primaryKey, version: version, values: values)
         store.rowCache.insert(snapshot)
         return snapshot
     }
 
     /// The registered object for a fetched row, created if needed; a fault keeps the snapshot so that firing
     /// it is a row-cache hit (Core Data's returnsObjectsAsFaults).
+    ///
+    /// An object already registered and fired is returned as it is, without looking at the row (Core Data does
+    /// not overwrite the values of registered objects on a fetch): the row's columns are not even read.
     @inline(__always)
     func materialize(_ entity: EntityDescription, from row: SQLiteStatement, asFault: Bool) -> ManagedObject {
+        if let object = registered(entity, primaryKey: row.int64(1)), !object.isFault { return object }
         let snapshot = snapshot(entity, from: row)
         if let object = registered(entity, primaryKey: snapshot.primaryKey) {
-            if object.isFault {
-                object.snapshot = snapshot
-                if !asFault { fill(object, from: snapshot) }
-            }
+            object.snapshot = snapshot
+            if !asFault { fill(object, from: snapshot) }
             return object
         }
         let object = ManagedObject(faultOf: entity, primaryKey: snapshot.primaryKey, snapshot: snapshot, owner: self)

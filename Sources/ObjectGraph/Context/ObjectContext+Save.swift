@@ -29,16 +29,14 @@ extension ObjectContext {
     /// Applies delete rules as Core Data does at save: cascade (recursively), deny (fails the save while the
     /// relationship has live destinations), nullify (clears the inverse on each destination), no action.
     private func applyDeleteRules() throws {
-        var queue = deleted.elements
+        var queue = deleted
         var index = 0
         while index < queue.count {
             let object = queue[index]
             index += 1
             for relationship in object.entity.relationships where relationship.deleteRule == .cascade {
                 for destination in try object.relatedObjects(relationship) where !destination.isDeleted {
-                    willChange(destination)
-                    destination.isDeleted = true
-                    deleted.append(destination)
+                    markDeleted(destination)
                     queue.append(destination)
                 }
             }
@@ -79,7 +77,7 @@ extension ObjectContext {
 
     private func validate(_ object: ManagedObject) throws {
         let entity = object.entity
-        for attribute in entity.attributes where !attribute.isOptional && object.values[attribute.slot].isNull {
+        for attribute in entity.attributes where !attribute.isOptional && object.current(attribute.slot).isNull {
             throw missingValue(object, attribute.name)
         }
         for relationship in entity.relationships where !relationship.isOptional {
@@ -87,7 +85,9 @@ extension ObjectContext {
             case let .toOne(destination):
                 if destination == nil || destination!.isDeleted { throw missingValue(object, relationship.name) }
             case .unresolved:
-                if !relationship.isToMany, object.values[relationship.slot].isNull { throw missingValue(object, relationship.name) }
+                // A to-many still unresolved on an inserted object was never given a member.
+                let missing = relationship.isToMany ? object.isInserted : object.current(relationship.slot).isNull
+                if missing { throw missingValue(object, relationship.name) }
             case let .toMany(state):
                 if let members = state.members, !members.contains(where: { !$0.isDeleted }) {
                     throw missingValue(object, relationship.name)

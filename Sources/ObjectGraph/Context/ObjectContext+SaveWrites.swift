@@ -16,25 +16,26 @@ struct SaveResult {
 /// changed row (optimistic locking on Z_OPT), join-table rows, one DELETE per deleted row, in one transaction.
 extension ObjectContext {
     func writeChanges() throws -> SaveResult {
-        let liveInserted = inserted.elements.filter { !$0.isDeleted }
-        let persistedDeleted = deleted.elements.filter { !$0.isInserted }
+        let liveInserted = inserted.filter { !$0.isDeleted }
+        let persistedDeleted = deleted.filter { !$0.isInserted }
         try execute("BEGIN EXCLUSIVE", .other)
         store.derivedValues.updates = []
         do {
             var result = SaveResult()
-            try reservePrimaryKeys(for: liveInserted)
-            let hidden = hiddenOwnerWrites(inserted: liveInserted, deleted: persistedDeleted)
+            try reservePrimaryKeys()
+            let hidden = model.hasManyToNil ? hiddenOwnerWrites(deleted: persistedDeleted) : [:]
             for entity in model.saveOrder {
+                let insert = try statement(entity.sql.insert)
                 for object in liveInserted where object.entity === entity {
-                    try insertRow(object, hidden: hidden, into: &result)
+                    try insertRow(object, with: insert, hidden: hidden, into: &result)
                 }
             }
-            var toUpdate = OrderedSet(updated.elements.filter { !$0.isDeleted && !$0.isInserted })
+            var toUpdate = OrderedSet(updated.filter { !$0.isDeleted && !$0.isInserted })
             for (_, write) in hidden where !write.object.isInserted && !write.object.isDeleted {
                 toUpdate.append(write.object)
             }
             for object in toUpdate { try updateRow(object, hidden: hidden, into: &result) }
-            try writeJoinRows(inserted: liveInserted, deleted: persistedDeleted)
+            if !model.joinTables.isEmpty { try writeJoinRows(deleted: persistedDeleted) }
             for object in persistedDeleted { try deleteRow(object) }
             try execute("COMMIT", .other)
             result.derivedValues = store.derivedValues.updates
@@ -43,37 +44,38 @@ extension ObjectContext {
         } catch {
             try? execute("ROLLBACK", .other)
             store.derivedValues.updates = []
+            for index in reservedBases.indices { reservedBases[index] = 0 }
             throw error
         }
     }
 
     // MARK: Primary keys
 
-    /// Reserves one primary key per inserted object, entity by entity:
+    /// Reserves the primary keys of each entity's inserted objects, entity by entity:
     /// `SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?` then `UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? ...`.
-    private func reservePrimaryKeys(for objects: [ManagedObject]) throws {
-        guard !objects.isEmpty else { return }
-        var counts = [Int](repeating: 0, count: model.entities.count + 1)
-        for object in objects { counts[object.entity.number] += 1 }
-        var next = [Int64](repeating: 0, count: model.entities.count + 1)
-        for entity in model.entities where counts[entity.number] > 0 {
+    /// An object's key is then the entity's first reserved key plus its insert ordinal, with no pass over objects.
+    private func reservePrimaryKeys() throws {
+        for entity in model.entities where liveInsertedCounts[entity.number] > 0 {
+            let count = insertedCounts[entity.number]
             let select = try statement(entity.sql.maxPrimaryKey)
             select.bind(Int64(entity.number), at: 1)
             var max: Int64 = 0
             try query(select, .other) { max = $0.int64(0) }
             let update = try statement(entity.sql.reservePrimaryKeys)
-            update.bind(max + Int64(counts[entity.number]), at: 1)
+            update.bind(max + count, at: 1)
             update.bind(Int64(entity.number), at: 2)
             update.bind(max, at: 3)
             guard try execute(update, .other) == 1 else {
                 throw ObjectGraphError.sqlite(code: 19, message: "Z_PRIMARYKEY changed under the save", sql: update.sql)
             }
-            next[entity.number] = max + 1
+            reservedBases[entity.number] = max + 1
         }
-        for object in objects {
-            object.reservedPrimaryKey = next[object.entity.number]
-            next[object.entity.number] += 1
-        }
+    }
+
+    /// The primary key a save in progress writes for an inserted object.
+    @inline(__always)
+    func reservedKey(of object: ManagedObject) -> Int64 {
+        reservedBases[object.entity.number] + object.insertOrdinal - 1
     }
 
     // MARK: Rows
@@ -83,14 +85,16 @@ extension ObjectContext {
     private func key(of destination: ManagedObject?) -> Value {
         guard let destination else { return .null }
         if destination.primaryKey > 0 { return .int(destination.primaryKey) }
-        if destination.reservedPrimaryKey > 0 { return .int(destination.reservedPrimaryKey) }
+        if destination.isInserted, !destination.isDeleted, reservedBases[destination.entity.number] > 0 {
+            return .int(reservedKey(of: destination))
+        }
         return .null
     }
 
     /// The row to write for `object`: its values with foreign keys taken from resolved to-one relationships
     /// and hidden owner columns from many-to-nil writes.
     private func rowToWrite(_ object: ManagedObject, hidden: HiddenWrites) -> ContiguousArray<Value> {
-        var row = object.values
+        var row = object.currentRow
         for relationship in object.entity.toOneRelationships {
             if case let .toOne(destination) = object.relations[relationship.index] {
                 let key = key(of: destination)
@@ -103,11 +107,22 @@ extension ObjectContext {
         return row
     }
 
-    private func insertRow(_ object: ManagedObject, hidden: HiddenWrites, into result: inout SaveResult) throws {
+    /// INSERT of a new row. Its foreign keys go straight into the object's own (unshared) values: for an
+    /// inserted object the to-one relationships say what they hold, so a failed save loses nothing.
+    private func insertRow(_ object: ManagedObject, with insert: SQLiteStatement, hidden: HiddenWrites,
+                           into result: inout SaveResult) throws {
         let entity = object.entity
-        let row = rowToWrite(object, hidden: hidden)
-        let insert = try statement(entity.sql.insert)
-        insert.bind(object.reservedPrimaryKey, at: 1)
+        for relationship in entity.toOneRelationships {
+            if case let .toOne(destination) = object.relations[relationship.index] {
+                let key = key(of: destination)
+                if object.localValues![relationship.slot] != key { object.localValues![relationship.slot] = key }
+            }
+        }
+        var row = object.localValues!
+        if let write = hidden[ObjectIdentifier(object)] {
+            for (slot, value) in write.columns { row[slot] = value }
+        }
+        insert.bind(reservedKey(of: object), at: 1)
         insert.bind(Int64(entity.number), at: 2)
         insert.bind(Int64(1), at: 3)
         var index: Int32 = 4
@@ -125,7 +140,7 @@ extension ObjectContext {
         let entity = object.entity
         let row = rowToWrite(object, hidden: hidden)
         var changed: [Int] = []
-        for slot in row.indices where row[slot] != snapshot.values[slot] { changed.append(slot) }
+        for slot in row.indices where row[slot] != snapshot[slot] { changed.append(slot) }
         let toManyChanged = object.relations.contains { slot in
             if case let .toMany(state) = slot { return state.hasChanges }
             return false
@@ -164,7 +179,7 @@ extension ObjectContext {
     /// The owner each destination row of a many-to-nil relationship will hold. The column holds one owner, so
     /// when an object is in the sets of two owners the last write wins: the data loss of seed 000 §II.B.
     /// Removals are written before additions; deleted owners (nullify) release their members first.
-    private func hiddenOwnerWrites(inserted: [ManagedObject], deleted: [ManagedObject]) -> HiddenWrites {
+    private func hiddenOwnerWrites(deleted: [ManagedObject]) -> HiddenWrites {
         var writes = HiddenWrites()
         func set(_ member: ManagedObject, _ slot: Int, _ value: Value) {
             guard !member.isDeleted else { return }
@@ -175,12 +190,11 @@ extension ObjectContext {
         }
         for owner in deleted {
             for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToNil && relationship.deleteRule == .nullify {
-                guard case let .toMany(state) = owner.relations[relationship.index], let members = state.members else { continue }
-                for member in members.subtracting(state.added) { set(member, relationship.slot, .null) }
-                for member in state.removed { set(member, relationship.slot, .null) }
+                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
+                for member in state.storedMembers { set(member, relationship.slot, .null) }
             }
         }
-        let owners = inserted + updated.elements.filter { !$0.isDeleted && !$0.isInserted }
+        let owners = hiddenColumnOwners.filter { !$0.isDeleted }
         for owner in owners {
             for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToNil {
                 guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
@@ -190,7 +204,7 @@ extension ObjectContext {
         for owner in owners {
             for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToNil {
                 guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
-                let added = owner.isInserted ? (state.members ?? []) : state.added
+                let added = owner.isInserted ? Array(state.members?.elements ?? []) : state.added.elements
                 for member in added { set(member, relationship.slot, key(of: owner)) }
             }
         }
@@ -208,7 +222,7 @@ extension ObjectContext {
     /// `INSERT OR REPLACE INTO Z_1SUBJECTS(...) VALUES (?, ?)` for new memberships and
     /// `DELETE FROM Z_1SUBJECTS WHERE ... = ? AND ... = ?` for ended ones, written from the side that names the
     /// table; deleted objects (unless their rule is no action) lose all their join rows.
-    private func writeJoinRows(inserted: [ManagedObject], deleted: [ManagedObject]) throws {
+    private func writeJoinRows(deleted: [ManagedObject]) throws {
         var removedPairs = Set<JoinPair>()
         func remove(_ relationship: RelationshipDescription, _ owner: ManagedObject, _ member: ManagedObject) throws {
             guard owner.primaryKey > 0, member.primaryKey > 0 else { return }
@@ -221,12 +235,12 @@ extension ObjectContext {
             delete.bind(destination, at: 2)
             try execute(delete, .delete)
         }
-        for owner in inserted + updated.elements.filter({ !$0.isDeleted && !$0.isInserted }) {
+        for owner in joinRowOwners where !owner.isDeleted {
             for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToMany && relationship.joinTable!.isPrimarySide {
                 guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
                 for member in state.removed { try remove(relationship, owner, member) }
                 let join = relationship.joinTable!
-                let added = owner.isInserted ? (state.members ?? []) : state.added
+                let added = owner.isInserted ? Array(state.members?.elements ?? []) : state.added.elements
                 for member in added where !member.isDeleted {
                     let insert = try statement("INSERT OR REPLACE INTO \(join.tableName)(\(join.sourceColumn), \(join.destinationColumn)) VALUES (?, ?)")
                     insert.bind(key(of: owner), at: 1)
@@ -237,9 +251,8 @@ extension ObjectContext {
         }
         for owner in deleted {
             for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToMany && relationship.deleteRule != .noAction {
-                guard case let .toMany(state) = owner.relations[relationship.index], let members = state.members else { continue }
-                for member in members.subtracting(state.added) { try remove(relationship, owner, member) }
-                for member in state.removed { try remove(relationship, owner, member) }
+                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
+                for member in state.storedMembers { try remove(relationship, owner, member) }
             }
         }
     }
@@ -252,17 +265,17 @@ extension ObjectContext {
         for written in result.written {
             let object = written.object
             if written.wasInserted {
-                object.primaryKey = object.reservedPrimaryKey
-                object.reservedPrimaryKey = 0
+                object.primaryKey = reservedKey(of: object)
+                object.insertOrdinal = 0
                 object.temporaryNumber = 0
                 object.isInserted = false
                 register(object)
             }
-            let snapshot = RowSnapshot(entityNumber: object.entity.number, primaryKey: object.primaryKey,
-                                       version: written.version, values: written.row)
+            let snapshot = RowSnapshot.make(entityNumber: object.entity.number, primaryKey: object.primaryKey,
+                                            version: written.version, values: written.row)
             store.rowCache.insert(snapshot)
             object.snapshot = snapshot
-            object.values = written.row
+            object.localValues = nil
         }
         for object in inserted where !object.isDeleted { clearChanges(object) }
         for object in updated { clearChanges(object) }
@@ -280,6 +293,8 @@ extension ObjectContext {
         inserted = []
         updated = []
         deleted = []
+        clearSaveBookkeeping()
+        for index in reservedBases.indices { reservedBases[index] = 0 }
         for update in result.derivedValues { applyDerivedValue(update) }
     }
 
@@ -299,11 +314,11 @@ extension ObjectContext {
         guard let old = object?.snapshot ?? store.rowCache.snapshot(entity: entity.number, primaryKey: update.primaryKey) else { return }
         var values = old.values
         values[derived.slot] = .int(update.value)
-        let snapshot = RowSnapshot(entityNumber: entity.number, primaryKey: update.primaryKey, version: old.version, values: values)
+        let snapshot = RowSnapshot.make(entityNumber: entity.number, primaryKey: update.primaryKey, version: old.version, values: values)
         store.rowCache.insert(snapshot)
         if let object {
             object.snapshot = snapshot
-            if !object.isFault { object.values[derived.slot] = .int(update.value) }
+            if object.localValues != nil { object.localValues![derived.slot] = .int(update.value) }
         }
     }
 }

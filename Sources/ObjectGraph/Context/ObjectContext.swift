@@ -12,17 +12,32 @@ public final class ObjectContext {
     public internal(set) var counters = Counters()
 
     /// Registered objects with a primary key, per entity number; not retained.
-    var registry: [PKTable<Unmanaged<ManagedObject>>]
-    var inserted: OrderedSet<ManagedObject> = []
-    var updated: OrderedSet<ManagedObject> = []
-    var deleted: OrderedSet<ManagedObject> = []
+    let registry: [PKTable<Unmanaged<ManagedObject>>]
+    /// Changed objects in the order they changed. Plain arrays: membership is the object's own flag
+    /// (isInserted, isUpdated, isDeleted), so no hashing is needed to track a change.
+    var inserted: [ManagedObject] = []
+    var updated: [ManagedObject] = []
+    var deleted: [ManagedObject] = []
     var nextTemporaryNumber: Int64 = 1
+    /// Per entity number: objects inserted since the last save (their insert ordinals run up to this), and how
+    /// many of them are not deleted.
+    var insertedCounts: [Int64]
+    var liveInsertedCounts: [Int64]
+    /// Per entity number, during a save: the first primary key reserved for its inserted objects; 0 otherwise.
+    var reservedBases: [Int64]
+    /// Primary-side owners of many-to-many changes, and owners of many-to-nil changes, since the last save:
+    /// what a save must turn into join-table rows and hidden owner columns (flagged on the objects).
+    var joinRowOwners: [ManagedObject] = []
+    var hiddenColumnOwners: [ManagedObject] = []
     /// Open while a save propagates deletes, so that a failed save can put every touched object back.
     var saveUndo: SaveUndoLog?
 
     init(store: PersistentStore) {
         self.store = store
-        registry = Array(repeating: PKTable(), count: store.model.entities.count + 1)
+        registry = (0...store.model.entities.count).map { _ in PKTable() }
+        insertedCounts = Array(repeating: 0, count: store.model.entities.count + 1)
+        liveInsertedCounts = insertedCounts
+        reservedBases = insertedCounts
     }
 
     deinit { detachAll() }
@@ -30,9 +45,9 @@ public final class ObjectContext {
     // MARK: State
 
     public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
-    public var insertedObjects: [ManagedObject] { inserted.elements }
-    public var updatedObjects: [ManagedObject] { updated.elements }
-    public var deletedObjects: [ManagedObject] { deleted.elements }
+    public var insertedObjects: [ManagedObject] { inserted }
+    public var updatedObjects: [ManagedObject] { updated }
+    public var deletedObjects: [ManagedObject] { deleted }
 
     /// Objects registered now: every live object with a primary key, plus unsaved inserted objects.
     public var registeredObjectCount: Int {
@@ -56,7 +71,10 @@ public final class ObjectContext {
 
     /// Inserts a new object of `entity`, with the entity's default values and a temporary ID until saved.
     public func insert(_ entity: EntityDescription) -> ManagedObject {
-        let object = ManagedObject(inserting: entity, temporaryNumber: nextTemporaryNumber, owner: self)
+        insertedCounts[entity.number] += 1
+        liveInsertedCounts[entity.number] += 1
+        let object = ManagedObject(inserting: entity, temporaryNumber: nextTemporaryNumber,
+                                   insertOrdinal: insertedCounts[entity.number], owner: self)
         nextTemporaryNumber += 1
         inserted.append(object)
         return object
@@ -68,9 +86,15 @@ public final class ObjectContext {
             throw ObjectGraphError.invalidOperation("cannot delete \(object.objectID): it is not registered in this context")
         }
         guard !object.isDeleted else { return }
+        markDeleted(object)
+    }
+
+    /// Marks `object` deleted (by the caller or by a cascade), keeping the count of live inserted objects.
+    func markDeleted(_ object: ManagedObject) {
         willChange(object)
         object.isDeleted = true
         deleted.append(object)
+        if object.isInserted { liveInsertedCounts[object.entity.number] -= 1 }
     }
 
     // MARK: Lookup
@@ -135,13 +159,45 @@ public final class ObjectContext {
         }
     }
 
+    /// Lists an owner whose to-many change a save must write outside its own row: join-table rows (from the
+    /// side that names the table) or the hidden owner columns of a many-to-nil relationship.
+    @inline(__always)
+    func noteToManyChange(_ owner: ManagedObject, _ relationship: RelationshipDescription) {
+        switch relationship.kind {
+        case .manyToMany where relationship.joinTable!.isPrimarySide:
+            if !owner.hasPendingJoinRows {
+                owner.hasPendingJoinRows = true
+                joinRowOwners.append(owner)
+            }
+        case .manyToNil:
+            if !owner.hasPendingHiddenOwners {
+                owner.hasPendingHiddenOwners = true
+                hiddenColumnOwners.append(owner)
+            }
+        default:
+            break
+        }
+    }
+
+    /// Forgets what the next save would have to write besides rows (after a save, a rollback or a reset).
+    func clearSaveBookkeeping() {
+        for owner in joinRowOwners { owner.hasPendingJoinRows = false }
+        for owner in hiddenColumnOwners { owner.hasPendingHiddenOwners = false }
+        joinRowOwners = []
+        hiddenColumnOwners = []
+        for index in insertedCounts.indices {
+            insertedCounts[index] = 0
+            liveInsertedCounts[index] = 0
+        }
+    }
+
     // MARK: Rollback and reset
 
     /// Discards every unsaved change: inserted objects leave the context, changed objects return to their
     /// last saved state (as faults, fired again from the row cache when touched).
     public func rollback() {
         for object in inserted { detach(object) }
-        for object in updated.union(deleted) {
+        for object in updated + deleted {
             object.isUpdated = false
             object.isDeleted = false
             object.turnIntoFault(keepSnapshot: true)
@@ -149,6 +205,7 @@ public final class ObjectContext {
         inserted = []
         updated = []
         deleted = []
+        clearSaveBookkeeping()
     }
 
     /// Forgets every object: all registered objects are detached and become unusable; changes are discarded.
@@ -157,6 +214,7 @@ public final class ObjectContext {
         inserted = []
         updated = []
         deleted = []
+        clearSaveBookkeeping()
         for index in registry.indices { registry[index].removeAll() }
     }
 
@@ -164,8 +222,8 @@ public final class ObjectContext {
     /// held, as Core Data's `refresh(_:mergeChanges: false)`). Unsaved changes of the object are discarded.
     public func refresh(_ object: ManagedObject) {
         guard object.owner === self, !object.isInserted else { return }
-        if object.isUpdated { updated.remove(object); object.isUpdated = false }
-        if object.isDeleted { deleted.remove(object); object.isDeleted = false }
+        if object.isUpdated { updated.removeAll { $0 === object }; object.isUpdated = false }
+        if object.isDeleted { deleted.removeAll { $0 === object }; object.isDeleted = false }
         object.turnIntoFault(keepSnapshot: false)
     }
 

@@ -1,26 +1,32 @@
-import OrderedCollections
-
 /// What a save changed in memory before its transaction committed, so that a failed save leaves the context
 /// exactly as it was: each touched object's values, relationships and flags, and the context's change sets.
 final class SaveUndoLog {
     private struct Backup {
         let object: ManagedObject
-        let values: ContiguousArray<Value>
+        let values: ContiguousArray<Value>?
         let relations: ContiguousArray<RelationSlot>
         let isFault: Bool
         let isUpdated: Bool
         let isDeleted: Bool
+        let hasPendingJoinRows: Bool
+        let hasPendingHiddenOwners: Bool
     }
 
     private var backups: [ObjectIdentifier: Backup] = [:]
-    private let inserted: OrderedSet<ManagedObject>
-    private let updated: OrderedSet<ManagedObject>
-    private let deleted: OrderedSet<ManagedObject>
+    private let inserted: [ManagedObject]
+    private let updated: [ManagedObject]
+    private let deleted: [ManagedObject]
+    private let joinRowOwners: [ManagedObject]
+    private let hiddenColumnOwners: [ManagedObject]
+    private let liveInsertedCounts: [Int64]
 
     init(context: ObjectContext) {
         inserted = context.inserted
         updated = context.updated
         deleted = context.deleted
+        joinRowOwners = context.joinRowOwners
+        hiddenColumnOwners = context.hiddenColumnOwners
+        liveInsertedCounts = context.liveInsertedCounts
     }
 
     /// Keeps the state `object` has before its first change in this save.
@@ -31,23 +37,29 @@ final class SaveUndoLog {
             if case let .toMany(state) = slot { return .toMany(state.copy()) }
             return slot
         })
-        backups[key] = Backup(object: object, values: object.values, relations: relations, isFault: object.isFault,
-                              isUpdated: object.isUpdated, isDeleted: object.isDeleted)
+        backups[key] = Backup(object: object, values: object.localValues, relations: relations, isFault: object.isFault,
+                              isUpdated: object.isUpdated, isDeleted: object.isDeleted,
+                              hasPendingJoinRows: object.hasPendingJoinRows, hasPendingHiddenOwners: object.hasPendingHiddenOwners)
     }
 
     /// Puts every recorded object and the context's change sets back.
     func restore(into context: ObjectContext) {
         for backup in backups.values {
             let object = backup.object
-            object.values = backup.values
+            object.localValues = backup.values
             object.relations = backup.relations
             object.isFault = backup.isFault
             object.isUpdated = backup.isUpdated
             object.isDeleted = backup.isDeleted
+            object.hasPendingJoinRows = backup.hasPendingJoinRows
+            object.hasPendingHiddenOwners = backup.hasPendingHiddenOwners
         }
-        for object in context.inserted { object.reservedPrimaryKey = 0 }
         context.inserted = inserted
         context.updated = updated
         context.deleted = deleted
+        context.joinRowOwners = joinRowOwners
+        context.hiddenColumnOwners = hiddenColumnOwners
+        context.liveInsertedCounts = liveInsertedCounts
+        for index in context.reservedBases.indices { context.reservedBases[index] = 0 }
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// An SQL trace in the shape of Core Data's SQLDebug log (`-com.apple.CoreData.SQLDebug N`).
 ///
 /// Level 1 prints each statement (`CoreData: sql: ...`) and Core Data's annotations (fetch times, row counts,
-/// faults fulfilled, prefetches); level 2 and above adds the bound values (`CoreData: details: SQLite bind[0] = 18`).
+/// faults fulfilled, prefetches); level 2 and above adds the bound values (`CoreData: details: SQLite bind[0] = 18`);
+/// level 4 adds SQLite's query plan of each statement, as Core Data's level 4 does.
 public struct SQLTrace {
     public var level: Int
     public var sink: (String) -> Void
@@ -19,6 +20,7 @@ public struct SQLTrace {
     }
 
     var showsBindings: Bool { level >= 2 }
+    var showsQueryPlans: Bool { level >= 4 }
 
     func sql(_ text: String) { sink("CoreData: sql: \(text)") }
     func annotation(_ text: String) { sink("CoreData: annotation: \(text)") }

@@ -142,7 +142,7 @@ extension ObjectContext {
             results.append(object)
             seen.insert(ObjectIdentifier(object))
         }
-        for object in updated.elements + inserted.elements
+        for object in updated + inserted
         where object.entity === entity && !object.isDeleted && !seen.contains(ObjectIdentifier(object)) {
             if let predicate = request.predicate, !(try predicate.evaluate(on: object)) { continue }
             results.append(object)

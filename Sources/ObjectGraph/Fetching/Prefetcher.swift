@@ -29,10 +29,11 @@ struct Prefetcher {
                 throw ObjectGraphError.invalidOperation(
                     "prefetch key path '\(keyPath)': \(entity.name) has no relationship '\(name)'")
             }
+            let nested = !child.children.isEmpty
             let destinations = relationship.isToMany
-                ? try prefetchToMany(relationship, owners: objects, keyPath: keyPath)
+                ? try prefetchToMany(relationship, owners: objects, keyPath: keyPath, collect: nested)
                 : try prefetchToOne(relationship, sources: objects, keyPath: keyPath)
-            if !child.children.isEmpty {
+            if nested {
                 try prefetch(child, objects: destinations, entity: relationship.destination, path: keyPath)
             }
         }
@@ -78,8 +79,10 @@ struct Prefetcher {
         return distinct.elements
     }
 
-    /// Members of a to-many relationship for every owner at once, grouped by owner; returns all members.
-    private func prefetchToMany(_ relationship: RelationshipDescription, owners: [ManagedObject], keyPath: String) throws -> [ManagedObject] {
+    /// Members of a to-many relationship for every owner at once, grouped by owner; returns every member when
+    /// `collect` asks for them (a nested key path continues from them).
+    private func prefetchToMany(_ relationship: RelationshipDescription, owners: [ManagedObject], keyPath: String,
+                                collect: Bool) throws -> [ManagedObject] {
         let destination = relationship.destination!
         var pending: [ManagedObject] = []
         var ids = ContiguousArray<Int64>()
@@ -91,21 +94,32 @@ struct Prefetcher {
         }
         if !pending.isEmpty {
             context.bindIDList(ids)
-            var grouped: [Int64: OrderedSet<ManagedObject>] = [:]
+            // Rows come sorted by owner: members are grouped run by run, one dictionary entry per owner.
+            var grouped: [Int64: MemberList] = [:]
+            var currentOwner: Int64 = 0
+            var current = MemberList()
             let ownerColumn = relationship.sql.ownerColumn
             let statement = try context.statement(relationship.sql.prefetch)
             let rows = try context.query(statement, .prefetch) { row in
                 let member = context.materialize(destination, from: row, asFault: false)
-                grouped[row.int64(ownerColumn), default: []].append(member)
+                let owner = row.int64(ownerColumn)
+                if owner != currentOwner {
+                    if !current.isEmpty { grouped[currentOwner] = current }
+                    currentOwner = owner
+                    current = grouped[owner] ?? MemberList()
+                }
+                current.append(member)
             }
+            if !current.isEmpty { grouped[currentOwner] = current }
             traceRows(keyPath, rows)
             for owner in pending {
                 let state: ToManyState
                 if case let .toMany(existing) = owner.relations[relationship.index] { state = existing } else { state = ToManyState(members: nil) }
-                state.fulfil(with: grouped[owner.primaryKey] ?? [])
+                state.fulfil(with: grouped[owner.primaryKey] ?? MemberList())
                 owner.relations[relationship.index] = .toMany(state)
             }
         }
+        guard collect else { return [] }
         var members = OrderedSet<ManagedObject>()
         for owner in owners {
             if case let .toMany(state) = owner.relations[relationship.index], let loaded = state.members {

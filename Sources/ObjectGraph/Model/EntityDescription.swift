@@ -12,9 +12,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// The table's columns after Z_PK, Z_ENT and Z_OPT, in DDL order; a row's values follow this order.
     var columns: [Column] = []
     /// Column slots in INSERT order: foreign keys first, then attributes (Core Data's `_NSSQLGenerator`).
-    var insertOrder: [Int] {
-        columns.indices.filter { columns[$0].isKey } + columns.indices.filter { !columns[$0].isKey }
-    }
+    var insertOrder: [Int] = []
+    /// The type each column is read as, in row order.
+    var columnTypes: [AttributeType] = []
     var propertiesByName: [String: PropertyDescription] = [:]
     /// The row of a newly inserted object: attribute defaults, zero counts, null foreign keys.
     var defaultRow: ContiguousArray<Value> = []
@@ -102,5 +102,11 @@ struct Column {
         case .foreignKey, .hiddenOwner: return true
         case .attribute, .derived: return false
         }
+    }
+
+    /// Whether the column gets an index: every key, and attributes declared indexed.
+    var isIndexed: Bool {
+        if case let .attribute(attribute) = kind { return attribute.isIndexed }
+        return isKey
     }
 }

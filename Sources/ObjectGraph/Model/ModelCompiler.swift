@@ -82,13 +82,14 @@ struct ModelCompiler {
                 throw ObjectGraphError.model(entity: entity.name, property: property.name, reason: "duplicate property name")
             }
             switch property.kind {
-            case let .attribute(type, isOptional, defaultValue):
+            case let .attribute(type, isOptional, defaultValue, isIndexed):
                 if let defaultValue, !defaultValue.fits(type) {
                     throw ObjectGraphError.model(entity: entity.name, property: property.name,
                                                  reason: "default value \(defaultValue) is not a \(type.rawValue)")
                 }
                 let attribute = AttributeDescription(name: property.name, type: type, isOptional: isOptional,
-                                                     defaultValue: defaultValue?.normalized(for: type) ?? .null, entity: entity)
+                                                     defaultValue: defaultValue?.normalized(for: type) ?? .null,
+                                                     isIndexed: isIndexed, entity: entity)
                 entity.attributes.append(attribute)
                 entity.propertiesByName[property.name] = .attribute(attribute)
             case let .relationship(destination, isToMany, inverse, isOptional, deleteRule):
@@ -242,7 +243,7 @@ struct ModelCompiler {
         for entity in entities {
             lines.append("entity \(entity.number) \(entity.name) \(entity.tableName)")
             for attribute in entity.attributes {
-                lines.append("  attribute \(attribute.name) \(attribute.type.rawValue) optional=\(attribute.isOptional) default=\(attribute.defaultValue) column=\(attribute.columnName)")
+                lines.append("  attribute \(attribute.name) \(attribute.type.rawValue) optional=\(attribute.isOptional) default=\(attribute.defaultValue) indexed=\(attribute.isIndexed) column=\(attribute.columnName)")
             }
             for derived in entity.derivedAttributes {
                 lines.append("  derived \(derived.name) \(derived.derivation) column=\(derived.columnName)")

@@ -24,7 +24,7 @@ public enum DeleteRule: String, Sendable, Codable, CaseIterable {
 /// A property as the caller declares it: an attribute, a relationship or a derived `<toMany>.@count` attribute.
 public struct Property: Sendable {
     enum Kind: Sendable {
-        case attribute(type: AttributeType, isOptional: Bool, defaultValue: Value?)
+        case attribute(type: AttributeType, isOptional: Bool, defaultValue: Value?, isIndexed: Bool)
         case relationship(destination: String, isToMany: Bool, inverse: String?, isOptional: Bool, deleteRule: DeleteRule)
         case derived(derivation: String)
     }
@@ -32,9 +32,11 @@ public struct Property: Sendable {
     public let name: String
     let kind: Kind
 
-    /// A stored attribute; `default` is the value of new objects (nil when omitted).
-    public static func attribute(_ name: String, _ type: AttributeType, optional: Bool = true, default defaultValue: Value? = nil) -> Property {
-        Property(name: name, kind: .attribute(type: type, isOptional: optional, defaultValue: defaultValue))
+    /// A stored attribute; `default` is the value of new objects (nil when omitted); `indexed` adds an index
+    /// on its column (`ZSTUDENT_ZCLASSID_INDEX`), as Xcode's Indexed checkbox does.
+    public static func attribute(_ name: String, _ type: AttributeType, optional: Bool = true, default defaultValue: Value? = nil,
+                                 indexed: Bool = false) -> Property {
+        Property(name: name, kind: .attribute(type: type, isOptional: optional, defaultValue: defaultValue, isIndexed: indexed))
     }
 
     /// A to-one relationship. `inverse: nil` declares a one-to-nil relationship (the model then warns).

@@ -18,6 +18,8 @@ public final class ObjectModel: @unchecked Sendable {
     let saveOrder: [EntityDescription]
     /// Many-to-many join tables, one per relationship pair.
     let joinTables: [JoinTable]
+    /// Whether any relationship is many-to-nil (a save then computes hidden owner columns).
+    let hasManyToNil: Bool
     private let entitiesByName: [String: EntityDescription]
 
     /// Compiles and validates `entities`; throws a model error naming the entity and property at fault.
@@ -26,6 +28,7 @@ public final class ObjectModel: @unchecked Sendable {
         entities = compiled.entities
         warnings = compiled.warnings
         joinTables = compiled.joinTables
+        hasManyToNil = compiled.entities.contains { $0.relationships.contains { $0.kind == .manyToNil } }
         saveOrder = ModelCompiler.saveOrder(compiled.entities)
         entitiesByName = Dictionary(uniqueKeysWithValues: compiled.entities.map { ($0.name, $0) })
         canonicalDescription = ModelCompiler.canonicalDescription(of: compiled.entities)
@@ -34,6 +37,9 @@ public final class ObjectModel: @unchecked Sendable {
             ($0.name, fnv1a64Hex(ModelCompiler.canonicalDescription(of: [$0])))
         })
         for entity in entities {
+            entity.columnTypes = entity.columns.map(\.attributeType)
+            entity.insertOrder = entity.columns.indices.filter { entity.columns[$0].isKey }
+                + entity.columns.indices.filter { !entity.columns[$0].isKey }
             entity.sql = EntitySQL(entity: entity)
             entity.unresolvedRelations = ContiguousArray(repeating: .unresolved, count: entity.relationships.count)
         }

@@ -4,17 +4,19 @@ public final class AttributeDescription: @unchecked Sendable {
     public let type: AttributeType
     public let isOptional: Bool
     public let defaultValue: Value
+    public let isIndexed: Bool
     public unowned(unsafe) let entity: EntityDescription
     /// The column name, `Z` + upper-cased name (with a number suffix on a clash).
     public internal(set) var columnName = ""
     /// Position of the column in the entity's row (after Z_PK, Z_ENT, Z_OPT).
     var slot = -1
 
-    init(name: String, type: AttributeType, isOptional: Bool, defaultValue: Value, entity: EntityDescription) {
+    init(name: String, type: AttributeType, isOptional: Bool, defaultValue: Value, isIndexed: Bool, entity: EntityDescription) {
         self.name = name
         self.type = type
         self.isOptional = isOptional
         self.defaultValue = defaultValue
+        self.isIndexed = isIndexed
         self.entity = entity
     }
 }

@@ -17,14 +17,14 @@ extension ManagedObject {
     public func value(_ attribute: AttributeDescription) throws -> Value {
         guard attribute.entity === entity else { throw wrongEntity(attribute.name, of: attribute.entity) }
         if isFault { try fire() }
-        return values[attribute.slot]
+        return current(attribute.slot)
     }
 
     /// The stored value of a derived `@count` attribute (kept up to date by each save).
     public func value(_ derived: DerivedAttributeDescription) throws -> Value {
         guard derived.entity === entity else { throw wrongEntity(derived.name, of: derived.entity) }
         if isFault { try fire() }
-        return values[derived.slot]
+        return current(derived.slot)
     }
 
     /// Sets the attribute called `name`.
@@ -49,7 +49,7 @@ extension ManagedObject {
         if isFault { try context.fulfilFault(self) }
         try checkNotDeleted(changing: attribute.name)
         context.willChange(self)
-        values[attribute.slot] = value.normalized(for: attribute.type)
+        setCurrent(attribute.slot, value.normalized(for: attribute.type))
     }
 
     // MARK: Typed conveniences

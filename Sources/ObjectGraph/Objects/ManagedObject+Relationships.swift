@@ -1,5 +1,3 @@
-import OrderedCollections
-
 /// Reading and changing relationships, with Core Data's inverse maintenance: changing one side of a
 /// relationship that has an inverse changes the other side at once; one-to-nil and many-to-nil relationships
 /// touch nothing on the destination.
@@ -51,7 +49,7 @@ extension ManagedObject {
         let relationship = try toManyOrToOne(name)
         if isFault { return true }
         switch relations[relationship.index] {
-        case .unresolved: return relationship.isToMany
+        case .unresolved: return relationship.isToMany && !isInserted
         case .toOne: return false
         case let .toMany(state): return state.members == nil
         }
@@ -76,6 +74,7 @@ extension ManagedObject {
             return
         }
         context.willChange(self)
+        context.noteToManyChange(self, relationship)
         state.insert(object, tracking: !isInserted)
         if let inverse = relationship.inverse {
             object.insertRaw(object: self, into: inverse, context: context)
@@ -100,6 +99,7 @@ extension ManagedObject {
             return
         }
         context.willChange(self)
+        context.noteToManyChange(self, relationship)
         state.remove(object, tracking: !isInserted)
         if let inverse = relationship.inverse {
             object.removeRaw(object: self, from: inverse, context: context)
@@ -113,11 +113,11 @@ extension ManagedObject {
 
     /// Replaces the members of a to-many relationship: removes those not in `objects`, adds the others in order.
     public func setObjects(_ objects: [ManagedObject], for relationship: RelationshipDescription) throws {
-        let wanted = OrderedSet(objects)
-        for current in try self.objects(relationship) where !wanted.contains(current) {
+        let wanted = Set(objects.map(ObjectIdentifier.init))
+        for current in try self.objects(relationship) where !wanted.contains(ObjectIdentifier(current)) {
             try remove(current, from: relationship)
         }
-        for object in wanted { try add(object, to: relationship) }
+        for object in objects { try add(object, to: relationship) }
     }
 
     // MARK: Inverse maintenance
@@ -153,24 +153,25 @@ extension ManagedObject {
         }
     }
 
-    /// Adds `object` to this object's side of a to-many without firing its fault or touching inverses.
+    /// Adds `object` to this object's side of a to-many without firing its fault or touching inverses; the
+    /// other side has just gained this object, so it is not yet a member here.
     func insertRaw(object: ManagedObject, into relationship: RelationshipDescription, context: ObjectContext) {
-        let state = toManyStateForChange(relationship, context: context)
-        if state.members?.contains(object) == true { return }
-        state.insert(object, tracking: !isInserted)
+        toManyStateForChange(relationship, context: context).insert(object, tracking: !isInserted)
     }
 
     /// Removes `object` from this object's side of a to-many without firing its fault or touching inverses.
     func removeRaw(object: ManagedObject, from relationship: RelationshipDescription, context: ObjectContext) {
         let state = toManyStateForChange(relationship, context: context)
-        if let members = state.members, !members.contains(object) { return }
+        if state.members != nil, !state.members!.contains(object) { return }
         state.remove(object, tracking: !isInserted)
     }
 
     private func toManyStateForChange(_ relationship: RelationshipDescription, context: ObjectContext) -> ToManyState {
         context.willChange(self)
+        context.noteToManyChange(self, relationship)
         if case let .toMany(state) = relations[relationship.index] { return state }
-        let state = ToManyState(members: nil)
+        // An inserted object's set is known (empty); a saved object's set stays a fault with pending changes.
+        let state = ToManyState(members: isInserted ? MemberList() : nil)
         relations[relationship.index] = .toMany(state)
         return state
     }
@@ -207,7 +208,7 @@ extension ManagedObject {
 
     /// The members the relationship has now, for delete propagation: loaded members, or the to-one destination.
     func relatedObjects(_ relationship: RelationshipDescription) throws -> [ManagedObject] {
-        if relationship.isToMany { return try loadedToMany(relationship).members!.elements }
+        if relationship.isToMany { return Array(try loadedToMany(relationship).members!.elements) }
         let context = try requireContext()
         if isFault { try context.fulfilFault(self) }
         return resolvedToOne(relationship, context: context).map { [$0] } ?? []

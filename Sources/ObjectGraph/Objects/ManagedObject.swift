@@ -3,24 +3,30 @@
 /// A fault until touched: reading an attribute fires it (from the row cache, or one `SELECT ... LIMIT 1`).
 /// Identity is the object itself: within a context there is never more than one object for a row.
 public final class ManagedObject: Hashable, CustomStringConvertible {
-    public let entity: EntityDescription
-    /// The context the object is registered in; nil once that context is reset or released.
-    unowned(unsafe) var owner: ObjectContext?
-    /// Z_PK; 0 until the first save of an inserted object.
-    var primaryKey: Int64
-    var temporaryNumber: Int64 = 0
-    /// The row as last read from or written to the store; nil for inserted objects and for faults not in cache.
-    var snapshot: RowSnapshot?
-    /// Current column values in the entity's row layout; empty while a fault.
-    var values: ContiguousArray<Value> = []
-    var relations: ContiguousArray<RelationSlot>
-    /// The primary key a save in progress gives an inserted object; 0 otherwise.
-    var reservedPrimaryKey: Int64 = 0
-
+    // Stored properties are laid out in declaration order: what every attribute read and every fetch that meets
+    // the object touches comes first, so that it shares the first cache line with the reference count.
     public internal(set) var isFault: Bool
     public internal(set) var isInserted = false
     public internal(set) var isUpdated = false
     public internal(set) var isDeleted = false
+    /// Set while the object is listed in its context's owners of unsaved join-table or hidden-column changes.
+    var hasPendingJoinRows = false
+    var hasPendingHiddenOwners = false
+    /// The row as last read from or written to the store; nil for inserted objects and for faults not in cache.
+    var snapshot: RowSnapshot?
+    /// Column values that differ from the snapshot (or all values of an inserted object), in the entity's row
+    /// layout; nil while the object shows its snapshot unchanged, or is a fault.
+    var localValues: ContiguousArray<Value>?
+    public let entity: EntityDescription
+    var relations: ContiguousArray<RelationSlot>
+    /// Z_PK; 0 until the first save of an inserted object.
+    var primaryKey: Int64
+    /// The context the object is registered in; nil once that context is reset or released.
+    unowned(unsafe) var owner: ObjectContext?
+    var temporaryNumber: Int64 = 0
+    /// For an inserted object: its position (from 1) among its entity's objects inserted since the last save;
+    /// the save gives it primary key `first reserved key + insertOrdinal - 1`.
+    var insertOrdinal: Int64 = 0
 
     /// A fault for the row `primaryKey`, optionally with its row snapshot already at hand.
     init(faultOf entity: EntityDescription, primaryKey: Int64, snapshot: RowSnapshot?, owner: ObjectContext) {
@@ -33,20 +39,17 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// A new object with the entity's defaults, to be inserted.
-    init(inserting entity: EntityDescription, temporaryNumber: Int64, owner: ObjectContext) {
+    init(inserting entity: EntityDescription, temporaryNumber: Int64, insertOrdinal: Int64, owner: ObjectContext) {
         self.entity = entity
         self.primaryKey = 0
         self.temporaryNumber = temporaryNumber
+        self.insertOrdinal = insertOrdinal
         self.owner = owner
         self.isFault = false
         self.isInserted = true
-        self.values = entity.defaultRow
-        var relations = ContiguousArray<RelationSlot>()
-        relations.reserveCapacity(entity.relationships.count)
-        for relationship in entity.relationships {
-            relations.append(relationship.isToMany ? .toMany(ToManyState(members: [])) : .toOne(nil))
-        }
-        self.relations = relations
+        self.localValues = entity.defaultRow
+        // Every relationship starts unresolved: to-one keys read null, to-many sets are created empty on first use.
+        self.relations = entity.unresolvedRelations
     }
 
     deinit { owner?.objectWillDeallocate(self) }
@@ -64,7 +67,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
 
     public var description: String {
-        let state = isFault ? "<fault>" : values.enumerated().map { entity.columns[$0.offset].name + "=" + $0.element.description }
+        let state = isFault ? "<fault>" : currentRow.enumerated().map { entity.columns[$0.offset].name + "=" + $0.element.description }
             .joined(separator: ", ")
         return "\(entity.name) \(objectID) \(state)"
     }
@@ -89,15 +92,32 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// A column of the committed or current row, without firing the fault when its row is at hand
     /// (its snapshot, or the row cache); nil when only firing could tell.
     func storedValue(slot: Int) -> Value? {
-        if !isFault { return values[slot] }
-        if let snapshot { return snapshot.values[slot] }
-        return owner?.store.rowCache.snapshot(entity: entity.number, primaryKey: primaryKey)?.values[slot]
+        if !isFault { return current(slot) }
+        if let snapshot { return snapshot[slot] }
+        return owner?.store.rowCache.snapshot(entity: entity.number, primaryKey: primaryKey)?[slot]
     }
+
+    /// The current value of a column; the object must not be a fault.
+    @inline(__always)
+    func current(_ slot: Int) -> Value {
+        if localValues != nil { return localValues![slot] }
+        return snapshot![slot]
+    }
+
+    /// Changes a column, copying the snapshot's values on the first change.
+    @inline(__always)
+    func setCurrent(_ slot: Int, _ value: Value) {
+        if localValues == nil { localValues = snapshot!.values }
+        localValues![slot] = value
+    }
+
+    /// The current row; the object must not be a fault.
+    var currentRow: ContiguousArray<Value> { localValues ?? snapshot!.values }
 
     /// Turns the object back into a fault, dropping values and loaded relationships (changes included).
     func turnIntoFault(keepSnapshot: Bool) {
         isFault = true
-        values = []
+        localValues = nil
         relations = entity.unresolvedRelations
         if !keepSnapshot { snapshot = nil }
     }

@@ -5,13 +5,13 @@ import OrderedCollections
 /// `members` is nil while the relationship is still a fault; changes made through inverse maintenance are
 /// kept in `added` and `removed` and applied when the fault fires, so maintaining an inverse never runs SQL.
 final class ToManyState {
-    var members: OrderedSet<ManagedObject>?
+    var members: MemberList?
     /// Members added since the last save (not tracked for inserted owners, whose members are all new).
     var added: OrderedSet<ManagedObject> = []
     /// Members removed since the last save.
     var removed: OrderedSet<ManagedObject> = []
 
-    init(members: OrderedSet<ManagedObject>?) { self.members = members }
+    init(members: MemberList?) { self.members = members }
 
     var hasChanges: Bool { !added.isEmpty || !removed.isEmpty }
 
@@ -22,10 +22,10 @@ final class ToManyState {
         return copy
     }
 
+    /// Adds `member`, which the caller knows is not a member (inverse maintenance keeps both sides in step).
     func insert(_ member: ManagedObject, tracking: Bool) {
         if members != nil { members!.append(member) }
-        guard tracking else { return }
-        if removed.remove(member) == nil { added.append(member) }
+        if tracking, removed.remove(member) == nil { added.append(member) }
     }
 
     func remove(_ member: ManagedObject, tracking: Bool) {
@@ -34,12 +34,19 @@ final class ToManyState {
         if added.remove(member) == nil { removed.append(member) }
     }
 
-    /// Fills a fault with the members the store holds, then replays the changes made since the last save.
-    func fulfil(with stored: OrderedSet<ManagedObject>) {
+    /// Fills a fault with the members the store holds, then replays the changes made since the last save
+    /// (additions are new to the store, so they cannot be among `stored`).
+    func fulfil(with stored: MemberList) {
         var result = stored
-        if !removed.isEmpty { result.subtract(removed) }
+        for member in removed { result.remove(member) }
         for member in added { result.append(member) }
         members = result
+    }
+
+    /// The members the store holds now: loaded members, less those added since the save, plus those removed.
+    var storedMembers: [ManagedObject] {
+        guard let members else { return removed.elements }
+        return members.elements.filter { !added.contains($0) } + removed.elements
     }
 
     func clearChanges() {

@@ -74,4 +74,23 @@ func sqliteErrorName(_ code: Int32) -> UnsafePointer<CChar> {
 
 extension SQLiteConnection {
     static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
+    /// SQLite's plan for `sql` (EXPLAIN QUERY PLAN), one line per step, indented by depth.
+    func queryPlan(_ sql: String) -> [String] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, "EXPLAIN QUERY PLAN " + sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            return ["(no query plan: \(String(cString: sqlite3_errmsg(handle))))"]
+        }
+        defer { sqlite3_finalize(statement) }
+        var depth: [Int32: Int] = [0: 0]
+        var lines: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            let id = sqlite3_column_int(statement, 0)
+            let parent = sqlite3_column_int(statement, 1)
+            let level = (depth[parent] ?? 0) + 1
+            depth[id] = level
+            lines.append(String(repeating: "  ", count: level - 1) + "plan: " + String(cString: sqlite3_column_text(statement, 3)))
+        }
+        return lines
+    }
 }

@@ -11,7 +11,7 @@ struct SchemaBuilder {
         var sql: [String] = []
         for entity in model.entities {
             sql.append(createTable(entity))
-            for column in entity.columns where column.isKey {
+            for column in entity.columns where column.isIndexed {
                 sql.append("CREATE INDEX \(entity.tableName)_\(column.name)_INDEX ON \(entity.tableName) (\(column.name))")
             }
         }

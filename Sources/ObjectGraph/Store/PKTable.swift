@@ -1,49 +1,80 @@
 /// A map from primary key to element, stored as pages of 1,024 slots.
 ///
 /// Core Data's primary keys count from 1 per entity, so they are dense: a paged array answers in a few
-/// instructions where a hash table would hash, and a far-away key costs one page, not a huge array.
-struct PKTable<Element> {
+/// instructions where a hash table would hash, and a far-away key costs one page, not a huge array. Pages are
+/// raw memory owned by the table, so that a lookup touches no reference count.
+final class PKTable<Element> {
     private static var pageShift: Int64 { 10 }
     private static var pageSize: Int { 1 << 10 }
-    private var pages: ContiguousArray<ContiguousArray<Element?>> = []
+    private var pages: UnsafeMutablePointer<UnsafeMutablePointer<Element?>?>?
+    private var pageCount = 0
     private(set) var count = 0
+
+    init() {}
+
+    deinit { removeAll() }
 
     subscript(key: Int64) -> Element? {
         @inline(__always) get {
             guard key > 0 else { return nil }
             let page = Int(truncatingIfNeeded: key >> Self.pageShift)
-            guard page < pages.count else { return nil }
-            let slots = pages[page]
-            guard !slots.isEmpty else { return nil }
+            guard page < pageCount, let slots = pages![page] else { return nil }
             return slots[Int(truncatingIfNeeded: key) & (Self.pageSize - 1)]
         }
         set {
             guard key > 0 else { return }
             let page = Int(truncatingIfNeeded: key >> Self.pageShift)
             let slot = Int(truncatingIfNeeded: key) & (Self.pageSize - 1)
-            if page >= pages.count {
+            if page >= pageCount {
                 guard newValue != nil else { return }
-                pages.append(contentsOf: repeatElement([], count: page - pages.count + 1))
+                grow(toInclude: page)
             }
-            if pages[page].isEmpty {
+            if pages![page] == nil {
                 guard newValue != nil else { return }
-                pages[page] = ContiguousArray(repeating: nil, count: Self.pageSize)
+                let slots = UnsafeMutablePointer<Element?>.allocate(capacity: Self.pageSize)
+                slots.initialize(repeating: nil, count: Self.pageSize)
+                pages![page] = slots
             }
-            let wasSet = pages[page][slot] != nil
-            pages[page][slot] = newValue
+            let slots = pages![page]!
+            let wasSet = slots[slot] != nil
+            slots[slot] = newValue
             count += (newValue != nil ? 1 : 0) - (wasSet ? 1 : 0)
         }
     }
 
+    private func grow(toInclude page: Int) {
+        let newCount = Swift.max(page + 1, pageCount * 2, 4)
+        let grown = UnsafeMutablePointer<UnsafeMutablePointer<Element?>?>.allocate(capacity: newCount)
+        grown.initialize(repeating: nil, count: newCount)
+        if let pages {
+            grown.update(from: pages, count: pageCount)
+            pages.deallocate()
+        }
+        pages = grown
+        pageCount = newCount
+    }
+
     /// Every stored element, in key order.
     func forEach(_ body: (Element) -> Void) {
-        for page in pages where !page.isEmpty {
-            for case let element? in page { body(element) }
+        for page in 0..<pageCount {
+            guard let slots = pages![page] else { continue }
+            for slot in 0..<Self.pageSize {
+                if let element = slots[slot] { body(element) }
+            }
         }
     }
 
-    mutating func removeAll() {
-        pages = []
+    func removeAll() {
+        if let pages {
+            for page in 0..<pageCount {
+                guard let slots = pages[page] else { continue }
+                slots.deinitialize(count: Self.pageSize)
+                slots.deallocate()
+            }
+            pages.deallocate()
+        }
+        pages = nil
+        pageCount = 0
         count = 0
     }
 }

@@ -1,22 +1,61 @@
-/// One row as read from (or written to) the store: primary key, version (Z_OPT) and column values.
+/// One row as read from (or written to) the store: primary key, version (Z_OPT) and column values, the values
+/// stored inline after the header (one allocation per row).
 ///
 /// Snapshots are shared by every object of every context that shows this row, and by the store's row cache
 /// for as long as some object holds them; the last holder's release removes the row from the cache.
-final class RowSnapshot {
-    let entityNumber: Int
-    let primaryKey: Int64
-    let version: Int64
-    let values: ContiguousArray<Value>
-    unowned(unsafe) var cache: RowCache?
-
-    init(entityNumber: Int, primaryKey: Int64, version: Int64, values: ContiguousArray<Value>) {
-        self.entityNumber = entityNumber
-        self.primaryKey = primaryKey
-        self.version = version
-        self.values = values
+final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, Value> {
+    /// 24 bytes, so that the first value (often the one read most) starts within the first cache line.
+    struct Header {
+        let primaryKey: Int64
+        let version: Int32
+        let entityNumber: Int16
+        let count: Int16
+        unowned(unsafe) var cache: RowCache?
     }
 
-    deinit { cache?.remove(self) }
+    /// A snapshot whose `count` values `fill` initializes, in row order.
+    static func make(entityNumber: Int, primaryKey: Int64, version: Int64, count: Int,
+                     fill: (UnsafeMutablePointer<Value>) -> Void) -> RowSnapshot {
+        let buffer = create(minimumCapacity: count) { _ in
+            Header(primaryKey: primaryKey, version: Int32(truncatingIfNeeded: version), entityNumber: Int16(entityNumber),
+                   count: Int16(count), cache: nil)
+        }
+        buffer.withUnsafeMutablePointerToElements(fill)
+        return unsafeDowncast(buffer, to: RowSnapshot.self)
+    }
+
+    /// A snapshot holding `values`.
+    static func make(entityNumber: Int, primaryKey: Int64, version: Int64, values: ContiguousArray<Value>) -> RowSnapshot {
+        make(entityNumber: entityNumber, primaryKey: primaryKey, version: version, count: values.count) { elements in
+            values.withUnsafeBufferPointer { source in
+                _ = UnsafeMutableBufferPointer(start: elements, count: source.count).initialize(from: source)
+            }
+        }
+    }
+
+    deinit {
+        withUnsafeMutablePointers { header, elements in
+            header.pointee.cache?.remove(self)
+            _ = elements.deinitialize(count: Int(header.pointee.count))
+        }
+    }
+
+    var entityNumber: Int { Int(header.entityNumber) }
+    var primaryKey: Int64 { header.primaryKey }
+    var version: Int64 { Int64(header.version) }
+    var count: Int { Int(header.count) }
+    var cache: RowCache? {
+        get { header.cache }
+        set { header.cache = newValue }
+    }
+
+    @inline(__always)
+    subscript(slot: Int) -> Value { withUnsafeMutablePointerToElements { $0[slot] } }
+
+    /// The values as an array, for an object about to change some of them.
+    var values: ContiguousArray<Value> {
+        withUnsafeMutablePointerToElements { ContiguousArray(UnsafeBufferPointer(start: $0, count: count)) }
+    }
 }
 
 /// The store's row cache, shared by its contexts: firing a fault whose row is here runs no SQL.
@@ -24,10 +63,10 @@ final class RowSnapshot {
 /// The cache does not own its rows: objects do, through their snapshots (as Core Data's row cache holds a
 /// snapshot while a managed object refers to it). Memory therefore follows the objects a program keeps.
 final class RowCache {
-    private var tables: [PKTable<Unmanaged<RowSnapshot>>]
+    private let tables: [PKTable<Unmanaged<RowSnapshot>>]
 
     init(entityCount: Int) {
-        tables = Array(repeating: PKTable(), count: entityCount + 1)
+        tables = (0...entityCount).map { _ in PKTable() }
     }
 
     deinit {

@@ -1,0 +1,61 @@
+/// One measured value of one phase of one repetition; nil where the strategy cannot measure it.
+public struct Measurement: Sendable, Equatable {
+    public let phase: String
+    public let metric: Metric
+    public let value: Double?
+}
+
+/// Measures the phases of one repetition: wall time on a monotonic clock, counter differences, the level of
+/// registered objects at the end, and the phase's peak resident memory.
+public final class PhaseRecorder {
+    public private(set) var measurements: [Measurement] = []
+
+    /// Told when each phase starts and ends (with its measurements), for `bench explain`.
+    public struct Observer {
+        public var phaseStarted: (String) -> Void
+        public var phaseEnded: (String, [Measurement]) -> Void
+        public init(phaseStarted: @escaping (String) -> Void, phaseEnded: @escaping (String, [Measurement]) -> Void) {
+            self.phaseStarted = phaseStarted
+            self.phaseEnded = phaseEnded
+        }
+    }
+    public var observer: Observer?
+
+    public init() {}
+
+    /// Runs `body` as the timed phase `phase`; nothing outside `body` is timed.
+    @discardableResult
+    public func measure<T>(_ phase: String, _ school: SchoolStore, _ body: () throws -> T) throws -> T {
+        let before = school.readings()
+        let firstIndex = measurements.count
+        observer?.phaseStarted(phase)
+        let memoryReset = PeakMemory.reset()
+        let start = MonotonicClock.now()
+        let result = try body()
+        let elapsed = MonotonicClock.milliseconds(since: start)
+        let peak = memoryReset ? PeakMemory.highWaterMark() : nil
+        let after = school.readings()
+        record(phase, .wallMs, elapsed)
+        record(phase, .sqlStatements, difference(before.statements, after.statements))
+        record(phase, .fetchRequests, difference(before.fetchRequests, after.fetchRequests))
+        record(phase, .objectFaults, difference(before.objectFaults, after.objectFaults))
+        record(phase, .relationshipFaults, difference(before.relationshipFaults, after.relationshipFaults))
+        record(phase, .rowsRead, difference(before.rowsRead, after.rowsRead))
+        record(phase, .cacheHits, difference(before.cacheHits, after.cacheHits))
+        record(phase, .cacheMisses, difference(before.cacheMisses, after.cacheMisses))
+        record(phase, .objectsRegistered, after.objectsRegistered.map(Double.init))
+        record(phase, .peakRSSBytes, peak)
+        observer?.phaseEnded(phase, Array(measurements[firstIndex...]))
+        return result
+    }
+
+    /// Records a value a workload computed itself (links lost, loss rate).
+    public func record(_ phase: String, _ metric: Metric, _ value: Double?) {
+        measurements.append(Measurement(phase: phase, metric: metric, value: value))
+    }
+
+    private func difference(_ before: Int?, _ after: Int?) -> Double? {
+        guard let before, let after else { return nil }
+        return Double(after - before)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import ObjectGraph
+
+/// What `bench run` was asked for.
+public struct RunRequest {
+    public var scenarios: [Scenario]
+    public var profile: Profile = .default
+    public var sizes: [Int]?
+    public var strategies: [StrategyID]?
+    public var repetitions: Int?
+    public var warmup: Int?
+    public var seed: UInt64 = 42
+    public var inMemory = false
+    public var options = StoreOptions()
+    /// Run only the scenarios of shard `index` (1-based) of `count`, for a CI matrix.
+    public var shard: (index: Int, count: Int)?
+
+    public init(scenarios: [Scenario]) { self.scenarios = scenarios }
+}
+
+/// One repetition to run: its scenario, size, strategy and variant, and whether it is a warmup.
+public struct PlannedRepetition {
+    public let scenario: Scenario
+    public let size: Int
+    public let strategy: StrategyID
+    public let variant: Variant
+    public let isWarmup: Bool
+    /// 1-based among the measured repetitions of its series (0 for warmups).
+    public let repetition: Int
+}
+
+/// The order a run executes its repetitions in. Within a scenario and size, every round runs each
+/// (strategy, variant) once, rotated by one place per round, so that a drifting machine favours none.
+public struct RunPlan {
+    public let repetitions: [PlannedRepetition]
+    public let scenarios: [Scenario]
+
+    public var measuredCount: Int { repetitions.filter { !$0.isWarmup }.count }
+
+    public init(_ request: RunRequest) throws {
+        var scenarios = request.scenarios
+        if let shard = request.shard {
+            guard shard.count >= 1, (1...shard.count).contains(shard.index) else {
+                throw BenchError.invalidInput("--shard \(shard.index)/\(shard.count): K must be between 1 and N")
+            }
+            scenarios = scenarios.sorted { $0.name < $1.name }.enumerated()
+                .filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+        }
+        var planned: [PlannedRepetition] = []
+        var used: [Scenario] = []
+        for scenario in scenarios {
+            let strategies = request.strategies.map { wanted in scenario.strategies.filter(wanted.contains) } ?? scenario.strategies
+            guard !strategies.isEmpty else { continue }
+            used.append(scenario)
+            let sizes = request.sizes ?? scenario.sizes[request.profile] ?? []
+            let repetitions = request.repetitions ?? scenario.repetitions[request.profile] ?? 1
+            let warmup = request.warmup ?? scenario.warmup[request.profile] ?? 0
+            let combinations = strategies.flatMap { strategy in scenario.variants.map { (strategy, $0) } }
+            for size in sizes.sorted() {
+                for round in 0..<(warmup + repetitions) {
+                    let shift = round % combinations.count
+                    for (strategy, variant) in combinations[shift...] + combinations[..<shift] {
+                        planned.append(PlannedRepetition(scenario: scenario, size: size, strategy: strategy, variant: variant,
+                                                         isWarmup: round < warmup, repetition: round < warmup ? 0 : round - warmup + 1))
+                    }
+                }
+            }
+        }
+        if let strategies = request.strategies, used.isEmpty {
+            throw BenchError.invalidInput("none of the chosen scenarios runs strategy \(strategies.map(\.rawValue).joined(separator: ", ")); see 'bench list'")
+        }
+        self.repetitions = planned
+        self.scenarios = used
+    }
+}

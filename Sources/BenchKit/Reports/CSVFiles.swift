@@ -1,0 +1,51 @@
+import CSV
+import Foundation
+
+/// Reading and writing the CSV reports (RFC 4180, through CSV.swift); files are replaced atomically.
+public enum CSVFiles {
+    /// The CSV text of `rows` under `header` (no header line when `header` is nil).
+    public static func encode(header: [String]?, rows: [[String]]) throws -> String {
+        let writer = try CSVWriter(stream: .toMemory())
+        if let header { try writer.write(row: header) }
+        for row in rows { try writer.write(row: row) }
+        writer.stream.close()
+        guard let data = writer.stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data else {
+            throw BenchError.io("could not produce CSV text")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The rows of CSV text, each keyed by the header's column names; `expected` columns must all be present.
+    public static func decode(_ text: String, expected: [String], file: String) throws -> [[String: String]] {
+        let reader: CSVReader
+        do {
+            reader = try CSVReader(string: text, hasHeaderRow: true)
+        } catch {
+            throw BenchError.invalidInput("\(file): not a CSV file (\(error))")
+        }
+        let header = reader.headerRow ?? []
+        let missing = expected.filter { !header.contains($0) }
+        guard missing.isEmpty else {
+            throw BenchError.invalidInput("\(file): missing column(s) \(missing.joined(separator: ", ")); is it a RelBench report?")
+        }
+        var rows: [[String: String]] = []
+        while let row = reader.next() {
+            guard row.count == header.count else {
+                throw BenchError.invalidInput("\(file): line \(rows.count + 2) has \(row.count) fields, the header \(header.count)")
+            }
+            rows.append(Dictionary(uniqueKeysWithValues: zip(header, row)))
+        }
+        return rows
+    }
+}
+
+/// Writes files so that a reader never sees a half-written one: to a temporary file, then renamed over.
+public enum AtomicFile {
+    public static func write(_ text: String, to path: String) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw BenchError.io("cannot write \(path): \(error.localizedDescription); check that the folder exists and is writable")
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import ObjectGraph
+
+/// run.json: where, when and how a run was made, so that its numbers can be trusted and reproduced.
+public struct RunInfo: Codable, Sendable {
+    public var gitCommit: String
+    public var utcTime: String
+    public var host: String
+    public var cpuCount: Int
+    public var memoryBytes: UInt64
+    public var swiftVersion: String
+    public var sqliteVersion: String
+    public var buildConfiguration: String
+    public var profile: String
+    public var seed: UInt64
+    public var commandLine: [String]
+    public var inMemory: Bool
+    /// SQLite settings every strategy used: page cache, journal mode, synchronous, transaction size.
+    public var sqliteSettings: [String: String]
+    public var scenarios: [String]
+    /// running, complete or interrupted.
+    public var status: String
+    public var finishedRepetitions: Int
+    public var plannedRepetitions: Int
+
+    /// The facts of this process and machine, for a run with the given settings.
+    public static func current(profile: Profile, seed: UInt64, inMemory: Bool, options: StoreOptions, scenarios: [String],
+                               plannedRepetitions: Int) -> RunInfo {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return RunInfo(
+            gitCommit: gitCommit(), utcTime: formatter.string(from: Date()), host: ProcessInfo.processInfo.hostName,
+            cpuCount: ProcessInfo.processInfo.processorCount, memoryBytes: ProcessInfo.processInfo.physicalMemory,
+            swiftVersion: swiftVersion(), sqliteVersion: PersistentStore.sqliteVersion, buildConfiguration: buildConfiguration,
+            profile: profile.rawValue, seed: seed, commandLine: CommandLine.arguments, inMemory: inMemory,
+            sqliteSettings: [
+                "journal_mode": inMemory ? "memory" : options.journalMode,
+                "synchronous": options.synchronous,
+                "cache_size_kib": options.pageCacheKiB.map(String.init) ?? "SQLite default (2000 KiB)",
+                "transaction": "one per save (ObjectGraph), one per insert phase (peers)",
+            ],
+            scenarios: scenarios, status: "running", finishedRepetitions: 0, plannedRepetitions: plannedRepetitions)
+    }
+
+    public static var buildConfiguration: String {
+        #if DEBUG
+        return "debug"
+        #else
+        return "release"
+        #endif
+    }
+
+    public func encoded() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+    }
+
+    public static func load(_ path: String) throws -> RunInfo {
+        guard let data = FileManager.default.contents(atPath: path) else { throw BenchError.invalidInput("cannot read \(path)") }
+        do {
+            return try JSONDecoder().decode(RunInfo.self, from: data)
+        } catch {
+            throw BenchError.invalidInput("\(path): not a RelBench run.json (\(error))")
+        }
+    }
+
+    private static func gitCommit() -> String {
+        guard let head = run("git", ["rev-parse", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines), !head.isEmpty else {
+            return "unknown"
+        }
+        let dirty = run("git", ["status", "--porcelain", "--untracked-files=no"])?.isEmpty == false
+        return dirty ? head + "-dirty" : head
+    }
+
+    private static func swiftVersion() -> String {
+        run("swift", ["--version"])?.split(separator: "\n").first.map(String.init) ?? "unknown"
+    }
+
+    /// The standard output of a command, or nil if it cannot run or fails.
+    static func run(_ command: String, _ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [command] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+}

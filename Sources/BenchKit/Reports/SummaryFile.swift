@@ -1,0 +1,103 @@
+import Foundation
+
+/// One row of summary.csv: a series' statistics, and its median relative to raw-sqlite's in the same run.
+public struct SummaryRow: Equatable, Sendable {
+    public var key: SeriesKey
+    public var unit: String
+    /// nil when the strategy cannot measure the metric: the row's numbers are then left empty.
+    public var summary: SampleSummary?
+    /// The median divided by the raw-sqlite median of the same scenario, variant, size, phase and metric.
+    public var ratioToRaw: Double?
+}
+
+/// summary.csv: one row per (scenario, strategy, variant, size, phase, metric).
+public enum SummaryFile {
+    public static let columns = ["scenario", "strategy", "variant", "size", "phase", "metric", "unit", "n", "median", "mean",
+                                 "stddev", "min", "max", "p90", "ci_low", "ci_high", "ratio_to_raw"]
+
+    /// Summaries of every series in `samples`, in the order series first appear.
+    public static func summarize(_ samples: [SampleRecord]) -> [SummaryRow] {
+        var order: [SeriesKey] = []
+        var values: [SeriesKey: [Double]] = [:]
+        var units: [SeriesKey: String] = [:]
+        for sample in samples {
+            let key = sample.seriesKey
+            if values[key] == nil {
+                order.append(key)
+                values[key] = []
+                units[key] = sample.unit
+            }
+            if let value = sample.value { values[key]!.append(value) }
+        }
+        var rows = order.map { SummaryRow(key: $0, unit: units[$0]!, summary: SampleSummary(values[$0]!), ratioToRaw: nil) }
+        addRatiosToRaw(&rows)
+        return rows
+    }
+
+    /// Fills `ratioToRaw` from the raw-sqlite row with the same scenario, variant, size, phase and metric.
+    public static func addRatiosToRaw(_ rows: inout [SummaryRow]) {
+        var raw: [SeriesKey: Double] = [:]
+        for row in rows where row.key.strategy == StrategyID.rawSQLite.rawValue {
+            var key = row.key
+            key.strategy = ""
+            if let median = row.summary?.median { raw[key] = median }
+        }
+        for index in rows.indices {
+            var key = rows[index].key
+            key.strategy = ""
+            guard let median = rows[index].summary?.median, let base = raw[key], base != 0 else {
+                rows[index].ratioToRaw = nil
+                continue
+            }
+            rows[index].ratioToRaw = median / base
+        }
+    }
+
+    public static func encode(_ rows: [SummaryRow]) throws -> String {
+        try CSVFiles.encode(header: columns, rows: rows.map { row in
+            let stats: [String]
+            if let s = row.summary {
+                stats = [String(s.n)] + [s.median, s.mean, s.stddev, s.min, s.max, s.p90, s.ciLow, s.ciHigh].map(formatNumber)
+            } else {
+                stats = ["0"] + Array(repeating: "", count: 8)
+            }
+            return [row.key.scenario, row.key.strategy, row.key.variant, String(row.key.size), row.key.phase, row.key.metric, row.unit]
+                + stats + [row.ratioToRaw.map(formatNumber) ?? ""]
+        })
+    }
+
+    public static func decode(_ text: String, file: String) throws -> [SummaryRow] {
+        try CSVFiles.decode(text, expected: Array(columns.dropLast()), file: file).enumerated().map { index, row in
+            guard let size = Int(row["size"]!), let n = Int(row["n"]!) else {
+                throw BenchError.invalidInput("\(file): line \(index + 2): size and n must be integers")
+            }
+            let key = SeriesKey(scenario: row["scenario"]!, strategy: row["strategy"]!, variant: row["variant"]!, size: size,
+                                phase: row["phase"]!, metric: row["metric"]!)
+            var summary: SampleSummary?
+            if n > 0 {
+                let numbers = ["median", "mean", "stddev", "min", "max", "p90", "ci_low", "ci_high"].map { Double(row[$0]!) }
+                guard numbers.allSatisfy({ $0 != nil }) else {
+                    throw BenchError.invalidInput("\(file): line \(index + 2): statistics must be numbers")
+                }
+                summary = SampleSummary(n: n, median: numbers[0]!, mean: numbers[1]!, stddev: numbers[2]!, min: numbers[3]!,
+                                        max: numbers[4]!, p90: numbers[5]!, ciLow: numbers[6]!, ciHigh: numbers[7]!)
+            }
+            return SummaryRow(key: key, unit: row["unit"]!, summary: summary, ratioToRaw: row["ratio_to_raw"].flatMap(Double.init))
+        }
+    }
+}
+
+extension SampleSummary {
+    /// A summary read back from summary.csv.
+    init(n: Int, median: Double, mean: Double, stddev: Double, min: Double, max: Double, p90: Double, ciLow: Double, ciHigh: Double) {
+        self.n = n
+        self.median = median
+        self.mean = mean
+        self.stddev = stddev
+        self.min = min
+        self.max = max
+        self.p90 = p90
+        self.ciLow = ciLow
+        self.ciHigh = ciHigh
+    }
+}

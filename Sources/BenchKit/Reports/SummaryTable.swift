@@ -1,0 +1,58 @@
+import Foundation
+
+/// The summary a run prints: per scenario, one line per (strategy, variant, size, phase) with the median
+/// time and its 95% interval, the ratio to raw SQLite, the exact counters, peak memory and the growth fit.
+public enum SummaryTable {
+    public static func render(_ rows: [SummaryRow], scenarios: [Scenario]) -> String {
+        let fits = ComplexityFit.fits(rows)
+        var byKey: [SeriesKey: SummaryRow] = [:]
+        for row in rows { byKey[row.key] = row }
+        var output: [String] = []
+        let order = scenarios.map(\.name) + rows.map(\.key.scenario).filter { name in !scenarios.contains { $0.name == name } }
+        for scenario in NSOrderedSet(array: order).array as! [String] {
+            let timing = rows.filter { $0.key.scenario == scenario && $0.key.metric == Metric.wallMs.rawValue }
+            guard !timing.isEmpty else { continue }
+            let description = scenarios.first { $0.name == scenario }?.description ?? ""
+            output.append("\(scenario)\(description.isEmpty ? "" : ": \(description)")")
+            var table = TextTable(header: ["strategy", "variant", "size", "phase", "wall ms (median [95% CI])", "x raw", "sql", "faults obj/rel",
+                                           "rows", "peak MB", "growth"])
+            for row in timing {
+                func value(_ metric: Metric) -> String {
+                    var key = row.key
+                    key.metric = metric.rawValue
+                    return byKey[key]?.summary.map { formatNumber($0.median) } ?? "-"
+                }
+                var peakKey = row.key
+                peakKey.metric = Metric.peakRSSBytes.rawValue
+                let peak = byKey[peakKey]?.summary.map { String(format: "%.1f", $0.median / 1_048_576) } ?? "-"
+                let time = row.summary.map { String(format: "%.3g [%.3g, %.3g]", $0.median, $0.ciLow, $0.ciHigh) } ?? "-"
+                let fit = fits.first {
+                    $0.scenario == scenario && $0.strategy == row.key.strategy && $0.variant == row.key.variant
+                        && $0.phase == row.key.phase && $0.metric == Metric.wallMs.rawValue
+                }
+                let faults = value(.objectFaults) == "-" ? "-" : "\(value(.objectFaults))/\(value(.relationshipFaults))"
+                table.add([row.key.strategy, row.key.variant.isEmpty ? "-" : row.key.variant, String(row.key.size), row.key.phase, time,
+                           row.ratioToRaw.map { String(format: "%.2f", $0) } ?? "-", value(.sqlStatements), faults, value(.rowsRead),
+                           peak, fit.map { $0.best.model.rawValue } ?? "-"])
+            }
+            output.append(table.rendered)
+            let losses = rows.filter { $0.key.scenario == scenario && $0.key.metric == Metric.lossRate.rawValue }
+            if !losses.isEmpty {
+                var lossTable = TextTable(header: ["strategy", "variant", "size", "phase", "links intended", "persisted", "lost", "loss rate"])
+                for row in losses {
+                    func value(_ metric: Metric) -> String {
+                        var key = row.key
+                        key.metric = metric.rawValue
+                        return byKey[key]?.summary.map { formatNumber($0.median) } ?? "-"
+                    }
+                    lossTable.add([row.key.strategy, row.key.variant.isEmpty ? "-" : row.key.variant, String(row.key.size), row.key.phase,
+                                   value(.linksIntended), value(.linksPersisted), value(.linksLost),
+                                   row.summary.map { String(format: "%.4f", $0.median) } ?? "-"])
+                }
+                output.append(lossTable.rendered)
+            }
+            output.append("")
+        }
+        return output.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Fits medians over sizes to O(1), O(log n), O(n), O(n log n) and O(n²), as Google Benchmark's BigO does:
+/// each model `y = a·f(n)` by least squares through the origin, the best being the one with the smallest
+/// root-mean-square error, reported relative to the mean of `y`.
+public enum ComplexityFit {
+    public enum Model: String, CaseIterable, Sendable {
+        case constant = "O(1)", logarithmic = "O(log n)", linear = "O(n)", linearithmic = "O(n log n)", quadratic = "O(n^2)"
+
+        func f(_ n: Double) -> Double {
+            switch self {
+            case .constant: return 1
+            case .logarithmic: return log2(max(n, 1))
+            case .linear: return n
+            case .linearithmic: return n * log2(max(n, 1))
+            case .quadratic: return n * n
+            }
+        }
+    }
+
+    public struct Fit: Equatable, Sendable {
+        public let model: Model
+        public let coefficient: Double
+        /// RMS error divided by the mean of the medians.
+        public let error: Double
+    }
+
+    /// The fits of one series, best first; nil with fewer than three distinct sizes or an all-zero series.
+    public static func fit(sizes: [Double], values: [Double]) -> [Fit]? {
+        guard Set(sizes).count >= 3, sizes.count == values.count else { return nil }
+        let mean = values.reduce(0, +) / Double(values.count)
+        guard mean > 0 else { return nil }
+        let fits = Model.allCases.compactMap { model -> Fit? in
+            let f = sizes.map(model.f)
+            let denominator = f.reduce(0) { $0 + $1 * $1 }
+            guard denominator > 0 else { return nil }
+            let a = zip(f, values).reduce(0) { $0 + $1.0 * $1.1 } / denominator
+            let squares = zip(f, values).reduce(0) { $0 + pow($1.1 - a * $1.0, 2) }
+            return Fit(model: model, coefficient: a, error: (squares / Double(values.count)).squareRoot() / mean)
+        }
+        return fits.sorted { $0.error < $1.error }
+    }
+
+    /// One row per (scenario, strategy, variant, phase, metric) measured at three sizes or more.
+    public struct Row: Equatable, Sendable {
+        public let scenario, strategy, variant, phase, metric: String
+        public let sizes: [Int]
+        public let fits: [Fit]
+        public var best: Fit { fits[0] }
+    }
+
+    public static let fittedMetrics: Set<String> = [Metric.wallMs.rawValue, Metric.sqlStatements.rawValue, Metric.peakRSSBytes.rawValue]
+
+    public static func fits(_ summary: [SummaryRow]) -> [Row] {
+        struct Key: Hashable { let scenario, strategy, variant, phase, metric: String }
+        var order: [Key] = []
+        var points: [Key: [(Int, Double)]] = [:]
+        for row in summary where fittedMetrics.contains(row.key.metric) {
+            guard let median = row.summary?.median else { continue }
+            let key = Key(scenario: row.key.scenario, strategy: row.key.strategy, variant: row.key.variant, phase: row.key.phase, metric: row.key.metric)
+            if points[key] == nil { order.append(key) }
+            points[key, default: []].append((row.key.size, median))
+        }
+        return order.compactMap { key in
+            let series = points[key]!.sorted { $0.0 < $1.0 }
+            guard let fits = fit(sizes: series.map { Double($0.0) }, values: series.map(\.1)) else { return nil }
+            return Row(scenario: key.scenario, strategy: key.strategy, variant: key.variant, phase: key.phase, metric: key.metric,
+                       sizes: series.map(\.0), fits: fits)
+        }
+    }
+}
+
+/// complexity.csv: the best-fitting growth of each series over the sizes of a run.
+public enum ComplexityFile {
+    public static let columns = ["scenario", "strategy", "variant", "phase", "metric", "sizes", "best_fit", "error", "coefficient",
+                                 "second_fit", "second_error"]
+
+    public static func encode(_ rows: [ComplexityFit.Row]) throws -> String {
+        try CSVFiles.encode(header: columns, rows: rows.map { row in
+            let second = row.fits.count > 1 ? row.fits[1] : nil
+            return [row.scenario, row.strategy, row.variant, row.phase, row.metric, row.sizes.map(String.init).joined(separator: " "),
+                    row.best.model.rawValue, formatNumber(row.best.error), String(format: "%.6g", row.best.coefficient),
+                    second?.model.rawValue ?? "", second.map { formatNumber($0.error) } ?? ""]
+        })
+    }
+}

@@ -1,0 +1,98 @@
+import CSQLite
+import Foundation
+
+/// A bare SQLite connection for the raw-sqlite peer: prepared statements kept by SQL, statements counted
+/// through SQLite's own trace (`sqlite3_trace_v2`), nothing else between the caller and the C API.
+final class RawConnection {
+    let handle: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+    private let counter = StatementCounter()
+
+    final class StatementCounter {
+        var statements = 0
+        var sink: ((String) -> Void)?
+    }
+
+    init(path: String, pageCacheKiB: Int?) throws {
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
+            throw BenchError.io("raw-sqlite cannot open \(path)")
+        }
+        handle = db
+        if path != ":memory:" { try execute("PRAGMA journal_mode = WAL") }
+        try execute("PRAGMA synchronous = NORMAL")
+        if let pageCacheKiB { try execute("PRAGMA cache_size = -\(pageCacheKiB)") }
+        sqlite3_trace_v2(db, UInt32(SQLITE_TRACE_STMT), { _, context, _, text in
+            // Trigger subprograms are reported too, with text starting "--": count statements only.
+            if let text, text.assumingMemoryBound(to: CChar.self).pointee == 0x2D { return 0 }
+            let counter = Unmanaged<StatementCounter>.fromOpaque(context!).takeUnretainedValue()
+            counter.statements += 1
+            if let sink = counter.sink, let text {
+                sink("sqlite: " + String(cString: text.assumingMemoryBound(to: CChar.self)))
+            }
+            return 0
+        }, Unmanaged.passUnretained(counter).toOpaque())
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    var statementCount: Int { counter.statements }
+
+    /// Sends the text of every statement run (SQLite's trace) to `sink`, for `bench explain`.
+    func trace(_ sink: @escaping (String) -> Void) { counter.sink = sink }
+
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? "unknown error"
+            sqlite3_free(message)
+            throw BenchError.io("raw-sqlite: \(text) in \(sql)")
+        }
+    }
+
+    /// The prepared statement for `sql`, reset and ready to bind.
+    @inline(__always)
+    func prepared(_ sql: String) throws -> OpaquePointer {
+        if let statement = statements[sql] {
+            sqlite3_reset(statement)
+            return statement
+        }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK, let statement else {
+            throw BenchError.io("raw-sqlite: \(String(cString: sqlite3_errmsg(handle))) in \(sql)")
+        }
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Steps a statement that returns no rows.
+    func run(_ statement: OpaquePointer) throws {
+        let code = sqlite3_step(statement)
+        guard code == SQLITE_DONE || code == SQLITE_ROW else {
+            throw BenchError.io("raw-sqlite: \(String(cString: sqlite3_errmsg(handle)))")
+        }
+    }
+}
+
+@inline(__always)
+func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) {
+    var text = text
+    text.withUTF8 { utf8 in
+        _ = sqlite3_bind_text(statement, index, UnsafeRawPointer(utf8.baseAddress!).assumingMemoryBound(to: CChar.self),
+                              Int32(utf8.count), csqlite_transient())
+    }
+}
+
+@inline(__always)
+func columnText(_ statement: OpaquePointer, _ column: Int32) -> String {
+    guard let text = sqlite3_column_text(statement, column) else { return "" }
+    return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+}
+
+/// A JSON array of integers, bound to `json_each(?)`: the raw peer's way to pass an ID list in one statement.
+func jsonList(_ ids: some Sequence<Int64>) -> String {
+    "[" + ids.map(String.init).joined(separator: ",") + "]"
+}

@@ -1,0 +1,168 @@
+import Foundation
+import ObjectGraph
+
+/// A named job a scenario runs: untimed setup, then timed phases, for each strategy it supports.
+///
+/// Workloads are Swift; scenario files combine them with strategies, variants, sizes and parameters.
+public protocol Workload {
+    static var spec: WorkloadSpec { get }
+    /// The data of a size, built once per scenario and size, outside every timed region.
+    static func makeData(size: Int, parameters: [String: Double], seed: UInt64) -> SchoolData
+    /// Runs one repetition on a fresh database, recording every phase.
+    static func run(_ input: RepetitionInput, recorder: PhaseRecorder) throws
+}
+
+extension Workload {
+    /// `size` students in classes of `studentsPerClass` (default 50), with `subjectsPerStudent` subjects each
+    /// (default 0) from `subjects` (0: subjects of their own, so that no subject has two owners).
+    public static func makeData(size: Int, parameters: [String: Double], seed: UInt64) -> SchoolData {
+        SchoolData.make(students: size, studentsPerClass: Int(parameters["studentsPerClass"] ?? 50),
+                        subjects: Int(parameters["subjects"] ?? 0), subjectsPerStudent: Int(parameters["subjectsPerStudent"] ?? 0),
+                        seed: seed)
+    }
+}
+
+/// What a workload accepts, so that scenario files can be checked before anything runs.
+public struct WorkloadSpec: Sendable {
+    public let name: String
+    public let summary: String
+    public let strategies: [StrategyID]
+    public let variants: [VariantSpec]
+    public let parameters: [ParameterSpec]
+    public let phases: [String]
+}
+
+/// A variant axis a workload understands, and the values it accepts.
+public struct VariantSpec: Sendable {
+    public enum Values: Sendable {
+        case oneOf([String])
+        case integers(ClosedRange<Int>)
+        case numbers(ClosedRange<Double>)
+    }
+
+    public let name: String
+    public let values: Values
+    public let help: String
+
+    func check(_ value: VariantValue) -> String? {
+        switch (values, value) {
+        case let (.oneOf(allowed), .text(text)):
+            if allowed.contains(text) { return nil }
+            let near = nearNames(text, in: allowed)
+            return "'\(text)' is not one of \(allowed.joined(separator: ", "))" + (near.isEmpty ? "" : " (did you mean '\(near[0])'?)")
+        case let (.integers(range), .number(number)):
+            return number.rounded() == number && range.contains(Int(number)) ? nil : "\(value) is not an integer in \(range)"
+        case let (.numbers(range), .number(number)):
+            return range.contains(number) ? nil : "\(value) is not a number in \(range)"
+        case (.oneOf, .number): return "expected a name, got the number \(value)"
+        case (.integers, .text), (.numbers, .text): return "expected a number, got \"\(value)\""
+        }
+    }
+}
+
+/// A workload parameter, with its default.
+public struct ParameterSpec: Sendable {
+    public let name: String
+    public let range: ClosedRange<Double>
+    public let integer: Bool
+    public let defaultValue: Double
+    public let help: String
+}
+
+/// One value on a variant axis.
+public enum VariantValue: Hashable, Sendable, CustomStringConvertible {
+    case text(String)
+    case number(Double)
+
+    public var description: String {
+        switch self {
+        case let .text(text): return text
+        case let .number(number):
+            return number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        }
+    }
+
+    public var number: Double? { if case let .number(value) = self { return value } else { return nil } }
+}
+
+/// One combination of variant values, in the order the scenario declares its axes.
+public struct Variant: Hashable, Sendable, CustomStringConvertible {
+    public let values: [(name: String, value: VariantValue)]
+
+    public init(_ values: [(name: String, value: VariantValue)]) { self.values = values }
+
+    /// The stable text used in reports: `batch=20;access=first-screen`, empty when there are no axes.
+    public var description: String { values.map { "\($0.name)=\($0.value)" }.joined(separator: ";") }
+
+    public subscript(name: String) -> VariantValue? { values.first { $0.name == name }?.value }
+
+    public static func == (lhs: Variant, rhs: Variant) -> Bool { lhs.description == rhs.description }
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+}
+
+/// Everything one repetition needs: its strategy, variant, size, parameters, seed and a fresh database.
+public struct RepetitionInput {
+    public let strategy: StrategyID
+    public let variant: Variant
+    public let size: Int
+    public let parameters: [String: Double]
+    public let seed: UInt64
+    public let location: StoreLocation
+    public let options: StoreOptions
+    /// The data for this size, built once per scenario and size outside the timed region.
+    public let data: () -> SchoolData
+
+    public init(strategy: StrategyID, variant: Variant, size: Int, parameters: [String: Double], seed: UInt64,
+                location: StoreLocation, options: StoreOptions, data: @escaping () -> SchoolData, trace: ((String) -> Void)? = nil,
+                traceLevel: Int = 2) {
+        self.strategy = strategy
+        self.variant = variant
+        self.size = size
+        self.parameters = parameters
+        self.seed = seed
+        self.location = location
+        self.options = options
+        self.data = data
+        self.trace = trace
+        self.traceLevel = traceLevel
+    }
+    /// Where `bench explain` wants every SQL statement, in Core Data's SQLDebug shape; nil otherwise.
+    public var trace: ((String) -> Void)?
+    public var traceLevel = 2
+
+    public func parameter(_ name: String) -> Int { Int(parameters[name] ?? 0) }
+    public func number(_ name: String) -> Double { parameters[name] ?? 0 }
+    public func text(_ name: String) -> String { variant[name]?.description ?? "" }
+
+    /// Opens the school for this repetition's strategy, modelling `relationship` as the strategy says; `name`
+    /// gives a second database of the repetition a file of its own.
+    public func openSchool(_ relationship: SchoolRelationship, at name: String? = nil) throws -> SchoolStore {
+        var location = self.location
+        if let name, case let .file(path) = location { location = .file(path + "-" + name) }
+        switch strategy {
+        case .rawSQLite:
+            let school = try RawSQLiteSchool(location: location, pageCacheKiB: options.pageCacheKiB)
+            if let trace { school.connection.trace(trace) }
+            return school
+        case .grdb:
+            return try GRDBSchool(location: location, pageCacheKiB: options.pageCacheKiB, trace: trace)
+        default:
+            guard let modelling = SchoolModelling(strategy: strategy, relationship: relationship) else {
+                throw BenchError.invalidInput("strategy \(strategy) does not model the \(relationship.rawValue) relationship")
+            }
+            let school = try ObjectGraphSchool(modelling: modelling, location: location, options: options)
+            if let trace { school.store.sqlTrace = SQLTrace(level: traceLevel, sink: trace) }
+            return school
+        }
+    }
+}
+
+/// Every workload, by name.
+public enum Workloads {
+    public static let all: [any Workload.Type] = [
+        InsertWorkload.self, QueryWorkload.self, FaultingWorkload.self, FindMemberWorkload.self,
+        PrefetchWorkload.self, BatchSizeWorkload.self, DataLossWorkload.self,
+    ]
+
+    public static func named(_ name: String) -> (any Workload.Type)? { all.first { $0.spec.name == name } }
+}

@@ -1,0 +1,63 @@
+/// The members of one object's to-many relationship: in insertion order, each object once.
+///
+/// Profiled: keeping them in an OrderedSet hashed every member as it arrived, and rebuilt the hash table as the
+/// set grew, which was the largest cost of firing to-many faults and prefetching. Members come from SQL rows
+/// (distinct by construction) or from inverse maintenance (which keeps both sides in step), so appending
+/// needs no lookup; a position index is built only when a lookup in a long list asks for one.
+struct MemberList: RandomAccessCollection {
+    private(set) var elements: ContiguousArray<ManagedObject> = []
+    private var positions: [ObjectIdentifier: Int]?
+
+    /// Lists at most this long are searched linearly (comparing identities is cheaper than hashing).
+    private static var indexThreshold: Int { 32 }
+
+    init() {}
+
+    /// A list of objects known to be distinct (rows of one query, or members of another list).
+    init<S: Sequence>(distinct objects: S) where S.Element == ManagedObject {
+        elements = ContiguousArray(objects)
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { elements.count }
+    subscript(position: Int) -> ManagedObject { elements[position] }
+
+    /// Appends `member`, which the caller knows is not in the list.
+    mutating func append(_ member: ManagedObject) {
+        assert(!elements.contains { $0 === member }, "a member was added twice")
+        positions?[ObjectIdentifier(member)] = elements.count
+        elements.append(member)
+    }
+
+    /// The position of `member`, building the index first if the list is long.
+    mutating func position(of member: ManagedObject) -> Int? {
+        if elements.count <= Self.indexThreshold { return elements.firstIndex { $0 === member } }
+        if positions == nil {
+            var index: [ObjectIdentifier: Int] = [:]
+            index.reserveCapacity(elements.count)
+            for (position, element) in elements.enumerated() { index[ObjectIdentifier(element)] = position }
+            positions = index
+        }
+        return positions![ObjectIdentifier(member)]
+    }
+
+    mutating func contains(_ member: ManagedObject) -> Bool { position(of: member) != nil }
+
+    /// Whether `member` is in the list, without building an index (for read-only callers).
+    func containsScanning(_ member: ManagedObject) -> Bool {
+        if let positions { return positions[ObjectIdentifier(member)] != nil }
+        return elements.contains { $0 === member }
+    }
+
+    /// Removes `member` if present; true if it was.
+    @discardableResult
+    mutating func remove(_ member: ManagedObject) -> Bool {
+        guard let position = position(of: member) else { return false }
+        elements.remove(at: position)
+        if positions != nil {
+            positions![ObjectIdentifier(member)] = nil
+            for shifted in position..<elements.count { positions![ObjectIdentifier(elements[shifted])] = shifted }
+        }
+        return true
+    }
+}

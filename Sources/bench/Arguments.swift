@@ -1,0 +1,56 @@
+import ArgumentParser
+import BenchKit
+import Foundation
+
+extension Profile: ExpressibleByArgument {}
+
+/// Options shared by the commands that read scenario files.
+struct ScenarioOptions: ParsableArguments {
+    @Option(name: .customLong("scenarios"), help: "The folder of scenario files (default: the repository's Scenarios folder).")
+    var folder: String?
+
+    func catalog() throws -> ScenarioCatalog {
+        try ScenarioCatalog(folder: folder ?? ScenarioCatalog.defaultFolder())
+    }
+}
+
+/// A comma-separated list of positive integers (`--sizes 1000,10000`).
+func parseSizes(_ text: String, option: String) throws -> [Int] {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    return try parts.map { part in
+        guard let value = Int(part), value > 0 else {
+            throw BenchError.invalidInput("\(option): '\(part)' is not a positive integer; give sizes like --sizes 1000,10000")
+        }
+        return value
+    }
+}
+
+/// A comma-separated list of strategy names, with "did you mean ...?" for near misses.
+func parseStrategies(_ text: String) throws -> [StrategyID] {
+    try text.split(separator: ",").map { part in
+        let name = part.trimmingCharacters(in: .whitespaces)
+        guard let strategy = StrategyID(rawValue: name) else {
+            let near = StrategyID.suggestions(for: name)
+            throw BenchError.invalidInput("unknown strategy '\(name)'" + (near.isEmpty
+                ? "; the strategies are \(StrategyID.allCases.map(\.rawValue).joined(separator: ", "))"
+                : " (did you mean '\(near[0])'?)"))
+        }
+        return strategy
+    }
+}
+
+/// A variant given as `name=value;name=value`, matched against a scenario's variants.
+func parseVariant(_ text: String, of scenario: Scenario) throws -> Variant {
+    let given = Dictionary(text.split(separator: ";").map { pair -> (String, String) in
+        let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+        return (parts[0], parts.count > 1 ? parts[1] : "")
+    }, uniquingKeysWith: { $1 })
+    let candidates = scenario.variants.filter { variant in
+        given.allSatisfy { name, value in variant[name]?.description == value }
+    }
+    guard let variant = candidates.first else {
+        let known = scenario.variants.map(\.description).joined(separator: " | ")
+        throw BenchError.invalidInput("scenario '\(scenario.name)' has no variant '\(text)'; its variants are \(known)")
+    }
+    return variant
+}

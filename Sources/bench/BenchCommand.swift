@@ -1,0 +1,43 @@
+import ArgumentParser
+import BenchKit
+import Foundation
+
+@main
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure how Core Data relationship modelling behaves: time, SQL statements, faults, rows and memory.",
+        subcommands: [ListCommand.self, RunCommand.self, ExplainCommand.self])
+
+    /// Parses and runs a command; any error is one line on standard error and a non-zero exit code.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as BenchError {
+            fail(error.description, code: error.exitCode)
+        } catch let error as ExitCode {
+            Foundation.exit(error.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                exit(withError: error)
+            }
+            let message = self.message(for: error)
+            fail(message.isEmpty ? "\(error)" : message + " (see 'bench --help')", code: code.rawValue)
+        }
+    }
+
+    static func fail(_ message: String, code: Int32) -> Never {
+        FileHandle.standardError.write(Data("bench: error: \(message)\n".utf8))
+        Foundation.exit(code)
+    }
+}
+
+extension BenchError {
+    /// 64 (EX_USAGE) for bad input, 1 for anything else.
+    var exitCode: Int32 {
+        if case .invalidInput = self { return 64 }
+        return 1
+    }
+}

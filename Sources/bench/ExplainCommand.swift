@@ -1,0 +1,86 @@
+import ArgumentParser
+import BenchKit
+import Foundation
+
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Run one small repetition with the SQL trace on: every statement of each phase, and its counters.")
+
+    @Argument(help: "The scenario to explain.")
+    var scenarioName: String
+
+    @Option(help: "The strategy (default: the scenario's first).")
+    var strategy: String?
+
+    @Option(help: "The size (default: 20).")
+    var size: Int = 20
+
+    @Option(help: "The variant, as name=value;name=value (default: the scenario's first).")
+    var variant: String?
+
+    @Option(help: "Trace lines shown per phase before the rest is summarized.")
+    var maxLines: Int = 40
+
+    @Option(help: "SQLDebug level: 1 statements and annotations, 2 adds bound values, 4 adds query plans.")
+    var level: Int = 2
+
+    @OptionGroup var scenarioOptions: ScenarioOptions
+
+    func run() throws {
+        guard size >= 1 else { throw BenchError.invalidInput("--size must be a positive integer") }
+        let scenario = try scenarioOptions.catalog().scenario(named: scenarioName)
+        let chosen = try strategy.map { name -> StrategyID in
+            let parsed = try parseStrategies(name)[0]
+            guard scenario.strategies.contains(parsed) else {
+                throw BenchError.invalidInput("scenario '\(scenario.name)' does not run strategy '\(name)'; it runs \(scenario.strategies.map(\.rawValue).joined(separator: ", "))")
+            }
+            return parsed
+        } ?? scenario.strategies[0]
+        let chosenVariant = try variant.map { try parseVariant($0, of: scenario) } ?? scenario.variants[0]
+
+        var request = RunRequest(scenarios: [scenario])
+        request.sizes = [size]
+        request.strategies = [chosen]
+        request.repetitions = 1
+        request.warmup = 0
+        let plan = try RunPlan(request)
+        guard let repetition = plan.repetitions.first(where: { $0.variant == chosenVariant }) else { return }
+
+        print("explain \(scenario.name): strategy \(chosen), \(chosenVariant.description.isEmpty ? "no variant" : chosenVariant.description), size \(size)")
+        print(scenario.description)
+        final class State { var inPhase = false; var shown = 0; var hidden = 0; var setup = 0 }
+        let state = State()
+        let limit = maxLines
+        let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
+        runner.traceLevel = level
+        runner.trace = { line in
+            guard state.inPhase else {
+                if line.contains(": sql: ") || line.hasPrefix("sqlite: ") { state.setup += 1 }
+                return
+            }
+            if state.shown < limit {
+                print("  " + line)
+                state.shown += 1
+            } else {
+                state.hidden += 1
+            }
+        }
+        runner.observer = PhaseRecorder.Observer(
+            phaseStarted: { phase in
+                print("\n--- phase \(phase) (after \(state.setup) setup statements, not shown) ---")
+                state.inPhase = true
+                state.shown = 0
+                state.hidden = 0
+                state.setup = 0
+            },
+            phaseEnded: { phase, measurements in
+                state.inPhase = false
+                if state.hidden > 0 { print("  ... \(state.hidden) more trace lines (raise --max-lines to see them)") }
+                let counters = measurements.filter { $0.metric != .peakRSSBytes && $0.metric != .wallMs }
+                    .map { "\($0.metric.rawValue)=\($0.value.map(formatNumber) ?? "n/a")" }
+                print("counters of \(phase): " + counters.joined(separator: " "))
+            })
+        _ = try runner.run(repetition)
+    }
+}

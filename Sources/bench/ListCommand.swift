@@ -1,0 +1,38 @@
+import ArgumentParser
+import BenchKit
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List every scenario with its description, strategies, variants and sizes per profile.")
+
+    @OptionGroup var scenarios: ScenarioOptions
+
+    func run() throws {
+        let catalog = try scenarios.catalog()
+        for scenario in catalog.scenarios {
+            print("\(scenario.name) (workload \(scenario.workload.spec.name), \(scenario.file))")
+            print("  \(scenario.description)")
+            print("  strategies: \(scenario.strategies.map(\.rawValue).joined(separator: ", "))")
+            if scenario.axes.isEmpty {
+                print("  variants:   none")
+            } else {
+                for axis in scenario.axes {
+                    print("  variant \(axis.name): \(axis.values.map(\.description).joined(separator: ", "))")
+                }
+            }
+            print("  phases:     \(scenario.workload.spec.phases.joined(separator: ", "))")
+            for profile in Profile.allCases {
+                let sizes = scenario.sizes[profile]?.map(String.init).joined(separator: ", ") ?? "-"
+                print("  \(profile.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) sizes \(sizes); \(scenario.repetitions[profile] ?? 0) repetitions, \(scenario.warmup[profile] ?? 0) warmup")
+            }
+            if !scenario.parameters.isEmpty {
+                print("  parameters: " + scenario.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\(formatNumber($0.value))" }.joined(separator: ", "))
+            }
+            print("")
+        }
+        print("strategies:")
+        for strategy in StrategyID.allCases {
+            print("  \(strategy.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(strategy.summary)")
+        }
+    }
+}

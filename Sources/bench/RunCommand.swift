@@ -1,0 +1,116 @@
+import ArgumentParser
+import BenchKit
+import Dispatch
+import Foundation
+import ObjectGraph
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Run scenarios and write samples.csv, summary.csv, complexity.csv and run.json.")
+
+    @Argument(help: "The scenarios to run (see 'bench list').")
+    var scenarioNames: [String] = []
+
+    @Flag(help: "Run every scenario.")
+    var all = false
+
+    @Option(help: "Sizes to run instead of the profile's, comma-separated (e.g. 1000,10000).")
+    var sizes: String?
+
+    @Option(help: "Run only these strategies, comma-separated (e.g. many-to-one,raw-sqlite).")
+    var strategies: String?
+
+    @Option(help: "Measured repetitions per series instead of the scenario's.")
+    var repetitions: Int?
+
+    @Option(help: "Unrecorded warmup repetitions per series instead of the scenario's.")
+    var warmup: Int?
+
+    @Option(help: "smoke (tiny, for CI), default (1,000 to 100,000) or full (adds 1,000,000).")
+    var profile: Profile = .default
+
+    @Option(help: "The run folder to write (default: Results/runs/<UTC timestamp>).")
+    var output: String?
+
+    @Option(help: "The random seed of the data; a run records it so that another run can reuse it.")
+    var seed: UInt64 = 42
+
+    @Flag(help: "Use :memory: databases instead of files in a temporary folder.")
+    var inMemory = false
+
+    @Option(help: "SQLite's page cache per connection in MiB, for every strategy.")
+    var pageCacheMib: Int = 64
+
+    @Option(help: "Run shard K of N (e.g. 2/4): the scenarios are split over N machines; join them with 'bench merge'.")
+    var shard: String?
+
+    @Flag(help: "No progress on standard error.")
+    var quiet = false
+
+    @Flag(help: "Let a debug build write timing reports (its timings are not representative).")
+    var allowDebug = false
+
+    @OptionGroup var scenarioOptions: ScenarioOptions
+
+    func run() throws {
+        guard all != !scenarioNames.isEmpty else {
+            throw BenchError.invalidInput(all ? "give scenario names or --all, not both" : "name the scenarios to run, or pass --all (see 'bench list')")
+        }
+        guard repetitions.map({ $0 >= 1 }) ?? true else { throw BenchError.invalidInput("--repetitions must be at least 1") }
+        guard warmup.map({ $0 >= 0 }) ?? true else { throw BenchError.invalidInput("--warmup must be 0 or more") }
+        guard pageCacheMib >= 1 else { throw BenchError.invalidInput("--page-cache-mib must be at least 1") }
+        if RunInfo.buildConfiguration == "debug" && !allowDebug {
+            throw BenchError.invalidInput("this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)")
+        }
+        let catalog = try scenarioOptions.catalog()
+        var request = RunRequest(scenarios: all ? catalog.scenarios : try scenarioNames.map(catalog.scenario(named:)))
+        request.profile = profile
+        request.sizes = try sizes.map { try parseSizes($0, option: "--sizes") }
+        request.strategies = try strategies.map(parseStrategies)
+        request.repetitions = repetitions
+        request.warmup = warmup
+        request.seed = seed
+        request.inMemory = inMemory
+        request.options = StoreOptions(pageCacheKiB: pageCacheMib * 1024)
+        request.shard = try shard.map(parseShard)
+        let plan = try RunPlan(request)
+        guard !plan.repetitions.isEmpty else { throw BenchError.invalidInput("nothing to run: the chosen scenarios have no sizes for profile \(profile.rawValue)") }
+
+        let folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: RunInfo.current(
+            profile: profile, seed: seed, inMemory: inMemory, options: request.options, scenarios: plan.scenarios.map(\.name),
+            plannedRepetitions: plan.measuredCount))
+        let interrupt = Self.onInterrupt {
+            try? folder.finish(status: "interrupted")
+            FileHandle.standardError.write(Data("\nbench: interrupted; \(folder.path) holds the \(folder.info.finishedRepetitions) repetitions that finished\n".utf8))
+            Foundation.exit(130)
+        }
+        defer { interrupt.cancel() }
+        let runner = Runner(request: request, plan: plan, folder: folder, progress: quiet ? nil : Progress(plan: plan))
+        do {
+            try runner.run()
+        } catch {
+            try? folder.finish(status: "failed")
+            throw error
+        }
+        try folder.finish(status: "complete")
+        print(SummaryTable.render(SummaryFile.summarize(folder.samples), scenarios: plan.scenarios))
+        print("reports: \(folder.path)")
+    }
+
+    private func parseShard(_ text: String) throws -> (Int, Int) {
+        let parts = text.split(separator: "/").compactMap { Int($0) }
+        guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+            throw BenchError.invalidInput("--shard '\(text)' must be K/N with 1 <= K <= N, e.g. --shard 1/4")
+        }
+        return (parts[0], parts[1])
+    }
+
+    /// Runs `handler` on Ctrl-C instead of dying mid-write.
+    static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler(handler: handler)
+        source.resume()
+        return source
+    }
+}

@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", exact: "2.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/yaslab/CSV.swift.git", exact: "2.5.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -38,6 +39,7 @@ let package = Package(
                 "ObjectGraph",
                 "CSQLite",
                 .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(
@@ -49,7 +51,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BenchKitTests",
-            dependencies: ["BenchKit", "ObjectGraph"]
+            dependencies: ["BenchKit", "ObjectGraph", "bench"]
         ),
         .testTarget(
             name: "ObjectGraphTests",

@@ -11,6 +11,7 @@ public final class Runner {
     private var dataKey: (String, Int)?
     private var data: SchoolData?
     private var databaseCount = 0
+    private let runID = UUID().uuidString.prefix(8)
     /// For `bench explain`: every statement, and the start and end of each phase.
     public var trace: ((String) -> Void)?
     public var traceLevel = 2
@@ -73,7 +74,7 @@ public final class Runner {
         if request.inMemory { return (.inMemory, nil) }
         databaseCount += 1
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("relbench-\(ProcessInfo.processInfo.processIdentifier)-\(databaseCount)").path
+            .appendingPathComponent("relbench-\(ProcessInfo.processInfo.processIdentifier)-\(runID)-\(databaseCount)").path
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {

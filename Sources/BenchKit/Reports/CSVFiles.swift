@@ -12,7 +12,9 @@ public enum CSVFiles {
         guard let data = writer.stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data else {
             throw BenchError.io("could not produce CSV text")
         }
-        return String(decoding: data, as: UTF8.self)
+        // Every line ends with a newline, so that encoded chunks can be appended to each other.
+        let text = String(decoding: data, as: UTF8.self)
+        return text.isEmpty || text.hasSuffix("\n") ? text : text + "\n"
     }
 
     /// The rows of CSV text, each keyed by the header's column names; `expected` columns must all be present.
@@ -45,7 +47,17 @@ public enum AtomicFile {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw BenchError.io("cannot write \(path): \(error.localizedDescription); check that the folder exists and is writable")
+            throw BenchError.io("cannot write \(path) (\(describe(error))); check that the folder exists and is writable")
         }
     }
+}
+
+/// The system's words for a file error (its errno text when there is one), without Foundation's framing.
+func describe(_ error: Error) -> String {
+    let nsError = error as NSError
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        return String(cString: strerror(Int32(underlying.code)))
+    }
+    if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+    return nsError.localizedDescription
 }

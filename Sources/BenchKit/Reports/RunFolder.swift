@@ -27,16 +27,24 @@ public final class RunFolder: @unchecked Sendable {
                 throw BenchError.invalidInput("output folder \(path) already holds a run; choose another --output folder so that nothing is overwritten")
             }
         } else {
-            do {
-                try manager.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
-                throw BenchError.invalidInput("cannot create the output folder \(path): \(error.localizedDescription); choose a writable --output folder")
+            if let reason = Self.makeDirectories(path) {
+                throw BenchError.invalidInput("cannot create the output folder \(path) (\(reason)); choose a writable --output folder")
             }
         }
         guard manager.isWritableFile(atPath: path) else {
             throw BenchError.invalidInput("the output folder \(path) is not writable; choose another with --output")
         }
         try flush()
+    }
+
+    /// `mkdir -p`: nil on success, else the system's reason.
+    static func makeDirectories(_ path: String) -> String? {
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
+        }
+        return nil
     }
 
     /// The default folder for a run started now: Results/runs/<UTC timestamp>.

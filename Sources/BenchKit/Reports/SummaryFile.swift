@@ -15,20 +15,37 @@ public enum SummaryFile {
     public static let columns = ["scenario", "strategy", "variant", "size", "phase", "metric", "unit", "n", "median", "mean",
                                  "stddev", "min", "max", "p90", "ci_low", "ci_high", "ratio_to_raw"]
 
-    /// Summaries of every series in `samples`, in the order series first appear.
+    /// Summaries of every series in `samples`, ordered by scenario, strategy, variant, size, phase and metric,
+    /// each in the order it first appears (the order the scenario declares, as the run's first round has it).
     public static func summarize(_ samples: [SampleRecord]) -> [SummaryRow] {
         var order: [SeriesKey] = []
         var values: [SeriesKey: [Double]] = [:]
         var units: [SeriesKey: String] = [:]
+        var rank: [String: Int] = [:]
+        func note(_ field: String, _ value: String) {
+            let key = field + "\u{1}" + value
+            if rank[key] == nil { rank[key] = rank.count }
+        }
         for sample in samples {
             let key = sample.seriesKey
             if values[key] == nil {
                 order.append(key)
                 values[key] = []
                 units[key] = sample.unit
+                note("scenario", key.scenario)
+                note("strategy", key.scenario + "/" + key.strategy)
+                note("variant", key.scenario + "/" + key.variant)
+                note("phase", key.scenario + "/" + key.phase)
+                note("metric", key.metric)
             }
             if let value = sample.value { values[key]!.append(value) }
         }
+        func position(_ key: SeriesKey) -> [Int] {
+            [rank["scenario\u{1}" + key.scenario]!, rank["strategy\u{1}" + key.scenario + "/" + key.strategy]!,
+             rank["variant\u{1}" + key.scenario + "/" + key.variant]!, key.size, rank["phase\u{1}" + key.scenario + "/" + key.phase]!,
+             rank["metric\u{1}" + key.metric]!]
+        }
+        order.sort { position($0).lexicographicallyPrecedes(position($1)) }
         var rows = order.map { SummaryRow(key: $0, unit: units[$0]!, summary: SampleSummary(values[$0]!), ratioToRaw: nil) }
         addRatiosToRaw(&rows)
         return rows

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+@testable import BenchKit
+
+/// The built `bench` binary, run as a user would: output, files written, messages and exit codes.
+@Suite(.serialized) struct CommandLineTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The bench executable next to the test bundle.
+    static var binary: String {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bench").path,
+            root.appendingPathComponent(".build/debug/bench").path,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+    }
+
+    struct Result {
+        let status: Int32
+        let output: String
+        let error: String
+    }
+
+    static func bench(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = root
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                      error: String(decoding: errorData, as: UTF8.self))
+    }
+
+    private func temporaryFolder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("relbench-cli-\(UUID().uuidString)")
+    }
+
+    @Test func listShowsEveryScenario() throws {
+        let result = try Self.bench(["list"])
+        #expect(result.status == 0)
+        for name in ["insert", "query", "faulting", "find-member", "prefetch", "batch-size", "data-loss"] {
+            #expect(result.output.contains("\(name) (workload"))
+        }
+        #expect(result.output.contains("variant prefetch: off, on"))
+        #expect(result.output.contains("  smoke    sizes "))
+    }
+
+    @Test func aTinyRunWritesEveryReport() throws {
+        let output = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try Self.bench(["run", "query", "data-loss", "--sizes", "100", "--repetitions", "2", "--warmup", "0",
+                                     "--strategies", "many-to-one,raw-sqlite,many-to-nil", "--output", output.path, "--quiet", "--allow-debug"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("query: Seed 000 Figure 7"))
+        #expect(result.output.contains("reports: \(output.path)"))
+        let samples = try SamplesFile.load(output.appendingPathComponent("samples.csv").path)
+        // query: 3 strategies x 2 variants x 2 repetitions x 2 phases x 10 metrics;
+        // data-loss: 1 strategy x 4 variants x 2 repetitions x 2 phases x 14 metrics.
+        #expect(samples.count == 3 * 2 * 2 * 2 * 10 + 4 * 2 * 2 * 14)
+        let summaryText = try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8)
+        #expect(summaryText.hasPrefix("scenario,strategy,variant,size,phase,metric,unit,n,median,mean,stddev,min,max,p90,ci_low,ci_high,ratio_to_raw\n"))
+        let summary = try SummaryFile.decode(summaryText, file: "summary.csv")
+        #expect(summary.count == samples.count / 2)
+        #expect(summary.allSatisfy { $0.summary == nil || $0.summary?.n == 2 })
+        let info = try RunInfo.load(output.appendingPathComponent("run.json").path)
+        #expect(info.status == "complete")
+        #expect(info.seed == 42 && info.profile == "default" && info.finishedRepetitions == 12 + 8)
+        #expect(info.commandLine.contains("--allow-debug"))
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("complexity.csv").path))
+    }
+
+    @Test func explainPrintsTheSQLOfEachPhase() throws {
+        let result = try Self.bench(["explain", "faulting", "--strategy", "many-to-many", "--size", "5"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("--- phase first"))
+        #expect(result.output.contains("CoreData: sql: SELECT 0, t0.Z_PK FROM Z_3SUBJECTS t1 JOIN ZSUBJECT t0 ON t0.Z_PK = t1.Z_4SUBJECTS WHERE t1.Z_3STUDENTS = ?"))
+        #expect(result.output.contains("counters of first: sql_statements=3 fetch_requests=1 object_faults=1 relationship_faults=1"))
+    }
+
+    @Test func badInputGetsOneLineAndANonZeroExit() throws {
+        func check(_ arguments: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let result = try Self.bench(arguments)
+            #expect(result.status == 64, "\(arguments)", sourceLocation: sourceLocation)
+            #expect(result.error == "bench: error: \(message)\n", sourceLocation: sourceLocation)
+            #expect(result.output.isEmpty, sourceLocation: sourceLocation)
+        }
+        try check(["run", "qurey", "--allow-debug"], "unknown scenario 'qurey' (did you mean 'query'?)")
+        try check(["run", "query", "--sizes", "100,ten", "--allow-debug"],
+                  "--sizes: 'ten' is not a positive integer; give sizes like --sizes 1000,10000")
+        try check(["run", "query", "--sizes=-5", "--allow-debug"],
+                  "--sizes: '-5' is not a positive integer; give sizes like --sizes 1000,10000")
+        try check(["run", "query", "--strategies", "many-to-onne", "--allow-debug"],
+                  "unknown strategy 'many-to-onne' (did you mean 'many-to-one'?)")
+        try check(["run", "--allow-debug"], "name the scenarios to run, or pass --all (see 'bench list')")
+        try check(["run", "query", "--output", "/proc/relbench", "--sizes", "10", "--allow-debug"],
+                  "cannot create the output folder /proc/relbench (No such file or directory); choose a writable --output folder")
+        try check(["explain", "query", "--strategy", "one-to-one"],
+                  "scenario 'query' does not run strategy 'one-to-one'; it runs many-to-one, many-to-nil, many-to-many, manual-fk, raw-sqlite, grdb")
+
+        let folder = temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("{\"name\": \"x\", \"description\": \"d\", \"workload\": \"insert\", \"strategies\": [\"many-to-one\"], \"sizes\": [10], \"repetitons\": 2}".utf8)
+            .write(to: folder.appendingPathComponent("broken.json"))
+        try check(["list", "--scenarios", folder.path],
+                  "\(folder.path)/broken.json: field 'repetitons': unknown field (did you mean 'repetitions'?)")
+    }
+
+    @Test func aDebugBuildRefusesToWriteTimings() throws {
+        let result = try Self.bench(["run", "query", "--sizes", "10"])
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("bench: error: this is a debug build, whose timings mislead; run the release build: swift run -c release bench run"))
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import BenchKit
+
+@Suite struct ScenarioFileTests {
+    private let valid = """
+    {"name": "q", "description": "d", "workload": "query", "strategies": ["many-to-one", "raw-sqlite"],
+     "variants": [{"name": "prefetch", "values": ["off", "on"]}],
+     "sizes": {"smoke": [10], "default": [100, 1000], "full": [100, 1000, 10000]},
+     "repetitions": 3, "warmup": {"smoke": 0, "default": 1, "full": 1}, "parameters": {"studentsPerClass": 20}}
+    """
+
+    private func parse(_ text: String) throws -> Scenario {
+        try ScenarioFile.parse(Data(text.utf8), file: "Scenarios/q.json")
+    }
+
+    private func error(_ text: String) -> String {
+        do { _ = try parse(text); return "no error" } catch { return "\(error)" }
+    }
+
+    private func replacing(_ old: String, _ new: String) -> String {
+        precondition(valid.contains(old))
+        return valid.replacingOccurrences(of: old, with: new)
+    }
+
+    @Test func aValidFile() throws {
+        let scenario = try parse(valid)
+        #expect(scenario.name == "q")
+        #expect(scenario.strategies == [.manyToOne, .rawSQLite])
+        #expect(scenario.variants.map(\.description) == ["prefetch=off", "prefetch=on"])
+        #expect(scenario.sizes[.full] == [100, 1000, 10000])
+        #expect(scenario.repetitions[.smoke] == 3)
+        #expect(scenario.warmup[.default] == 1)
+        #expect(scenario.parameters == ["studentsPerClass": 20])
+    }
+
+    @Test func theShippedScenariosAllLoad() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scenarios").path
+        let catalog = try ScenarioCatalog(folder: folder)
+        #expect(catalog.scenarios.map(\.name).sorted() == ["batch-size", "data-loss", "faulting", "find-member", "insert", "prefetch", "query"])
+    }
+
+    @Test func eachKindOfInvalidFileIsRefusedWithFileFieldAndReason() {
+        #expect(error("{\"name\": ") .hasPrefix("Scenarios/q.json: not valid JSON"))
+        #expect(error("[1]") == "Scenarios/q.json: expected a JSON object at the top level")
+        #expect(error(replacing("\"repetitions\": 3", "\"repetition\": 3"))
+                == "Scenarios/q.json: field 'repetition': unknown field (did you mean 'repetitions'?)")
+        #expect(error(replacing("\"workload\": \"query\"", "\"workload\": \"querry\""))
+                == "Scenarios/q.json: field 'workload': unknown workload 'querry' (did you mean 'query'?)")
+        #expect(error(replacing("\"raw-sqlite\"]", "\"raw-sqlit\"]"))
+                == "Scenarios/q.json: field 'strategies': unknown strategy 'raw-sqlit' (did you mean 'raw-sqlite'?)")
+        #expect(error(replacing("\"raw-sqlite\"]", "\"one-to-one\"]"))
+                == "Scenarios/q.json: field 'strategies': workload 'query' does not support strategy 'one-to-one'; it supports many-to-one, many-to-many, many-to-nil, manual-fk, raw-sqlite, grdb")
+        #expect(error(replacing("\"repetitions\": 3", "\"repetitions\": \"3\""))
+                == "Scenarios/q.json: field 'repetitions': expected a positive integer or an object with smoke, default and full, got the string \"3\"")
+        #expect(error(replacing("\"values\": [\"off\", \"on\"]", "\"values\": [\"off\", \"onn\"]"))
+                == "Scenarios/q.json: field 'variants': 'prefetch': 'onn' is not one of off, on (did you mean 'on'?)")
+        #expect(error(replacing("\"variants\": [{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}],", ""))
+                == "Scenarios/q.json: field 'variants': workload 'query' needs a 'prefetch' variant (relationshipKeyPathsForPrefetching = [students] (peers: one query for all members))")
+        #expect(error(replacing("\"studentsPerClass\": 20", "\"studentPerClass\": 20"))
+                == "Scenarios/q.json: field 'parameters': workload 'query' has no parameter 'studentPerClass' (did you mean 'studentsPerClass'?)")
+        #expect(error(replacing("\"studentsPerClass\": 20", "\"studentsPerClass\": 0.5"))
+                == "Scenarios/q.json: field 'parameters': 'studentsPerClass' must be an integer in 1...1000000, got 0.5")
+        #expect(error(replacing("\"studentsPerClass\": 20", "\"studentsPerClass\": true"))
+                == "Scenarios/q.json: field 'parameters': 'studentsPerClass' must be a number, got true")
+        #expect(error(replacing("\"full\": [100, 1000, 10000]", "\"fulll\": [100]"))
+                == "Scenarios/q.json: field 'sizes': unknown profile 'fulll'; use smoke, default and full")
+        #expect(error(replacing("\"smoke\": [10]", "\"smoke\": [0]"))
+                == "Scenarios/q.json: field 'sizes': 'smoke': expected an array of positive integers, got an array")
+        #expect(error(replacing("\"name\": \"q\", ", ""))
+                == "Scenarios/q.json: field 'name': missing")
+    }
+}

@@ -47,6 +47,18 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "No progress on standard error.")
     var quiet = false
 
+    @Option(help: "The history store every completed run is added to.")
+    var history: String = "Results/history.sqlite"
+
+    @Flag(help: "Do not add this run to the history store.")
+    var noHistory = false
+
+    @Option(parsing: .upToNextOption, help: "Also export the summary: github-action-benchmark FILE (JSON for benchmark-action/github-action-benchmark).")
+    var export: [String] = []
+
+    @Flag(help: "Count each phase's instructions under valgrind (callgrind) instead of timing it: repeatable to 0.1%, much slower.")
+    var instructions = false
+
     @Flag(help: "Let a debug build write timing reports (its timings are not representative).")
     var allowDebug = false
 
@@ -73,6 +85,14 @@ struct RunCommand: ParsableCommand {
         request.inMemory = inMemory
         request.options = StoreOptions(pageCacheKiB: pageCacheMib * 1024)
         request.shard = try shard.map(parseShard)
+        guard export.isEmpty || (export.count == 2 && export[0] == "github-action-benchmark") else {
+            throw BenchError.invalidInput("--export takes a format and a file: --export github-action-benchmark FILE")
+        }
+        if instructions {
+            try InstructionCount.run(arguments: Array(CommandLine.arguments.dropFirst(2)), output: output ?? RunFolder.defaultPath(),
+                                     quiet: quiet)
+            return
+        }
         let plan = try RunPlan(request)
         guard !plan.repetitions.isEmpty else { throw BenchError.invalidInput("nothing to run: the chosen scenarios have no sizes for profile \(profile.rawValue)") }
 
@@ -93,7 +113,16 @@ struct RunCommand: ParsableCommand {
             throw error
         }
         try folder.finish(status: "complete")
-        print(SummaryTable.render(SummaryFile.summarize(folder.samples), scenarios: plan.scenarios))
+        let summary = SummaryFile.summarize(folder.samples)
+        if export.count == 2 { try AtomicFile.write(GitHubBenchmarkExport.encode(summary), to: export[1]) }
+        if !noHistory {
+            do {
+                try HistoryStore(path: history).append(info: folder.info, folder: folder.path, summary: summary)
+            } catch {
+                FileHandle.standardError.write(Data("bench: warning: the run was not added to the history (\(error)); pass --no-history to skip it\n".utf8))
+            }
+        }
+        print(SummaryTable.render(summary, scenarios: plan.scenarios))
         print("reports: \(folder.path)")
     }
 

@@ -20,6 +20,8 @@ public final class PhaseRecorder {
         }
     }
     public var observer: Observer?
+    /// The scenario being measured, for injected slowdowns.
+    public var scenario: String?
 
     public init() {}
 
@@ -31,7 +33,8 @@ public final class PhaseRecorder {
         observer?.phaseStarted(phase)
         let memoryReset = PeakMemory.reset()
         let start = MonotonicClock.now()
-        let result = try body()
+        let result = try callgrindMeasuredPhase(body)
+        Injection.current.slowDown(scenario: scenario, phase: phase, elapsed: MonotonicClock.milliseconds(since: start))
         let elapsed = MonotonicClock.milliseconds(since: start)
         let peak = memoryReset ? PeakMemory.highWaterMark() : nil
         let after = school.readings()
@@ -58,4 +61,11 @@ public final class PhaseRecorder {
         guard let before, let after else { return nil }
         return Double(after - before)
     }
+}
+
+/// The timed body of a phase. Its name is what `bench run --instructions` tells callgrind to collect in (and
+/// to dump after), so that each phase's instructions are counted alone: keep it a function of its own.
+@inline(never)
+func callgrindMeasuredPhase<T>(_ body: () throws -> T) rethrows -> T {
+    try body()
 }

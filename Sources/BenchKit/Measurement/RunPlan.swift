@@ -58,7 +58,8 @@ public struct RunPlan {
             let combinations = strategies.flatMap { strategy in scenario.variants.map { (strategy, $0) } }
             for size in sizes.sorted() {
                 for round in 0..<(warmup + repetitions) {
-                    let shift = round % combinations.count
+                    // The first measured round runs in declared order (reports list series in first-seen order).
+                    let shift = ((round - warmup) % combinations.count + combinations.count) % combinations.count
                     for (strategy, variant) in combinations[shift...] + combinations[..<shift] {
                         planned.append(PlannedRepetition(scenario: scenario, size: size, strategy: strategy, variant: variant,
                                                          isWarmup: round < warmup, repetition: round < warmup ? 0 : round - warmup + 1))

@@ -10,6 +10,9 @@ public final class Runner {
     private let progress: Progress?
     private var dataKey: (String, Int)?
     private var data: SchoolData?
+    /// Filled databases by "scenario strategy size", copied for each repetition (file databases only).
+    private var templates: [String: String] = [:]
+    private var templateFolder: String?
     private var databaseCount = 0
     private let runID = UUID().uuidString.prefix(8)
     /// For `bench explain`: every statement, and the start and end of each phase.
@@ -47,17 +50,25 @@ public final class Runner {
         let seed = request.seed &+ UInt64(repetition.size)
         if dataKey.map({ $0 != (scenario.name, repetition.size) }) ?? true {
             data = nil
+            removeTemplates()
             data = scenario.workload.makeData(size: repetition.size, parameters: scenario.parameters, seed: seed)
             dataKey = (scenario.name, repetition.size)
         }
         let data = self.data!
         let (location, directory) = try freshDatabase()
         defer { if let directory { try? FileManager.default.removeItem(atPath: directory) } }
-        let input = RepetitionInput(strategy: repetition.strategy, variant: repetition.variant, size: repetition.size,
+        var input = RepetitionInput(strategy: repetition.strategy, variant: repetition.variant, size: repetition.size,
                                     parameters: scenario.parameters, seed: seed, location: location, options: request.options,
                                     data: { data }, trace: trace, traceLevel: traceLevel)
+        if !request.inMemory && trace == nil {
+            let key = "\(scenario.name) \(repetition.strategy) \(repetition.size)"
+            input.preparedSchoolProvider = { [unowned self] input, relationship, fill in
+                try self.preparedSchool(key: key, input: input, relationship: relationship, fill: fill)
+            }
+        }
         let recorder = PhaseRecorder()
         recorder.observer = observer
+        recorder.scenario = scenario.name
         do {
             try scenario.workload.run(input, recorder: recorder)
         } catch {
@@ -69,6 +80,43 @@ public final class Runner {
                          metric: measurement.metric.rawValue, value: measurement.value, unit: measurement.metric.unit)
         }
     }
+
+    /// A fresh copy of the database `fill` made for this scenario, strategy and size, made on first use.
+    /// The filled database is closed before it is copied, so that its WAL is checkpointed into the file.
+    private func preparedSchool(key: String, input: RepetitionInput, relationship: SchoolRelationship,
+                                fill: (SchoolStore, SchoolData) throws -> Void) throws -> SchoolStore {
+        guard case let .file(path) = input.location else { throw BenchError.io("a prepared school needs a file database") }
+        let manager = FileManager.default
+        if templates[key] == nil {
+            let folder = try templateFolder ?? {
+                let folder = manager.temporaryDirectory.appendingPathComponent("relbench-templates-\(ProcessInfo.processInfo.processIdentifier)-\(runID)").path
+                if let reason = RunFolder.makeDirectories(folder) { throw BenchError.io("cannot create \(folder) (\(reason))") }
+                return folder
+            }()
+            templateFolder = folder
+            let template = (folder as NSString).appendingPathComponent("\(templates.count + 1).sqlite")
+            do {
+                let school = try input.openSchool(relationship, location: .file(template))
+                try fill(school, input.data())
+                school.releaseObjects()
+            }
+            templates[key] = template
+        }
+        do {
+            try manager.copyItem(atPath: templates[key]!, toPath: path)
+        } catch {
+            throw BenchError.io("cannot copy the prepared database to \(path) (\(describe(error)))")
+        }
+        return try input.openSchool(relationship)
+    }
+
+    private func removeTemplates() {
+        if let templateFolder { try? FileManager.default.removeItem(atPath: templateFolder) }
+        templateFolder = nil
+        templates = [:]
+    }
+
+    deinit { removeTemplates() }
 
     private func freshDatabase() throws -> (StoreLocation, String?) {
         if request.inMemory { return (.inMemory, nil) }

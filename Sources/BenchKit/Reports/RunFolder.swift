@@ -59,11 +59,11 @@ public final class RunFolder: @unchecked Sendable {
     public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
     /// Adds a finished repetition's samples and rewrites every report.
-    public func append(_ repetition: [SampleRecord]) throws {
+    public func append(_ repetition: [SampleRecord], countsAsRepetition: Bool = true) throws {
         try lock.withLock {
             _samples += repetition
             encodedSamples += try SamplesFile.encode(repetition, header: false)
-            _info.finishedRepetitions += 1
+            if countsAsRepetition { _info.finishedRepetitions += 1 }
             try flush()
         }
     }

@@ -22,6 +22,8 @@ public struct RunInfo: Codable, Sendable {
     public var status: String
     public var finishedRepetitions: Int
     public var plannedRepetitions: Int
+    /// "instructions (callgrind)" for a `--instructions` run, whose phases were counted rather than timed.
+    public var measurement: String?
 
     /// The facts of this process and machine, for a run with the given settings.
     public static func current(profile: Profile, seed: UInt64, inMemory: Bool, options: StoreOptions, scenarios: [String],
@@ -39,7 +41,8 @@ public struct RunInfo: Codable, Sendable {
                 "cache_size_kib": options.pageCacheKiB.map(String.init) ?? "SQLite default (2000 KiB)",
                 "transaction": "one per save (ObjectGraph), one per insert phase (peers)",
             ],
-            scenarios: scenarios, status: "running", finishedRepetitions: 0, plannedRepetitions: plannedRepetitions)
+            scenarios: scenarios, status: "running", finishedRepetitions: 0, plannedRepetitions: plannedRepetitions,
+            measurement: "wall-clock time")
     }
 
     public static var buildConfiguration: String {

@@ -40,12 +40,12 @@ public enum SummaryFile {
             }
             if let value = sample.value { values[key]!.append(value) }
         }
-        func position(_ key: SeriesKey) -> [Int] {
-            [rank["scenario\u{1}" + key.scenario]!, rank["strategy\u{1}" + key.scenario + "/" + key.strategy]!,
-             rank["variant\u{1}" + key.scenario + "/" + key.variant]!, key.size, rank["phase\u{1}" + key.scenario + "/" + key.phase]!,
-             rank["metric\u{1}" + key.metric]!]
-        }
-        order.sort { position($0).lexicographicallyPrecedes(position($1)) }
+        let positions = Dictionary(uniqueKeysWithValues: order.map { key in
+            (key, [rank["scenario\u{1}" + key.scenario]!, rank["strategy\u{1}" + key.scenario + "/" + key.strategy]!,
+                   rank["variant\u{1}" + key.scenario + "/" + key.variant]!, key.size, rank["phase\u{1}" + key.scenario + "/" + key.phase]!,
+                   rank["metric\u{1}" + key.metric]!])
+        })
+        order.sort { positions[$0]!.lexicographicallyPrecedes(positions[$1]!) }
         var rows = order.map { SummaryRow(key: $0, unit: units[$0]!, summary: SampleSummary(values[$0]!), ratioToRaw: nil) }
         addRatiosToRaw(&rows)
         return rows

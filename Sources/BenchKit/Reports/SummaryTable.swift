@@ -10,11 +10,18 @@ public enum SummaryTable {
         var output: [String] = []
         let order = scenarios.map(\.name) + rows.map(\.key.scenario).filter { name in !scenarios.contains { $0.name == name } }
         for scenario in NSOrderedSet(array: order).array as! [String] {
-            let timing = rows.filter { $0.key.scenario == scenario && $0.key.metric == Metric.wallMs.rawValue }
+            // A --instructions run has no timings: its instruction counts take the time column.
+            var measure = Metric.wallMs
+            var timing = rows.filter { $0.key.scenario == scenario && $0.key.metric == Metric.wallMs.rawValue }
+            if timing.isEmpty {
+                measure = .instructions
+                timing = rows.filter { $0.key.scenario == scenario && $0.key.metric == Metric.instructions.rawValue }
+            }
             guard !timing.isEmpty else { continue }
             let description = scenarios.first { $0.name == scenario }?.description ?? ""
             output.append("\(scenario)\(description.isEmpty ? "" : ": \(description)")")
-            var table = TextTable(header: ["strategy", "variant", "size", "phase", "wall ms (median [95% CI])", "x raw", "sql", "faults obj/rel",
+            let measureHeader = measure == .wallMs ? "wall ms (median [95% CI])" : "instructions (median)"
+            var table = TextTable(header: ["strategy", "variant", "size", "phase", measureHeader, "x raw", "sql", "faults obj/rel",
                                            "rows", "peak MB", "growth"])
             for row in timing {
                 func value(_ metric: Metric) -> String {
@@ -25,10 +32,12 @@ public enum SummaryTable {
                 var peakKey = row.key
                 peakKey.metric = Metric.peakRSSBytes.rawValue
                 let peak = byKey[peakKey]?.summary.map { String(format: "%.1f", $0.median / 1_048_576) } ?? "-"
-                let time = row.summary.map { String(format: "%.3g [%.3g, %.3g]", $0.median, $0.ciLow, $0.ciHigh) } ?? "-"
+                let time = row.summary.map { stats in
+                    measure == .wallMs ? String(format: "%.3g [%.3g, %.3g]", stats.median, stats.ciLow, stats.ciHigh) : formatNumber(stats.median)
+                } ?? "-"
                 let fit = fits.first {
                     $0.scenario == scenario && $0.strategy == row.key.strategy && $0.variant == row.key.variant
-                        && $0.phase == row.key.phase && $0.metric == Metric.wallMs.rawValue
+                        && $0.phase == row.key.phase && $0.metric == measure.rawValue
                 }
                 let faults = value(.objectFaults) == "-" ? "-" : "\(value(.objectFaults))/\(value(.relationshipFaults))"
                 table.add([row.key.strategy, row.key.variant.isEmpty ? "-" : row.key.variant, String(row.key.size), row.key.phase, time,

@@ -49,7 +49,8 @@ public enum ComplexityFit {
         public var best: Fit { fits[0] }
     }
 
-    public static let fittedMetrics: Set<String> = [Metric.wallMs.rawValue, Metric.sqlStatements.rawValue, Metric.peakRSSBytes.rawValue]
+    public static let fittedMetrics: Set<String> = [Metric.wallMs.rawValue, Metric.sqlStatements.rawValue, Metric.peakRSSBytes.rawValue,
+                                                    Metric.instructions.rawValue]
 
     public static func fits(_ summary: [SummaryRow]) -> [Row] {
         struct Key: Hashable { let scenario, strategy, variant, phase, metric: String }

@@ -38,7 +38,7 @@ public enum StrategyID: String, CaseIterable, Codable, Sendable, CustomStringCon
 }
 
 /// Candidates within a small edit distance of `name`, closest first.
-func nearNames(_ name: String, in candidates: [String], maxDistance: Int = 2) -> [String] {
+public func nearNames(_ name: String, in candidates: [String], maxDistance: Int = 2) -> [String] {
     candidates.map { ($0, editDistance(name.lowercased(), $0.lowercased())) }
         .filter { $0.1 <= maxDistance || $0.0.lowercased().hasPrefix(name.lowercased()) && !name.isEmpty }
         .sorted { ($0.1, $0.0) < ($1.1, $1.0) }

@@ -18,10 +18,8 @@ public enum FindMemberWorkload: Workload {
     }
 
     public static func run(_ input: RepetitionInput, recorder: PhaseRecorder) throws {
-        let school = try input.openSchool(.membership)
+        let school = try input.preparedSchool(.membership) { try $0.insertMembership($1) }
         let data = input.data()
-        try school.insertMembership(data)
-        school.releaseObjects()
         // One target per class: a member picked at random (seeded), so a walk looks at half a class on average.
         var random = SplitMix64(seed: input.seed ^ 0xF1D)
         let members = data.studentsOfClass
@@ -61,9 +59,7 @@ public enum PrefetchWorkload: Workload {
         phases: ["walk"])
 
     public static func run(_ input: RepetitionInput, recorder: PhaseRecorder) throws {
-        let school = try input.openSchool(.membership)
-        try school.insertSchool(input.data())
-        school.releaseObjects()
+        let school = try input.preparedSchool(.membership) { try $0.insertSchool($1) }
         guard let keyPath = PrefetchPath(rawValue: input.text("keyPath")) else {
             throw BenchError.invalidInput("prefetch needs a keyPath variant")
         }
@@ -87,9 +83,7 @@ public enum BatchSizeWorkload: Workload {
         phases: ["fetch"])
 
     public static func run(_ input: RepetitionInput, recorder: PhaseRecorder) throws {
-        let school = try input.openSchool(.membership)
-        try school.insertMembership(input.data())
-        school.releaseObjects()
+        let school = try input.preparedSchool(.membership) { try $0.insertMembership($1) }
         guard let batch = input.variant["batch"]?.number else { throw BenchError.invalidInput("batch-size needs a batch variant") }
         let limit = input.text("access") == "all" ? nil : input.parameter("screen")
         try recorder.measure("fetch", school) { _ = try school.iterateStudents(batchSize: Int(batch), limit: limit) }

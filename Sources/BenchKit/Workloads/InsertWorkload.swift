@@ -33,9 +33,7 @@ public enum QueryWorkload: Workload {
         phases: ["fetch-all", "walk"])
 
     public static func run(_ input: RepetitionInput, recorder: PhaseRecorder) throws {
-        let school = try input.openSchool(.membership)
-        try school.insertMembership(input.data())
-        school.releaseObjects()
+        let school = try input.preparedSchool(.membership) { try $0.insertMembership($1) }
         try recorder.measure("fetch-all", school) { _ = try school.fetchAllStudents() }
         try recorder.measure("walk", school) { _ = try school.walkClasses(prefetch: input.text("prefetch") == "on") }
         school.releaseObjects()
@@ -59,9 +57,7 @@ public enum FaultingWorkload: Workload {
 
     public static func run(_ input: RepetitionInput, recorder: PhaseRecorder) throws {
         let toOne = input.strategy == .oneToOne || input.strategy == .oneToNil
-        let school = try input.openSchool(toOne ? .address : .subjects)
-        try school.insertSchool(input.data())
-        school.releaseObjects()
+        let school = try input.preparedSchool(toOne ? .address : .subjects) { try $0.insertSchool($1) }
         let path: FaultPath = toOne ? .address : .firstSubject
         try recorder.measure("first", school) { _ = try school.readPath(path, everyStudent: false) }
         school.releaseObjects()

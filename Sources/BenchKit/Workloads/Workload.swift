@@ -128,16 +128,32 @@ public struct RepetitionInput {
     }
     /// Where `bench explain` wants every SQL statement, in Core Data's SQLDebug shape; nil otherwise.
     public var trace: ((String) -> Void)?
+    /// Provides the school a repetition starts from: filled once per scenario, strategy and size by `fill`
+    /// (untimed), each repetition then getting a fresh copy of that database. Set by the runner; without it
+    /// the school is opened and filled on the spot.
+    public var preparedSchoolProvider: ((RepetitionInput, SchoolRelationship, (SchoolStore, SchoolData) throws -> Void) throws -> SchoolStore)?
     public var traceLevel = 2
 
     public func parameter(_ name: String) -> Int { Int(parameters[name] ?? 0) }
     public func number(_ name: String) -> Double { parameters[name] ?? 0 }
     public func text(_ name: String) -> String { variant[name]?.description ?? "" }
 
+    /// The school this repetition starts from: `fill` (untimed) applied to a new database, or a fresh copy of a
+    /// database it already filled for this scenario, strategy and size.
+    public func preparedSchool(_ relationship: SchoolRelationship, fill: (SchoolStore, SchoolData) throws -> Void) throws -> SchoolStore {
+        if let preparedSchoolProvider {
+            return try withoutActuallyEscaping(fill) { try preparedSchoolProvider(self, relationship, $0) }
+        }
+        let school = try openSchool(relationship)
+        try fill(school, data())
+        school.releaseObjects()
+        return school
+    }
+
     /// Opens the school for this repetition's strategy, modelling `relationship` as the strategy says; `name`
-    /// gives a second database of the repetition a file of its own.
-    public func openSchool(_ relationship: SchoolRelationship, at name: String? = nil) throws -> SchoolStore {
-        var location = self.location
+    /// gives a second database of the repetition a file of its own, `location` another database entirely.
+    public func openSchool(_ relationship: SchoolRelationship, at name: String? = nil, location: StoreLocation? = nil) throws -> SchoolStore {
+        var location = location ?? self.location
         if let name, case let .file(path) = location { location = .file(path + "-" + name) }
         switch strategy {
         case .rawSQLite:
@@ -152,6 +168,7 @@ public struct RepetitionInput {
             }
             let school = try ObjectGraphSchool(modelling: modelling, location: location, options: options)
             if let trace { school.store.sqlTrace = SQLTrace(level: traceLevel, sink: trace) }
+            school.extraStatementPerOwner = Injection.current.extraStatementStrategy == strategy
             return school
         }
     }

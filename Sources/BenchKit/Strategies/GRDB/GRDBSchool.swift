@@ -34,6 +34,8 @@ public final class GRDBSchool: SchoolStore {
         }
         let model = try SchoolModelling().makeModel()
         try queue.write { db in
+            // A database another repetition prepared already has the schema.
+            guard try !db.tableExists("ZSTUDENT") else { return }
             for statement in model.schemaSQL { try db.execute(sql: statement) }
         }
         counter.count = 0

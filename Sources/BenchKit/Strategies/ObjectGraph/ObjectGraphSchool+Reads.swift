@@ -23,6 +23,7 @@ extension ObjectGraphSchool {
             checksum = try walkByClassID(classes, prefetch: prefetch)
         } else {
             for owner in classes {
+                if extraStatementPerOwner { _ = try context.count(for: FetchRequest("Class")) }
                 for member in try owner.objects(classStudents!) { checksum.add(try member.value(studentName).string ?? "") }
             }
         }

@@ -10,6 +10,8 @@ public final class ObjectGraphSchool: SchoolStore {
     /// Objects the last operations made or read, alive until `releaseObjects()` (held as `Any`: casting an
     /// array to AnyObject would bridge it to NSArray, element by element, inside the timed region).
     var kept: [Any] = []
+    /// An injected regression (RELBENCH_INJECT_STATEMENT): one more statement per class walked.
+    var extraStatementPerOwner = false
 
     let student: EntityDescription
     let schoolClass: EntityDescription

@@ -68,6 +68,12 @@ final class RawConnection {
         return statement
     }
 
+    func hasTable(_ name: String) throws -> Bool {
+        let statement = try prepared("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
+        bindText(statement, 1, name)
+        return sqlite3_step(statement) == SQLITE_ROW && sqlite3_column_int64(statement, 0) > 0
+    }
+
     /// Steps a statement that returns no rows.
     func run(_ statement: OpaquePointer) throws {
         let code = sqlite3_step(statement)

@@ -18,6 +18,8 @@ public final class RawSQLiteSchool: SchoolStore {
         let model = try SchoolModelling().makeModel()
         names = SchemaNames(model: model)
         connection = try RawConnection(path: location.description, pageCacheKiB: pageCacheKiB)
+        // A database another repetition prepared already has the schema.
+        guard try !connection.hasTable("ZSTUDENT") else { return }
         for statement in model.schemaSQL { try connection.execute(statement) }
         for entity in model.entities {
             try connection.execute("INSERT INTO Z_PRIMARYKEY(Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES(\(entity.number), '\(entity.name)', 0, 0)")

@@ -1,0 +1,124 @@
+import Foundation
+
+/// What `bench compare` decides for every series both runs measured.
+///
+/// Exact counters (statements, faults, rows, links lost, ...) are compared exactly: any increase is a regression,
+/// any decrease an improvement. Timings and memory are a regression (or an improvement) only when the change is
+/// both significant (Mann-Whitney U, p < alpha) and larger than a noise threshold on the median. Instruction
+/// counts repeat to within a fraction of a percent, so they need only their own, small threshold.
+public struct Comparison {
+    public enum Verdict: String, Sendable {
+        case regression, improvement
+        /// A timing that moved more than the threshold without being significant, or the reverse.
+        case noise
+        /// A metric that is neither better nor worse when it moves (links intended: the workload changed).
+        case changed
+    }
+
+    public struct Change: Sendable {
+        public let key: SeriesKey
+        public let unit: String
+        public let baseline: Double
+        public let current: Double
+        /// (current - baseline) / baseline; infinite when the baseline is 0.
+        public let relative: Double
+        public let pValue: Double?
+        public let threshold: Double?
+        public let verdict: Verdict
+    }
+
+    public struct Options: Sendable {
+        public var alpha = 0.01
+        /// The default noise threshold on timings and memory, as a fraction (0.10 = 10%).
+        public var threshold = 0.10
+        /// Thresholds for instruction counts, which repeat almost exactly.
+        public var instructionThreshold = 0.005
+        /// Overrides by metric (`wall_ms`), scenario (`query`) or both (`query/wall_ms`); the most specific wins.
+        public var thresholds: [String: Double] = [:]
+        /// Compare exact counters only (CI on a shared machine, where timings are noise).
+        public var countersOnly = false
+
+        public init() {}
+
+        func threshold(for key: SeriesKey) -> Double {
+            if let value = thresholds["\(key.scenario)/\(key.metric)"] { return value }
+            if let value = thresholds[key.metric] { return value }
+            if let value = thresholds[key.scenario] { return value }
+            return key.metric == Metric.instructions.rawValue ? instructionThreshold : threshold
+        }
+    }
+
+    public let changes: [Change]
+    public let onlyInBaseline: [SeriesKey]
+    public let onlyInCurrent: [SeriesKey]
+    public let compared: Int
+    public let options: Options
+    /// Notes for the reader (timings skipped because a side has no samples, ...).
+    public let notes: [String]
+
+    public var regressions: [Change] { changes.filter { $0.verdict == .regression } }
+    public var improvements: [Change] { changes.filter { $0.verdict == .improvement } }
+
+    /// 0 when nothing significant changed, 2 on any regression, 4 on improvements only.
+    public var exitCode: Int32 {
+        if !regressions.isEmpty { return 2 }
+        if !improvements.isEmpty { return 4 }
+        return 0
+    }
+
+    public init(baseline: RunData, current: RunData, options: Options = Options()) {
+        self.options = options
+        var changes: [Change] = []
+        var notes: [String] = []
+        var compared = 0
+        let timingsComparable = baseline.hasSamples && current.hasSamples
+        if !timingsComparable && !options.countersOnly {
+            notes.append("timings and memory were not compared: \(baseline.hasSamples ? current.source : baseline.source) has no samples (give run folders or samples.csv files)")
+        }
+        for key in baseline.series.keys.sorted() {
+            guard let after = current.series[key] else { continue }
+            let before = baseline.series[key]!
+            guard !before.isEmpty, !after.isEmpty, let metric = Metric(rawValue: key.metric) else { continue }
+            let exact = metric.isExact
+            if !exact && (options.countersOnly || !timingsComparable) { continue }
+            compared += 1
+            let old = Statistics.median(before), new = Statistics.median(after)
+            let relative = old == 0 ? (new == 0 ? 0 : .infinity) : (new - old) / old
+            let higherIsBetter = metric == .linksPersisted
+            let worse = higherIsBetter ? new < old : new > old
+            if exact {
+                guard new != old else { continue }
+                let verdict: Verdict = metric == .linksIntended ? .changed : (worse ? .regression : .improvement)
+                changes.append(Change(key: key, unit: current.units[key] ?? "", baseline: old, current: new, relative: relative,
+                                      pValue: nil, threshold: nil, verdict: verdict))
+                continue
+            }
+            let threshold = options.threshold(for: key)
+            let large = abs(relative) > threshold
+            if metric == .instructions {
+                guard large else { continue }
+                changes.append(Change(key: key, unit: current.units[key] ?? "", baseline: old, current: new, relative: relative,
+                                      pValue: nil, threshold: threshold, verdict: worse ? .regression : .improvement))
+                continue
+            }
+            let p = MannWhitney.pValue(before, after)
+            let significant = p < options.alpha
+            guard large || significant else { continue }
+            let verdict: Verdict = large && significant ? (worse ? .regression : .improvement) : .noise
+            changes.append(Change(key: key, unit: current.units[key] ?? "", baseline: old, current: new, relative: relative,
+                                  pValue: p, threshold: threshold, verdict: verdict))
+        }
+        func measurable(_ run: RunData) -> Set<SeriesKey> {
+            Set(run.series.keys.filter { key in
+                guard let metric = Metric(rawValue: key.metric) else { return false }
+                return metric.isExact || !options.countersOnly
+            })
+        }
+        let before = measurable(baseline), after = measurable(current)
+        onlyInBaseline = before.subtracting(after).sorted()
+        onlyInCurrent = after.subtracting(before).sorted()
+        self.changes = changes
+        self.compared = compared
+        self.notes = notes
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A run read back for comparison: from a run folder, its samples.csv, or only its summary.csv.
+public struct RunData {
+    public let source: String
+    /// Per series, every sample's value (nil where the strategy cannot measure it).
+    public let series: [SeriesKey: [Double]]
+    public let units: [SeriesKey: String]
+    /// False when only summary.csv was given: each series is then its median alone.
+    public let hasSamples: Bool
+    public let info: RunInfo?
+
+    /// Reads `path`: a run folder, a samples.csv or a summary.csv. Throws a message naming what is missing.
+    public static func load(_ path: String) throws -> RunData {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw BenchError.invalidInput("\(path) does not exist")
+        }
+        if isDirectory.boolValue {
+            let samples = (path as NSString).appendingPathComponent("samples.csv")
+            let summary = (path as NSString).appendingPathComponent("summary.csv")
+            let infoPath = (path as NSString).appendingPathComponent("run.json")
+            let info = FileManager.default.fileExists(atPath: infoPath) ? try? RunInfo.load(infoPath) : nil
+            if FileManager.default.fileExists(atPath: samples) { return try fromSamples(samples, info: info) }
+            if FileManager.default.fileExists(atPath: summary) { return try fromSummary(summary, info: info) }
+            throw BenchError.invalidInput("\(path) holds neither samples.csv nor summary.csv; is it a run folder?")
+        }
+        if path.hasSuffix("summary.csv") { return try fromSummary(path, info: nil) }
+        return try fromSamples(path, info: nil)
+    }
+
+    static func fromSamples(_ path: String, info: RunInfo?) throws -> RunData {
+        var series: [SeriesKey: [Double]] = [:]
+        var units: [SeriesKey: String] = [:]
+        for sample in try SamplesFile.load(path) {
+            let key = sample.seriesKey
+            units[key] = sample.unit
+            if series[key] == nil { series[key] = [] }
+            if let value = sample.value { series[key]!.append(value) }
+        }
+        return RunData(source: path, series: series, units: units, hasSamples: true, info: info)
+    }
+
+    static func fromSummary(_ path: String, info: RunInfo?) throws -> RunData {
+        guard let data = FileManager.default.contents(atPath: path) else { throw BenchError.invalidInput("cannot read \(path)") }
+        var series: [SeriesKey: [Double]] = [:]
+        var units: [SeriesKey: String] = [:]
+        for row in try SummaryFile.decode(String(decoding: data, as: UTF8.self), file: path) {
+            series[row.key] = row.summary.map { [$0.median] } ?? []
+            units[row.key] = row.unit
+        }
+        return RunData(source: path, series: series, units: units, hasSamples: false, info: info)
+    }
+}

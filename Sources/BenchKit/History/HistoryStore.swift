@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+
+/// Results/history.sqlite: every finished run's summary, keyed by commit and time, so that a metric can be
+/// followed over commits (`bench history`, scripts/plot.py).
+public final class HistoryStore {
+    public struct Entry: Sendable {
+        public let time: String
+        public let commit: String
+        public let profile: String
+        public let key: SeriesKey
+        public let median: Double
+        public let ciLow: Double
+        public let ciHigh: Double
+    }
+
+    private let queue: DatabaseQueue
+
+    /// Opens (creating if needed) the history at `path`.
+    public init(path: String) throws {
+        do {
+            queue = try DatabaseQueue(path: path)
+            var migrator = DatabaseMigrator()
+            migrator.registerMigration("v1") { db in
+                try db.create(table: "run") { table in
+                    table.autoIncrementedPrimaryKey("id")
+                    table.column("commitHash", .text).notNull()
+                    table.column("time", .text).notNull()
+                    table.column("profile", .text).notNull()
+                    table.column("host", .text).notNull()
+                    table.column("seed", .integer).notNull()
+                    table.column("folder", .text).notNull()
+                }
+                try db.create(table: "series") { table in
+                    table.belongsTo("run", onDelete: .cascade).notNull()
+                    table.column("scenario", .text).notNull()
+                    table.column("strategy", .text).notNull()
+                    table.column("variant", .text).notNull()
+                    table.column("size", .integer).notNull()
+                    table.column("phase", .text).notNull()
+                    table.column("metric", .text).notNull()
+                    table.column("unit", .text).notNull()
+                    table.column("n", .integer).notNull()
+                    table.column("median", .double).notNull()
+                    table.column("ciLow", .double).notNull()
+                    table.column("ciHigh", .double).notNull()
+                }
+                try db.create(index: "series_by_scenario_metric", on: "series", columns: ["scenario", "metric"])
+            }
+            try migrator.migrate(queue)
+        } catch {
+            throw BenchError.io("cannot open the history store \(path): \(error)")
+        }
+    }
+
+    /// Appends a run's summary (series with a value only).
+    public func append(info: RunInfo, folder: String, summary: [SummaryRow]) throws {
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO run (commitHash, time, profile, host, seed, folder) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [info.gitCommit, info.utcTime, info.profile, info.host, Int64(bitPattern: info.seed), folder])
+            let run = db.lastInsertedRowID
+            for row in summary {
+                guard let stats = row.summary else { continue }
+                try db.execute(sql: """
+                    INSERT INTO series (run, scenario, strategy, variant, size, phase, metric, unit, n, median, ciLow, ciHigh)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [run, row.key.scenario, row.key.strategy, row.key.variant, row.key.size, row.key.phase,
+                                     row.key.metric, row.unit, stats.n, stats.median, stats.ciLow, stats.ciHigh])
+            }
+        }
+    }
+
+    /// A metric of a scenario over the recorded runs, oldest first, optionally narrowed down.
+    public func entries(scenario: String, metric: String, strategy: String? = nil, variant: String? = nil, size: Int? = nil,
+                        phase: String? = nil) throws -> [Entry] {
+        try queue.read { db in
+            var sql = """
+                SELECT run.time, run.commitHash, run.profile, series.* FROM series JOIN run ON run.id = series.run
+                WHERE series.scenario = ? AND series.metric = ?
+                """
+            var arguments: StatementArguments = [scenario, metric]
+            if let strategy { sql += " AND series.strategy = ?"; arguments += [strategy] }
+            if let variant { sql += " AND series.variant = ?"; arguments += [variant] }
+            if let size { sql += " AND series.size = ?"; arguments += [size] }
+            if let phase { sql += " AND series.phase = ?"; arguments += [phase] }
+            sql += " ORDER BY run.time, run.id, series.strategy, series.variant, series.size, series.phase"
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                Entry(time: row["time"], commit: row["commitHash"], profile: row["profile"],
+                      key: SeriesKey(scenario: row["scenario"], strategy: row["strategy"], variant: row["variant"], size: row["size"],
+                                     phase: row["phase"], metric: row["metric"]),
+                      median: row["median"], ciLow: row["ciLow"], ciHigh: row["ciHigh"])
+            }
+        }
+    }
+}

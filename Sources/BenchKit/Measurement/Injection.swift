@@ -1,0 +1,36 @@
+import Foundation
+
+/// Deliberate regressions, for checking that `bench compare` catches what it should (and only that):
+///
+/// - `RELBENCH_INJECT_SLOWDOWN=query/walk=0.15` makes the `walk` phase of scenario `query` spin for 15% of its
+///   measured time more, inside the timed region, for every strategy;
+/// - `RELBENCH_INJECT_STATEMENT=many-to-one` makes that ObjectGraph strategy run one extra statement per class
+///   it walks (a count request), as a change that added a query per owner would.
+public struct Injection: Sendable {
+    public var slowdown: (scenario: String, phase: String, fraction: Double)?
+    public var extraStatementStrategy: StrategyID?
+
+    public static let current = Injection(environment: ProcessInfo.processInfo.environment)
+
+    public init(environment: [String: String]) {
+        if let text = environment["RELBENCH_INJECT_SLOWDOWN"] {
+            let parts = text.split(separator: "=", maxSplits: 1)
+            let target = parts.first?.split(separator: "/") ?? []
+            if parts.count == 2, target.count == 2, let fraction = Double(parts[1]), fraction > 0 {
+                slowdown = (String(target[0]), String(target[1]), fraction)
+            }
+        }
+        extraStatementStrategy = environment["RELBENCH_INJECT_STATEMENT"].flatMap(StrategyID.init(rawValue:))
+    }
+
+    /// Spins for `fraction` of `elapsed` milliseconds more when the phase is the one slowed down.
+    func slowDown(scenario: String?, phase: String, elapsed: Double) {
+        guard let slowdown, slowdown.scenario == scenario, slowdown.phase == phase else { return }
+        let until = MonotonicClock.now() + UInt64(elapsed * slowdown.fraction * 1_000_000)
+        var work: UInt64 = 0x9E37_79B9
+        while MonotonicClock.now() < until {
+            for _ in 0..<64 { work = work &* 6_364_136_223_846_793_005 &+ 1 }
+        }
+        if work == 42 { print("") }
+    }
+}

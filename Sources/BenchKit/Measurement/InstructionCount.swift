@@ -1,0 +1,130 @@
+import Foundation
+
+/// `bench run --instructions`: the same run executed once under valgrind's callgrind, collection switched on
+/// only inside each phase's timed body (`callgrindMeasuredPhase`) and dumped after it, so that every phase's
+/// instruction count is its own. The counts repeat to within 0.1% for the same build, data and seed, whatever
+/// else the machine does; wall time and peak memory under valgrind mean nothing and are left out.
+public enum InstructionCount {
+    /// The mangled name of `callgrindMeasuredPhase` (every specialization starts with it). Tried here: callgrind
+    /// honours `--dump-after` only with the mangled name spelled out, and ignores it when `--toggle-collect` is
+    /// given the very same pattern, so the two patterns differ.
+    static let phaseSymbol = "$s8BenchKit22callgrindMeasuredPhase"
+
+    public static func run(arguments: [String], output: String, quiet: Bool) throws {
+        guard RunInfo.run("valgrind", ["--version"]) != nil else {
+            throw BenchError.invalidInput("--instructions needs valgrind; install it (apt-get install valgrind) or run without --instructions")
+        }
+        let manager = FileManager.default
+        let work = manager.temporaryDirectory.appendingPathComponent("relbench-callgrind-\(UUID().uuidString)").path
+        if let reason = RunFolder.makeDirectories(work) { throw BenchError.io("cannot create \(work) (\(reason))") }
+        defer { if ProcessInfo.processInfo.environment["RELBENCH_KEEP_CALLGRIND"] == nil { try? manager.removeItem(atPath: work) } }
+        let childRun = (work as NSString).appendingPathComponent("run")
+        let dumps = (work as NSString).appendingPathComponent("callgrind.out")
+        let log = (work as NSString).appendingPathComponent("valgrind.log")
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*callgrindMeasuredPhase*",
+                             "--dump-after=\(phaseSymbol)*", "--callgrind-out-file=\(dumps)", "--log-file=\(log)",
+                             executablePath(), "run"] + childArguments(arguments) + ["--output", childRun]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = quiet ? FileHandle.nullDevice : FileHandle.standardError
+        if !quiet { FileHandle.standardError.write(Data("counting instructions under callgrind (about 50 times slower than a timed run)...\n".utf8)) }
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let tail = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").suffix(5).joined(separator: "\n") ?? ""
+            throw BenchError.io("the run under callgrind failed (exit \(process.terminationStatus)):\n\(tail)")
+        }
+
+        let counts = try phaseCounts(dumps)
+        let samples = try SamplesFile.load((childRun as NSString).appendingPathComponent("samples.csv"))
+        let merged = try attach(counts, to: samples)
+        var info = try RunInfo.load((childRun as NSString).appendingPathComponent("run.json"))
+        info.commandLine = CommandLine.arguments
+        info.measurement = "instructions (callgrind)"
+        let folder = try RunFolder(path: output, info: info)
+        try folder.append(merged, countsAsRepetition: false)
+        try folder.finish(status: info.status)
+        print(SummaryTable.render(SummaryFile.summarize(folder.samples), scenarios: []))
+        print("reports: \(folder.path)")
+    }
+
+    /// The user's `bench run` arguments for the child: no warmups (counts do not drift), no output of its own.
+    static func childArguments(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        let withValue: Set<String> = ["--output", "--warmup", "--history"]
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--instructions" || argument == "--quiet" || argument == "--no-history" || argument == "--allow-debug" {
+                index += 1
+            } else if withValue.contains(argument) {
+                index += 2
+            } else if argument == "--export" {
+                index += 3
+            } else if withValue.contains(where: { argument.hasPrefix($0 + "=") }) {
+                index += 1
+            } else {
+                result.append(argument)
+                index += 1
+            }
+        }
+        return result + ["--warmup", "0", "--quiet", "--no-history", "--allow-debug"]
+    }
+
+    /// The instructions of each dump (`callgrind.out.1`, `.2`, ...: one per phase, in order).
+    static func phaseCounts(_ prefix: String) throws -> [Double] {
+        let folder = (prefix as NSString).deletingLastPathComponent
+        let base = (prefix as NSString).lastPathComponent + "."
+        let parts = (try FileManager.default.contentsOfDirectory(atPath: folder)).compactMap { name -> (Int, String)? in
+            guard name.hasPrefix(base), let number = Int(name.dropFirst(base.count)) else { return nil }
+            return (number, (folder as NSString).appendingPathComponent(name))
+        }.sorted { $0.0 < $1.0 }
+        return try parts.map { _, path in
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") }),
+                  let value = Double(line.dropFirst("totals:".count).trimmingCharacters(in: .whitespaces)) else {
+                throw BenchError.io("\(path) has no totals line; is valgrind's callgrind working?")
+            }
+            return value
+        }
+    }
+
+    /// The samples without timings and memory, with each phase's instruction count after its counters.
+    static func attach(_ counts: [Double], to samples: [SampleRecord]) throws -> [SampleRecord] {
+        var result: [SampleRecord] = []
+        var phaseIndex = -1
+        var currentPhase: String?
+        func close(_ last: SampleRecord?) {
+            guard let last, phaseIndex >= 0, phaseIndex < counts.count else { return }
+            var sample = last
+            sample.metric = Metric.instructions.rawValue
+            sample.value = counts[phaseIndex]
+            sample.unit = Metric.instructions.unit
+            result.append(sample)
+        }
+        var previous: SampleRecord?
+        for sample in samples {
+            let phase = "\(sample.scenario)|\(sample.strategy)|\(sample.variant)|\(sample.size)|\(sample.repetition)|\(sample.phase)"
+            if phase != currentPhase {
+                close(previous)
+                currentPhase = phase
+                phaseIndex += 1
+            }
+            previous = sample
+            if sample.metric == Metric.wallMs.rawValue || sample.metric == Metric.peakRSSBytes.rawValue { continue }
+            result.append(sample)
+        }
+        close(previous)
+        guard phaseIndex + 1 == counts.count else {
+            throw BenchError.io("callgrind dumped \(counts.count) phases but the run measured \(phaseIndex + 1); the counts cannot be matched")
+        }
+        return result
+    }
+
+    /// This executable's path, for running it again under valgrind.
+    static func executablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Joining shards and saving baselines: whole run folders copied or combined, never half-written.
+public enum RunMerge {
+    /// Writes the union of the shards' samples to `output`; returns how many samples it holds. Two shards that
+    /// measured the same series are refused: they were not disjoint shards of one run.
+    public static func merge(_ shards: [String], into output: String) throws -> Int {
+        var samples: [SampleRecord] = []
+        var seen: [SeriesKey: String] = [:]
+        var infos: [RunInfo] = []
+        for shard in shards {
+            let shardSamples = try SamplesFile.load((shard as NSString).appendingPathComponent("samples.csv"))
+            for key in Set(shardSamples.map(\.seriesKey)) {
+                if let other = seen[key] {
+                    throw BenchError.invalidInput("\(shard) and \(other) both measured \(key); merge the shards of one run only")
+                }
+                seen[key] = shard
+            }
+            samples += shardSamples
+            infos.append(try RunInfo.load((shard as NSString).appendingPathComponent("run.json")))
+        }
+        guard var info = infos.first else { return 0 }
+        if let mismatch = infos.first(where: { $0.gitCommit != info.gitCommit || $0.seed != info.seed || $0.profile != info.profile }) {
+            throw BenchError.invalidInput("the shards differ in commit, seed or profile (\(mismatch.gitCommit) \(mismatch.seed) \(mismatch.profile) vs \(info.gitCommit) \(info.seed) \(info.profile)); merge shards of one run")
+        }
+        info.scenarios = infos.flatMap(\.scenarios)
+        info.finishedRepetitions = infos.reduce(0) { $0 + $1.finishedRepetitions }
+        info.plannedRepetitions = infos.reduce(0) { $0 + $1.plannedRepetitions }
+        info.status = infos.allSatisfy { $0.status == "complete" } ? "complete" : "incomplete"
+        info.commandLine = ["bench", "merge", output] + shards
+        let folder = try RunFolder(path: output, info: info)
+        try folder.append(samples, countsAsRepetition: false)
+        try folder.finish(status: info.status)
+        return samples.count
+    }
+}
+
+/// Results/baseline: a copy of a run's reports, committed for CI to compare against.
+public enum Baseline {
+    static let files = ["samples.csv", "summary.csv", "complexity.csv", "run.json"]
+
+    /// Replaces the baseline at `destination` with `run`'s reports: copied to a new folder, then swapped in.
+    public static func save(from run: String, to destination: String) throws {
+        let manager = FileManager.default
+        let staging = destination + ".saving"
+        try? manager.removeItem(atPath: staging)
+        if let reason = RunFolder.makeDirectories(staging) {
+            throw BenchError.io("cannot create \(staging) (\(reason))")
+        }
+        for file in files {
+            let source = (run as NSString).appendingPathComponent(file)
+            guard manager.fileExists(atPath: source) else { throw BenchError.invalidInput("\(run) has no \(file); is it a run folder?") }
+            try manager.copyItem(atPath: source, toPath: (staging as NSString).appendingPathComponent(file))
+        }
+        let old = destination + ".old"
+        try? manager.removeItem(atPath: old)
+        if manager.fileExists(atPath: destination) { try manager.moveItem(atPath: destination, toPath: old) }
+        try manager.moveItem(atPath: staging, toPath: destination)
+        try? manager.removeItem(atPath: old)
+    }
+}

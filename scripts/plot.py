@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""Plot a RelBench run folder: PNG and SVG files written into <run>/plots/.
+
+usage: python3 scripts/plot.py RUN_FOLDER [--history Results/history.sqlite [--scenario S] [--metric M]]
+
+Figures: time against size per scenario (log-log, a band from min to max), seed 000 Figure 7 (insert and
+query, many-to-nil against many-to-one), batch-size curves (time and peak memory against batch size),
+the many-to-nil loss rate against the duplicate probability, statements and faults per strategy, and, with
+--history, a metric over the recorded runs.
+"""
+import argparse
+import csv
+import math
+import os
+import sqlite3
+import sys
+from collections import OrderedDict, defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
+
+STRATEGY_COLORS = {
+    "many-to-one": "#1f77b4", "many-to-many": "#2ca02c", "many-to-nil": "#d62728", "manual-fk": "#9467bd",
+    "one-to-one": "#17becf", "one-to-nil": "#bcbd22", "raw-sqlite": "#7f7f7f", "grdb": "#ff7f0e",
+}
+
+
+def color(strategy):
+    return STRATEGY_COLORS.get(strategy, "#444444")
+
+
+def load_summary(folder):
+    path = os.path.join(folder, "summary.csv")
+    if not os.path.exists(path):
+        sys.exit(f"plot.py: {path} not found; give a run folder written by 'bench run'")
+    rows = []
+    with open(path, newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row["n"] == "0" or row["median"] == "":
+                continue
+            for key in ("median", "min", "max", "ci_low", "ci_high"):
+                row[key] = float(row[key])
+            row["size"] = int(row["size"])
+            rows.append(row)
+    return rows
+
+
+def ordered(values):
+    return list(OrderedDict.fromkeys(values))
+
+
+def save(figure, folder, name):
+    os.makedirs(os.path.join(folder, "plots"), exist_ok=True)
+    written = []
+    for extension in ("png", "svg"):
+        path = os.path.join(folder, "plots", f"{name}.{extension}")
+        figure.savefig(path, dpi=110, bbox_inches="tight")
+        written.append(path)
+    plt.close(figure)
+    return written
+
+
+def log_axes(axis, x=True):
+    """Log scales labelled at 1, 2 and 5 of each decade, in plain numbers, so that short ranges keep labels."""
+    for name in (("x", "y") if x else ("y",)):
+        getattr(axis, f"set_{name}scale")("log")
+        scale_axis = axis.xaxis if name == "x" else axis.yaxis
+        scale_axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        scale_axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.6g}"))
+        scale_axis.set_minor_formatter(NullFormatter())
+
+
+def series(rows, **filters):
+    """Rows matching every filter, sorted by size."""
+    return sorted((r for r in rows if all(r[k] == v for k, v in filters.items())), key=lambda r: r["size"])
+
+
+def time_metric(rows, scenario):
+    metrics = {r["metric"] for r in rows if r["scenario"] == scenario}
+    return ("wall_ms", "time (ms)") if "wall_ms" in metrics else ("instructions", "instructions")
+
+
+def plot_scenario(rows, folder, scenario):
+    """Time against size, log-log, one line per strategy, a band from min to max; a panel per phase and variant."""
+    metric, label = time_metric(rows, scenario)
+    data = [r for r in rows if r["scenario"] == scenario and r["metric"] == metric]
+    phases, variants, strategies = ordered(r["phase"] for r in data), ordered(r["variant"] for r in data), ordered(r["strategy"] for r in data)
+    if len(variants) > 8:
+        return []
+    panels = [(p, v) for p in phases for v in variants]
+    columns = min(4, len(panels))
+    lines = math.ceil(len(panels) / columns)
+    figure, axes = plt.subplots(lines, columns, figsize=(4.2 * columns, 3.4 * lines), squeeze=False)
+    for index, (phase, variant) in enumerate(panels):
+        axis = axes[index // columns][index % columns]
+        for strategy in strategies:
+            points = series(data, phase=phase, variant=variant, strategy=strategy)
+            if not points:
+                continue
+            sizes = [p["size"] for p in points]
+            axis.plot(sizes, [p["median"] for p in points], marker="o", markersize=3, color=color(strategy), label=strategy)
+            axis.fill_between(sizes, [p["min"] for p in points], [p["max"] for p in points], color=color(strategy), alpha=0.15)
+        log_axes(axis)
+        axis.set_title(f"{phase}" + (f" [{variant}]" if variant else ""), fontsize=9)
+        axis.set_xlabel("size (students)", fontsize=8)
+        axis.set_ylabel(label, fontsize=8)
+        axis.tick_params(labelsize=7)
+        axis.grid(True, which="major", alpha=0.3)
+    for index in range(len(panels), lines * columns):
+        axes[index // columns][index % columns].axis("off")
+    handles, names = axes[0][0].get_legend_handles_labels()
+    figure.legend(handles, names, loc="upper center", ncol=min(len(names), 8), fontsize=8, bbox_to_anchor=(0.5, 1.0 + 0.04 / lines))
+    figure.suptitle(f"{scenario}: {label} against size (median, band min..max)", y=1.0 + 0.09 / lines, fontsize=10)
+    figure.tight_layout()
+    return save(figure, folder, f"time-{scenario}")
+
+
+def plot_figure7(rows, folder):
+    """Seed 000 Figure 7: insert and query, many-to-nil against many-to-one, side by side."""
+    panels = [("insert", "insert", "", "Insert: N students, one save"),
+              ("query", "walk", "prefetch=off", "Query: walk every class's students")]
+    if not any(series(rows, scenario=s, phase=p, metric="wall_ms") for s, p, _, _ in panels):
+        return []
+    figure, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for axis, (scenario, phase, variant, title) in zip(axes, panels):
+        for strategy in ("many-to-one", "many-to-nil"):
+            points = series(rows, scenario=scenario, phase=phase, variant=variant, strategy=strategy, metric="wall_ms")
+            if not points:
+                continue
+            sizes = [p["size"] for p in points]
+            axis.plot(sizes, [p["median"] for p in points], marker="o", color=color(strategy), label=strategy)
+            axis.fill_between(sizes, [p["ci_low"] for p in points], [p["ci_high"] for p in points], color=color(strategy), alpha=0.2)
+        log_axes(axis)
+        axis.set_title(title, fontsize=10)
+        axis.set_xlabel("size (students)")
+        axis.set_ylabel("time (ms, median and 95% CI)")
+        axis.grid(True, alpha=0.3)
+        axis.legend(fontsize=8)
+    figure.suptitle("Seed 000 Figure 7 reproduced: many-to-nil against many-to-one", fontsize=11)
+    figure.tight_layout()
+    return save(figure, folder, "figure7")
+
+
+def plot_batch_size(rows, folder):
+    """Time and peak memory against fetchBatchSize, per access pattern, at the largest size."""
+    data = [r for r in rows if r["scenario"] == "batch-size"]
+    if not data:
+        return []
+    size = max(r["size"] for r in data)
+    written = []
+    for strategy in ordered(r["strategy"] for r in data):
+        points = [r for r in data if r["size"] == size and r["strategy"] == strategy]
+        if not points:
+            continue
+        figure, axes = plt.subplots(1, 2, figsize=(10, 4))
+        for axis, metric, label, scale in ((axes[0], "wall_ms", "time (ms)", 1.0), (axes[1], "peak_rss_bytes", "peak resident memory (MiB)", 1 / 1048576)):
+            for access, style in (("first-screen", "o-"), ("all", "s--")):
+                curve = [r for r in points if r["metric"] == metric and r["variant"].endswith(f"access={access}")]
+                curve.sort(key=lambda r: int(r["variant"].split(";")[0].split("=")[1]))
+                if not curve:
+                    continue
+                labels = [r["variant"].split(";")[0].split("=")[1] for r in curve]
+                axis.plot(range(len(curve)), [r["median"] * scale for r in curve], style, label=f"access={access}")
+                axis.set_xticks(range(len(curve)))
+                axis.set_xticklabels(labels)
+            axis.set_xlabel("fetchBatchSize (0 = all rows at once)")
+            axis.set_ylabel(label)
+            axis.grid(True, alpha=0.3)
+            axis.legend(fontsize=8)
+        figure.suptitle(f"batch-size, {strategy}, {size:,} students", fontsize=11)
+        figure.tight_layout()
+        written += save(figure, folder, f"batch-size-{strategy}")
+    return written
+
+
+def plot_data_loss(rows, folder):
+    """The many-to-nil loss rate against the probability that a membership reuses a subject."""
+    data = [r for r in rows if r["scenario"] == "data-loss" and r["metric"] == "loss_rate" and r["phase"] == "save-and-reread"]
+    if not data:
+        return []
+    figure, axis = plt.subplots(figsize=(6.5, 4.2))
+    styles = ["o-", "s--", "^-.", "d:"]
+    for strategy in ordered(r["strategy"] for r in data):
+        for index, size in enumerate(sorted({r["size"] for r in data})):
+            points = sorted((r for r in data if r["strategy"] == strategy and r["size"] == size),
+                            key=lambda r: float(r["variant"].split("=")[1]))
+            axis.plot([float(r["variant"].split("=")[1]) for r in points], [r["median"] for r in points], styles[index % 4],
+                      color=color(strategy), label=f"{strategy}, {size:,} students", markersize=4)
+    axis.plot([0, 0.5], [0, 0.5], color="#999999", linewidth=0.8, linestyle=":", label="every shared membership lost")
+    axis.set_xlabel("probability that a membership reuses a subject")
+    axis.set_ylabel("loss rate (links lost / links written)")
+    axis.set_title("Data loss after save and re-read in a fresh context", fontsize=10)
+    axis.grid(True, alpha=0.3)
+    axis.legend(fontsize=7)
+    figure.tight_layout()
+    return save(figure, folder, "data-loss")
+
+
+def plot_statements(rows, folder):
+    """Statements and faults per phase, bars per strategy (and variant), at each scenario's largest size."""
+    written = []
+    metrics = (("sql_statements", "statements"), ("object_faults", "object faults"), ("relationship_faults", "relationship faults"))
+    for scenario in ordered(r["scenario"] for r in rows):
+        data = [r for r in rows if r["scenario"] == scenario and r["metric"] in dict(metrics)]
+        if not data or scenario == "batch-size":
+            continue
+        size = max(r["size"] for r in data)
+        groups = ordered((r["strategy"], r["variant"], r["phase"]) for r in data if r["size"] == size)
+        several_phases = len({g[2] for g in groups}) > 1
+        figure, axis = plt.subplots(figsize=(max(6, 0.6 * len(groups) + 2), 4.6))
+        width = 0.27
+        for offset, (metric, label) in enumerate(metrics):
+            positions, values = [], []
+            for index, (strategy, variant, phase) in enumerate(groups):
+                match = [r for r in data if (r["strategy"], r["variant"], r["phase"], r["size"], r["metric"]) == (strategy, variant, phase, size, metric)]
+                # Zero cannot be drawn on a log scale, and a peer does not measure faults: both leave no bar.
+                if match and match[0]["median"] > 0:
+                    positions.append(index + (offset - 1) * width)
+                    values.append(match[0]["median"])
+            axis.bar(positions, values, width, label=label)
+        axis.set_yscale("log")
+        axis.set_xticks(range(len(groups)))
+        labels = [" ".join(part for part in (s, v, p if several_phases else "") if part) for s, v, p in groups]
+        axis.set_xticklabels(labels, fontsize=7, rotation=60, ha="right")
+        axis.set_ylabel("count per phase (log scale)")
+        axis.set_title(f"{scenario}: statements and faults, {size:,} students (no bar: zero, or not measured by a peer)", fontsize=9)
+        axis.grid(True, axis="y", alpha=0.3)
+        axis.legend(fontsize=7)
+        figure.tight_layout()
+        written += save(figure, folder, f"statements-{scenario}")
+    return written
+
+
+def plot_history(database, folder, scenario, metric):
+    """A metric over the recorded runs, per strategy, at the largest size and first phase and variant."""
+    connection = sqlite3.connect(database)
+    rows = connection.execute(
+        "SELECT run.time, run.commitHash, series.strategy, series.variant, series.size, series.phase, series.median "
+        "FROM series JOIN run ON run.id = series.run WHERE series.scenario = ? AND series.metric = ? ORDER BY run.time, run.id",
+        (scenario, metric)).fetchall()
+    if not rows:
+        print(f"plot.py: the history has no {metric} for scenario {scenario}", file=sys.stderr)
+        return []
+    size = max(r[4] for r in rows)
+    phase = rows[0][5]
+    variant = rows[0][3]
+    runs = ordered((r[0], r[1]) for r in rows)
+    figure, axis = plt.subplots(figsize=(max(6, 0.6 * len(runs) + 3), 4))
+    for strategy in ordered(r[2] for r in rows):
+        points = {(r[0], r[1]): r[6] for r in rows if r[2] == strategy and r[4] == size and r[5] == phase and r[3] == variant}
+        xs = [i for i, run in enumerate(runs) if run in points]
+        axis.plot(xs, [points[runs[i]] for i in xs], marker="o", color=color(strategy), label=strategy)
+    axis.set_xticks(range(len(runs)))
+    axis.set_xticklabels([f"{commit[:7]}\n{time[:10]}" for time, commit in runs], fontsize=7)
+    axis.set_xlabel("run (commit, date)")
+    axis.set_ylabel(metric)
+    axis.set_title(f"{scenario} {phase}{' [' + variant + ']' if variant else ''}, {size:,} students: {metric} over runs", fontsize=10)
+    axis.grid(True, alpha=0.3)
+    axis.legend(fontsize=7)
+    figure.tight_layout()
+    return save(figure, folder, f"history-{scenario}-{metric}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Plot a RelBench run folder into <run>/plots/ (PNG and SVG).")
+    parser.add_argument("run", help="a run folder written by 'bench run'")
+    parser.add_argument("--history", help="also plot a metric over the runs of this history store (Results/history.sqlite)")
+    parser.add_argument("--scenario", default="query", help="the scenario of the history plot")
+    parser.add_argument("--metric", default="wall_ms", help="the metric of the history plot")
+    arguments = parser.parse_args()
+    rows = load_summary(arguments.run)
+    written = []
+    for scenario in ordered(r["scenario"] for r in rows):
+        written += plot_scenario(rows, arguments.run, scenario)
+    written += plot_figure7(rows, arguments.run)
+    written += plot_batch_size(rows, arguments.run)
+    written += plot_data_loss(rows, arguments.run)
+    written += plot_statements(rows, arguments.run)
+    if arguments.history:
+        if not os.path.exists(arguments.history):
+            sys.exit(f"plot.py: no history store at {arguments.history}")
+        written += plot_history(arguments.history, arguments.run, arguments.scenario, arguments.metric)
+    for path in written:
+        print(path)
+
+
+if __name__ == "__main__":
+    main()

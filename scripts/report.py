@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Write one page per run: <run>/report.md and <run>/report.html, with the run's facts, a table per scenario
+and the plots (made first, with plot.py, if they are not there yet).
+
+usage: python3 scripts/report.py RUN_FOLDER
+"""
+import csv
+import html
+import json
+import os
+import subprocess
+import sys
+from collections import OrderedDict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def read_csv(path):
+    with open(path, newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def number(text, digits=3):
+    if text in ("", None):
+        return "-"
+    value = float(text)
+    return f"{value:,.0f}" if value == int(value) and abs(value) >= 1 else f"{value:.{digits}g}"
+
+
+def scenario_tables(summary, complexity):
+    """Per scenario: one row per (strategy, variant, size, phase) with time, ratio to raw, counters, memory, growth."""
+    growth = {(r["scenario"], r["strategy"], r["variant"], r["phase"]): r["best_fit"] for r in complexity if r["metric"] == "wall_ms"}
+    index = {(r["scenario"], r["strategy"], r["variant"], r["size"], r["phase"], r["metric"]): r for r in summary}
+    tables = OrderedDict()
+    for row in summary:
+        if row["metric"] != "wall_ms":
+            continue
+        key = (row["scenario"], row["strategy"], row["variant"], row["size"], row["phase"])
+
+        def value(metric):
+            found = index.get(key + (metric,))
+            return number(found["median"]) if found and found["n"] != "0" else "-"
+
+        peak = index.get(key + ("peak_rss_bytes",))
+        tables.setdefault(row["scenario"], []).append([
+            row["strategy"], row["variant"] or "-", f'{int(row["size"]):,}', row["phase"],
+            f'{number(row["median"])} [{number(row["ci_low"])}, {number(row["ci_high"])}]',
+            number(row["ratio_to_raw"], 2), value("sql_statements"), f'{value("object_faults")}/{value("relationship_faults")}',
+            value("rows_read"), f'{float(peak["median"]) / 1048576:.1f}' if peak and peak["median"] else "-",
+            growth.get((row["scenario"], row["strategy"], row["variant"], row["phase"]), "-"),
+        ])
+    return tables
+
+
+HEADER = ["strategy", "variant", "size", "phase", "wall ms (median [95% CI])", "× raw", "SQL", "faults obj/rel", "rows",
+          "peak MiB", "growth"]
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: python3 scripts/report.py RUN_FOLDER")
+    folder = sys.argv[1]
+    for name in ("summary.csv", "run.json"):
+        if not os.path.exists(os.path.join(folder, name)):
+            sys.exit(f"report.py: {folder} has no {name}; give a run folder written by 'bench run'")
+    if not os.path.isdir(os.path.join(folder, "plots")):
+        subprocess.run([sys.executable, os.path.join(HERE, "plot.py"), folder], check=True, stdout=subprocess.DEVNULL)
+    info = json.load(open(os.path.join(folder, "run.json")))
+    summary = read_csv(os.path.join(folder, "summary.csv"))
+    complexity = read_csv(os.path.join(folder, "complexity.csv")) if os.path.exists(os.path.join(folder, "complexity.csv")) else []
+    tables = scenario_tables(summary, complexity)
+    plots = sorted(p for p in os.listdir(os.path.join(folder, "plots")) if p.endswith(".png"))
+    facts = [("commit", info.get("gitCommit")), ("time (UTC)", info.get("utcTime")), ("host", info.get("host")),
+             ("CPUs", info.get("cpuCount")), ("profile", info.get("profile")), ("seed", info.get("seed")),
+             ("build", info.get("buildConfiguration")), ("Swift", info.get("swiftVersion")), ("SQLite", info.get("sqliteVersion")),
+             ("SQLite settings", ", ".join(f"{k}={v}" for k, v in sorted(info.get("sqliteSettings", {}).items()))),
+             ("status", info.get("status")), ("command", " ".join(info.get("commandLine", [])))]
+
+    markdown = [f"# RelBench run {os.path.basename(os.path.normpath(folder))}", ""]
+    markdown += [f"- **{name}**: {value}" for name, value in facts] + [""]
+    for scenario, rows in tables.items():
+        markdown += [f"## {scenario}", "", "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+        markdown += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+        markdown += [""] + [f"![{plot}](plots/{plot})" for plot in plots if scenario in plot] + [""]
+    markdown += ["## Other plots", ""] + [f"![{plot}](plots/{plot})" for plot in plots if not any(s in plot for s in tables)]
+    with open(os.path.join(folder, "report.md"), "w") as handle:
+        handle.write("\n".join(markdown) + "\n")
+
+    page = ["<!doctype html><html><head><meta charset='utf-8'><title>RelBench run</title><style>",
+            "body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px} table{border-collapse:collapse;font-size:13px}",
+            "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right} td:nth-child(-n+4),th{text-align:left}",
+            "img{max-width:100%;margin:1em 0}</style></head><body>",
+            f"<h1>RelBench run {html.escape(os.path.basename(os.path.normpath(folder)))}</h1><ul>"]
+    page += [f"<li><b>{html.escape(name)}</b>: {html.escape(str(value))}</li>" for name, value in facts] + ["</ul>"]
+    for scenario, rows in tables.items():
+        page.append(f"<h2>{html.escape(scenario)}</h2><table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in HEADER) + "</tr>")
+        page += ["<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows]
+        page.append("</table>")
+        page += [f"<img src='plots/{html.escape(plot)}' alt='{html.escape(plot)}'>" for plot in plots if scenario in plot]
+    page.append("<h2>Other plots</h2>")
+    page += [f"<img src='plots/{html.escape(plot)}' alt='{html.escape(plot)}'>" for plot in plots if not any(s in plot for s in tables)]
+    page.append("</body></html>")
+    with open(os.path.join(folder, "report.html"), "w") as handle:
+        handle.write("\n".join(page) + "\n")
+    print(os.path.join(folder, "report.md"))
+    print(os.path.join(folder, "report.html"))
+
+
+if __name__ == "__main__":
+    main()

@@ -115,9 +115,12 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: "The shards' run folders.")
     var shards: [String]
 
+    @Flag(help: "The runs repeat one another (a base or a head run several times, alternately): number their repetitions on.")
+    var asRepetitions = false
+
     func run() throws {
         guard shards.count >= 1 else { throw BenchError.invalidInput("name the shards' run folders to merge") }
-        let merged = try RunMerge.merge(shards, into: output)
+        let merged = try RunMerge.merge(shards, into: output, asRepetitions: asRepetitions)
         print("merged \(shards.count) shard(s), \(merged) samples, into \(output)")
     }
 }

@@ -32,7 +32,7 @@ public final class HistoryStore {
                     table.column("folder", .text).notNull()
                 }
                 try db.create(table: "series") { table in
-                    table.belongsTo("run", onDelete: .cascade).notNull()
+                    table.column("run", .integer).notNull().references("run", onDelete: .cascade)
                     table.column("scenario", .text).notNull()
                     table.column("strategy", .text).notNull()
                     table.column("variant", .text).notNull()

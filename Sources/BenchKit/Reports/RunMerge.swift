@@ -3,18 +3,31 @@ import Foundation
 /// Joining shards and saving baselines: whole run folders copied or combined, never half-written.
 public enum RunMerge {
     /// Writes the union of the shards' samples to `output`; returns how many samples it holds. Two shards that
-    /// measured the same series are refused: they were not disjoint shards of one run.
-    public static func merge(_ shards: [String], into output: String) throws -> Int {
+    /// measured the same series are refused (they were not disjoint shards of one run) unless `asRepetitions`:
+    /// then the runs are repetitions of one another (a base and a head run alternately in one CI job), and their
+    /// repetitions are numbered on.
+    public static func merge(_ shards: [String], into output: String, asRepetitions: Bool = false) throws -> Int {
         var samples: [SampleRecord] = []
         var seen: [SeriesKey: String] = [:]
+        var repetitionOffset: [SeriesKey: Int] = [:]
         var infos: [RunInfo] = []
         for shard in shards {
-            let shardSamples = try SamplesFile.load((shard as NSString).appendingPathComponent("samples.csv"))
-            for key in Set(shardSamples.map(\.seriesKey)) {
-                if let other = seen[key] {
-                    throw BenchError.invalidInput("\(shard) and \(other) both measured \(key); merge the shards of one run only")
+            var shardSamples = try SamplesFile.load((shard as NSString).appendingPathComponent("samples.csv"))
+            if asRepetitions {
+                var highest: [SeriesKey: Int] = [:]
+                for index in shardSamples.indices {
+                    let key = shardSamples[index].seriesKey
+                    shardSamples[index].repetition += repetitionOffset[key, default: 0]
+                    highest[key] = max(highest[key, default: 0], shardSamples[index].repetition)
                 }
-                seen[key] = shard
+                for (key, value) in highest { repetitionOffset[key] = value }
+            } else {
+                for key in Set(shardSamples.map(\.seriesKey)) {
+                    if let other = seen[key] {
+                        throw BenchError.invalidInput("\(shard) and \(other) both measured \(key); merge the shards of one run only (or pass --as-repetitions)")
+                    }
+                    seen[key] = shard
+                }
             }
             samples += shardSamples
             infos.append(try RunInfo.load((shard as NSString).appendingPathComponent("run.json")))
@@ -23,7 +36,7 @@ public enum RunMerge {
         if let mismatch = infos.first(where: { $0.gitCommit != info.gitCommit || $0.seed != info.seed || $0.profile != info.profile }) {
             throw BenchError.invalidInput("the shards differ in commit, seed or profile (\(mismatch.gitCommit) \(mismatch.seed) \(mismatch.profile) vs \(info.gitCommit) \(info.seed) \(info.profile)); merge shards of one run")
         }
-        info.scenarios = infos.flatMap(\.scenarios)
+        info.scenarios = asRepetitions ? info.scenarios : infos.flatMap(\.scenarios)
         info.finishedRepetitions = infos.reduce(0) { $0 + $1.finishedRepetitions }
         info.plannedRepetitions = infos.reduce(0) { $0 + $1.plannedRepetitions }
         info.status = infos.allSatisfy { $0.status == "complete" } ? "complete" : "incomplete"

@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+@testable import BenchKit
+
+/// bench compare on hand-made runs.
+@Suite struct CompareTests {
+    /// A run folder with `walk` timings (ms) and a statement count per repetition, for two strategies.
+    private func run(_ timings: [Double], statements: Double = 21, other: [Double] = [5, 5.1, 4.9, 5.05, 4.95],
+                     extraSeries: Bool = false) throws -> String {
+        var samples: [SampleRecord] = []
+        for (index, value) in timings.enumerated() {
+            samples.append(SampleRecord(scenario: "query", strategy: "many-to-one", variant: "prefetch=off", size: 1000, repetition: index + 1,
+                                        phase: "walk", metric: "wall_ms", value: value, unit: "ms"))
+            samples.append(SampleRecord(scenario: "query", strategy: "many-to-one", variant: "prefetch=off", size: 1000, repetition: index + 1,
+                                        phase: "walk", metric: "sql_statements", value: statements, unit: "count"))
+            samples.append(SampleRecord(scenario: "query", strategy: "raw-sqlite", variant: "prefetch=off", size: 1000, repetition: index + 1,
+                                        phase: "walk", metric: "wall_ms", value: other[index % other.count], unit: "ms"))
+            samples.append(SampleRecord(scenario: "query", strategy: "raw-sqlite", variant: "prefetch=off", size: 1000, repetition: index + 1,
+                                        phase: "walk", metric: "object_faults", value: nil, unit: "count"))
+        }
+        if extraSeries {
+            samples.append(SampleRecord(scenario: "insert", strategy: "grdb", variant: "", size: 1000, repetition: 1, phase: "insert",
+                                        metric: "sql_statements", value: 1008, unit: "count"))
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-compare-\(UUID().uuidString)").path
+        let runFolder = try RunFolder(path: folder, info: RunInfo.current(profile: .smoke, seed: 1, inMemory: true, options: .init(),
+                                                                           scenarios: ["query"], plannedRepetitions: 1))
+        try runFolder.append(samples)
+        try runFolder.finish(status: "complete")
+        return folder
+    }
+
+    private func compare(_ baseline: String, _ current: String, countersOnly: Bool = false) throws -> Comparison {
+        var options = Comparison.Options()
+        options.countersOnly = countersOnly
+        return Comparison(baseline: try RunData.load(baseline), current: try RunData.load(current), options: options)
+    }
+
+    private let steady: [Double] = [10.0, 10.3, 9.8, 10.1, 10.2]
+
+    @Test func identicalRunsGiveZero() throws {
+        let baseline = try run(steady), current = try run(steady)
+        let comparison = try compare(baseline, current)
+        #expect(comparison.exitCode == 0)
+        #expect(comparison.changes.isEmpty)
+        #expect(comparison.compared == 3)
+    }
+
+    @Test func oneMoreStatementIsARegression() throws {
+        let comparison = try compare(try run(steady), try run(steady, statements: 22))
+        #expect(comparison.exitCode == 2)
+        #expect(comparison.regressions.map(\.key.metric) == ["sql_statements"])
+        // The same with counters only (CI), and fewer statements is an improvement.
+        #expect(try compare(try run(steady), try run(steady, statements: 22), countersOnly: true).exitCode == 2)
+        #expect(try compare(try run(steady), try run(steady, statements: 20)).exitCode == 4)
+    }
+
+    @Test func aLargeConsistentSlowdownIsARegression() throws {
+        let comparison = try compare(try run(steady), try run(steady.map { $0 * 1.3 }))
+        #expect(comparison.exitCode == 2)
+        let change = try #require(comparison.regressions.first)
+        #expect(change.key.strategy == "many-to-one" && change.key.metric == "wall_ms")
+        #expect(change.pValue! < 0.01)
+        #expect(abs(change.relative - 0.3) < 0.01)
+        // Timings are not compared at all with --counters-only.
+        #expect(try compare(try run(steady), try run(steady.map { $0 * 1.3 }), countersOnly: true).exitCode == 0)
+    }
+
+    @Test func smallOrNoisyChangesAreNotRegressions() throws {
+        // 3% slower, consistently: significant, but under the 10% threshold.
+        let small = try compare(try run(steady), try run(steady.map { $0 * 1.03 }))
+        #expect(small.exitCode == 0)
+        // 20% slower in the median but overlapping wildly: large, not significant.
+        let noisy = try compare(try run(steady), try run([6, 14, 12.5, 8, 15]))
+        #expect(noisy.exitCode == 0)
+        #expect(noisy.changes.allSatisfy { $0.verdict == .noise })
+    }
+
+    @Test func seriesOnOneSideOnlyAreListedNotFailed() throws {
+        let comparison = try compare(try run(steady), try run(steady, extraSeries: true))
+        #expect(comparison.exitCode == 0)
+        #expect(comparison.onlyInCurrent.map(\.scenario) == ["insert"])
+        let text = ComparisonReport.text(comparison, baseline: "a", current: "b")
+        #expect(text.contains("only in the current run (not failed): insert grdb n=1000"))
+    }
+
+    @Test func theMarkdownNamesEveryRegression() throws {
+        let comparison = try compare(try run(steady), try run(steady.map { $0 * 1.3 }, statements: 23))
+        let markdown = ComparisonReport.markdown(comparison, baseline: "Results/baseline", current: "run")
+        #expect(markdown.contains("**2 regression(s)**"))
+        #expect(markdown.contains("| ❌ regression | query | many-to-one | prefetch=off | 1000 | walk | sql_statements | 21 | 23 | +9.5% | - | exact |"))
+    }
+
+    @Test func theCommandsExitCodes() throws {
+        let baseline = try run(steady)
+        let missing = try CommandLineTests.bench(["compare", "/nonexistent/baseline", baseline])
+        #expect(missing.status == 5)
+        #expect(missing.error.hasPrefix("bench: error: baseline /nonexistent/baseline is missing or unreadable"))
+        #expect(try CommandLineTests.bench(["compare", baseline, try run(steady)]).status == 0)
+        let markdownFile = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-\(UUID().uuidString).md").path
+        let regression = try CommandLineTests.bench(["compare", baseline, try run(steady, statements: 30), "--counters-only", "--markdown", markdownFile])
+        #expect(regression.status == 2)
+        #expect(regression.output.contains("regression"))
+        #expect(FileManager.default.fileExists(atPath: markdownFile))
+        #expect(try CommandLineTests.bench(["compare", baseline, "/nonexistent/current"]).status == 1)
+        #expect(try CommandLineTests.bench(["compare", baseline]).status == 1)
+    }
+
+    @Test func mannWhitneyAgainstKnownValues() {
+        // Complete separation of 5 and 5: the exact two-sided p is 2/252.
+        #expect(abs(MannWhitney.pValue([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]) - 2.0 / 252.0) < 1e-12)
+        #expect(MannWhitney.pValue([1, 2], [3, 4]) == 1.0 / 3.0)
+        #expect(MannWhitney.pValue([1, 2, 3], [1, 2, 3]) == 1)
+        // A larger sample with ties uses the normal approximation (scipy.stats.mannwhitneyu gives 0.0107).
+        let a: [Double] = [1, 2, 2, 3, 4, 5, 5, 6, 7, 8, 9, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]
+        let b: [Double] = a.map { $0 + 5 }
+        let p = MannWhitney.pValue(a, b)
+        #expect(abs(p - 0.0107) < 0.002)
+    }
+}
+
+/// The history store, shard merging, and the instruction-count bookkeeping.
+@Suite struct RunToolsTests {
+    @Test func historyKeepsEveryRunsSummary() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-history-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let history = try HistoryStore(path: path)
+        for (commit, median) in [("aaa", 10.0), ("bbb", 12.0)] {
+            var info = RunInfo.current(profile: .smoke, seed: 1, inMemory: true, options: .init(), scenarios: ["query"], plannedRepetitions: 1)
+            info.gitCommit = commit
+            let rows = SummaryFile.summarize([SampleRecord(scenario: "query", strategy: "many-to-one", variant: "prefetch=on", size: 100,
+                                                           repetition: 1, phase: "walk", metric: "wall_ms", value: median, unit: "ms")])
+            try history.append(info: info, folder: "runs/\(commit)", summary: rows)
+        }
+        let entries = try HistoryStore(path: path).entries(scenario: "query", metric: "wall_ms", strategy: "many-to-one")
+        #expect(entries.map(\.commit) == ["aaa", "bbb"])
+        #expect(entries.map(\.median) == [10, 12])
+    }
+
+    @Test func childArgumentsOfAnInstructionRun() {
+        #expect(InstructionCount.childArguments(["query", "--instructions", "--output", "x", "--warmup", "2", "--sizes", "10", "--export", "github-action-benchmark", "f.json"])
+                == ["query", "--sizes", "10", "--warmup", "0", "--quiet", "--no-history", "--allow-debug"])
+    }
+
+    @Test func instructionCountsReplaceTimings() throws {
+        func sample(_ phase: String, _ metric: String, _ value: Double) -> SampleRecord {
+            SampleRecord(scenario: "q", strategy: "s", variant: "", size: 1, repetition: 1, phase: phase, metric: metric, value: value, unit: "x")
+        }
+        let samples = [sample("a", "wall_ms", 1), sample("a", "sql_statements", 2), sample("a", "peak_rss_bytes", 3),
+                       sample("b", "wall_ms", 4), sample("b", "sql_statements", 5)]
+        let merged = try InstructionCount.attach([100, 200], to: samples)
+        #expect(merged.map(\.metric) == ["sql_statements", "instructions", "sql_statements", "instructions"])
+        #expect(merged.filter { $0.metric == "instructions" }.map(\.value) == [100, 200])
+        #expect(throws: BenchError.self) { try InstructionCount.attach([100], to: samples) }
+    }
+
+    @Test func injectionsAreReadFromTheEnvironment() {
+        let injection = Injection(environment: ["RELBENCH_INJECT_SLOWDOWN": "query/walk=0.15", "RELBENCH_INJECT_STATEMENT": "many-to-one"])
+        #expect(injection.slowdown?.scenario == "query" && injection.slowdown?.phase == "walk" && injection.slowdown?.fraction == 0.15)
+        #expect(injection.extraStatementStrategy == .manyToOne)
+        #expect(Injection(environment: ["RELBENCH_INJECT_SLOWDOWN": "nonsense"]).slowdown == nil)
+    }
+}
+
+/// scripts/plot.py on a tiny run folder: every plot it should make.
+@Suite struct PlotScriptTests {
+    @Test func plotsATinyRun() throws {
+        let root = CommandLineTests.root
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        check.arguments = ["python3", "-c", "import matplotlib"]
+        check.standardError = FileHandle.nullDevice
+        guard (try? check.run()) != nil, ({ check.waitUntilExit(); return check.terminationStatus == 0 })() else {
+            print("PlotScriptTests: skipped: python3 with matplotlib is not installed (pip install -r scripts/requirements.txt)")
+            return
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-plot-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try CommandLineTests.bench(["run", "insert", "query", "batch-size", "data-loss", "--sizes", "60,120,240", "--repetitions", "1",
+                                              "--warmup", "0", "--strategies", "many-to-one,many-to-nil,many-to-many,raw-sqlite",
+                                              "--output", folder, "--quiet", "--allow-debug", "--no-history"])
+        #expect(run.status == 0, "\(run.error)")
+        let plot = Process()
+        plot.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        plot.arguments = ["python3", root.appendingPathComponent("scripts/plot.py").path, folder]
+        plot.standardOutput = FileHandle.nullDevice
+        try plot.run()
+        plot.waitUntilExit()
+        #expect(plot.terminationStatus == 0)
+        let report = Process()
+        report.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        report.arguments = ["python3", root.appendingPathComponent("scripts/report.py").path, folder]
+        report.standardOutput = FileHandle.nullDevice
+        try report.run()
+        report.waitUntilExit()
+        #expect(report.terminationStatus == 0)
+        let plots = Set(try FileManager.default.contentsOfDirectory(atPath: folder + "/plots"))
+        for name in ["time-insert", "time-query", "time-data-loss", "figure7", "batch-size-many-to-one", "batch-size-raw-sqlite",
+                     "data-loss", "statements-query", "statements-insert", "statements-data-loss"] {
+            #expect(plots.contains(name + ".png") && plots.contains(name + ".svg"), "\(name)")
+        }
+        #expect(FileManager.default.fileExists(atPath: folder + "/report.md"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/report.html"))
+    }
+}
+
+@Suite struct MergeTests {
+    private func run(_ strategy: String, repetitions: Int) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-merge-\(UUID().uuidString)").path
+        let runFolder = try RunFolder(path: folder, info: RunInfo.current(profile: .smoke, seed: 1, inMemory: true, options: .init(),
+                                                                           scenarios: ["q"], plannedRepetitions: repetitions))
+        for repetition in 1...repetitions {
+            try runFolder.append([SampleRecord(scenario: "q", strategy: strategy, variant: "", size: 10, repetition: repetition, phase: "p",
+                                               metric: "wall_ms", value: Double(repetition), unit: "ms")])
+        }
+        try runFolder.finish(status: "complete")
+        return folder
+    }
+
+    @Test func shardsJoinAndRepeatedRunsNumberOn() throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-merged-\(UUID().uuidString)").path
+        #expect(try RunMerge.merge([try run("a", repetitions: 2), try run("b", repetitions: 2)], into: output) == 4)
+        let same = try run("a", repetitions: 2)
+        #expect(throws: BenchError.self) { try RunMerge.merge([same, try run("a", repetitions: 1)], into: output + "-2") }
+        #expect(try RunMerge.merge([same, try run("a", repetitions: 3)], into: output + "-3", asRepetitions: true) == 5)
+        let samples = try SamplesFile.load(output + "-3/samples.csv")
+        #expect(samples.map(\.repetition) == [1, 2, 3, 4, 5])
+    }
+}

@@ -4,7 +4,8 @@ import OrderedCollections
 struct SaveResult {
     struct WrittenRow {
         let object: ManagedObject
-        let row: ContiguousArray<Value>
+        /// The row written, when it is not the object's own current values (an update, or hidden columns).
+        let row: ContiguousArray<Value>?
         let version: Int64
         let wasInserted: Bool
     }
@@ -119,6 +120,7 @@ extension ObjectContext {
             }
         }
         var row = object.localValues!
+        let hasHiddenColumns = hidden[ObjectIdentifier(object)] != nil
         if let write = hidden[ObjectIdentifier(object)] {
             for (slot, value) in write.columns { row[slot] = value }
         }
@@ -131,7 +133,7 @@ extension ObjectContext {
             index += 1
         }
         try execute(insert, .insert)
-        result.written.append(.init(object: object, row: row, version: 1, wasInserted: true))
+        result.written.append(.init(object: object, row: hasHiddenColumns ? row : nil, version: 1, wasInserted: true))
     }
 
     private func updateRow(_ object: ManagedObject, hidden: HiddenWrites, into result: inout SaveResult) throws {
@@ -272,7 +274,7 @@ extension ObjectContext {
                 register(object)
             }
             let snapshot = RowSnapshot.make(entityNumber: object.entity.number, primaryKey: object.primaryKey,
-                                            version: written.version, values: written.row)
+                                            version: written.version, values: written.row ?? object.localValues!)
             store.rowCache.insert(snapshot)
             object.snapshot = snapshot
             object.localValues = nil

@@ -1,0 +1,46 @@
+import ArgumentParser
+import BenchKit
+import Foundation
+
+struct BaselineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "baseline", abstract: "Manage the committed baseline run CI compares against.", subcommands: [Save.self])
+
+    struct Save: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "save", abstract: "Copy a run's reports into Results/baseline/ (the newest run under Results/runs by default).")
+
+        @Argument(help: "The run folder to save (default: the newest under Results/runs).")
+        var runFolder: String?
+
+        @Option(help: "Where the baseline lives.")
+        var to: String = "Results/baseline"
+
+        @Option(help: "The profile CI runs; a baseline of another profile is refused unless --any-profile.")
+        var profile: Profile = .smoke
+
+        @Flag(help: "Save a run of any profile.")
+        var anyProfile = false
+
+        func run() throws {
+            let folder = try runFolder ?? newestRun()
+            let info = try RunInfo.load((folder as NSString).appendingPathComponent("run.json"))
+            guard info.status == "complete" else {
+                throw BenchError.invalidInput("\(folder) is \(info.status), not complete; save a run that finished")
+            }
+            guard anyProfile || info.profile == profile.rawValue else {
+                throw BenchError.invalidInput("\(folder) ran profile \(info.profile), but CI compares the \(profile.rawValue) profile; run 'bench run --all --profile \(profile.rawValue)' and save that (or pass --any-profile)")
+            }
+            try Baseline.save(from: folder, to: to)
+            print("saved \(folder) as the baseline in \(to) (commit \(info.gitCommit), profile \(info.profile))")
+        }
+
+        private func newestRun() throws -> String {
+            let runs = (try? FileManager.default.contentsOfDirectory(atPath: "Results/runs"))?.sorted() ?? []
+            guard let newest = runs.last else {
+                throw BenchError.invalidInput("no run under Results/runs; run 'bench run --all --profile smoke' first, or name the run folder")
+            }
+            return "Results/runs/\(newest)"
+        }
+    }
+}

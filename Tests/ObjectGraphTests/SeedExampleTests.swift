@@ -47,18 +47,7 @@ import Testing
         #expect(model.warnings.contains(
             "Student.subjects does not have an inverse; this is an advanced setting (no object can be in multiple destinations for a specific relationship)"))
         let temporary = try TemporaryStore(model)
-        let context = temporary.store.makeContext()
-        let subject1 = try context.insert("Subject")
-        try subject1.setValue("Subject1", for: "name")
-        let subject2 = try context.insert("Subject")
-        try subject2.setValue("Subject2", for: "name")
-        let student1 = try context.insert("Student")
-        try student1.setValue("Student1", for: "name")
-        try student1.setObjects([subject1], for: "subjects")
-        let student2 = try context.insert("Student")
-        try student2.setValue("Student2", for: "name")
-        try student2.setObjects([subject1, subject2], for: "subjects")
-        try context.save()
+        try saveSeedSection2B(in: temporary.store.makeContext())
 
         let fresh = temporary.store.makeContext()
         var request = FetchRequest("Student", sortDescriptors: [FetchSort("name")])
@@ -71,7 +60,16 @@ import Testing
 
     @Test func manyToManyKeepsEveryMembership() throws {
         let temporary = try TemporaryStore(seedModel(subjectsInverse: true))
-        let context = temporary.store.makeContext()
+        try saveSeedSection2B(in: temporary.store.makeContext())
+
+        let fresh = temporary.store.makeContext()
+        let students = try fresh.fetch(FetchRequest("Student", sortDescriptors: [FetchSort("name")])).array
+        #expect(try students[0].objects("subjects").map { try $0.string("name") } == ["Subject1"])
+        #expect(try students[1].objects("subjects").map { try $0.string("name") } == ["Subject1", "Subject2"])
+    }
+
+    /// Seed 000 §II.B's graph: Student1 takes Subject1; Student2 takes Subject1 and Subject2.
+    private func saveSeedSection2B(in context: ObjectContext) throws {
         let subject1 = try context.insert("Subject")
         try subject1.setValue("Subject1", for: "name")
         let subject2 = try context.insert("Subject")
@@ -83,10 +81,5 @@ import Testing
         try student2.setValue("Student2", for: "name")
         try student2.setObjects([subject1, subject2], for: "subjects")
         try context.save()
-
-        let fresh = temporary.store.makeContext()
-        let students = try fresh.fetch(FetchRequest("Student", sortDescriptors: [FetchSort("name")])).array
-        #expect(try students[0].objects("subjects").map { try $0.string("name") } == ["Subject1"])
-        #expect(try students[1].objects("subjects").map { try $0.string("name") } == ["Subject1", "Subject2"])
     }
 }

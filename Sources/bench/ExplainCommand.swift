@@ -13,7 +13,7 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: "The strategy (default: the scenario's first).")
     var strategy: String?
 
-    @Option(help: "The size (default: 20).")
+    @Option(help: "The number of students (for find-member: students per class).")
     var size: Int = 20
 
     @Option(help: "The variant, as name=value;name=value (default: the scenario's first).")

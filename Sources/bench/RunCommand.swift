@@ -38,8 +38,11 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Use :memory: databases instead of files in a temporary folder.")
     var inMemory = false
 
-    @Option(help: "SQLite's page cache per connection in MiB, for every strategy.")
+    @Option(help: "SQLite's page cache per connection in MiB for bulk work: insert phases and filling the databases the other scenarios read.")
     var pageCacheMib: Int = 64
+
+    @Option(help: "SQLite's page cache per connection in MiB for reading a prepared database (default: SQLite's own, 2000 KiB).")
+    var readPageCacheMib: Int?
 
     @Option(help: "Run shard K of N (e.g. 2/4): the scenarios are split over N machines; join them with 'bench merge'.")
     var shard: String?
@@ -71,6 +74,7 @@ struct RunCommand: ParsableCommand {
         guard repetitions.map({ $0 >= 1 }) ?? true else { throw BenchError.invalidInput("--repetitions must be at least 1") }
         guard warmup.map({ $0 >= 0 }) ?? true else { throw BenchError.invalidInput("--warmup must be 0 or more") }
         guard pageCacheMib >= 1 else { throw BenchError.invalidInput("--page-cache-mib must be at least 1") }
+        guard readPageCacheMib.map({ $0 >= 1 }) ?? true else { throw BenchError.invalidInput("--read-page-cache-mib must be at least 1") }
         if RunInfo.buildConfiguration == "debug" && !allowDebug {
             throw BenchError.invalidInput("this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)")
         }
@@ -84,6 +88,7 @@ struct RunCommand: ParsableCommand {
         request.seed = seed
         request.inMemory = inMemory
         request.options = StoreOptions(pageCacheKiB: pageCacheMib * 1024)
+        request.readPageCacheKiB = readPageCacheMib.map { $0 * 1024 }
         request.shard = try shard.map(parseShard)
         guard export.isEmpty || (export.count == 2 && export[0] == "github-action-benchmark") else {
             throw BenchError.invalidInput("--export takes a format and a file: --export github-action-benchmark FILE")
@@ -97,7 +102,8 @@ struct RunCommand: ParsableCommand {
         guard !plan.repetitions.isEmpty else { throw BenchError.invalidInput("nothing to run: the chosen scenarios have no sizes for profile \(profile.rawValue)") }
 
         let folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: RunInfo.current(
-            profile: profile, seed: seed, inMemory: inMemory, options: request.options, scenarios: plan.scenarios.map(\.name),
+            profile: profile, seed: seed, inMemory: inMemory, options: request.options,
+            readPageCacheKiB: request.readPageCacheKiB, scenarios: plan.scenarios.map(\.name),
             plannedRepetitions: plan.measuredCount))
         let interrupt = Self.onInterrupt {
             try? folder.finish(status: "interrupted")

@@ -55,7 +55,8 @@ import Testing
         let output = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try Self.bench(["run", "query", "data-loss", "--sizes", "100", "--repetitions", "2", "--warmup", "0",
-                                     "--strategies", "many-to-one,raw-sqlite,many-to-nil", "--output", output.path, "--quiet", "--allow-debug"])
+                                     "--strategies", "many-to-one,raw-sqlite,many-to-nil", "--read-page-cache-mib", "8",
+                                     "--output", output.path, "--quiet", "--allow-debug"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("query: Seed 000 Figure 7"))
         #expect(result.output.contains("reports: \(output.path)"))
@@ -72,6 +73,7 @@ import Testing
         #expect(info.status == "complete")
         #expect(info.seed == 42 && info.profile == "default" && info.finishedRepetitions == 12 + 8)
         #expect(info.commandLine.contains("--allow-debug"))
+        #expect(info.sqliteSettings["cache_size_kib_bulk"] == "65536" && info.sqliteSettings["cache_size_kib_read"] == "8192")
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("complexity.csv").path))
     }
 
@@ -97,6 +99,7 @@ import Testing
                   "--sizes: '-5' is not a positive integer; give sizes like --sizes 1000,10000")
         try check(["run", "query", "--strategies", "many-to-onne", "--allow-debug"],
                   "unknown strategy 'many-to-onne' (did you mean 'many-to-one'?)")
+        try check(["run", "query", "--read-page-cache-mib", "0", "--allow-debug"], "--read-page-cache-mib must be at least 1")
         try check(["run", "--allow-debug"], "name the scenarios to run, or pass --all (see 'bench list')")
         try check(["run", "query", "--output", "/proc/relbench", "--sizes", "10", "--allow-debug"],
                   "cannot create the output folder /proc/relbench (No such file or directory); choose a writable --output folder")

@@ -11,7 +11,11 @@ public struct RunRequest {
     public var warmup: Int?
     public var seed: UInt64 = 42
     public var inMemory = false
+    /// SQLite settings for bulk work: the insert phases and filling the databases other scenarios read.
     public var options = StoreOptions()
+    /// The page cache in KiB for reading a prepared database; nil keeps SQLite's default (2000 KiB), as an app
+    /// reads. A bulk-sized cache would hold a whole 1,000,000-row store and blur what batching saves.
+    public var readPageCacheKiB: Int?
     /// Run only the scenarios of shard `index` (1-based) of `count`, for a CI matrix.
     public var shard: (index: Int, count: Int)?
 

@@ -60,6 +60,7 @@ public final class Runner {
         var input = RepetitionInput(strategy: repetition.strategy, variant: repetition.variant, size: repetition.size,
                                     parameters: scenario.parameters, seed: seed, location: location, options: request.options,
                                     data: { data }, trace: trace, traceLevel: traceLevel)
+        input.readPageCacheKiB = request.readPageCacheKiB
         if !request.inMemory && trace == nil {
             let key = "\(scenario.name) \(repetition.strategy) \(repetition.size)"
             input.preparedSchoolProvider = { [unowned self] input, relationship, fill in
@@ -107,7 +108,7 @@ public final class Runner {
         } catch {
             throw BenchError.io("cannot copy the prepared database to \(path) (\(describe(error)))")
         }
-        return try input.openSchool(relationship)
+        return try input.openSchool(relationship, forReading: true)
     }
 
     private func removeTemplates() {

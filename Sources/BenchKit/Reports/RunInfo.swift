@@ -26,8 +26,8 @@ public struct RunInfo: Codable, Sendable {
     public var measurement: String?
 
     /// The facts of this process and machine, for a run with the given settings.
-    public static func current(profile: Profile, seed: UInt64, inMemory: Bool, options: StoreOptions, scenarios: [String],
-                               plannedRepetitions: Int) -> RunInfo {
+    public static func current(profile: Profile, seed: UInt64, inMemory: Bool, options: StoreOptions, readPageCacheKiB: Int? = nil,
+                               scenarios: [String], plannedRepetitions: Int) -> RunInfo {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return RunInfo(
@@ -38,7 +38,9 @@ public struct RunInfo: Codable, Sendable {
             sqliteSettings: [
                 "journal_mode": inMemory ? "memory" : options.journalMode,
                 "synchronous": options.synchronous,
-                "cache_size_kib": options.pageCacheKiB.map(String.init) ?? "SQLite default (2000 KiB)",
+                "cache_size_kib_bulk": options.pageCacheKiB.map(String.init) ?? "SQLite default (2000 KiB)",
+                "cache_size_kib_read": inMemory ? "not applicable (in-memory databases)"
+                    : readPageCacheKiB.map(String.init) ?? "SQLite default (2000 KiB)",
                 "transaction": "one per save (ObjectGraph), one per insert phase (peers)",
             ],
             scenarios: scenarios, status: "running", finishedRepetitions: 0, plannedRepetitions: plannedRepetitions,

@@ -109,6 +109,8 @@ public struct RepetitionInput {
     public let seed: UInt64
     public let location: StoreLocation
     public let options: StoreOptions
+    /// The page cache in KiB for a school opened to read a prepared database; nil keeps SQLite's default.
+    public var readPageCacheKiB: Int?
     /// The data for this size, built once per scenario and size outside the timed region.
     public let data: () -> SchoolData
 
@@ -152,8 +154,12 @@ public struct RepetitionInput {
 
     /// Opens the school for this repetition's strategy, modelling `relationship` as the strategy says; `name`
     /// gives a second database of the repetition a file of its own, `location` another database entirely.
-    public func openSchool(_ relationship: SchoolRelationship, at name: String? = nil, location: StoreLocation? = nil) throws -> SchoolStore {
+    /// `forReading` opens it with the read page cache instead of the bulk one.
+    public func openSchool(_ relationship: SchoolRelationship, at name: String? = nil, location: StoreLocation? = nil,
+                           forReading: Bool = false) throws -> SchoolStore {
         var location = location ?? self.location
+        var options = self.options
+        if forReading { options.pageCacheKiB = readPageCacheKiB }
         if let name, case let .file(path) = location { location = .file(path + "-" + name) }
         switch strategy {
         case .rawSQLite:

@@ -33,6 +33,15 @@ extension RawSQLiteSchool {
         return rows
     }
 
+    /// The first column of every row: primary keys in the statement's order.
+    func keys(_ sql: String) throws -> [Int64] {
+        let statement = try connection.prepared(sql)
+        var keys: [Int64] = []
+        while sqlite3_step(statement) == SQLITE_ROW { keys.append(sqlite3_column_int64(statement, 0)) }
+        rowsRead += keys.count
+        return keys
+    }
+
     func classes() throws -> [(row: NamedRow, owner: Int64)] {
         try named(names.selectClasses + " ORDER BY t0.ZNAME", nameColumn: 4)
     }
@@ -162,7 +171,7 @@ extension RawSQLiteSchool {
             kept.append(rows)
             return checksum
         }
-        let ids = try named("SELECT 0, t0.Z_PK, 0, '' FROM ZSTUDENT t0 ORDER BY t0.ZNAME", nameColumn: 3).map(\.row.key)
+        let ids = try keys("SELECT t0.Z_PK FROM ZSTUDENT t0 ORDER BY t0.ZNAME")
         let end = min(limit ?? ids.count, ids.count)
         var start = 0
         var batch: [StudentRow] = []

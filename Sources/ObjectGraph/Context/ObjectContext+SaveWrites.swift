@@ -4,9 +4,8 @@ import OrderedCollections
 struct SaveResult {
     struct WrittenRow {
         let object: ManagedObject
-        /// The row written, when it is not the object's own current values (an update, or hidden columns).
-        let row: ContiguousArray<Value>?
-        let version: Int64
+        /// The row as written, made while the object is at hand; it becomes the object's snapshot on commit.
+        let snapshot: RowSnapshot
         let wasInserted: Bool
     }
     var written: [WrittenRow] = []
@@ -120,11 +119,11 @@ extension ObjectContext {
             }
         }
         var row = object.localValues!
-        let hasHiddenColumns = hidden[ObjectIdentifier(object)] != nil
-        if let write = hidden[ObjectIdentifier(object)] {
+        if !hidden.isEmpty, let write = hidden[ObjectIdentifier(object)] {
             for (slot, value) in write.columns { row[slot] = value }
         }
-        insert.bind(reservedKey(of: object), at: 1)
+        let key = reservedKey(of: object)
+        insert.bind(key, at: 1)
         insert.bind(Int64(entity.number), at: 2)
         insert.bind(Int64(1), at: 3)
         var index: Int32 = 4
@@ -133,7 +132,8 @@ extension ObjectContext {
             index += 1
         }
         try execute(insert, .insert)
-        result.written.append(.init(object: object, row: hasHiddenColumns ? row : nil, version: 1, wasInserted: true))
+        let snapshot = RowSnapshot.make(entityNumber: entity.number, primaryKey: key, version: 1, values: row)
+        result.written.append(.init(object: object, snapshot: snapshot, wasInserted: true))
     }
 
     private func updateRow(_ object: ManagedObject, hidden: HiddenWrites, into result: inout SaveResult) throws {
@@ -160,7 +160,8 @@ extension ObjectContext {
         guard try execute(update, .update) == 1 else {
             throw ObjectGraphError.optimisticLockingFailure(object: "\(entity.name) \(object.objectID)")
         }
-        result.written.append(.init(object: object, row: row, version: snapshot.version + 1, wasInserted: false))
+        let written = RowSnapshot.make(entityNumber: entity.number, primaryKey: object.primaryKey, version: snapshot.version + 1, values: row)
+        result.written.append(.init(object: object, snapshot: written, wasInserted: false))
     }
 
     private func deleteRow(_ object: ManagedObject) throws {
@@ -267,19 +268,17 @@ extension ObjectContext {
         for written in result.written {
             let object = written.object
             if written.wasInserted {
-                object.primaryKey = reservedKey(of: object)
+                object.primaryKey = written.snapshot.primaryKey
                 object.insertOrdinal = 0
                 object.temporaryNumber = 0
                 object.isInserted = false
                 register(object)
+                clearChanges(object)
             }
-            let snapshot = RowSnapshot.make(entityNumber: object.entity.number, primaryKey: object.primaryKey,
-                                            version: written.version, values: written.row ?? object.localValues!)
-            store.rowCache.insert(snapshot)
-            object.snapshot = snapshot
+            store.rowCache.insert(written.snapshot)
+            object.snapshot = written.snapshot
             object.localValues = nil
         }
-        for object in inserted where !object.isDeleted { clearChanges(object) }
         for object in updated { clearChanges(object) }
         for object in deleted {
             if object.primaryKey > 0 {

@@ -14,6 +14,32 @@ struct ScenarioOptions: ParsableArguments {
     }
 }
 
+/// `--export github-action-benchmark FILE`: the summary also written as benchmark-action's JSON.
+struct ExportOption: ParsableArguments {
+    @Option(parsing: .upToNextOption, help: "Also export the summary: github-action-benchmark FILE (JSON for benchmark-action/github-action-benchmark).")
+    var export: [String] = []
+
+    /// Checks the option before any work is done.
+    func check() throws {
+        guard export.isEmpty || (export.count == 2 && export[0] == "github-action-benchmark") else {
+            throw BenchError.invalidInput("--export takes a format and a file: --export github-action-benchmark FILE")
+        }
+    }
+
+    func write(_ summary: [SummaryRow]) throws {
+        if export.count == 2 { try AtomicFile.write(GitHubBenchmarkExport.encode(summary), to: export[1]) }
+    }
+}
+
+/// Adds a finished run to the history store; a failure only warns, since the run itself is safe on disk.
+func addToHistory(_ history: String, info: RunInfo, folder: String, summary: [SummaryRow], skipAdvice: String) {
+    do {
+        try HistoryStore(path: history).append(info: info, folder: folder, summary: summary)
+    } catch {
+        FileHandle.standardError.write(Data("bench: warning: the run was not added to the history (\(error)); \(skipAdvice)\n".utf8))
+    }
+}
+
 /// A comma-separated list of positive integers (`--sizes 1000,10000`).
 func parseSizes(_ text: String, option: String) throws -> [Int] {
     let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -17,7 +17,7 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "The run to judge, in the same forms.")
     var current: String
 
-    @Option(help: "Significance level of the Mann-Whitney U test on timings and memory.")
+    @Option(help: "Significance level for timings and memory: Mann-Whitney U p-values adjusted over all series compared (Benjamini-Hochberg).")
     var alpha: Double = 0.01
 
     @Option(help: "Noise threshold on the median of timings and memory, in percent.")

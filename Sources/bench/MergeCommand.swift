@@ -15,9 +15,23 @@ struct MergeCommand: ParsableCommand {
     @Flag(help: "The runs repeat one another (a base or a head run several times, alternately): number their repetitions on.")
     var asRepetitions = false
 
+    @Option(help: "Also add the merged run to this history store (shards run with --no-history).")
+    var history: String?
+
+    @OptionGroup var exportOption: ExportOption
+
     func run() throws {
         guard shards.count >= 1 else { throw BenchError.invalidInput("name the shards' run folders to merge") }
+        try exportOption.check()
         let merged = try RunMerge.merge(shards, into: output, asRepetitions: asRepetitions)
+        if history != nil || !exportOption.export.isEmpty {
+            let summary = SummaryFile.summarize(try SamplesFile.load((output as NSString).appendingPathComponent("samples.csv")))
+            try exportOption.write(summary)
+            if let history {
+                addToHistory(history, info: try RunInfo.load((output as NSString).appendingPathComponent("run.json")), folder: output,
+                             summary: summary, skipAdvice: "the merged run folder is complete")
+            }
+        }
         print("merged \(shards.count) shard(s), \(merged) samples, into \(output)")
     }
 }

@@ -56,8 +56,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Do not add this run to the history store.")
     var noHistory = false
 
-    @Option(parsing: .upToNextOption, help: "Also export the summary: github-action-benchmark FILE (JSON for benchmark-action/github-action-benchmark).")
-    var export: [String] = []
+    @OptionGroup var exportOption: ExportOption
 
     @Flag(help: "Count each phase's instructions under valgrind (callgrind) instead of timing it: repeatable to 0.1%, much slower.")
     var instructions = false
@@ -90,9 +89,7 @@ struct RunCommand: ParsableCommand {
         request.options = StoreOptions(pageCacheKiB: pageCacheMib * 1024)
         request.readPageCacheKiB = readPageCacheMib.map { $0 * 1024 }
         request.shard = try shard.map(parseShard)
-        guard export.isEmpty || (export.count == 2 && export[0] == "github-action-benchmark") else {
-            throw BenchError.invalidInput("--export takes a format and a file: --export github-action-benchmark FILE")
-        }
+        try exportOption.check()
         if instructions {
             try InstructionCount.run(arguments: Array(CommandLine.arguments.dropFirst(2)), output: output ?? RunFolder.defaultPath(),
                                      quiet: quiet)
@@ -120,13 +117,9 @@ struct RunCommand: ParsableCommand {
         }
         try folder.finish(status: "complete")
         let summary = SummaryFile.summarize(folder.samples)
-        if export.count == 2 { try AtomicFile.write(GitHubBenchmarkExport.encode(summary), to: export[1]) }
+        try exportOption.write(summary)
         if !noHistory {
-            do {
-                try HistoryStore(path: history).append(info: folder.info, folder: folder.path, summary: summary)
-            } catch {
-                FileHandle.standardError.write(Data("bench: warning: the run was not added to the history (\(error)); pass --no-history to skip it\n".utf8))
-            }
+            addToHistory(history, info: folder.info, folder: folder.path, summary: summary, skipAdvice: "pass --no-history to skip it")
         }
         print(SummaryTable.render(summary, scenarios: plan.scenarios))
         print("reports: \(folder.path)")

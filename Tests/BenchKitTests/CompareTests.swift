@@ -36,7 +36,9 @@ import Testing
         return Comparison(baseline: try RunData.load(baseline), current: try RunData.load(current), options: options)
     }
 
-    private let steady: [Double] = [10.0, 10.3, 9.8, 10.1, 10.2]
+    /// Seven samples: enough for a consistent shift to stay significant once p-values are adjusted for the
+    /// two timing series of a run (five give 2/252 per series, 0.016 adjusted).
+    private let steady: [Double] = [10.0, 10.3, 9.8, 10.1, 10.2, 9.9, 10.05]
 
     @Test func identicalRunsGiveZero() throws {
         let baseline = try run(steady), current = try run(steady)
@@ -76,6 +78,18 @@ import Testing
         #expect(noisy.changes.allSatisfy { $0.verdict == .noise })
     }
 
+    @Test func tooFewSamplesToBeSignificantAreSaidSo() throws {
+        // Two a side (a smoke run): even a 30% slowdown cannot reach p < 0.01, and the comparison says why.
+        let comparison = try compare(try run([10, 10.2]), try run([13, 13.3]))
+        #expect(comparison.exitCode == 0)
+        #expect(comparison.notes == ["""
+            2 timing and memory series have too few samples (down to 2 a side) to ever be significant at alpha 0.01: \
+            give each side 5 or more (--repetitions 5, or alternate rounds joined with 'bench merge --as-repetitions'), \
+            or compare counters or --instructions runs
+            """])
+        #expect(try compare(try run(steady), try run(steady)).notes.isEmpty)
+    }
+
     @Test func seriesOnOneSideOnlyAreListedNotFailed() throws {
         let comparison = try compare(try run(steady), try run(steady, extraSeries: true))
         #expect(comparison.exitCode == 0)
@@ -106,11 +120,20 @@ import Testing
         #expect(try CommandLineTests.bench(["compare", baseline]).status == 1)
     }
 
+    @Test func benjaminiHochbergAdjustsForTheNumberOfSeries() {
+        // R's p.adjust(c(0.01, 0.04, 0.03, 0.005), "BH") gives 0.02, 0.04, 0.04, 0.02.
+        let adjusted = Comparison.benjaminiHochberg([0.01, 0.04, 0.03, 0.005])
+        for (value, expected) in zip(adjusted, [0.02, 0.04, 0.04, 0.02]) { #expect(abs(value - expected) < 1e-12) }
+        #expect(Comparison.benjaminiHochberg([]).isEmpty)
+    }
+
     @Test func mannWhitneyAgainstKnownValues() {
         // Complete separation of 5 and 5: the exact two-sided p is 2/252.
         #expect(abs(MannWhitney.pValue([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]) - 2.0 / 252.0) < 1e-12)
         #expect(MannWhitney.pValue([1, 2], [3, 4]) == 1.0 / 3.0)
         #expect(MannWhitney.pValue([1, 2, 3], [1, 2, 3]) == 1)
+        #expect(abs(MannWhitney.smallestPValue(5, 5) - 2.0 / 252.0) < 1e-12)
+        #expect(abs(MannWhitney.smallestPValue(2, 2) - 1.0 / 3.0) < 1e-12 && MannWhitney.smallestPValue(4, 4) > 0.01)
         // A larger sample with ties uses the normal approximation (scipy.stats.mannwhitneyu gives 0.0107).
         let a: [Double] = [1, 2, 2, 3, 4, 5, 5, 6, 7, 8, 9, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19]
         let b: [Double] = a.map { $0 + 5 }
@@ -225,5 +248,20 @@ import Testing
         #expect(try RunMerge.merge([same, try run("a", repetitions: 3)], into: output + "-3", asRepetitions: true) == 5)
         let samples = try SamplesFile.load(output + "-3/samples.csv")
         #expect(samples.map(\.repetition) == [1, 2, 3, 4, 5])
+    }
+
+    @Test func theMergeCommandAddsTheMergedRunToTheHistory() throws {
+        let temporary = FileManager.default.temporaryDirectory
+        let output = temporary.appendingPathComponent("relbench-merged-\(UUID().uuidString)").path
+        let history = temporary.appendingPathComponent("relbench-history-\(UUID().uuidString).sqlite").path
+        let export = temporary.appendingPathComponent("relbench-export-\(UUID().uuidString).json").path
+        defer { for path in [output, history, export] { try? FileManager.default.removeItem(atPath: path) } }
+        let result = try CommandLineTests.bench(["merge", output, try run("a", repetitions: 2), try run("b", repetitions: 3),
+                                                 "--history", history, "--export", "github-action-benchmark", export])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output == "merged 2 shard(s), 5 samples, into \(output)\n")
+        let entries = try HistoryStore(path: history).entries(scenario: "q", metric: "wall_ms", strategy: nil, variant: nil, size: nil, phase: nil)
+        #expect(entries.map(\.key.strategy) == ["a", "b"] && entries.map(\.median) == [1.5, 2])
+        #expect(FileManager.default.fileExists(atPath: export))
     }
 }

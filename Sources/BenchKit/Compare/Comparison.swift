@@ -4,8 +4,11 @@ import Foundation
 ///
 /// Exact counters (statements, faults, rows, links lost, ...) are compared exactly: any increase is a regression,
 /// any decrease an improvement. Timings and memory are a regression (or an improvement) only when the change is
-/// both significant (Mann-Whitney U, p < alpha) and larger than a noise threshold on the median. Instruction
-/// counts repeat to within a fraction of a percent, so they need only their own, small threshold.
+/// both significant and larger than a noise threshold on the median. Significance is the Mann-Whitney U test
+/// with its p-values adjusted over every timing and memory series compared (Benjamini-Hochberg), so that alpha
+/// bounds the share of false findings in the whole table rather than per series: with hundreds of series at
+/// 0.01 each, a comparison of identical builds would otherwise flag a few. Instruction counts repeat to within
+/// a fraction of a percent, so they need only their own, small threshold.
 public struct Comparison {
     public enum Verdict: String, Sendable {
         case regression, improvement
@@ -22,6 +25,7 @@ public struct Comparison {
         public let current: Double
         /// (current - baseline) / baseline; infinite when the baseline is 0.
         public let relative: Double
+        /// The Mann-Whitney p-value adjusted for the number of series compared (Benjamini-Hochberg).
         public let pValue: Double?
         public let threshold: Double?
         public let verdict: Verdict
@@ -69,8 +73,10 @@ public struct Comparison {
     public init(baseline: RunData, current: RunData, options: Options = Options()) {
         self.options = options
         var changes: [Change] = []
+        var tested: [(key: SeriesKey, old: Double, new: Double, relative: Double, p: Double, worse: Bool)] = []
         var notes: [String] = []
         var compared = 0
+        var underpowered: (series: Int, samples: Int) = (0, .max)
         let timingsComparable = baseline.hasSamples && current.hasSamples
         if !timingsComparable && !options.countersOnly {
             notes.append("timings and memory were not compared: \(baseline.hasSamples ? current.source : baseline.source) has no samples (give run folders or samples.csv files)")
@@ -101,12 +107,19 @@ public struct Comparison {
                                       pValue: nil, threshold: threshold, verdict: worse ? .regression : .improvement))
                 continue
             }
-            let p = MannWhitney.pValue(before, after)
-            let significant = p < options.alpha
+            if MannWhitney.smallestPValue(before.count, after.count) >= options.alpha {
+                underpowered = (underpowered.series + 1, min(underpowered.samples, before.count, after.count))
+            }
+            tested.append((key, old, new, relative, MannWhitney.pValue(before, after), worse))
+        }
+        let adjusted = Self.benjaminiHochberg(tested.map(\.p))
+        for (series, p) in zip(tested, adjusted) {
+            let threshold = options.threshold(for: series.key)
+            let large = abs(series.relative) > threshold, significant = p < options.alpha
             guard large || significant else { continue }
-            let verdict: Verdict = large && significant ? (worse ? .regression : .improvement) : .noise
-            changes.append(Change(key: key, unit: current.units[key] ?? "", baseline: old, current: new, relative: relative,
-                                  pValue: p, threshold: threshold, verdict: verdict))
+            let verdict: Verdict = large && significant ? (series.worse ? .regression : .improvement) : .noise
+            changes.append(Change(key: series.key, unit: current.units[series.key] ?? "", baseline: series.old, current: series.new,
+                                  relative: series.relative, pValue: p, threshold: threshold, verdict: verdict))
         }
         func measurable(_ run: RunData) -> Set<SeriesKey> {
             Set(run.series.keys.filter { key in
@@ -114,11 +127,30 @@ public struct Comparison {
                 return metric.isExact || !options.countersOnly
             })
         }
+        if underpowered.series > 0 {
+            notes.append("""
+                \(underpowered.series) timing and memory series have too few samples (down to \(underpowered.samples) a side) \
+                to ever be significant at alpha \(options.alpha): give each side 5 or more (--repetitions 5, or alternate \
+                rounds joined with 'bench merge --as-repetitions'), or compare counters or --instructions runs
+                """)
+        }
         let before = measurable(baseline), after = measurable(current)
         onlyInBaseline = before.subtracting(after).sorted()
         onlyInCurrent = after.subtracting(before).sorted()
         self.changes = changes
         self.compared = compared
         self.notes = notes
+    }
+
+    /// Benjamini-Hochberg adjusted p-values, in the order given: p·m/rank, made monotone from the largest down.
+    static func benjaminiHochberg(_ pValues: [Double]) -> [Double] {
+        let order = pValues.indices.sorted { pValues[$0] < pValues[$1] }
+        var adjusted = [Double](repeating: 1, count: pValues.count)
+        var running = 1.0
+        for (rank, index) in order.enumerated().reversed() {
+            running = min(running, pValues[index] * Double(pValues.count) / Double(rank + 1))
+            adjusted[index] = min(1, running)
+        }
+        return adjusted
     }
 }

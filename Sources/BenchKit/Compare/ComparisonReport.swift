@@ -9,7 +9,7 @@ public enum ComparisonReport {
         lines += comparison.notes.map { "note: \($0)" }
         if !comparison.changes.isEmpty {
             var table = TextTable(header: ["verdict", "scenario", "strategy", "variant", "size", "phase", "metric", "baseline", "current",
-                                           "change", "p", "threshold"])
+                                           "change", "p (adj.)", "threshold"])
             for change in sorted(comparison.changes) {
                 table.add(row(change))
             }
@@ -25,7 +25,7 @@ public enum ComparisonReport {
                         + "\(comparison.improvements.count) improvement(s)" + (comparison.options.countersOnly ? " (exact counters only)." : "."), ""]
         lines += comparison.notes.map { "> \($0)" }
         if !comparison.changes.isEmpty {
-            lines.append("| verdict | scenario | strategy | variant | size | phase | metric | baseline | current | change | p | threshold |")
+            lines.append("| verdict | scenario | strategy | variant | size | phase | metric | baseline | current | change | p (adj.) | threshold |")
             lines.append("|---|---|---|---|---:|---|---|---:|---:|---:|---:|---:|")
             for change in sorted(comparison.changes) {
                 var cells = row(change)

@@ -21,6 +21,15 @@ public enum MannWhitney {
         return min(1, erfc(z / 2.squareRoot()))
     }
 
+    /// The smallest two-sided p-value samples of these sizes can give: 2 / C(n1 + n2, n1), for two samples
+    /// that do not overlap at all (1 when either is empty). Below 5 a side it exceeds 0.01.
+    public static func smallestPValue(_ n1: Int, _ n2: Int) -> Double {
+        guard n1 > 0, n2 > 0 else { return 1 }
+        var arrangements = 1.0
+        for step in 0..<min(n1, n2) { arrangements = arrangements * Double(n1 + n2 - step) / Double(step + 1) }
+        return min(1, 2 / arrangements)
+    }
+
     /// U for sample `a` (ranks averaged over ties), and the tie correction term Σ(t³ - t).
     static func statistic(_ a: [Double], _ b: [Double]) -> (u: Double, tieTerm: Double) {
         let pooled = (a.map { ($0, true) } + b.map { ($0, false) }).sorted { $0.0 < $1.0 }

@@ -58,7 +58,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var exportOption: ExportOption
 
-    @Flag(help: "Count each phase's instructions under valgrind (callgrind) instead of timing it: repeatable to 0.1%, much slower.")
+    @Flag(help: "Count each phase's instructions under valgrind (callgrind) instead of timing it: repeatable to a few thousand instructions a phase, about 30 times slower.")
     var instructions = false
 
     @Flag(help: "Let a debug build write timing reports (its timings are not representative).")

@@ -90,6 +90,24 @@ import Testing
         #expect(try compare(try run(steady), try run(steady)).notes.isEmpty)
     }
 
+    @Test func instructionCountsMustPassTheThresholdAndTheFloor() throws {
+        func counted(_ large: Double, _ small: Double) throws -> String {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-compare-\(UUID().uuidString)").path
+            let runFolder = try RunFolder(path: folder, info: RunInfo.current(profile: .smoke, seed: 1, inMemory: true, options: .init(),
+                                                                               scenarios: ["query"], plannedRepetitions: 1))
+            try runFolder.append([(1000, large), (100, small)].map { size, value in
+                SampleRecord(scenario: "query", strategy: "many-to-one", variant: "", size: size, repetition: 1, phase: "walk",
+                             metric: "instructions", value: value, unit: "instructions")
+            })
+            try runFolder.finish(status: "complete")
+            return folder
+        }
+        // 1% more at both sizes: 30,000 instructions is a regression, 3,000 is within the heap's jitter.
+        let comparison = try compare(try counted(3_000_000, 300_000), try counted(3_030_000, 303_000))
+        #expect(comparison.regressions.map(\.key.size) == [1000])
+        #expect(comparison.changes.count == 1 && comparison.notes.isEmpty)
+    }
+
     @Test func seriesOnOneSideOnlyAreListedNotFailed() throws {
         let comparison = try compare(try run(steady), try run(steady, extraSeries: true))
         #expect(comparison.exitCode == 0)

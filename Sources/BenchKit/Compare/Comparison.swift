@@ -37,6 +37,9 @@ public struct Comparison {
         public var threshold = 0.10
         /// Thresholds for instruction counts, which repeat almost exactly.
         public var instructionThreshold = 0.005
+        /// Instruction counts move by a few thousand between runs of one build (the heap's layout decides how much
+        /// work malloc does), which is more than 0.5% of a phase at size 100: changes smaller than this are noise.
+        public var instructionFloor = 25_000.0
         /// Overrides by metric (`wall_ms`), scenario (`query`) or both (`query/wall_ms`); the most specific wins.
         public var thresholds: [String: Double] = [:]
         /// Compare exact counters only (CI on a shared machine, where timings are noise).
@@ -102,7 +105,7 @@ public struct Comparison {
             let threshold = options.threshold(for: key)
             let large = abs(relative) > threshold
             if metric == .instructions {
-                guard large else { continue }
+                guard large, abs(new - old) > options.instructionFloor else { continue }
                 changes.append(Change(key: key, unit: current.units[key] ?? "", baseline: old, current: new, relative: relative,
                                       pValue: nil, threshold: threshold, verdict: worse ? .regression : .improvement))
                 continue

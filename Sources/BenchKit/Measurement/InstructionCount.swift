@@ -2,8 +2,9 @@ import Foundation
 
 /// `bench run --instructions`: the same run executed once under valgrind's callgrind, collection switched on
 /// only inside each phase's timed body (`callgrindMeasuredPhase`) and dumped after it, so that every phase's
-/// instruction count is its own. The counts repeat to within 0.1% for the same build, data and seed, whatever
-/// else the machine does; wall time and peak memory under valgrind mean nothing and are left out.
+/// instruction count is its own. For the same build, data and seed the counts repeat to within a few thousand
+/// instructions per phase (0.2% for phases at size 1,000), whatever else the machine does; wall time and peak
+/// memory under valgrind mean nothing and are left out.
 public enum InstructionCount {
     /// The mangled name of `callgrindMeasuredPhase` (every specialization starts with it). Tried here: callgrind
     /// honours `--dump-after` only with the mangled name spelled out, and ignores it when `--toggle-collect` is
@@ -27,9 +28,11 @@ public enum InstructionCount {
         process.arguments = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*callgrindMeasuredPhase*",
                              "--dump-after=\(phaseSymbol)*", "--callgrind-out-file=\(dumps)", "--log-file=\(log)",
                              executablePath(), "run"] + childArguments(arguments) + ["--output", childRun]
+        // Swift seeds its hashing per process; a fixed seed makes dictionary work (GRDB's caches) repeat too.
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = quiet ? FileHandle.nullDevice : FileHandle.standardError
-        if !quiet { FileHandle.standardError.write(Data("counting instructions under callgrind (about 50 times slower than a timed run)...\n".utf8)) }
+        if !quiet { FileHandle.standardError.write(Data("counting instructions under callgrind (about 30 times slower than a timed run)...\n".utf8)) }
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {

@@ -33,8 +33,12 @@ public final class PhaseRecorder {
         observer?.phaseStarted(phase)
         let memoryReset = PeakMemory.reset()
         let start = MonotonicClock.now()
-        let result = try callgrindMeasuredPhase(body)
-        Injection.current.slowDown(scenario: scenario, phase: phase, elapsed: MonotonicClock.milliseconds(since: start))
+        let result = try callgrindMeasuredPhase { () throws -> T in
+            let value = try body()
+            // Inside the counted region, so that an --instructions run sees the injected work too.
+            Injection.current.slowDown(scenario: scenario, phase: phase, elapsed: MonotonicClock.milliseconds(since: start))
+            return value
+        }
         let elapsed = MonotonicClock.milliseconds(since: start)
         let peak = memoryReset ? PeakMemory.highWaterMark() : nil
         let after = school.readings()

@@ -28,8 +28,12 @@ struct MergeCommand: ParsableCommand {
             let summary = SummaryFile.summarize(try SamplesFile.load((output as NSString).appendingPathComponent("samples.csv")))
             try exportOption.write(summary)
             if let history {
-                addToHistory(history, info: try RunInfo.load((output as NSString).appendingPathComponent("run.json")), folder: output,
-                             summary: summary, skipAdvice: "the merged run folder is complete")
+                let info = try RunInfo.load((output as NSString).appendingPathComponent("run.json"))
+                if info.status == "complete" {
+                    addToHistory(history, info: info, folder: output, summary: summary, skipAdvice: "the merged run folder is complete")
+                } else {
+                    FileHandle.standardError.write(Data("bench: warning: not added to the history: a shard's run is \(info.status), so the merged run is incomplete; rerun that shard and merge again\n".utf8))
+                }
             }
         }
         print("merged \(shards.count) shard(s), \(merged) samples, into \(output)")

@@ -58,7 +58,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var exportOption: ExportOption
 
-    @Flag(help: "Count each phase's instructions under valgrind (callgrind) instead of timing it: repeatable to a few thousand instructions a phase, about 30 times slower.")
+    @Flag(help: "Count each phase's instructions under valgrind (callgrind) instead of timing it: repeatable to a few thousand instructions a phase, about 40 times slower.")
     var instructions = false
 
     @Flag(help: "Let a debug build write timing reports (its timings are not representative).")
@@ -74,6 +74,9 @@ struct RunCommand: ParsableCommand {
         guard warmup.map({ $0 >= 0 }) ?? true else { throw BenchError.invalidInput("--warmup must be 0 or more") }
         guard pageCacheMib >= 1 else { throw BenchError.invalidInput("--page-cache-mib must be at least 1") }
         guard readPageCacheMib.map({ $0 >= 1 }) ?? true else { throw BenchError.invalidInput("--read-page-cache-mib must be at least 1") }
+        guard !(inMemory && readPageCacheMib != nil) else {
+            throw BenchError.invalidInput("--read-page-cache-mib sets the cache of file databases reopened for reading; in memory the reads share the connection that built them: use --page-cache-mib")
+        }
         if RunInfo.buildConfiguration == "debug" && !allowDebug {
             throw BenchError.invalidInput("this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)")
         }
@@ -91,8 +94,9 @@ struct RunCommand: ParsableCommand {
         request.shard = try shard.map(parseShard)
         try exportOption.check()
         if instructions {
-            try InstructionCount.run(arguments: Array(CommandLine.arguments.dropFirst(2)), output: output ?? RunFolder.defaultPath(),
-                                     quiet: quiet)
+            let folder = try InstructionCount.run(arguments: Array(CommandLine.arguments.dropFirst(2)),
+                                                  output: output ?? RunFolder.defaultPath(), quiet: quiet)
+            try report(folder, scenarios: [])
             return
         }
         let plan = try RunPlan(request)
@@ -116,12 +120,17 @@ struct RunCommand: ParsableCommand {
             throw error
         }
         try folder.finish(status: "complete")
+        try report(folder, scenarios: plan.scenarios)
+    }
+
+    /// The finished run's export, history entry and printed summary.
+    private func report(_ folder: RunFolder, scenarios: [Scenario]) throws {
         let summary = SummaryFile.summarize(folder.samples)
         try exportOption.write(summary)
-        if !noHistory {
+        if !noHistory && folder.info.status == "complete" {
             addToHistory(history, info: folder.info, folder: folder.path, summary: summary, skipAdvice: "pass --no-history to skip it")
         }
-        print(SummaryTable.render(summary, scenarios: plan.scenarios))
+        print(SummaryTable.render(summary, scenarios: scenarios))
         print("reports: \(folder.path)")
     }
 

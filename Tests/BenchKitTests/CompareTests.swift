@@ -83,10 +83,15 @@ import Testing
         let comparison = try compare(try run([10, 10.2]), try run([13, 13.3]))
         #expect(comparison.exitCode == 0)
         #expect(comparison.notes == ["""
-            2 timing and memory series have too few samples (down to 2 a side) to ever be significant at alpha 0.01: \
-            give each side 5 or more (--repetitions 5, or alternate rounds joined with 'bench merge --as-repetitions'), \
-            or compare counters or --instructions runs
+            2 of 2 timing and memory series have too few samples (down to 2 a side) for a change in one series alone to \
+            be significant at alpha 0.01 over 2 series: give each side 6 or more (--repetitions, or alternate rounds \
+            joined with 'bench merge --as-repetitions'), or compare counters or --instructions runs
             """])
+        // Five a side passes 0.01 for one series (2/252) but not once adjusted over two (0.016); six do.
+        #expect(Comparison.underpoweredNote(samples: [5, 5], alpha: 0.01) != nil)
+        #expect(Comparison.underpoweredNote(samples: [6, 6], alpha: 0.01) == nil)
+        // The smoke profile's 780 timing and memory series need ten a side.
+        #expect(Comparison.underpoweredNote(samples: Array(repeating: 9, count: 780), alpha: 0.01)?.contains("give each side 10 or more") == true)
         #expect(try compare(try run(steady), try run(steady)).notes.isEmpty)
     }
 

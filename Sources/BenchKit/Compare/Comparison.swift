@@ -8,7 +8,7 @@ import Foundation
 /// with its p-values adjusted over every timing and memory series compared (Benjamini-Hochberg), so that alpha
 /// bounds the share of false findings in the whole table rather than per series: with hundreds of series at
 /// 0.01 each, a comparison of identical builds would otherwise flag a few. Instruction counts repeat to within
-/// a fraction of a percent, so they need only their own, small threshold.
+/// a few thousand instructions a phase, so they need no test: a small relative threshold and an absolute floor.
 public struct Comparison {
     public enum Verdict: String, Sendable {
         case regression, improvement
@@ -50,8 +50,9 @@ public struct Comparison {
         func threshold(for key: SeriesKey) -> Double {
             if let value = thresholds["\(key.scenario)/\(key.metric)"] { return value }
             if let value = thresholds[key.metric] { return value }
-            if let value = thresholds[key.scenario] { return value }
-            return key.metric == Metric.instructions.rawValue ? instructionThreshold : threshold
+            // A scenario's override is about its noisy timings; its instruction counts keep their own threshold.
+            if key.metric == Metric.instructions.rawValue { return instructionThreshold }
+            return thresholds[key.scenario] ?? threshold
         }
     }
 
@@ -76,10 +77,9 @@ public struct Comparison {
     public init(baseline: RunData, current: RunData, options: Options = Options()) {
         self.options = options
         var changes: [Change] = []
-        var tested: [(key: SeriesKey, old: Double, new: Double, relative: Double, p: Double, worse: Bool)] = []
+        var tested: [(key: SeriesKey, old: Double, new: Double, relative: Double, p: Double, worse: Bool, samples: Int)] = []
         var notes: [String] = []
         var compared = 0
-        var underpowered: (series: Int, samples: Int) = (0, .max)
         let timingsComparable = baseline.hasSamples && current.hasSamples
         if !timingsComparable && !options.countersOnly {
             notes.append("timings and memory were not compared: \(baseline.hasSamples ? current.source : baseline.source) has no samples (give run folders or samples.csv files)")
@@ -110,10 +110,7 @@ public struct Comparison {
                                       pValue: nil, threshold: threshold, verdict: worse ? .regression : .improvement))
                 continue
             }
-            if MannWhitney.smallestPValue(before.count, after.count) >= options.alpha {
-                underpowered = (underpowered.series + 1, min(underpowered.samples, before.count, after.count))
-            }
-            tested.append((key, old, new, relative, MannWhitney.pValue(before, after), worse))
+            tested.append((key, old, new, relative, MannWhitney.pValue(before, after), worse, min(before.count, after.count)))
         }
         let adjusted = Self.benjaminiHochberg(tested.map(\.p))
         for (series, p) in zip(tested, adjusted) {
@@ -130,19 +127,29 @@ public struct Comparison {
                 return metric.isExact || !options.countersOnly
             })
         }
-        if underpowered.series > 0 {
-            notes.append("""
-                \(underpowered.series) timing and memory series have too few samples (down to \(underpowered.samples) a side) \
-                to ever be significant at alpha \(options.alpha): give each side 5 or more (--repetitions 5, or alternate \
-                rounds joined with 'bench merge --as-repetitions'), or compare counters or --instructions runs
-                """)
-        }
+        if let note = Self.underpoweredNote(samples: tested.map(\.samples), alpha: options.alpha) { notes.append(note) }
         let before = measurable(baseline), after = measurable(current)
         onlyInBaseline = before.subtracting(after).sorted()
         onlyInCurrent = after.subtracting(before).sorted()
         self.changes = changes
         self.compared = compared
         self.notes = notes
+    }
+
+    /// A note when a change in one series alone could never be significant: after adjusting over m series its
+    /// p-value is at least m times the smallest the sample sizes allow (fewer samples are needed when many series
+    /// move together, and more when values tie, as peak memory in pages does).
+    static func underpoweredNote(samples: [Int], alpha: Double) -> String? {
+        let series = Double(samples.count)
+        let short = samples.filter { MannWhitney.smallestPValue($0, $0) * series >= alpha }
+        guard let fewest = short.min() else { return nil }
+        let needed = (2...1000).first { MannWhitney.smallestPValue($0, $0) * series < alpha } ?? 1000
+        return """
+            \(short.count) of \(samples.count) timing and memory series have too few samples (down to \(fewest) a side) for a \
+            change in one series alone to be significant at alpha \(alpha) over \(samples.count) series: give each side \
+            \(needed) or more (--repetitions, or alternate rounds joined with 'bench merge --as-repetitions'), or compare \
+            counters or --instructions runs
+            """
     }
 
     /// Benjamini-Hochberg adjusted p-values, in the order given: p·m/rank, made monotone from the largest down.

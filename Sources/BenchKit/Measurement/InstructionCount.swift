@@ -11,7 +11,7 @@ public enum InstructionCount {
     /// given the very same pattern, so the two patterns differ.
     static let phaseSymbol = "$s8BenchKit22callgrindMeasuredPhase"
 
-    public static func run(arguments: [String], output: String, quiet: Bool) throws {
+    public static func run(arguments: [String], output: String, quiet: Bool) throws -> RunFolder {
         guard RunInfo.run("valgrind", ["--version"]) != nil else {
             throw BenchError.invalidInput("--instructions needs valgrind; install it (apt-get install valgrind) or run without --instructions")
         }
@@ -32,7 +32,7 @@ public enum InstructionCount {
         process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = quiet ? FileHandle.nullDevice : FileHandle.standardError
-        if !quiet { FileHandle.standardError.write(Data("counting instructions under callgrind (about 30 times slower than a timed run)...\n".utf8)) }
+        if !quiet { FileHandle.standardError.write(Data("counting instructions under callgrind (about 40 times slower than a timed run)...\n".utf8)) }
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
@@ -49,8 +49,7 @@ public enum InstructionCount {
         let folder = try RunFolder(path: output, info: info)
         try folder.append(merged, countsAsRepetition: false)
         try folder.finish(status: info.status)
-        print(SummaryTable.render(SummaryFile.summarize(folder.samples), scenarios: []))
-        print("reports: \(folder.path)")
+        return folder
     }
 
     /// The user's `bench run` arguments for the child: no warmups (counts do not drift), no output of its own.

@@ -39,7 +39,7 @@ public struct RunInfo: Codable, Sendable {
                 "journal_mode": inMemory ? "memory" : options.journalMode,
                 "synchronous": options.synchronous,
                 "cache_size_kib_bulk": options.pageCacheKiB.map(String.init) ?? "SQLite default (2000 KiB)",
-                "cache_size_kib_read": inMemory ? "not applicable (in-memory databases)"
+                "cache_size_kib_read": inMemory ? "as bulk (in-memory databases are read on the connection that built them)"
                     : readPageCacheKiB.map(String.init) ?? "SQLite default (2000 KiB)",
                 "transaction": "one per save (ObjectGraph), one per insert phase (peers)",
             ],

@@ -67,7 +67,11 @@ extension ObjectContext {
     /// the cached one when its version matches, else a new one put in the row cache.
     @inline(__always)
     func snapshot(_ entity: EntityDescription, from row: SQLiteStatement) -> RowSnapshot {
-        let primaryKey = row.int64(1)
+        snapshot(entity, primaryKey: row.int64(1), from: row)
+    }
+
+    @inline(__always)
+    private func snapshot(_ entity: EntityDescription, primaryKey: Int64, from row: SQLiteStatement) -> RowSnapshot {
         let version = row.int64(2)
         if let cached = store.rowCache.snapshot(entity: entity.number, primaryKey: primaryKey), cached.version == version {
             return cached
@@ -90,15 +94,17 @@ extension ObjectContext {
     /// not overwrite the values of registered objects on a fetch): the row's columns are not even read.
     @inline(__always)
     func materialize(_ entity: EntityDescription, from row: SQLiteStatement, asFault: Bool) -> ManagedObject {
-        if let object = registered(entity, primaryKey: row.int64(1)), !object.isFault { return object }
-        let snapshot = snapshot(entity, from: row)
-        if let object = registered(entity, primaryKey: snapshot.primaryKey) {
-            object.snapshot = snapshot
-            if !asFault { fill(object, from: snapshot) }
-            return object
+        let primaryKey = row.int64(1)
+        let existing = registered(entity, primaryKey: primaryKey)
+        if let existing, !existing.isFault { return existing }
+        let snapshot = snapshot(entity, primaryKey: primaryKey, from: row)
+        if let existing {
+            existing.snapshot = snapshot
+            if !asFault { existing.isFault = false }
+            return existing
         }
-        let object = ManagedObject(faultOf: entity, primaryKey: snapshot.primaryKey, snapshot: snapshot, owner: self)
-        if !asFault { fill(object, from: snapshot) }
+        let object = ManagedObject(faultOf: entity, primaryKey: primaryKey, snapshot: snapshot, owner: self)
+        if !asFault { object.isFault = false }
         register(object)
         counters.objectsMaterialized &+= 1
         store.counters.objectsMaterialized &+= 1

@@ -16,7 +16,6 @@ struct SaveResult {
 /// changed row (optimistic locking on Z_OPT), join-table rows, one DELETE per deleted row, in one transaction.
 extension ObjectContext {
     func writeChanges() throws -> SaveResult {
-        let liveInserted = inserted.filter { !$0.isDeleted }
         let persistedDeleted = deleted.filter { !$0.isInserted }
         try execute("BEGIN EXCLUSIVE", .other)
         store.derivedValues.updates = []
@@ -24,14 +23,12 @@ extension ObjectContext {
             var result = SaveResult()
             try reservePrimaryKeys()
             let hidden = model.hasManyToNil ? hiddenOwnerWrites(deleted: persistedDeleted) : [:]
-            for entity in model.saveOrder {
+            for (entity, objects) in liveInsertedByEntity() {
                 let insert = try statement(entity.sql.insert)
-                for object in liveInserted where object.entity === entity {
-                    try insertRow(object, with: insert, hidden: hidden, into: &result)
-                }
+                for object in objects { try insertRow(object, with: insert, hidden: hidden, into: &result) }
             }
-            var toUpdate = OrderedSet(updated.filter { !$0.isDeleted && !$0.isInserted })
-            for (_, write) in hidden where !write.object.isInserted && !write.object.isDeleted {
+            var toUpdate = updated.filter { !$0.isDeleted && !$0.isInserted }
+            for (_, write) in hidden where !write.object.isInserted && !write.object.isDeleted && !write.object.isUpdated {
                 toUpdate.append(write.object)
             }
             for object in toUpdate { try updateRow(object, hidden: hidden, into: &result) }
@@ -47,6 +44,17 @@ extension ObjectContext {
             for index in reservedBases.indices { reservedBases[index] = 0 }
             throw error
         }
+    }
+
+    /// The inserted objects not deleted since, entity by entity in save order, in one pass over them.
+    private func liveInsertedByEntity() -> [(EntityDescription, [ManagedObject])] {
+        var buckets = liveInsertedCounts.map { count -> [ManagedObject] in
+            var bucket: [ManagedObject] = []
+            bucket.reserveCapacity(Int(count))
+            return bucket
+        }
+        for object in inserted where !object.isDeleted { buckets[object.entity.number].append(object) }
+        return model.saveOrder.compactMap { entity in buckets[entity.number].isEmpty ? nil : (entity, buckets[entity.number]) }
     }
 
     // MARK: Primary keys
@@ -95,16 +103,27 @@ extension ObjectContext {
     /// and hidden owner columns from many-to-nil writes.
     private func rowToWrite(_ object: ManagedObject, hidden: HiddenWrites) -> ContiguousArray<Value> {
         var row = object.currentRow
+        writeToOneKeys(of: object, into: &row)
+        writeHiddenOwners(of: object, hidden, into: &row)
+        return row
+    }
+
+    /// Puts the keys of the object's resolved to-one relationships into their columns of `row`.
+    @inline(__always)
+    private func writeToOneKeys(of object: ManagedObject, into row: inout ContiguousArray<Value>) {
         for relationship in object.entity.toOneRelationships {
             if case let .toOne(destination) = object.relations[relationship.index] {
                 let key = key(of: destination)
                 if row[relationship.slot] != key { row[relationship.slot] = key }
             }
         }
-        if let write = hidden[ObjectIdentifier(object)] {
-            for (slot, value) in write.columns { row[slot] = value }
-        }
-        return row
+    }
+
+    /// Puts the owners many-to-nil relationships give the object into its hidden columns of `row`.
+    @inline(__always)
+    private func writeHiddenOwners(of object: ManagedObject, _ hidden: HiddenWrites, into row: inout ContiguousArray<Value>) {
+        guard !hidden.isEmpty, let write = hidden[ObjectIdentifier(object)] else { return }
+        for (slot, value) in write.columns { row[slot] = value }
     }
 
     /// INSERT of a new row. Its foreign keys go straight into the object's own (unshared) values: for an
@@ -112,16 +131,9 @@ extension ObjectContext {
     private func insertRow(_ object: ManagedObject, with insert: SQLiteStatement, hidden: HiddenWrites,
                            into result: inout SaveResult) throws {
         let entity = object.entity
-        for relationship in entity.toOneRelationships {
-            if case let .toOne(destination) = object.relations[relationship.index] {
-                let key = key(of: destination)
-                if object.localValues![relationship.slot] != key { object.localValues![relationship.slot] = key }
-            }
-        }
+        writeToOneKeys(of: object, into: &object.localValues!)
         var row = object.localValues!
-        if !hidden.isEmpty, let write = hidden[ObjectIdentifier(object)] {
-            for (slot, value) in write.columns { row[slot] = value }
-        }
+        writeHiddenOwners(of: object, hidden, into: &row)
         let key = reservedKey(of: object)
         insert.bind(key, at: 1)
         insert.bind(Int64(entity.number), at: 2)
@@ -231,9 +243,8 @@ extension ObjectContext {
             guard owner.primaryKey > 0, member.primaryKey > 0 else { return }
             let join = relationship.joinTable!
             let (source, destination) = join.isPrimarySide ? (owner.primaryKey, member.primaryKey) : (member.primaryKey, owner.primaryKey)
-            let primary = join.isPrimarySide ? join : relationship.inverse!.joinTable!
             guard removedPairs.insert(JoinPair(table: join.tableName, source: source, destination: destination)).inserted else { return }
-            let delete = try statement("DELETE FROM \(join.tableName) WHERE \(primary.sourceColumn) = ? AND \(primary.destinationColumn) = ?")
+            let delete = try statement((join.isPrimarySide ? relationship : relationship.inverse!).sql.joinDelete!)
             delete.bind(source, at: 1)
             delete.bind(destination, at: 2)
             try execute(delete, .delete)
@@ -242,11 +253,11 @@ extension ObjectContext {
             for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToMany && relationship.joinTable!.isPrimarySide {
                 guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
                 for member in state.removed { try remove(relationship, owner, member) }
-                let join = relationship.joinTable!
+                let insert = try statement(relationship.sql.joinInsert!)
+                let ownerKey = key(of: owner)
                 let added = owner.isInserted ? Array(state.members?.elements ?? []) : state.added.elements
                 for member in added where !member.isDeleted {
-                    let insert = try statement("INSERT OR REPLACE INTO \(join.tableName)(\(join.sourceColumn), \(join.destinationColumn)) VALUES (?, ?)")
-                    insert.bind(key(of: owner), at: 1)
+                    insert.bind(ownerKey, at: 1)
                     insert.bind(key(of: member), at: 2)
                     try execute(insert, .insert)
                 }

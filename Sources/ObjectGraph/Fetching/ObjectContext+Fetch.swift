@@ -113,20 +113,18 @@ extension ObjectContext {
     func fetchBatch(_ entity: EntityDescription, ids: ContiguousArray<Int64>, limit: Int, asFaults: Bool) throws -> [ManagedObject] {
         bindIDList(ids)
         let statement = try self.statement(entity.sql.batchPrefix + " LIMIT \(limit)")
-        var fetched: [Int64: ManagedObject] = [:]
+        var fetched: [ManagedObject] = []
         fetched.reserveCapacity(ids.count)
-        try query(statement, .batch) { row in
-            let object = materialize(entity, from: row, asFault: asFaults)
-            fetched[object.primaryKey] = object
-        }
-        return ids.map { fetched[$0] ?? object(entity, primaryKey: $0) }
+        try query(statement, .batch) { row in fetched.append(materialize(entity, from: row, asFault: asFaults)) }
+        // The registry maps keys to the objects just materialized; `fetched` keeps them alive meanwhile.
+        return withExtendedLifetime(fetched) { ids.map { object(entity, primaryKey: $0) } }
     }
 
     // MARK: Pending changes
 
     private func hasPendingChanges(for entity: EntityDescription) -> Bool {
         guard hasChanges else { return false }
-        return inserted.contains { $0.entity === entity } || updated.contains { $0.entity === entity }
+        return insertedCounts[entity.number] > 0 || updated.contains { $0.entity === entity }
             || deleted.contains { $0.entity === entity }
     }
 

@@ -32,8 +32,8 @@ struct QueryCompiler {
         let joinSQL = compiler.joins.map { " " + $0.sql(compiler.innerPaths.contains($0.path)) }.joined()
         var sql: String
         switch mode {
-        case .rows: sql = "SELECT 0, \(entity.sql.rowColumns) FROM \(table) t0"
-        case .ids: sql = "SELECT 0, t0.Z_PK FROM \(table) t0"
+        case .rows: sql = entity.sql.selectRows
+        case .ids: sql = entity.sql.selectIDs
         case .count:
             if whereClause == nil { return Query(sql: "SELECT COUNT(*) FROM \(table)", bindings: []) }
             sql = compiler.joins.isEmpty ? "SELECT COUNT(*) FROM \(table) t0" : "SELECT COUNT(DISTINCT t0.Z_PK) FROM \(table) t0"

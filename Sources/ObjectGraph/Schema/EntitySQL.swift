@@ -51,12 +51,23 @@ struct RelationshipSQL {
     /// column at `ownerColumn` (0-based, counting the leading constant).
     let prefetch: String
     let ownerColumn: Int32
+    /// On the side of a many-to-many that names the join table: `INSERT OR REPLACE INTO Z_1SUBJECTS(...) VALUES (?, ?)`
+    /// and `DELETE FROM Z_1SUBJECTS WHERE ... = ? AND ... = ?`.
+    let joinInsert: String?
+    let joinDelete: String?
 
     init(_ relationship: RelationshipDescription) {
         let destination = relationship.destination!
         let rows = destination.sql.rowColumns
         let table = destination.tableName
         let keyColumnBase: Int32 = 3 // the leading constant, Z_PK, Z_OPT
+        if let join = relationship.joinTable, join.isPrimarySide {
+            joinInsert = "INSERT OR REPLACE INTO \(join.tableName)(\(join.sourceColumn), \(join.destinationColumn)) VALUES (?, ?)"
+            joinDelete = "DELETE FROM \(join.tableName) WHERE \(join.sourceColumn) = ? AND \(join.destinationColumn) = ?"
+        } else {
+            joinInsert = nil
+            joinDelete = nil
+        }
         switch relationship.kind {
         case .manyToOne, .oneToOne, .oneToNil:
             fault = nil

@@ -23,10 +23,15 @@ public struct Injection: Sendable {
         extraStatementStrategy = environment["RELBENCH_INJECT_STATEMENT"].flatMap(StrategyID.init(rawValue:))
     }
 
-    /// Spins for `fraction` of `elapsed` milliseconds more when the phase is the one slowed down.
-    func slowDown(scenario: String?, phase: String, elapsed: Double) {
-        guard let slowdown, slowdown.scenario == scenario, slowdown.phase == phase else { return }
-        let until = MonotonicClock.now() + UInt64(elapsed * slowdown.fraction * 1_000_000)
+    /// The share of its time the phase is slowed down by, or nil when it is not the one slowed down.
+    func slowdownFraction(scenario: String?, phase: String) -> Double? {
+        guard let slowdown, slowdown.scenario == scenario, slowdown.phase == phase else { return nil }
+        return slowdown.fraction
+    }
+
+    /// Spins for `milliseconds`.
+    static func spin(milliseconds: Double) {
+        let until = MonotonicClock.now() + UInt64(milliseconds * 1_000_000)
         var work: UInt64 = 0x9E37_79B9
         while MonotonicClock.now() < until {
             for _ in 0..<64 { work = work &* 6_364_136_223_846_793_005 &+ 1 }

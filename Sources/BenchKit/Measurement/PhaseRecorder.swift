@@ -31,12 +31,13 @@ public final class PhaseRecorder {
         let before = school.readings()
         let firstIndex = measurements.count
         observer?.phaseStarted(phase)
+        let slowdown = Injection.current.slowdownFraction(scenario: scenario, phase: phase)
         let memoryReset = PeakMemory.reset()
         let start = MonotonicClock.now()
         let result = try callgrindMeasuredPhase { () throws -> T in
             let value = try body()
             // Inside the counted region, so that an --instructions run sees the injected work too.
-            Injection.current.slowDown(scenario: scenario, phase: phase, elapsed: MonotonicClock.milliseconds(since: start))
+            if let slowdown { Injection.spin(milliseconds: MonotonicClock.milliseconds(since: start) * slowdown) }
             return value
         }
         let elapsed = MonotonicClock.milliseconds(since: start)

@@ -21,7 +21,8 @@ public enum PrefetchWorkload: Workload {
         guard let keyPath = PrefetchPath(rawValue: input.text("keyPath")) else {
             throw BenchError.invalidInput("prefetch needs a keyPath variant")
         }
-        try recorder.measure("walk", school) { _ = try school.walk(keyPath, prefetch: input.text("prefetch") == "on") }
+        let prefetch = input.text("prefetch") == "on"
+        try recorder.measure("walk", school) { _ = try school.walk(keyPath, prefetch: prefetch) }
         school.releaseObjects()
     }
 }

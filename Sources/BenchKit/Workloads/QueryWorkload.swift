@@ -12,8 +12,9 @@ public enum QueryWorkload: Workload {
 
     public static func run(_ input: RepetitionInput, recorder: PhaseRecorder) throws {
         let school = try input.preparedSchool(.membership) { try $0.insertMembership($1) }
+        let prefetch = input.text("prefetch") == "on"
         try recorder.measure("fetch-all", school) { _ = try school.fetchAllStudents() }
-        try recorder.measure("walk", school) { _ = try school.walkClasses(prefetch: input.text("prefetch") == "on") }
+        try recorder.measure("walk", school) { _ = try school.walkClasses(prefetch: prefetch) }
         school.releaseObjects()
     }
 }

@@ -108,8 +108,9 @@ extension RawSQLiteSchool {
                 for root in roots { checksum.add(byKey[root.schoolClass] ?? "") }
                 kept.append(owners)
             } else {
+                let classByKey = names.selectClasses + " WHERE t0.Z_PK = ? LIMIT 1"
                 for root in roots {
-                    let owner = try named(names.selectClasses + " WHERE t0.Z_PK = ? LIMIT 1", nameColumn: 4) { sqlite3_bind_int64($0, 1, root.schoolClass) }
+                    let owner = try named(classByKey, nameColumn: 4) { sqlite3_bind_int64($0, 1, root.schoolClass) }
                     checksum.add(owner.first?.row.name ?? "")
                 }
             }
@@ -128,8 +129,9 @@ extension RawSQLiteSchool {
                 for root in roots { for name in byStudent[root.key] ?? [] { checksum.add(name) } }
                 kept.append(rows)
             } else {
+                let subjectsOfStudent = join + " = ?"
                 for root in roots {
-                    let rows = try named(join + " = ?", nameColumn: 3, ownerColumn: 4) { sqlite3_bind_int64($0, 1, root.key) }
+                    let rows = try named(subjectsOfStudent, nameColumn: 3, ownerColumn: 4) { sqlite3_bind_int64($0, 1, root.key) }
                     for row in rows { checksum.add(row.row.name) }
                 }
             }
@@ -150,10 +152,12 @@ extension RawSQLiteSchool {
                 }
                 kept.append((members, addresses))
             } else {
+                let studentsOfClass = names.selectStudents + " WHERE t0.\(names.studentClassColumn) = ?"
+                let addressByKey = addressSQL + " = ? LIMIT 1"
                 for owner in owners {
-                    let members = try students(names.selectStudents + " WHERE t0.\(names.studentClassColumn) = ?") { sqlite3_bind_int64($0, 1, owner.row.key) }
+                    let members = try students(studentsOfClass) { sqlite3_bind_int64($0, 1, owner.row.key) }
                     for member in members {
-                        let address = try named(addressSQL + " = ? LIMIT 1", nameColumn: 3) { sqlite3_bind_int64($0, 1, member.address) }
+                        let address = try named(addressByKey, nameColumn: 3) { sqlite3_bind_int64($0, 1, member.address) }
                         checksum.add(address.first?.row.name ?? "")
                     }
                 }

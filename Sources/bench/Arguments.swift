@@ -31,10 +31,18 @@ struct ExportOption: ParsableArguments {
     }
 }
 
-/// Adds a finished run to the history store; a failure only warns, since the run itself is safe on disk.
-func addToHistory(_ history: String, info: RunInfo, folder: String, summary: [SummaryRow], skipAdvice: String) {
+/// A finished run's export, and its entry in the history store (`history`, when given) if it completed.
+/// A failure to add to the history only warns, since the run itself is safe on disk.
+func publish(_ run: RunFolder, export: ExportOption, history: String?, skipAdvice: String) throws {
+    let summary = run.summary, info = run.info
+    try export.write(summary)
+    guard let history else { return }
+    guard info.status == "complete" else {
+        FileHandle.standardError.write(Data("bench: warning: not added to the history: the run is \(info.status); finish it (or rerun the shard that did not) first\n".utf8))
+        return
+    }
     do {
-        try HistoryStore(path: history).append(info: info, folder: folder, summary: summary)
+        try HistoryStore(path: history).append(info: info, folder: run.path, summary: summary)
     } catch {
         FileHandle.standardError.write(Data("bench: warning: the run was not added to the history (\(error)); \(skipAdvice)\n".utf8))
     }

@@ -24,18 +24,7 @@ struct MergeCommand: ParsableCommand {
         guard shards.count >= 1 else { throw BenchError.invalidInput("name the shards' run folders to merge") }
         try exportOption.check()
         let merged = try RunMerge.merge(shards, into: output, asRepetitions: asRepetitions)
-        if history != nil || !exportOption.export.isEmpty {
-            let summary = SummaryFile.summarize(try SamplesFile.load((output as NSString).appendingPathComponent("samples.csv")))
-            try exportOption.write(summary)
-            if let history {
-                let info = try RunInfo.load((output as NSString).appendingPathComponent("run.json"))
-                if info.status == "complete" {
-                    addToHistory(history, info: info, folder: output, summary: summary, skipAdvice: "the merged run folder is complete")
-                } else {
-                    FileHandle.standardError.write(Data("bench: warning: not added to the history: a shard's run is \(info.status), so the merged run is incomplete; rerun that shard and merge again\n".utf8))
-                }
-            }
-        }
-        print("merged \(shards.count) shard(s), \(merged) samples, into \(output)")
+        try publish(merged, export: exportOption, history: history, skipAdvice: "the merged run folder is complete")
+        print("merged \(shards.count) shard(s), \(merged.samples.count) samples, into \(output)")
     }
 }

@@ -125,12 +125,8 @@ struct RunCommand: ParsableCommand {
 
     /// The finished run's export, history entry and printed summary.
     private func report(_ folder: RunFolder, scenarios: [Scenario]) throws {
-        let summary = SummaryFile.summarize(folder.samples)
-        try exportOption.write(summary)
-        if !noHistory && folder.info.status == "complete" {
-            addToHistory(history, info: folder.info, folder: folder.path, summary: summary, skipAdvice: "pass --no-history to skip it")
-        }
-        print(SummaryTable.render(summary, scenarios: scenarios))
+        try publish(folder, export: exportOption, history: noHistory ? nil : history, skipAdvice: "pass --no-history to skip it")
+        print(SummaryTable.render(folder.summary, scenarios: scenarios))
         print("reports: \(folder.path)")
     }
 

@@ -8,7 +8,6 @@ public struct RunData {
     public let units: [SeriesKey: String]
     /// False when only summary.csv was given: each series is then its median alone.
     public let hasSamples: Bool
-    public let info: RunInfo?
 
     /// Reads `path`: a run folder, a samples.csv or a summary.csv. Throws a message naming what is missing.
     public static func load(_ path: String) throws -> RunData {
@@ -19,17 +18,15 @@ public struct RunData {
         if isDirectory.boolValue {
             let samples = (path as NSString).appendingPathComponent("samples.csv")
             let summary = (path as NSString).appendingPathComponent("summary.csv")
-            let infoPath = (path as NSString).appendingPathComponent("run.json")
-            let info = FileManager.default.fileExists(atPath: infoPath) ? try? RunInfo.load(infoPath) : nil
-            if FileManager.default.fileExists(atPath: samples) { return try fromSamples(samples, info: info) }
-            if FileManager.default.fileExists(atPath: summary) { return try fromSummary(summary, info: info) }
+            if FileManager.default.fileExists(atPath: samples) { return try fromSamples(samples) }
+            if FileManager.default.fileExists(atPath: summary) { return try fromSummary(summary) }
             throw BenchError.invalidInput("\(path) holds neither samples.csv nor summary.csv; is it a run folder?")
         }
-        if path.hasSuffix("summary.csv") { return try fromSummary(path, info: nil) }
-        return try fromSamples(path, info: nil)
+        if path.hasSuffix("summary.csv") { return try fromSummary(path) }
+        return try fromSamples(path)
     }
 
-    static func fromSamples(_ path: String, info: RunInfo?) throws -> RunData {
+    static func fromSamples(_ path: String) throws -> RunData {
         var series: [SeriesKey: [Double]] = [:]
         var units: [SeriesKey: String] = [:]
         for sample in try SamplesFile.load(path) {
@@ -38,10 +35,10 @@ public struct RunData {
             if series[key] == nil { series[key] = [] }
             if let value = sample.value { series[key]!.append(value) }
         }
-        return RunData(source: path, series: series, units: units, hasSamples: true, info: info)
+        return RunData(source: path, series: series, units: units, hasSamples: true)
     }
 
-    static func fromSummary(_ path: String, info: RunInfo?) throws -> RunData {
+    static func fromSummary(_ path: String) throws -> RunData {
         guard let data = FileManager.default.contents(atPath: path) else { throw BenchError.invalidInput("cannot read \(path)") }
         var series: [SeriesKey: [Double]] = [:]
         var units: [SeriesKey: String] = [:]
@@ -49,6 +46,6 @@ public struct RunData {
             series[row.key] = row.summary.map { [$0.median] } ?? []
             units[row.key] = row.unit
         }
-        return RunData(source: path, series: series, units: units, hasSamples: false, info: info)
+        return RunData(source: path, series: series, units: units, hasSamples: false)
     }
 }

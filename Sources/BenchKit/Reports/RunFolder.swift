@@ -14,6 +14,9 @@ public final class RunFolder: @unchecked Sendable {
 
     public var info: RunInfo { lock.withLock { _info } }
     public var samples: [SampleRecord] { lock.withLock { _samples } }
+    /// The summary of every sample so far, as last written to summary.csv.
+    public var summary: [SummaryRow] { lock.withLock { _summary } }
+    private var _summary: [SummaryRow] = []
 
     /// Creates the folder (or checks an existing empty one is writable) before anything runs.
     public init(path: String, info: RunInfo) throws {
@@ -79,9 +82,9 @@ public final class RunFolder: @unchecked Sendable {
     /// Rewrites every report; the caller holds the lock (or is the initializer).
     private func flush() throws {
         try AtomicFile.write(CSVFiles.encode(header: SamplesFile.columns, rows: []) + encodedSamples, to: file("samples.csv"))
-        let summary = SummaryFile.summarize(_samples)
-        try AtomicFile.write(SummaryFile.encode(summary), to: file("summary.csv"))
-        try AtomicFile.write(ComplexityFile.encode(ComplexityFit.fits(summary)), to: file("complexity.csv"))
+        _summary = SummaryFile.summarize(_samples)
+        try AtomicFile.write(SummaryFile.encode(_summary), to: file("summary.csv"))
+        try AtomicFile.write(ComplexityFile.encode(ComplexityFit.fits(_summary)), to: file("complexity.csv"))
         try AtomicFile.write(_info.encoded(), to: file("run.json"))
     }
 }

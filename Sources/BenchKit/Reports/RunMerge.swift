@@ -2,11 +2,11 @@ import Foundation
 
 /// Joining shards and saving baselines: whole run folders copied or combined, never half-written.
 public enum RunMerge {
-    /// Writes the union of the shards' samples to `output`; returns how many samples it holds. Two shards that
+    /// Writes the union of the shards' samples to `output` and returns the merged run folder. Two shards that
     /// measured the same series are refused (they were not disjoint shards of one run) unless `asRepetitions`:
     /// then the runs are repetitions of one another (a base and a head run alternately in one CI job), and their
     /// repetitions are numbered on.
-    public static func merge(_ shards: [String], into output: String, asRepetitions: Bool = false) throws -> Int {
+    public static func merge(_ shards: [String], into output: String, asRepetitions: Bool = false) throws -> RunFolder {
         var samples: [SampleRecord] = []
         var seen: [SeriesKey: String] = [:]
         var repetitionOffset: [SeriesKey: Int] = [:]
@@ -32,7 +32,7 @@ public enum RunMerge {
             samples += shardSamples
             infos.append(try RunInfo.load((shard as NSString).appendingPathComponent("run.json")))
         }
-        guard var info = infos.first else { return 0 }
+        guard var info = infos.first else { throw BenchError.invalidInput("name the shards' run folders to merge") }
         if let mismatch = infos.first(where: { $0.gitCommit != info.gitCommit || $0.seed != info.seed || $0.profile != info.profile }) {
             throw BenchError.invalidInput("the shards differ in commit, seed or profile (\(mismatch.gitCommit) \(mismatch.seed) \(mismatch.profile) vs \(info.gitCommit) \(info.seed) \(info.profile)); merge shards of one run")
         }
@@ -44,7 +44,7 @@ public enum RunMerge {
         let folder = try RunFolder(path: output, info: info)
         try folder.append(samples, countsAsRepetition: false)
         try folder.finish(status: info.status)
-        return samples.count
+        return folder
     }
 }
 

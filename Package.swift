@@ -26,11 +26,6 @@ let package = Package(
             dependencies: [
                 "CSQLite",
                 .product(name: "OrderedCollections", package: "swift-collections"),
-            ],
-            swiftSettings: [
-                // Profiled: dynamic exclusivity checks on class properties cost a sixth of the instructions of an
-                // insert-and-save (swift_beginAccess and its thread-local lookups). Static checks still apply.
-                .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
             ]
         ),
         .target(

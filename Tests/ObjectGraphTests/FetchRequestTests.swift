@@ -137,10 +137,10 @@ import Testing
     @Test func badRequestsAreErrors() throws {
         let temporary = try Self.people()
         let context = temporary.store.makeContext()
-        #expect(throws: ObjectGraphError.invalidOperation("key path 'team.colour' of Person: 'colour' is not an attribute or to-one relationship of Team")) {
+        #expect(throws: ObjectGraphError.invalidPredicate("key path 'team.colour' of Person: 'colour' is not an attribute or relationship of Team (it has: league, members, name)")) {
             _ = try context.fetch(FetchRequest("Person", predicate: Key("team.colour") == "red"))
         }
-        #expect(throws: ObjectGraphError.invalidOperation("age holds int64 values; cannot compare it with \"old\"")) {
+        #expect(throws: ObjectGraphError.invalidPredicate("'age == \"old\"': the key path holds Integer 64 values; cannot compare it with string \"old\"")) {
             _ = try context.fetch(FetchRequest("Person", predicate: Key("age") == "old"))
         }
         #expect(throws: ObjectGraphError.invalidOperation("the model has no entity 'Human' (it has: League, Person, Team)")) {

@@ -113,7 +113,7 @@ import Testing
         #expect(throws: ObjectGraphError.invalidOperation("entity Student has no property 'age' (it has: address, class, name, subjects)")) {
             _ = try student.value("age")
         }
-        #expect(throws: ObjectGraphError.invalidOperation("cannot store 3 in Student.name, which holds string values")) {
+        #expect(throws: ObjectGraphError.invalidOperation("cannot store integer 3 in Student.name, which holds String values")) {
             try student.setValue(3, for: "name")
         }
         #expect(throws: ObjectGraphError.invalidOperation("Student.subjects is to-many; use objects(_:), add(_:to:) or remove(_:from:)")) {

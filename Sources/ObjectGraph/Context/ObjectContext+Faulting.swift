@@ -1,13 +1,15 @@
+import Foundation
+
 /// Faults: object faults fulfilled from the row cache or with one SELECT, to-many faults with one query for
 /// the member IDs, and the materialization of fetched rows into registered objects.
 extension ObjectContext {
     /// Fires an object fault: from the object's snapshot or the row cache (a hit, no SQL), else one
-    /// `SELECT ... WHERE t0.Z_PK = ? LIMIT 1` (a miss).
+    /// `SELECT ... WHERE  t0.Z_PK = ?  LIMIT 1` (a miss).
     func fulfilFault(_ object: ManagedObject) throws {
         guard object.isFault else { return }
         counters.objectFaults &+= 1
         store.counters.objectFaults &+= 1
-        if let snapshot = object.snapshot ?? store.rowCache.snapshot(entity: object.entity.number, primaryKey: object.primaryKey) {
+        if let snapshot = object.snapshot ?? store.rowCache.snapshot(table: object.entity.rootNumber, primaryKey: object.primaryKey) {
             counters.cacheHits &+= 1
             store.counters.cacheHits &+= 1
             fill(object, from: snapshot)
@@ -16,17 +18,19 @@ extension ObjectContext {
         counters.cacheMisses &+= 1
         store.counters.cacheMisses &+= 1
         let entity = object.entity
+        let start = store.sqlTrace == nil ? 0 : DispatchTime.now().uptimeNanoseconds
         let statement = try self.statement(entity.sql.fault)
         statement.bind(object.primaryKey, at: 1)
         var found: RowSnapshot?
-        try query(statement, .objectFault) { row in found = snapshot(entity, from: row) }
+        let rows = try query(statement, .objectFault) { row in found = snapshot(entity, from: row) }
+        if let trace = store.sqlTrace, trace.exact { traceFetchTotal(since: start, rows: rows) }
         guard let found else {
             throw ObjectGraphError.invalidOperation(
                 "could not fulfil a fault for \(object.objectID): its row no longer exists in the store")
         }
         fill(object, from: found)
         if let trace = store.sqlTrace {
-            trace.annotation("fault fulfilled from database for : \(object.objectID)")
+            trace.annotation("fault fulfilled from database for : \(trace.objectID(object.objectID))")
         }
     }
 
@@ -36,7 +40,8 @@ extension ObjectContext {
         object.isFault = false
     }
 
-    /// Fires a to-many fault: one query for the member IDs; each member is registered as a fault of its own.
+    /// Fires a to-many fault: one query for the member IDs (in order for an ordered relationship); each member is
+    /// registered as a fault of its own.
     func fulfilToManyFault(_ owner: ManagedObject, _ relationship: RelationshipDescription) throws {
         let state: ToManyState
         if case let .toMany(existing) = owner.relations[relationship.index] {
@@ -49,61 +54,79 @@ extension ObjectContext {
         if owner.primaryKey > 0 {
             counters.relationshipFaults &+= 1
             store.counters.relationshipFaults &+= 1
-            let destination = relationship.destination!
+            let destination = relationship.destination
+            let hierarchy = destination.isInHierarchy
+            let orderColumn: Int32? = relationship.kind == .manyToMany && relationship.joinTable!.orderColumn != nil ? 2 : nil
+            var orderKeys: [ObjectIdentifier: Int64] = [:]
             let statement = try self.statement(relationship.sql.fault!)
             statement.bind(owner.primaryKey, at: 1)
             let rows = try query(statement, .toManyFault) { row in
-                stored.append(object(destination, primaryKey: row.int64(1)))
+                let entity = hierarchy ? (model.entity(number: Int(row.int64(0))) ?? destination) : destination
+                let member = object(entity, primaryKey: row.int64(1))
+                stored.append(member)
+                if let orderColumn { orderKeys[ObjectIdentifier(member)] = row.int64(orderColumn) }
             }
+            if orderColumn != nil { state.joinOrderKeys = orderKeys }
             if let trace = store.sqlTrace {
-                trace.annotation("to-many relationship fault \"\(relationship.name)\" for objectID \(owner.objectID) fulfilled from database.  Got \(rows) rows")
+                trace.annotation("to-many relationship fault \"\(relationship.name)\" for objectID \(trace.objectID(owner.objectID)) fulfilled from database.  Got \(rows) rows")
             }
         }
         state.fulfil(with: stored)
         owner.relations[relationship.index] = .toMany(state)
     }
 
-    /// The snapshot for the current row of `row` (columns: constant, Z_PK, Z_OPT, then the entity's columns):
+    /// The snapshot for the current row of `row` (columns: head, Z_PK, Z_OPT, then the entity's row in order):
     /// the cached one when its version matches, else a new one put in the row cache.
     @inline(__always)
     func snapshot(_ entity: EntityDescription, from row: SQLiteStatement) -> RowSnapshot {
-        snapshot(entity, primaryKey: row.int64(1), from: row)
+        snapshot(entity, primaryKey: row.int64(1), from: row, positions: nil)
     }
 
+    /// `positions` gives each slot's result column when the row was selected for another entity of the hierarchy
+    /// (nil: the entity's own row follows Z_OPT).
     @inline(__always)
-    private func snapshot(_ entity: EntityDescription, primaryKey: Int64, from row: SQLiteStatement) -> RowSnapshot {
+    private func snapshot(_ entity: EntityDescription, primaryKey: Int64, from row: SQLiteStatement, positions: [Int32]?) -> RowSnapshot {
         let version = row.int64(2)
-        if let cached = store.rowCache.snapshot(entity: entity.number, primaryKey: primaryKey), cached.version == version {
+        if let cached = store.rowCache.snapshot(table: entity.rootNumber, primaryKey: primaryKey), cached.version == version {
             return cached
         }
         let columns = entity.columnTypes
-        let snapshot = RowSnapshot.make(entityNumber: entity.number, primaryKey: primaryKey, version: version,
+        let snapshot = RowSnapshot.make(tableNumber: entity.rootNumber, primaryKey: primaryKey, version: version,
                                         count: columns.count) { values in
-            for (slot, type) in columns.enumerated() {
-                (values + slot).initialize(to: row.value(Int32(slot + 3), as: type))
+            if let positions {
+                for (slot, type) in columns.enumerated() { (values + slot).initialize(to: row.value(positions[slot], as: type)) }
+            } else {
+                for (slot, type) in columns.enumerated() { (values + slot).initialize(to: row.value(Int32(slot + 3), as: type)) }
             }
         }
         store.rowCache.insert(snapshot)
         return snapshot
     }
 
-    /// The registered object for a fetched row, created if needed; a fault keeps the snapshot so that firing
-    /// it is a row-cache hit (Core Data's returnsObjectsAsFaults).
+    /// The registered object for a fetched row of `entity` (its sub-entities' rows too: the head column names
+    /// their entity), created if needed; a fault keeps the snapshot so that firing it is a row-cache hit (Core
+    /// Data's returnsObjectsAsFaults).
     ///
     /// An object already registered and fired is returned as it is, without looking at the row (Core Data does
     /// not overwrite the values of registered objects on a fetch): the row's columns are not even read.
     @inline(__always)
     func materialize(_ entity: EntityDescription, from row: SQLiteStatement, asFault: Bool) -> ManagedObject {
+        var concrete = entity
+        var positions: [Int32]?
+        if entity.isInHierarchy {
+            concrete = model.entity(number: Int(row.int64(0))) ?? entity
+            positions = entity.sql.rowPositions[concrete.number]
+        }
         let primaryKey = row.int64(1)
-        let existing = registered(entity, primaryKey: primaryKey)
+        let existing = registered(concrete, primaryKey: primaryKey)
         if let existing, !existing.isFault { return existing }
-        let snapshot = snapshot(entity, primaryKey: primaryKey, from: row)
+        let snapshot = snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions)
         if let existing {
             existing.snapshot = snapshot
             if !asFault { existing.isFault = false }
             return existing
         }
-        let object = ManagedObject(faultOf: entity, primaryKey: primaryKey, snapshot: snapshot, owner: self)
+        let object = ManagedObject(faultOf: concrete, primaryKey: primaryKey, snapshot: snapshot, owner: self)
         if !asFault { object.isFault = false }
         register(object)
         counters.objectsMaterialized &+= 1

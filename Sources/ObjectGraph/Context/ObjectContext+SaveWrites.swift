@@ -10,60 +10,87 @@ struct SaveResult {
     }
     var written: [WrittenRow] = []
     var derivedValues: [DerivedValueCollector.Update] = []
+    /// Objects whose rows another context or a batch request deleted; the save leaves them out.
+    var goneFromStore: [ManagedObject] = []
+    /// Order keys written to ordered many-to-many join rows, per owner state.
+    var joinOrderKeys: [(ToManyState, [ObjectIdentifier: Int64])] = []
 }
 
-/// The SQL of a save: primary keys reserved through Z_PRIMARYKEY, one INSERT per new row, one UPDATE per
-/// changed row (optimistic locking on Z_OPT), join-table rows, one DELETE per deleted row, in one transaction.
+/// The SQL of a save, as Core Data's SQLDebug logs show it: a first transaction reserving primary keys through
+/// Z_PRIMARYKEY, then a second with one INSERT per new row, one UPDATE per changed row (optimistic locking on
+/// Z_OPT), join-table rows, one DELETE per deleted row; then `pragma page_count` and `pragma freelist_count`.
 extension ObjectContext {
-    func writeChanges() throws -> SaveResult {
+    /// A save that inserts nothing runs only the second transaction (inferred: the first exists to give new objects
+    /// their keys). Keys reserved by a first transaction whose second one fails stay used (Z_MAX is not wound
+    /// back), so a failed save leaves gaps in Z_PK, as Core Data's do. The first save of a new store also checks
+    /// auto-vacuum inside the first transaction (`pragma auto_vacuum`, `pragma auto_vacuum=2`), as a real log shows.
+    func writeChanges(deletingFirst: [ManagedObject]) throws -> SaveResult {
         let persistedDeleted = deleted.filter { !$0.isInserted }
+        if liveInsertedCounts.contains(where: { $0 > 0 }) {
+            try execute("BEGIN EXCLUSIVE", .other)
+            do {
+                try reservePrimaryKeys()
+                if store.isFirstSaveOfNewStore {
+                    try query(statement("pragma auto_vacuum"), .other) { _ in }
+                    try execute("pragma auto_vacuum=2", .other)
+                    store.isFirstSaveOfNewStore = false
+                }
+                try execute("COMMIT", .other)
+            } catch {
+                try? execute("ROLLBACK", .other)
+                for index in reservedBases.indices { reservedBases[index] = 0 }
+                throw error
+            }
+        }
         try execute("BEGIN EXCLUSIVE", .other)
         store.derivedValues.updates = []
         do {
             var result = SaveResult()
-            try reservePrimaryKeys()
-            let hidden = model.hasManyToNil ? hiddenOwnerWrites(deleted: persistedDeleted) : [:]
+            let firstDeleted = Set(deletingFirst.map(ObjectIdentifier.init))
+            for object in deletingFirst where object.primaryKey > 0 { try deleteRow(object, into: &result) }
+            let columns = try pendingColumnWrites(deleted: persistedDeleted)
             for (entity, objects) in liveInsertedByEntity() {
                 let insert = try statement(entity.sql.insert)
-                for object in objects { try insertRow(object, with: insert, hidden: hidden, into: &result) }
+                for object in objects { try insertRow(object, with: insert, columns: columns, into: &result) }
             }
             var toUpdate = updated.filter { !$0.isDeleted && !$0.isInserted }
-            for (_, write) in hidden where !write.object.isInserted && !write.object.isDeleted && !write.object.isUpdated {
+            for (_, write) in columns where !write.object.isInserted && !write.object.isDeleted && !write.object.isUpdated {
                 toUpdate.append(write.object)
             }
-            for object in toUpdate { try updateRow(object, hidden: hidden, into: &result) }
-            if !model.joinTables.isEmpty { try writeJoinRows(deleted: persistedDeleted) }
-            for object in persistedDeleted { try deleteRow(object) }
+            for object in toUpdate { try updateRow(object, columns: columns, into: &result) }
+            if !model.joinTables.isEmpty { try writeJoinRows(deleted: persistedDeleted, into: &result) }
+            for object in persistedDeleted where !firstDeleted.contains(ObjectIdentifier(object)) { try deleteRow(object, into: &result) }
             try execute("COMMIT", .other)
             result.derivedValues = store.derivedValues.updates
             store.derivedValues.updates = []
+            try query(statement("pragma page_count"), .other) { _ in }
+            try query(statement("pragma freelist_count"), .other) { _ in }
             return result
         } catch {
             try? execute("ROLLBACK", .other)
             store.derivedValues.updates = []
             for index in reservedBases.indices { reservedBases[index] = 0 }
+            if case let ObjectGraphError.sqlite(code, message, sql) = error, code & 0xFF == 19, message.contains("UNIQUE") {
+                throw ObjectGraphError.constraintConflict(["\(message) (while executing `\(sql ?? "")`)"])
+            }
             throw error
         }
     }
 
     /// The inserted objects not deleted since, entity by entity in save order, in one pass over them.
     private func liveInsertedByEntity() -> [(EntityDescription, [ManagedObject])] {
-        var buckets = liveInsertedCounts.map { count -> [ManagedObject] in
-            var bucket: [ManagedObject] = []
-            bucket.reserveCapacity(Int(count))
-            return bucket
-        }
+        var buckets = [[ManagedObject]](repeating: [], count: model.entities.count + 1)
         for object in inserted where !object.isDeleted { buckets[object.entity.number].append(object) }
         return model.saveOrder.compactMap { entity in buckets[entity.number].isEmpty ? nil : (entity, buckets[entity.number]) }
     }
 
     // MARK: Primary keys
 
-    /// Reserves the primary keys of each entity's inserted objects, entity by entity:
+    /// Reserves the primary keys of each hierarchy's inserted objects on its root entity's row:
     /// `SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?` then `UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? ...`.
-    /// An object's key is then the entity's first reserved key plus its insert ordinal, with no pass over objects.
+    /// An object's key is then the first reserved key plus its insert ordinal, with no pass over objects.
     private func reservePrimaryKeys() throws {
-        for entity in model.entities where liveInsertedCounts[entity.number] > 0 {
+        for entity in model.entities where entity.parent == nil && liveInsertedCounts[entity.number] > 0 {
             let count = insertedCounts[entity.number]
             let select = try statement(entity.sql.maxPrimaryKey)
             select.bind(Int64(entity.number), at: 1)
@@ -83,57 +110,52 @@ extension ObjectContext {
     /// The primary key a save in progress writes for an inserted object.
     @inline(__always)
     func reservedKey(of object: ManagedObject) -> Int64 {
-        reservedBases[object.entity.number] + object.insertOrdinal - 1
+        reservedBases[object.entity.rootNumber] + object.insertOrdinal - 1
     }
 
     // MARK: Rows
 
     /// The key a foreign-key column stores for `destination`: its primary key, reserved or saved.
     @inline(__always)
-    private func key(of destination: ManagedObject?) -> Value {
+    func key(of destination: ManagedObject?) -> Value {
         guard let destination else { return .null }
         if destination.primaryKey > 0 { return .int(destination.primaryKey) }
-        if destination.isInserted, !destination.isDeleted, reservedBases[destination.entity.number] > 0 {
+        if destination.isInserted, !destination.isDeleted, reservedBases[destination.entity.rootNumber] > 0 {
             return .int(reservedKey(of: destination))
         }
         return .null
     }
 
-    /// The row to write for `object`: its values with foreign keys taken from resolved to-one relationships
-    /// and hidden owner columns from many-to-nil writes.
-    private func rowToWrite(_ object: ManagedObject, hidden: HiddenWrites) -> ContiguousArray<Value> {
-        var row = object.currentRow
-        writeToOneKeys(of: object, into: &row)
-        writeHiddenOwners(of: object, hidden, into: &row)
-        return row
-    }
-
-    /// Puts the keys of the object's resolved to-one relationships into their columns of `row`.
+    /// Puts the keys (and foreign entity keys) of the object's resolved to-one relationships into `row`.
     @inline(__always)
     private func writeToOneKeys(of object: ManagedObject, into row: inout ContiguousArray<Value>) {
         for relationship in object.entity.toOneRelationships {
             if case let .toOne(destination) = object.relations[relationship.index] {
                 let key = key(of: destination)
                 if row[relationship.slot] != key { row[relationship.slot] = key }
+                if relationship.entitySlot >= 0 {
+                    let entity: Value = key.isNull ? .null : .int(Int64(destination!.entity.number))
+                    if row[relationship.entitySlot] != entity { row[relationship.entitySlot] = entity }
+                }
             }
         }
     }
 
-    /// Puts the owners many-to-nil relationships give the object into its hidden columns of `row`.
+    /// Puts the columns the save computes for the object (hidden owners, order keys) into `row`.
     @inline(__always)
-    private func writeHiddenOwners(of object: ManagedObject, _ hidden: HiddenWrites, into row: inout ContiguousArray<Value>) {
-        guard !hidden.isEmpty, let write = hidden[ObjectIdentifier(object)] else { return }
+    private func writeComputedColumns(of object: ManagedObject, _ columns: ColumnWrites, into row: inout ContiguousArray<Value>) {
+        guard !columns.isEmpty, let write = columns[ObjectIdentifier(object)] else { return }
         for (slot, value) in write.columns { row[slot] = value }
     }
 
     /// INSERT of a new row. Its foreign keys go straight into the object's own (unshared) values: for an
     /// inserted object the to-one relationships say what they hold, so a failed save loses nothing.
-    private func insertRow(_ object: ManagedObject, with insert: SQLiteStatement, hidden: HiddenWrites,
+    private func insertRow(_ object: ManagedObject, with insert: SQLiteStatement, columns: ColumnWrites,
                            into result: inout SaveResult) throws {
         let entity = object.entity
         writeToOneKeys(of: object, into: &object.localValues!)
         var row = object.localValues!
-        writeHiddenOwners(of: object, hidden, into: &row)
+        writeComputedColumns(of: object, columns, into: &row)
         let key = reservedKey(of: object)
         insert.bind(key, at: 1)
         insert.bind(Int64(entity.number), at: 2)
@@ -144,193 +166,77 @@ extension ObjectContext {
             index += 1
         }
         try execute(insert, .insert)
-        let snapshot = RowSnapshot.make(entityNumber: entity.number, primaryKey: key, version: 1, values: row)
+        let snapshot = RowSnapshot.make(tableNumber: entity.rootNumber, primaryKey: key, version: 1, values: row)
         result.written.append(.init(object: object, snapshot: snapshot, wasInserted: true))
     }
 
-    private func updateRow(_ object: ManagedObject, hidden: HiddenWrites, into result: inout SaveResult) throws {
+    private func updateRow(_ object: ManagedObject, columns: ColumnWrites, into result: inout SaveResult) throws {
         if object.isFault { try fulfilFault(object) }
-        guard let snapshot = object.snapshot else { return }
+        guard object.snapshot != nil else { return }
         let entity = object.entity
-        let row = rowToWrite(object, hidden: hidden)
-        var changed: [Int] = []
-        for slot in row.indices where row[slot] != snapshot[slot] { changed.append(slot) }
-        let toManyChanged = object.relations.contains { slot in
-            if case let .toMany(state) = slot { return state.hasChanges }
-            return false
+        for attempt in 0..<2 {
+            let snapshot = object.snapshot!
+            var row = object.currentRow
+            writeToOneKeys(of: object, into: &row)
+            writeComputedColumns(of: object, columns, into: &row)
+            var changed: [Int] = []
+            for slot in row.indices where row[slot] != snapshot[slot] { changed.append(slot) }
+            let toManyChanged = object.relations.contains { slot in
+                if case let .toMany(state) = slot { return state.hasChanges }
+                return false
+            }
+            guard !changed.isEmpty || toManyChanged else { return }
+            // Core Data's column order: foreign keys, entity keys, order keys, then attributes, then Z_OPT; a row
+            // whose version is still 0 (written outside a context) is matched with `(Z_OPT = ? OR Z_OPT IS NULL)`.
+            changed.sort { (entity.columns[$0].writeRank, $0) < (entity.columns[$1].writeRank, $1) }
+            let update = try statement(EntitySQL.update(entity, columns: changed, versionMayBeNull: snapshot.version == 0))
+            var index: Int32 = 1
+            for slot in changed {
+                update.bind(row[slot], at: index)
+                index += 1
+            }
+            update.bind(snapshot.version + 1, at: index)
+            update.bind(object.primaryKey, at: index + 1)
+            update.bind(snapshot.version, at: index + 2)
+            if try execute(update, .update) == 1 {
+                let written = RowSnapshot.make(tableNumber: entity.rootNumber, primaryKey: object.primaryKey, version: snapshot.version + 1, values: row)
+                result.written.append(.init(object: object, snapshot: written, wasInserted: false))
+                return
+            }
+            // The row changed outside this store's cache (another process, a batch request): read it and let the
+            // merge policy decide, then try once more.
+            let newer = try currentRow(of: object)
+            guard attempt == 0, try resolve([(object, newer)]).isEmpty, newer != nil, !object.isFault else {
+                if newer == nil { result.goneFromStore.append(object) }
+                return
+            }
         }
-        guard !changed.isEmpty || toManyChanged else { return }
-        let update = try statement(EntitySQL.update(entity, columns: changed))
-        var index: Int32 = 1
-        for slot in changed {
-            update.bind(row[slot], at: index)
-            index += 1
-        }
-        update.bind(snapshot.version + 1, at: index)
-        update.bind(object.primaryKey, at: index + 1)
-        update.bind(snapshot.version, at: index + 2)
-        guard try execute(update, .update) == 1 else {
-            throw ObjectGraphError.optimisticLockingFailure(object: "\(entity.name) \(object.objectID)")
-        }
-        let written = RowSnapshot.make(entityNumber: entity.number, primaryKey: object.primaryKey, version: snapshot.version + 1, values: row)
-        result.written.append(.init(object: object, snapshot: written, wasInserted: false))
     }
 
-    private func deleteRow(_ object: ManagedObject) throws {
+    private func deleteRow(_ object: ManagedObject, into result: inout SaveResult) throws {
         if object.isFault { try fulfilFault(object) }
         guard let snapshot = object.snapshot else { return }
         let delete = try statement(object.entity.sql.delete)
         delete.bind(object.primaryKey, at: 1)
         delete.bind(snapshot.version, at: 2)
         guard try execute(delete, .delete) == 1 else {
-            throw ObjectGraphError.optimisticLockingFailure(object: "\(object.entity.name) \(object.objectID)")
+            let newer = try currentRow(of: object)
+            guard let newer else { return result.goneFromStore.append(object) }
+            if try resolve([(object, newer)]).isEmpty, object.isDeleted {
+                delete.bind(object.primaryKey, at: 1)
+                delete.bind(newer.version, at: 2)
+                try execute(delete, .delete)
+            }
+            return
         }
     }
 
-    // MARK: Many-to-nil
-
-    typealias HiddenWrites = OrderedDictionary<ObjectIdentifier, (object: ManagedObject, columns: [(Int, Value)])>
-
-    /// The owner each destination row of a many-to-nil relationship will hold. The column holds one owner, so
-    /// when an object is in the sets of two owners the last write wins: the data loss of seed 000 §II.B.
-    /// Removals are written before additions; deleted owners (nullify) release their members first.
-    private func hiddenOwnerWrites(deleted: [ManagedObject]) -> HiddenWrites {
-        var writes = HiddenWrites()
-        func set(_ member: ManagedObject, _ slot: Int, _ value: Value) {
-            guard !member.isDeleted else { return }
-            let id = ObjectIdentifier(member)
-            if writes[id] == nil { writes[id] = (member, []) }
-            writes[id]!.columns.removeAll { $0.0 == slot }
-            writes[id]!.columns.append((slot, value))
-        }
-        for owner in deleted {
-            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToNil && relationship.deleteRule == .nullify {
-                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
-                for member in state.storedMembers { set(member, relationship.slot, .null) }
-            }
-        }
-        let owners = hiddenColumnOwners.filter { !$0.isDeleted }
-        for owner in owners {
-            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToNil {
-                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
-                for member in state.removed { set(member, relationship.slot, .null) }
-            }
-        }
-        for owner in owners {
-            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToNil {
-                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
-                let added = owner.isInserted ? Array(state.members?.elements ?? []) : state.added.elements
-                for member in added { set(member, relationship.slot, key(of: owner)) }
-            }
-        }
-        return writes
-    }
-
-    // MARK: Join tables
-
-    private struct JoinPair: Hashable {
-        let table: String
-        let source: Int64
-        let destination: Int64
-    }
-
-    /// `INSERT OR REPLACE INTO Z_1SUBJECTS(...) VALUES (?, ?)` for new memberships and
-    /// `DELETE FROM Z_1SUBJECTS WHERE ... = ? AND ... = ?` for ended ones, written from the side that names the
-    /// table; deleted objects (unless their rule is no action) lose all their join rows.
-    private func writeJoinRows(deleted: [ManagedObject]) throws {
-        var removedPairs = Set<JoinPair>()
-        func remove(_ relationship: RelationshipDescription, _ owner: ManagedObject, _ member: ManagedObject) throws {
-            guard owner.primaryKey > 0, member.primaryKey > 0 else { return }
-            let join = relationship.joinTable!
-            let (source, destination) = join.isPrimarySide ? (owner.primaryKey, member.primaryKey) : (member.primaryKey, owner.primaryKey)
-            guard removedPairs.insert(JoinPair(table: join.tableName, source: source, destination: destination)).inserted else { return }
-            let delete = try statement((join.isPrimarySide ? relationship : relationship.inverse!).sql.joinDelete!)
-            delete.bind(source, at: 1)
-            delete.bind(destination, at: 2)
-            try execute(delete, .delete)
-        }
-        for owner in joinRowOwners where !owner.isDeleted {
-            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToMany && relationship.joinTable!.isPrimarySide {
-                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
-                for member in state.removed { try remove(relationship, owner, member) }
-                let insert = try statement(relationship.sql.joinInsert!)
-                let ownerKey = key(of: owner)
-                let added = owner.isInserted ? Array(state.members?.elements ?? []) : state.added.elements
-                for member in added where !member.isDeleted {
-                    insert.bind(ownerKey, at: 1)
-                    insert.bind(key(of: member), at: 2)
-                    try execute(insert, .insert)
-                }
-            }
-        }
-        for owner in deleted {
-            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToMany && relationship.deleteRule != .noAction {
-                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
-                for member in state.storedMembers { try remove(relationship, owner, member) }
-            }
-        }
-    }
-
-    // MARK: After the commit
-
-    /// Gives inserted objects their permanent IDs, new snapshots to every written row, applies derived values
-    /// reported by triggers, and forgets deleted objects.
-    func applySaved(_ result: SaveResult) {
-        for written in result.written {
-            let object = written.object
-            if written.wasInserted {
-                object.primaryKey = written.snapshot.primaryKey
-                object.insertOrdinal = 0
-                object.temporaryNumber = 0
-                object.isInserted = false
-                register(object)
-                clearChanges(object)
-            }
-            store.rowCache.insert(written.snapshot)
-            object.snapshot = written.snapshot
-            object.localValues = nil
-        }
-        for object in updated { clearChanges(object) }
-        for object in deleted {
-            if object.primaryKey > 0 {
-                store.rowCache.evict(entity: object.entity.number, primaryKey: object.primaryKey)
-                objectWillDeallocate(object)
-            }
-            object.owner = nil
-            object.isInserted = false
-            object.isUpdated = false
-            object.isDeleted = false
-            object.turnIntoFault(keepSnapshot: false)
-        }
-        inserted = []
-        updated = []
-        deleted = []
-        clearSaveBookkeeping()
-        for index in reservedBases.indices { reservedBases[index] = 0 }
-        for update in result.derivedValues { applyDerivedValue(update) }
-    }
-
-    private func clearChanges(_ object: ManagedObject) {
-        object.isUpdated = false
-        for slot in object.relations {
-            if case let .toMany(state) = slot { state.clearChanges() }
-        }
-    }
-
-    /// Puts a derived value computed by a trigger into the registered object and the row cache.
-    private func applyDerivedValue(_ update: DerivedValueCollector.Update) {
-        guard update.entityNumber >= 1, update.entityNumber <= model.entities.count else { return }
-        let entity = model.entities[update.entityNumber - 1]
-        guard let derived = entity.derivedAttribute(update.attribute) else { return }
-        let object = registered(entity, primaryKey: update.primaryKey)
-        guard let old = object?.snapshot ?? store.rowCache.snapshot(entity: entity.number, primaryKey: update.primaryKey) else { return }
-        var values = old.values
-        values[derived.slot] = .int(update.value)
-        let snapshot = RowSnapshot.make(entityNumber: entity.number, primaryKey: update.primaryKey, version: old.version, values: values)
-        store.rowCache.insert(snapshot)
-        if let object {
-            object.snapshot = snapshot
-            if object.localValues != nil { object.localValues![derived.slot] = .int(update.value) }
-        }
+    /// The row of `object` as the store holds it now (nil if it is gone), put in the row cache.
+    private func currentRow(of object: ManagedObject) throws -> RowSnapshot? {
+        let statement = try self.statement(object.entity.sql.fault)
+        statement.bind(object.primaryKey, at: 1)
+        var found: RowSnapshot?
+        try query(statement, .objectFault) { row in found = snapshot(object.entity, from: row) }
+        return found
     }
 }

@@ -1,46 +1,69 @@
 import OrderedCollections
 
 /// A scratchpad over a store (Core Data's NSManagedObjectContext): registers objects (one per row: uniquing),
-/// tracks inserted, updated and deleted objects, and saves them in one transaction.
+/// tracks inserted, updated and deleted objects, and saves them all or nothing.
 ///
-/// Not thread-safe: use a context and its objects from one thread. Unchanged objects are not retained by the
-/// context: an object the program no longer holds is released and its row leaves the row cache.
+/// A context belongs to one thread or queue (seed 002's law 4; see `ConcurrencyType`): using it or its objects
+/// from elsewhere is reported. Unchanged objects are not retained by the context: an object the program no longer
+/// holds is released and its row leaves the row cache.
 public final class ObjectContext {
     public let store: PersistentStore
     public var model: ObjectModel { store.model }
     /// What this context did since it was made or since `resetCounters()`.
-    public internal(set) var counters = Counters()
+    @exclusivity(unchecked) public internal(set) var counters = Counters()
+    /// How a save resolves conflicts with changes other contexts saved (default: fail with an error, as Core Data).
+    public var mergePolicy: MergePolicy = .error
+    /// Whether saves of other contexts on the same store are merged into this one as they happen (Core Data's
+    /// `automaticallyMergesChangesFromParent` for a context whose parent is the store coordinator).
+    public var automaticallyMergesChangesFromParent = false
+    /// A name, for messages and the queue's label.
+    public var name: String?
 
-    /// Registered objects with a primary key, per entity number; not retained.
+    /// Registered objects with a primary key, per root entity number (a hierarchy shares its keys); not retained.
     let registry: [PKTable<Unmanaged<ManagedObject>>]
     /// Changed objects in the order they changed. Plain arrays: membership is the object's own flag
     /// (isInserted, isUpdated, isDeleted), so no hashing is needed to track a change.
-    var inserted: [ManagedObject] = []
-    var updated: [ManagedObject] = []
-    var deleted: [ManagedObject] = []
-    var nextTemporaryNumber: Int64 = 1
-    /// Per entity number: objects inserted since the last save (their insert ordinals run up to this), and how
-    /// many of them are not deleted.
-    var insertedCounts: [Int64]
-    var liveInsertedCounts: [Int64]
-    /// Per entity number, during a save: the first primary key reserved for its inserted objects; 0 otherwise.
-    var reservedBases: [Int64]
-    /// Primary-side owners of many-to-many changes, and owners of many-to-nil changes, since the last save:
-    /// what a save must turn into join-table rows and hidden owner columns (flagged on the objects).
-    var joinRowOwners: [ManagedObject] = []
-    var hiddenColumnOwners: [ManagedObject] = []
+    @exclusivity(unchecked) var inserted: [ManagedObject] = []
+    @exclusivity(unchecked) var updated: [ManagedObject] = []
+    @exclusivity(unchecked) var deleted: [ManagedObject] = []
+    @exclusivity(unchecked) var nextTemporaryNumber: Int64 = 1
+    /// Per root entity number: objects inserted since the last save (their insert ordinals run up to this), and
+    /// how many of them are not deleted.
+    @exclusivity(unchecked) var insertedCounts: [Int64]
+    @exclusivity(unchecked) var liveInsertedCounts: [Int64]
+    /// Per root entity number, during a save: the first primary key reserved for its inserted objects; 0 otherwise.
+    @exclusivity(unchecked) var reservedBases: [Int64]
+    /// Primary-side owners of many-to-many changes, owners of many-to-nil changes, and owners of changed ordered
+    /// relationships, since the last save: what a save must write outside their own rows (flagged on the objects).
+    @exclusivity(unchecked) var joinRowOwners: [ManagedObject] = []
+    @exclusivity(unchecked) var hiddenColumnOwners: [ManagedObject] = []
+    @exclusivity(unchecked) var orderOwners: [ManagedObject] = []
     /// Open while a save propagates deletes, so that a failed save can put every touched object back.
     var saveUndo: SaveUndoLog?
 
-    init(store: PersistentStore) {
+    /// The thread confinement or queue of the context.
+    public let concurrencyType: ConcurrencyType
+    /// How a use from the wrong thread is reported.
+    public var concurrencyChecking: ConcurrencyChecking = .default
+    let executor: ContextExecutor
+    /// Saves of other contexts waiting to be merged when this context next runs on its own thread.
+    var pendingMerges: [SaveNotification] = []
+    var saveObservers: [(SaveNotification) -> Void] = []
+
+    init(store: PersistentStore, concurrencyType: ConcurrencyType) {
         self.store = store
+        self.concurrencyType = concurrencyType
+        executor = ContextExecutor(type: concurrencyType)
         registry = (0...store.model.entities.count).map { _ in PKTable() }
         insertedCounts = Array(repeating: 0, count: store.model.entities.count + 1)
         liveInsertedCounts = insertedCounts
         reservedBases = insertedCounts
     }
 
-    deinit { detachAll() }
+    deinit {
+        store.unregister(self)
+        detachAll()
+    }
 
     // MARK: State
 
@@ -66,15 +89,22 @@ public final class ObjectContext {
 
     /// Inserts a new object of the entity called `entityName`, with a temporary ID until saved.
     public func insert(_ entityName: String) throws -> ManagedObject {
-        insert(try model.requireEntity(entityName))
+        try insert(try model.requireEntity(entityName))
     }
 
     /// Inserts a new object of `entity`, with the entity's default values and a temporary ID until saved.
-    public func insert(_ entity: EntityDescription) -> ManagedObject {
-        insertedCounts[entity.number] += 1
-        liveInsertedCounts[entity.number] += 1
+    /// An abstract entity has no objects of its own: insert one of its sub-entities.
+    public func insert(_ entity: EntityDescription) throws -> ManagedObject {
+        try checkThread()
+        guard !entity.isAbstract else {
+            let concrete = entity.subtree.filter { !$0.isAbstract }.map(\.name).joined(separator: ", ")
+            throw ObjectGraphError.invalidOperation("cannot insert an object of abstract entity \(entity.name); insert one of its sub-entities (\(concrete))")
+        }
+        let table = entity.rootNumber
+        insertedCounts[table] += 1
+        liveInsertedCounts[table] += 1
         let object = ManagedObject(inserting: entity, temporaryNumber: nextTemporaryNumber,
-                                   insertOrdinal: insertedCounts[entity.number], owner: self)
+                                   insertOrdinal: insertedCounts[table], owner: self)
         nextTemporaryNumber += 1
         inserted.append(object)
         return object
@@ -82,6 +112,7 @@ public final class ObjectContext {
 
     /// Marks `object` deleted; delete rules are applied at save, as Core Data does.
     public func delete(_ object: ManagedObject) throws {
+        try checkThread()
         guard object.owner === self else {
             throw ObjectGraphError.invalidOperation("cannot delete \(object.objectID): it is not registered in this context")
         }
@@ -94,23 +125,25 @@ public final class ObjectContext {
         willChange(object)
         object.isDeleted = true
         deleted.append(object)
-        if object.isInserted { liveInsertedCounts[object.entity.number] -= 1 }
+        if object.isInserted { liveInsertedCounts[object.entity.rootNumber] -= 1 }
     }
 
     // MARK: Lookup
 
-    /// The object for `id`: the registered one, or a new fault (no SQL until touched).
+    /// The object for `id`: the registered one, or a new fault (no SQL until touched). IDs come from any context
+    /// of a store with the same model; objects never move between contexts, IDs do.
     public func object(with id: ObjectID) throws -> ManagedObject {
-        guard id.entity === model.entity(id.entity.name) else {
+        try checkThread()
+        guard let entity = model.entity(id.entity.name), entity.number == id.entity.number else {
             throw ObjectGraphError.invalidOperation("\(id) belongs to another model")
         }
         if id.isTemporary {
-            if let object = inserted.first(where: { $0.temporaryNumber == id.temporaryNumber && $0.entity === id.entity }) {
+            if let object = inserted.first(where: { $0.temporaryNumber == id.temporaryNumber && $0.entity === entity }) {
                 return object
             }
-            throw ObjectGraphError.invalidOperation("\(id) is a temporary ID of another context")
+            throw ObjectGraphError.invalidOperation("\(id) is a temporary ID of another context; save that context first and use the permanent ID")
         }
-        return object(id.entity, primaryKey: id.primaryKey)
+        return object(entity, primaryKey: id.primaryKey)
     }
 
     /// The object for `id`, fired: throws if the row does not exist.
@@ -120,10 +153,26 @@ public final class ObjectContext {
         return object
     }
 
+    /// The registered object for `id`, if this context has one (no fault is made, no SQL runs).
+    public func registeredObject(for id: ObjectID) -> ManagedObject? {
+        guard !id.isTemporary, let entity = model.entity(id.entity.name) else { return nil }
+        return registered(entity, primaryKey: id.primaryKey)
+    }
+
+    /// The ID an `x-coredata://<store>/<Entity>/p<n>` URI names, if it is one of this store's.
+    public func objectID(forURIRepresentation uri: String) -> ObjectID? {
+        let prefix = "x-coredata://\(store.identifier)/"
+        guard uri.hasPrefix(prefix) else { return nil }
+        let parts = uri.dropFirst(prefix.count).split(separator: "/")
+        guard parts.count == 2, let entity = model.entity(String(parts[0])), parts[1].hasPrefix("p"),
+              let key = Int64(parts[1].dropFirst()), key > 0 else { return nil }
+        return ObjectID(entity: entity, primaryKey: key, temporaryNumber: 0, storeIdentifier: store.identifier, model: model)
+    }
+
     /// The registered object for a row, if any.
     @inline(__always)
     func registered(_ entity: EntityDescription, primaryKey: Int64) -> ManagedObject? {
-        registry[entity.number][primaryKey]?.takeUnretainedValue()
+        registry[entity.rootNumber][primaryKey]?.takeUnretainedValue()
     }
 
     /// The registered object for a row, or a new fault registered for it.
@@ -138,13 +187,20 @@ public final class ObjectContext {
 
     @inline(__always)
     func register(_ object: ManagedObject) {
-        registry[object.entity.number][object.primaryKey] = Unmanaged.passUnretained(object)
+        registry[object.entity.rootNumber][object.primaryKey] = Unmanaged.passUnretained(object)
     }
 
     func objectWillDeallocate(_ object: ManagedObject) {
-        guard object.primaryKey > 0,
-              registry[object.entity.number][object.primaryKey]?.takeUnretainedValue() === object else { return }
-        registry[object.entity.number][object.primaryKey] = nil
+        let table = object.entity.rootNumber
+        guard object.primaryKey > 0, registry[table][object.primaryKey]?.takeUnretainedValue() === object else { return }
+        registry[table][object.primaryKey] = nil
+    }
+
+    /// Every registered object (live objects with a primary key).
+    var registeredObjects: [ManagedObject] {
+        var live: [ManagedObject] = []
+        for table in registry { table.forEach { live.append($0.takeUnretainedValue()) } }
+        return live
     }
 
     // MARK: Change tracking
@@ -160,11 +216,11 @@ public final class ObjectContext {
     }
 
     /// Lists an owner whose to-many change a save must write outside its own row: join-table rows (from the
-    /// side that names the table) or the hidden owner columns of a many-to-nil relationship.
+    /// side that names the table), the hidden owner columns of a many-to-nil relationship, or order keys.
     @inline(__always)
     func noteToManyChange(_ owner: ManagedObject, _ relationship: RelationshipDescription) {
         switch relationship.kind {
-        case .manyToMany where relationship.joinTable!.isPrimarySide:
+        case .manyToMany where relationship.joinTable!.isPrimarySide || relationship.isOrdered:
             if !owner.hasPendingJoinRows {
                 owner.hasPendingJoinRows = true
                 joinRowOwners.append(owner)
@@ -177,14 +233,20 @@ public final class ObjectContext {
         default:
             break
         }
+        if relationship.isOrdered, !owner.hasPendingOrder {
+            owner.hasPendingOrder = true
+            orderOwners.append(owner)
+        }
     }
 
     /// Forgets what the next save would have to write besides rows (after a save, a rollback or a reset).
     func clearSaveBookkeeping() {
         for owner in joinRowOwners { owner.hasPendingJoinRows = false }
         for owner in hiddenColumnOwners { owner.hasPendingHiddenOwners = false }
+        for owner in orderOwners { owner.hasPendingOrder = false }
         joinRowOwners = []
         hiddenColumnOwners = []
+        orderOwners = []
         for index in insertedCounts.indices {
             insertedCounts[index] = 0
             liveInsertedCounts[index] = 0
@@ -218,23 +280,27 @@ public final class ObjectContext {
         for index in registry.indices { registry[index].removeAll() }
     }
 
-    /// Turns `object` into a fault again, dropping its loaded relationships (which frees the objects they
-    /// held, as Core Data's `refresh(_:mergeChanges: false)`). Unsaved changes of the object are discarded.
-    public func refresh(_ object: ManagedObject) {
+    /// Turns `object` into a fault again. With `mergeChanges` false (Core Data's default) its unsaved changes
+    /// and transient values are dropped and its loaded relationships freed; with true, its values are re-read
+    /// from the row cache (or, when the row is not cached, from the store when it is next touched) and its
+    /// unsaved changes applied on top.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool = false) {
         guard object.owner === self, !object.isInserted else { return }
+        if mergeChanges, object.hasChanges || object.transientValues != nil {
+            rebase(object, on: store.rowCache.snapshot(table: object.entity.rootNumber, primaryKey: object.primaryKey))
+            return
+        }
         if object.isUpdated { updated.removeAll { $0 === object }; object.isUpdated = false }
         if object.isDeleted { deleted.removeAll { $0 === object }; object.isDeleted = false }
-        object.turnIntoFault(keepSnapshot: false)
+        object.turnIntoFault(keepSnapshot: false, keepTransients: mergeChanges)
     }
 
     private func detachAll() {
-        var live: [ManagedObject] = []
-        for table in registry { table.forEach { live.append($0.takeUnretainedValue()) } }
-        for object in live { detach(object) }
+        for object in registeredObjects { detach(object) }
         for object in inserted { detach(object) }
     }
 
-    private func detach(_ object: ManagedObject) {
+    func detach(_ object: ManagedObject) {
         object.owner = nil
         object.isInserted = false
         object.isUpdated = false

@@ -13,7 +13,9 @@ public enum StatementKind: Int, CaseIterable, Sendable, CustomStringConvertible 
     case insert
     case update
     case delete
-    /// Transaction control and primary-key reservation.
+    /// A uniqueness-constraint check before a save writes.
+    case constraintCheck
+    /// Transaction control, primary-key reservation and pragmas.
     case other
 
     public var description: String {
@@ -26,6 +28,7 @@ public enum StatementKind: Int, CaseIterable, Sendable, CustomStringConvertible 
         case .insert: return "insert"
         case .update: return "update"
         case .delete: return "delete"
+        case .constraintCheck: return "constraint-check"
         case .other: return "other"
         }
     }
@@ -34,7 +37,7 @@ public enum StatementKind: Int, CaseIterable, Sendable, CustomStringConvertible 
     public var isRead: Bool {
         switch self {
         case .fetch, .objectFault, .toManyFault, .prefetch, .batch: return true
-        case .insert, .update, .delete, .other: return false
+        case .insert, .update, .delete, .constraintCheck, .other: return false
         }
     }
 }

@@ -7,12 +7,22 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
     case sqlite(code: Int32, message: String, sql: String?)
     /// The model is inconsistent: an unknown destination, a duplicate name, an inverse that does not point back.
     case model(entity: String, property: String?, reason: String)
-    /// A save was refused by validation (deny rule, missing required value); nothing was written.
+    /// A save was refused by validation (deny rule, missing or out-of-range value); nothing was written.
     case validation(object: String, property: String, reason: String)
     /// The store on disk was created with another model.
     case modelMismatch(path: String, reason: String)
-    /// Another context saved the row since this context read it.
+    /// Another context saved the row since this context read it, and the merge policy did not resolve it.
     case optimisticLockingFailure(object: String)
+    /// Rows changed since they were read, under the error merge policy: Core Data's NSManagedObjectMergeError
+    /// (133020, "Could not merge changes."), one line per conflicting object.
+    case mergeConflict([String])
+    /// A uniqueness constraint was violated, under the error merge policy: Core Data's
+    /// NSManagedObjectConstraintMergeError (133021), naming the entity, the constraint and the values.
+    case constraintConflict([String])
+    /// A context or one of its objects was used from a thread it does not belong to.
+    case wrongThread(String)
+    /// A predicate format string did not parse, or a predicate cannot run on the entity.
+    case invalidPredicate(String)
     /// The caller asked for something the API cannot do: an unknown property, a value of the wrong type,
     /// an object from another context.
     case invalidOperation(String)
@@ -32,7 +42,13 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
             return "the store at \(path) was created with a different model (\(reason)); open it with its own model or delete the file to start afresh"
         case let .optimisticLockingFailure(object):
             return "optimistic locking failure: \(object) was changed by another context since it was read; refresh it and save again"
-        case let .invalidOperation(message):
+        case let .mergeConflict(objects):
+            return "Could not merge changes (NSManagedObjectMergeError, 133020): " + objects.joined(separator: "; ")
+                + "; refresh the objects, or set the context's mergePolicy, and save again"
+        case let .constraintConflict(conflicts):
+            return "a uniqueness constraint was violated (NSManagedObjectConstraintMergeError, 133021): " + conflicts.joined(separator: "; ")
+                + "; change the values, or set the context's mergePolicy to merge them"
+        case let .wrongThread(message), let .invalidPredicate(message), let .invalidOperation(message):
             return message
         }
     }

@@ -16,6 +16,8 @@ public struct FetchRequest {
     public var includesPropertyValues = true
     /// true: unsaved inserts, changes and deletes of the context are reflected in the results.
     public var includesPendingChanges = true
+    /// false: objects of sub-entities are left out (`t0.Z_ENT = n`).
+    public var includesSubentities = true
     /// Relationship key paths (`class`, `subjects`, `author.profile`) fetched along with the results,
     /// one extra query per key path for the whole result.
     public var relationshipKeyPathsForPrefetching: [String] = []

@@ -15,7 +15,7 @@ public struct FetchResults: RandomAccessCollection {
     public var endIndex: Int {
         switch storage {
         case let .objects(objects): return objects.count
-        case let .batched(batched): return batched.ids.count
+        case let .batched(batched): return batched.rows.count
         }
     }
 
@@ -45,7 +45,7 @@ public struct FetchResults: RandomAccessCollection {
 final class BatchedFetch {
     let context: ObjectContext
     let entity: EntityDescription
-    let ids: ContiguousArray<Int64>
+    let rows: FetchedIDs
     let batchSize: Int
     let asFaults: Bool
     let prefetchKeyPaths: [String]
@@ -53,10 +53,10 @@ final class BatchedFetch {
     private var windowBatch = -1
     private(set) var lastError: (any Error)?
 
-    init(context: ObjectContext, entity: EntityDescription, ids: ContiguousArray<Int64>, request: FetchRequest) {
+    init(context: ObjectContext, entity: EntityDescription, rows: FetchedIDs, request: FetchRequest) {
         self.context = context
         self.entity = entity
-        self.ids = ids
+        self.rows = rows
         self.batchSize = request.fetchBatchSize
         self.asFaults = request.returnsObjectsAsFaults
         self.prefetchKeyPaths = request.relationshipKeyPathsForPrefetching
@@ -71,7 +71,7 @@ final class BatchedFetch {
     /// Fetches one batch: `SELECT 0, ... WHERE t0.Z_PK IN (SELECT * FROM _Z_intarray0) LIMIT <batch size>`.
     /// A batch whose objects are all registered and fired needs no SQL.
     private func load(_ batch: Int) {
-        let range = (batch * batchSize)..<min((batch + 1) * batchSize, ids.count)
+        let range = (batch * batchSize)..<min((batch + 1) * batchSize, rows.count)
         windowBatch = batch
         // The previous batch stays held until this one is loaded, so that objects both share stay registered.
         if let ready = registeredObjects(range) {
@@ -79,14 +79,15 @@ final class BatchedFetch {
             return
         }
         do {
-            let objects = try context.fetchBatch(entity, ids: ContiguousArray(ids[range]), limit: batchSize, asFaults: asFaults)
+            let objects = try context.fetchBatch(entity, ids: ContiguousArray(rows.primaryKeys[range]),
+                                                 entities: range.map { rows.entity(at: $0) }, limit: batchSize, asFaults: asFaults)
             if !prefetchKeyPaths.isEmpty {
                 try Prefetcher(context: context).prefetch(prefetchKeyPaths, for: objects, entity: entity)
             }
             window = objects
         } catch {
             lastError = error
-            window = range.map { context.object(entity, primaryKey: ids[$0]) }
+            window = range.map { context.object(rows.entity(at: $0), primaryKey: rows.primaryKeys[$0]) }
         }
     }
 
@@ -94,7 +95,7 @@ final class BatchedFetch {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(range.count)
         for index in range {
-            guard let object = context.registered(entity, primaryKey: ids[index]), !object.isFault else { return nil }
+            guard let object = context.registered(entity, primaryKey: rows.primaryKeys[index]), !object.isFault else { return nil }
             objects.append(object)
         }
         return objects

@@ -4,8 +4,10 @@ import Foundation
 extension ObjectContext {
     /// Runs `request`: one statement for the rows (or, with fetchBatchSize, for the IDs, then one per batch
     /// touched), plus one per prefetched key path. Unsaved changes show in the result unless
-    /// `includesPendingChanges` is false.
+    /// `includesPendingChanges` is false. Fetching a parent entity returns its sub-entities' objects too, unless
+    /// `includesSubentities` is false.
     public func fetch(_ request: FetchRequest) throws -> FetchResults {
+        try checkThread()
         let entity = try model.requireEntity(request.entityName)
         try check(request)
         countFetchRequest()
@@ -14,8 +16,8 @@ extension ObjectContext {
         if request.includesPendingChanges && hasPendingChanges(for: entity) {
             results = FetchResults(storage: .objects(try fetchMergingPendingChanges(request, entity: entity)))
         } else if request.fetchBatchSize > 0 {
-            let ids = try fetchIDs(request, entity: entity, paging: true)
-            results = FetchResults(storage: .batched(BatchedFetch(context: self, entity: entity, ids: ids, request: request)))
+            let rows = try fetchIDs(request, entity: entity, paging: true)
+            results = FetchResults(storage: .batched(BatchedFetch(context: self, entity: entity, rows: rows, request: request)))
         } else {
             let objects = try fetchObjects(request, entity: entity, paging: true)
             if !request.relationshipKeyPathsForPrefetching.isEmpty {
@@ -23,41 +25,38 @@ extension ObjectContext {
             }
             results = FetchResults(storage: .objects(objects))
         }
-        if let trace = store.sqlTrace {
-            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            trace.annotation("total fetch execution time: \(SQLTrace.seconds(elapsed)) for \(results.count) rows.")
-        }
+        traceFetchTotal(since: start, rows: results.count)
         return results
     }
 
     /// The IDs of the objects `request` matches (Core Data's managedObjectIDResultType).
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
+        try checkThread()
         let entity = try model.requireEntity(request.entityName)
         try check(request)
+        countFetchRequest()
         if request.includesPendingChanges && hasPendingChanges(for: entity) {
-            countFetchRequest()
             return try fetchMergingPendingChanges(request, entity: entity).map(\.objectID)
         }
-        countFetchRequest()
         return try fetchIDs(request, entity: entity, paging: true).map {
-            ObjectID(entity: entity, primaryKey: $0, temporaryNumber: 0, storeIdentifier: store.identifier)
+            ObjectID(entity: $0.entity, primaryKey: $0.primaryKey, temporaryNumber: 0, storeIdentifier: store.identifier, model: model)
         }
     }
 
     /// How many objects `request` matches: one `SELECT COUNT(...)`, no objects.
     public func count(for request: FetchRequest) throws -> Int {
+        try checkThread()
         let entity = try model.requireEntity(request.entityName)
         try check(request)
+        countFetchRequest()
         if request.includesPendingChanges && hasPendingChanges(for: entity) {
-            countFetchRequest()
             return try fetchMergingPendingChanges(request, entity: entity).count
         }
-        countFetchRequest()
         let start = DispatchTime.now().uptimeNanoseconds
-        let query = try QueryCompiler.compile(request, entity: entity, mode: .count)
+        let query = try QueryCompiler.compile(request, entity: entity, model: model, mode: .count)
         let statement = try bound(query)
         var total = 0
-        try self.query(statement, .fetch) { total = Int($0.int64(0)) }
+        try self.query(statement, .fetch, traceText: query.traceSQL) { total = Int($0.int64(0)) }
         total = max(0, total - request.fetchOffset)
         if request.fetchLimit > 0 { total = min(total, request.fetchLimit) }
         if let trace = store.sqlTrace {
@@ -82,6 +81,7 @@ extension ObjectContext {
     }
 
     private func bound(_ query: QueryCompiler.Query) throws -> SQLiteStatement {
+        for (table, ids) in query.intArrays { bindIDList(ids, table: table) }
         let statement = try self.statement(query.sql)
         for (index, value) in query.bindings.enumerated() { statement.bind(value, at: Int32(index + 1)) }
         return statement
@@ -90,42 +90,48 @@ extension ObjectContext {
     /// The matching rows as registered objects (faults holding their row when returnsObjectsAsFaults).
     func fetchObjects(_ request: FetchRequest, entity: EntityDescription, paging: Bool) throws -> [ManagedObject] {
         guard request.includesPropertyValues else {
-            return try fetchIDs(request, entity: entity, paging: paging).map { object(entity, primaryKey: $0) }
+            return try fetchIDs(request, entity: entity, paging: paging).map { object($0.entity, primaryKey: $0.primaryKey) }
         }
-        let statement = try bound(QueryCompiler.compile(request, entity: entity, mode: .rows, paging: paging))
+        let query = try QueryCompiler.compile(request, entity: entity, model: model, mode: .rows, paging: paging)
+        let statement = try bound(query)
         var objects: [ManagedObject] = []
         let asFaults = request.returnsObjectsAsFaults
-        try query(statement, .fetch) { row in
+        try self.query(statement, .fetch, traceText: query.traceSQL) { row in
             objects.append(materialize(entity, from: row, asFault: asFaults))
         }
         return objects
     }
 
-    /// The matching primary keys, in order: `SELECT 0, t0.Z_PK FROM ...`.
-    func fetchIDs(_ request: FetchRequest, entity: EntityDescription, paging: Bool) throws -> ContiguousArray<Int64> {
-        let statement = try bound(QueryCompiler.compile(request, entity: entity, mode: .ids, paging: paging))
-        var ids = ContiguousArray<Int64>()
-        try query(statement, .fetch) { ids.append($0.int64(1)) }
+    /// The matching rows' entities and primary keys, in order: `SELECT 0, t0.Z_PK FROM ...`.
+    func fetchIDs(_ request: FetchRequest, entity: EntityDescription, paging: Bool) throws -> FetchedIDs {
+        let query = try QueryCompiler.compile(request, entity: entity, model: model, mode: .ids, paging: paging)
+        let statement = try bound(query)
+        var ids = FetchedIDs(entity: entity)
+        let hierarchy = entity.isInHierarchy
+        try self.query(statement, .fetch, traceText: query.traceSQL) { row in
+            ids.append(primaryKey: row.int64(1), entityNumber: hierarchy ? Int32(truncatingIfNeeded: row.int64(0)) : 0)
+        }
         return ids
     }
 
     /// One batch of a batched fetch, in the order of `ids`; rows missing from the store come back as faults.
-    func fetchBatch(_ entity: EntityDescription, ids: ContiguousArray<Int64>, limit: Int, asFaults: Bool) throws -> [ManagedObject] {
+    func fetchBatch(_ entity: EntityDescription, ids: ContiguousArray<Int64>, entities: [EntityDescription], limit: Int,
+                    asFaults: Bool) throws -> [ManagedObject] {
         bindIDList(ids)
-        let statement = try self.statement(entity.sql.batchPrefix + " LIMIT \(limit)")
+        let statement = try self.statement(entity.sql.batchPrefix + String(limit))
         var fetched: [ManagedObject] = []
         fetched.reserveCapacity(ids.count)
         try query(statement, .batch) { row in fetched.append(materialize(entity, from: row, asFault: asFaults)) }
         // The registry maps keys to the objects just materialized; `fetched` keeps them alive meanwhile.
-        return withExtendedLifetime(fetched) { ids.map { object(entity, primaryKey: $0) } }
+        return withExtendedLifetime(fetched) { zip(ids, entities).map { object($0.1, primaryKey: $0.0) } }
     }
 
     // MARK: Pending changes
 
     private func hasPendingChanges(for entity: EntityDescription) -> Bool {
         guard hasChanges else { return false }
-        return insertedCounts[entity.number] > 0 || updated.contains { $0.entity === entity }
-            || deleted.contains { $0.entity === entity }
+        return insertedCounts[entity.rootNumber] > 0 || updated.contains { $0.entity.isKind(of: entity) }
+            || deleted.contains { $0.entity.isKind(of: entity) }
     }
 
     /// Store results merged with the context's unsaved changes: deleted objects leave, changed objects are
@@ -133,20 +139,23 @@ extension ObjectContext {
     private func fetchMergingPendingChanges(_ request: FetchRequest, entity: EntityDescription) throws -> [ManagedObject] {
         var storeRequest = request
         storeRequest.returnsObjectsAsFaults = false
+        storeRequest.includesPropertyValues = true
         var results: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
+        let belongs = { (object: ManagedObject) in
+            request.includesSubentities ? object.entity.isKind(of: entity) : object.entity === entity
+        }
         for object in try fetchObjects(storeRequest, entity: entity, paging: false) where !object.isDeleted {
             if object.isUpdated, let predicate = request.predicate, !(try predicate.evaluate(on: object)) { continue }
             results.append(object)
             seen.insert(ObjectIdentifier(object))
         }
-        for object in updated + inserted
-        where object.entity === entity && !object.isDeleted && !seen.contains(ObjectIdentifier(object)) {
+        for object in updated + inserted where belongs(object) && !object.isDeleted && !seen.contains(ObjectIdentifier(object)) {
             if let predicate = request.predicate, !(try predicate.evaluate(on: object)) { continue }
             results.append(object)
         }
         if !request.sortDescriptors.isEmpty {
-            let keyed = try results.map { object in (object, try request.sortDescriptors.map { try object.value(atKeyPath: $0.keyPath) }) }
+            let keyed = try results.map { object in (object, try request.sortDescriptors.map { try object.sortValue(atKeyPath: $0.keyPath) }) }
             results = keyed.sorted { lhs, rhs in
                 for (index, sort) in request.sortDescriptors.enumerated() {
                     let (a, b) = (lhs.1[index], rhs.1[index])
@@ -162,5 +171,37 @@ extension ObjectContext {
             try Prefetcher(context: self).prefetch(request.relationshipKeyPathsForPrefetching, for: results, entity: entity)
         }
         return results
+    }
+}
+
+/// The rows an ID fetch found: primary keys in order, with each row's entity when the fetched entity has
+/// sub-entities.
+struct FetchedIDs {
+    let entity: EntityDescription
+    private(set) var primaryKeys = ContiguousArray<Int64>()
+    private(set) var entityNumbers = ContiguousArray<Int32>()
+
+    init(entity: EntityDescription) { self.entity = entity }
+
+    mutating func append(primaryKey: Int64, entityNumber: Int32) {
+        primaryKeys.append(primaryKey)
+        if entityNumber != 0 { entityNumbers.append(entityNumber) }
+    }
+
+    var count: Int { primaryKeys.count }
+
+    /// The entity of the row at `index` (the fetched entity, or one of its sub-entities: a contiguous range).
+    @inline(__always)
+    func entity(at index: Int) -> EntityDescription {
+        guard !entityNumbers.isEmpty else { return entity }
+        let offset = Int(entityNumbers[index]) - entity.number
+        return entity.subtree.indices.contains(offset) ? entity.subtree[offset] : entity
+    }
+
+    func map<T>(_ transform: ((entity: EntityDescription, primaryKey: Int64)) throws -> T) rethrows -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(primaryKeys.count)
+        for index in primaryKeys.indices { result.append(try transform((entity(at: index), primaryKeys[index]))) }
+        return result
     }
 }

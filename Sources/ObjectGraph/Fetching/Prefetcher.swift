@@ -41,7 +41,7 @@ struct Prefetcher {
 
     /// Destination rows of a to-one relationship by primary key; returns the distinct destinations.
     private func prefetchToOne(_ relationship: RelationshipDescription, sources: [ManagedObject], keyPath: String) throws -> [ManagedObject] {
-        let destination = relationship.destination!
+        let destination = relationship.destination
         var needed = ContiguousArray<Int64>()
         var seen = Set<Int64>()
         for source in sources {
@@ -83,7 +83,7 @@ struct Prefetcher {
     /// `collect` asks for them (a nested key path continues from them).
     private func prefetchToMany(_ relationship: RelationshipDescription, owners: [ManagedObject], keyPath: String,
                                 collect: Bool) throws -> [ManagedObject] {
-        let destination = relationship.destination!
+        let destination = relationship.destination
         var pending: [ManagedObject] = []
         var ids = ContiguousArray<Int64>()
         var seen = Set<ObjectIdentifier>()
@@ -99,10 +99,13 @@ struct Prefetcher {
             var currentOwner: Int64 = 0
             var current = MemberList()
             let ownerColumn = relationship.sql.ownerColumn
+            let ordersJoinRows = relationship.kind == .manyToMany && relationship.joinTable!.orderColumn != nil
+            var orderKeys: [Int64: [ObjectIdentifier: Int64]] = [:]
             let statement = try context.statement(relationship.sql.prefetch)
             let rows = try context.query(statement, .prefetch) { row in
                 let member = context.materialize(destination, from: row, asFault: false)
                 let owner = row.int64(ownerColumn)
+                if ordersJoinRows { orderKeys[owner, default: [:]][ObjectIdentifier(member)] = row.int64(ownerColumn + 1) }
                 if owner != currentOwner {
                     if !current.isEmpty { grouped[currentOwner] = current }
                     currentOwner = owner
@@ -116,6 +119,7 @@ struct Prefetcher {
                 let state: ToManyState
                 if case let .toMany(existing) = owner.relations[relationship.index] { state = existing } else { state = ToManyState(members: nil) }
                 state.fulfil(with: grouped[owner.primaryKey] ?? MemberList())
+                if ordersJoinRows { state.joinOrderKeys = orderKeys[owner.primaryKey] ?? [:] }
                 owner.relations[relationship.index] = .toMany(state)
             }
         }

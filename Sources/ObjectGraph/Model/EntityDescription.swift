@@ -1,38 +1,79 @@
-/// A compiled entity: its number (Z_ENT), table, properties and row layout.
+/// A compiled entity: its number (Z_ENT), place in an inheritance hierarchy, table, properties and row layout.
+///
+/// An entity's properties include those it inherits; its row (the values a snapshot holds) is its ancestors'
+/// columns followed by its own. Every entity of a hierarchy is stored in the root entity's table.
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
     public let name: String
-    /// Core Data's entity number, stored in Z_ENT: entities numbered from 1 in the order of their sorted names.
+    /// Core Data's entity number, stored in Z_ENT: roots sorted by name, each followed by its sub-entities
+    /// (a pre-order walk, as real stores number them), so that a sub-tree is a contiguous range.
     public internal(set) var number = 0
-    /// `Z` + upper-cased entity name.
-    public let tableName: String
+    /// `Z` + upper-cased name of the root entity: the table every entity of the hierarchy shares.
+    public internal(set) var tableName: String
+    public let isAbstract: Bool
+    /// The parent entity, nil for a root.
+    public var superentity: EntityDescription? { parent }
+    /// Direct sub-entities, sorted by name.
+    public internal(set) var subentities: [EntityDescription] = []
+    /// Attributes (stored and transient, own and inherited), relationships and derived attributes.
     public internal(set) var attributes: [AttributeDescription] = []
     public internal(set) var relationships: [RelationshipDescription] = []
     public internal(set) var derivedAttributes: [DerivedAttributeDescription] = []
+    /// Fetch indexes and uniqueness constraints declared on this entity.
+    public internal(set) var fetchIndexes: [FetchIndex] = []
+    public internal(set) var uniquenessConstraints: [[String]] = []
 
-    /// The table's columns after Z_PK, Z_ENT and Z_OPT, in DDL order; a row's values follow this order.
+    unowned(unsafe) var parent: EntityDescription?
+    unowned(unsafe) var root: EntityDescription!
+    /// The root entity's number: the key of the hierarchy's shared primary keys, registry and row cache.
+    var rootNumber = 0
+    /// The largest entity number in this entity's sub-tree (its own number when it has no sub-entities).
+    var subtreeMaxNumber = 0
+    /// This entity and every descendant, in entity-number order.
+    var subtree: [EntityDescription] = []
+
+    /// The columns of this entity's row after Z_PK, Z_ENT and Z_OPT, in slot order: inherited, then own.
     var columns: [Column] = []
-    /// Column slots in INSERT order: foreign keys first, then attributes (Core Data's `_NSSQLGenerator`).
+    /// How many of `columns` this entity inherits (the rest are its own).
+    var inheritedColumnCount = 0
+    /// For a root: every column of the table (all sub-entities'), in the order the entities are walked.
+    var tableColumns: [Column] = []
+    /// Column slots in INSERT order: keys first, then attributes (Core Data's `_NSSQLGenerator`).
     var insertOrder: [Int] = []
     /// The type each column is read as, in row order.
     var columnTypes: [AttributeType] = []
     var propertiesByName: [String: PropertyDescription] = [:]
     /// The row of a newly inserted object: attribute defaults, zero counts, null foreign keys.
     var defaultRow: ContiguousArray<Value> = []
-    /// Many-to-nil relationships of other entities whose hidden owner column lives in this table.
+    /// Transient attributes' defaults, in transient slot order.
+    var transientDefaults: ContiguousArray<Value> = []
+    /// Many-to-nil relationships of other entities whose hidden owner column lives in this entity's row.
     var hiddenOwnerRelationships: [RelationshipDescription] = []
+    /// Ordered relationships of other entities whose order column lives in this entity's row.
+    var orderedInverseRelationships: [RelationshipDescription] = []
     var toManyRelationships: [RelationshipDescription] = []
     var toOneRelationships: [RelationshipDescription] = []
+    var storedAttributes: [AttributeDescription] = []
     /// The relationship slots of a fault, all unresolved: shared by every fault, copied on first write.
     var unresolvedRelations: ContiguousArray<RelationSlot> = []
     /// SQL text this entity's objects need again and again, built once.
     var sql: EntitySQL!
 
-    init(name: String) {
+    init(name: String, isAbstract: Bool) {
         self.name = name
+        self.isAbstract = isAbstract
         self.tableName = "Z" + name.uppercased()
     }
 
     public var description: String { name }
+
+    /// Whether the entity is part of an inheritance hierarchy (its table then tells rows apart by Z_ENT).
+    public var isInHierarchy: Bool { root !== self || !subentities.isEmpty }
+
+    /// Whether `self` is `other` or one of its descendants.
+    @inline(__always)
+    public func isKind(of other: EntityDescription) -> Bool {
+        self === other || (number >= other.number && number <= other.subtreeMaxNumber)
+    }
 
     /// The attribute called `name`, if any.
     public func attribute(_ name: String) -> AttributeDescription? {
@@ -51,6 +92,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         if case let .derived(derived)? = propertiesByName[name] { return derived }
         return nil
     }
+
+    /// Every property name, sorted.
+    public var propertyNames: [String] { propertiesByName.keys.sorted() }
 
     /// The property called `name`, or an error naming the entity and listing what exists.
     func property(_ name: String) throws -> PropertyDescription {
@@ -82,8 +126,12 @@ struct Column {
         case derived(DerivedAttributeDescription)
         /// A to-one relationship's foreign key.
         case foreignKey(RelationshipDescription)
+        /// The Z_ENT of a to-one relationship's destination row (the destination has sub-entities).
+        case foreignEntity(RelationshipDescription)
         /// The owner of this row in another entity's many-to-nil relationship.
         case hiddenOwner(RelationshipDescription)
+        /// This row's position in an ordered to-many relationship (`Z_FOK_<INVERSE>`).
+        case order(RelationshipDescription)
     }
 
     let name: String
@@ -93,20 +141,36 @@ struct Column {
     var attributeType: AttributeType {
         switch kind {
         case let .attribute(a): return a.type
-        case .derived, .foreignKey, .hiddenOwner: return .int64
+        case let .derived(d): return d.type
+        case .foreignKey, .foreignEntity, .hiddenOwner, .order: return .int64
         }
     }
 
+    /// Keys are written before attributes in INSERT and UPDATE statements: foreign keys, entity keys, order keys.
     var isKey: Bool {
         switch kind {
-        case .foreignKey, .hiddenOwner: return true
+        case .foreignKey, .foreignEntity, .hiddenOwner, .order: return true
         case .attribute, .derived: return false
         }
     }
 
-    /// Whether the column gets an index: every key, and attributes declared indexed.
-    var isIndexed: Bool {
-        if case let .attribute(attribute) = kind { return attribute.isIndexed }
-        return isKey
+    /// Where the column goes in INSERT and UPDATE statements (decompiled _NSSQLGenerator): foreign keys, then
+    /// foreign entity keys, then order keys, then attributes.
+    var writeRank: Int {
+        switch kind {
+        case .foreignKey, .hiddenOwner: return 0
+        case .foreignEntity: return 1
+        case .order: return 2
+        case .attribute, .derived: return 3
+        }
+    }
+
+    /// Whether the column gets Core Data's default `<TABLE>_<COLUMN>_INDEX`: foreign keys and hidden owners
+    /// (entity and order keys get none).
+    var hasForeignKeyIndex: Bool {
+        switch kind {
+        case .foreignKey, .hiddenOwner: return true
+        default: return false
+        }
     }
 }

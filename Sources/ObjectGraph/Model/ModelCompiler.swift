@@ -1,5 +1,5 @@
-/// Turns declarations into descriptions: numbers entities, resolves destinations and inverses, validates,
-/// picks each relationship's storage and lays out each table's columns.
+/// Turns declarations into descriptions: builds the inheritance hierarchy, numbers entities, resolves
+/// destinations and inverses, validates, picks each relationship's storage and lays out each table's columns.
 struct ModelCompiler {
     let declarations: [Entity]
 
@@ -15,44 +15,29 @@ struct ModelCompiler {
         guard !declarations.isEmpty else {
             throw ObjectGraphError.model(entity: "(model)", property: nil, reason: "the model declares no entities")
         }
-        var seen = Set<String>()
-        for declaration in declarations {
-            try Self.checkName(declaration.name, entity: declaration.name, property: nil)
-            guard seen.insert(declaration.name).inserted else {
-                throw ObjectGraphError.model(entity: declaration.name, property: nil, reason: "duplicate entity name")
-            }
-        }
-        // Core Data numbers entities from 1; the order of sorted names is an inference (coredata-facts §1).
-        let sorted = declarations.sorted { $0.name < $1.name }
-        let entities = sorted.map { EntityDescription(name: $0.name) }
-        let byName = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0) })
-        for (index, entity) in entities.enumerated() { entity.number = index + 1 }
+        let byName = try makeEntities()
+        let declarationsByName = Dictionary(uniqueKeysWithValues: declarations.map { ($0.name, $0) })
+        let entities = try numberEntities(byName, declarations: declarationsByName)
 
-        for (declaration, entity) in zip(sorted, entities) {
-            try declareProperties(declaration, into: entity)
-        }
-        for entity in entities {
-            for relationship in entity.relationships {
-                try resolve(relationship, entities: byName)
-            }
-        }
+        for entity in entities { try declareProperties(declarationsByName[entity.name]!, into: entity) }
+        let declared = entities.flatMap { entity in entity.relationships.filter { $0.entity === entity } }
+        for relationship in declared { try resolve(relationship, entities: byName) }
         var warnings: [String] = []
-        for entity in entities {
-            for relationship in entity.relationships {
-                try classify(relationship)
-                if relationship.inverse == nil { warnings.append(Self.noInverseWarning(relationship)) }
-            }
-            for derived in entity.derivedAttributes { try resolve(derived) }
+        for relationship in declared {
+            classify(relationship)
+            if relationship.inverse == nil { warnings.append(Self.noInverseWarning(relationship)) }
         }
         for entity in entities {
-            let hidden = entities.flatMap(\.relationships).filter { $0.kind == .manyToNil && $0.destination === entity }
-            layOutColumns(entity, hiddenOwners: hidden)
+            for derived in entity.derivedAttributes where derived.entity === entity { try resolve(derived) }
         }
-        for relationship in entities.flatMap(\.relationships) where relationship.kind == .oneToMany {
-            relationship.columnName = relationship.inverse!.columnName
-            relationship.slot = relationship.inverse!.slot
+        for root in entities where root.parent == nil { ColumnLayout(root: root, model: entities).layOut() }
+        for relationship in declared where relationship.kind == .oneToMany {
+            let inverse = relationship.inverse!
+            relationship.columnName = inverse.columnName
+            relationship.slot = inverse.slot
         }
-        let joinTables = nameJoinTables(entities)
+        let joinTables = JoinTableNaming(entities).nameJoinTables()
+        for entity in entities { try checkIndexes(entity) }
         return Output(entities: entities, warnings: warnings, joinTables: joinTables)
     }
 
@@ -65,78 +50,185 @@ struct ModelCompiler {
         return "\(relationship.qualifiedName) should have an inverse"
     }
 
-    private static func checkName(_ name: String, entity: String, property: String?) throws {
-        let valid = name.first.map { $0.isLetter } == true && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
-            && name.allSatisfy(\.isASCII)
+    static func checkName(_ name: String, entity: String, property: String?) throws {
+        let valid = name.first.map { $0.isLetter || $0 == "_" } == true
+            && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && name.allSatisfy(\.isASCII)
         guard valid else {
             throw ObjectGraphError.model(entity: entity, property: property,
                                          reason: "'\(name)' is not a valid name: use ASCII letters, digits and _, starting with a letter")
         }
     }
 
+    // MARK: Entities and the hierarchy
+
+    private func makeEntities() throws -> [String: EntityDescription] {
+        var byName: [String: EntityDescription] = [:]
+        for declaration in declarations {
+            try Self.checkName(declaration.name, entity: declaration.name, property: nil)
+            guard byName[declaration.name] == nil else {
+                throw ObjectGraphError.model(entity: declaration.name, property: nil, reason: "duplicate entity name")
+            }
+            byName[declaration.name] = EntityDescription(name: declaration.name, isAbstract: declaration.isAbstract)
+        }
+        for declaration in declarations {
+            guard let parentName = declaration.parent else { continue }
+            guard let parent = byName[parentName] else {
+                throw ObjectGraphError.model(entity: declaration.name, property: nil,
+                                             reason: "unknown parent entity '\(parentName)'")
+            }
+            let entity = byName[declaration.name]!
+            entity.parent = parent
+            parent.subentities.append(entity)
+        }
+        for entity in byName.values {
+            var seen: Set<ObjectIdentifier> = [ObjectIdentifier(entity)]
+            var ancestor = entity.parent
+            while let current = ancestor {
+                guard seen.insert(ObjectIdentifier(current)).inserted else {
+                    throw ObjectGraphError.model(entity: entity.name, property: nil, reason: "its parent entities form a cycle")
+                }
+                ancestor = current.parent
+            }
+        }
+        return byName
+    }
+
+    /// Numbers entities as real stores do: roots sorted by name, each followed at once by its sub-entities,
+    /// themselves sorted by name, recursively (Bear: SFNoteFile 7, its sub-entities 8-10, SFNoteFileServerData 11).
+    /// Names compare by their UTF-8 bytes (inferred: no real pair tells case-sensitive order apart).
+    private func numberEntities(_ byName: [String: EntityDescription], declarations: [String: Entity]) throws -> [EntityDescription] {
+        var ordered: [EntityDescription] = []
+        func visit(_ entity: EntityDescription, root: EntityDescription) {
+            entity.number = ordered.count + 1
+            entity.root = root
+            entity.rootNumber = root === entity ? entity.number : root.number
+            entity.tableName = root.tableName
+            ordered.append(entity)
+            entity.subentities.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            for child in entity.subentities { visit(child, root: root) }
+            entity.subtreeMaxNumber = ordered.count
+        }
+        let roots = byName.values.filter { $0.parent == nil }.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        for root in roots { visit(root, root: root) }
+        for entity in ordered {
+            entity.subtree = Array(ordered[(entity.number - 1)..<entity.subtreeMaxNumber])
+            let declaration = declarations[entity.name]!
+            entity.fetchIndexes = declaration.fetchIndexes
+            entity.uniquenessConstraints = declaration.uniquenessConstraints
+        }
+        return ordered
+    }
+
+    // MARK: Properties
+
+    /// Inherited properties first (the parent is compiled before its sub-entities), then the entity's own,
+    /// sorted by name as Core Data keeps them.
     private func declareProperties(_ declaration: Entity, into entity: EntityDescription) throws {
-        // Core Data keeps an entity's properties sorted by name; so do the columns and the SQL.
-        for property in declaration.properties.sorted(by: { $0.name < $1.name }) {
+        if let parent = entity.parent {
+            entity.attributes = parent.attributes
+            entity.relationships = parent.relationships
+            entity.derivedAttributes = parent.derivedAttributes
+            entity.propertiesByName = parent.propertiesByName
+        }
+        var transientCount = entity.attributes.filter(\.isTransient).count
+        for property in declaration.properties.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
             try Self.checkName(property.name, entity: entity.name, property: property.name)
-            guard entity.propertiesByName[property.name] == nil else {
-                throw ObjectGraphError.model(entity: entity.name, property: property.name, reason: "duplicate property name")
+            if let existing = entity.propertiesByName[property.name] {
+                let origin = Self.declaringEntity(existing)
+                throw ObjectGraphError.model(entity: entity.name, property: property.name,
+                                             reason: origin === entity ? "duplicate property name"
+                                                 : "duplicate property name: \(origin.name) already declares it")
             }
             switch property.kind {
-            case let .attribute(type, isOptional, defaultValue, isIndexed):
-                if let defaultValue, !defaultValue.fits(type) {
-                    throw ObjectGraphError.model(entity: entity.name, property: property.name,
-                                                 reason: "default value \(defaultValue) is not a \(type.rawValue)")
+            case let .attribute(spec):
+                try check(spec, entity: entity, property: property.name)
+                let attribute = AttributeDescription(name: property.name, spec: spec, entity: entity)
+                if spec.isTransient {
+                    attribute.slot = transientCount
+                    transientCount += 1
                 }
-                let attribute = AttributeDescription(name: property.name, type: type, isOptional: isOptional,
-                                                     defaultValue: defaultValue?.normalized(for: type) ?? .null,
-                                                     isIndexed: isIndexed, entity: entity)
                 entity.attributes.append(attribute)
                 entity.propertiesByName[property.name] = .attribute(attribute)
-            case let .relationship(destination, isToMany, inverse, isOptional, deleteRule):
-                let relationship = RelationshipDescription(
-                    name: property.name, isToMany: isToMany, isOptional: isOptional, deleteRule: deleteRule,
-                    entity: entity, index: entity.relationships.count, destinationName: destination, inverseName: inverse)
+            case let .relationship(spec):
+                if spec.isToMany, spec.minCount < 0 || spec.maxCount < 0 || (spec.maxCount > 0 && spec.minCount > spec.maxCount) {
+                    throw ObjectGraphError.model(entity: entity.name, property: property.name,
+                                                 reason: "minCount \(spec.minCount) and maxCount \(spec.maxCount) do not make a range")
+                }
+                let relationship = RelationshipDescription(name: property.name, spec: spec, entity: entity,
+                                                           index: entity.relationships.count)
                 entity.relationships.append(relationship)
                 entity.propertiesByName[property.name] = .relationship(relationship)
-            case let .derived(derivation):
-                let derived = DerivedAttributeDescription(name: property.name, derivation: derivation, entity: entity)
+            case let .derived(derivation, type):
+                let derived = DerivedAttributeDescription(name: property.name, derivation: derivation, type: type, entity: entity)
                 entity.derivedAttributes.append(derived)
                 entity.propertiesByName[property.name] = .derived(derived)
             }
         }
         entity.toManyRelationships = entity.relationships.filter(\.isToMany)
         entity.toOneRelationships = entity.relationships.filter { !$0.isToMany }
+        entity.storedAttributes = entity.attributes.filter { !$0.isTransient }
+        entity.transientDefaults = ContiguousArray(entity.attributes.filter(\.isTransient).map(\.defaultValue))
     }
 
+    private static func declaringEntity(_ property: PropertyDescription) -> EntityDescription {
+        switch property {
+        case let .attribute(a): return a.entity
+        case let .relationship(r): return r.entity
+        case let .derived(d): return d.entity
+        }
+    }
+
+    private func check(_ spec: Property.AttributeSpec, entity: EntityDescription, property: String) throws {
+        if spec.type == .undefined && !spec.isTransient {
+            throw ObjectGraphError.model(entity: entity.name, property: property,
+                                         reason: "an attribute of type Undefined must be transient (it has no column type)")
+        }
+        if let defaultValue = spec.defaultValue, !defaultValue.fits(spec.type) {
+            throw ObjectGraphError.model(entity: entity.name, property: property,
+                                         reason: "default value \(defaultValue) is not a \(spec.type.xcodeName)")
+        }
+        if let pattern = spec.validation.pattern, (try? NSRegularExpressionCache.expression(pattern)) == nil {
+            throw ObjectGraphError.model(entity: entity.name, property: property,
+                                         reason: "regular expression '\(pattern)' does not compile")
+        }
+    }
+
+    // MARK: Relationships
+
     private func resolve(_ relationship: RelationshipDescription, entities: [String: EntityDescription]) throws {
-        let entityName = relationship.entity.name
+        let source = relationship.entity
         guard let destination = entities[relationship.declaredDestinationName] else {
-            throw ObjectGraphError.model(entity: entityName, property: relationship.name,
+            throw ObjectGraphError.model(entity: source.name, property: relationship.name,
                                          reason: "unknown destination entity '\(relationship.declaredDestinationName)'")
         }
-        relationship.destination = destination
+        relationship.resolvedDestination = destination
         guard let inverseName = relationship.declaredInverseName else { return }
         guard let inverse = destination.relationship(inverseName) else {
-            throw ObjectGraphError.model(entity: entityName, property: relationship.name,
+            throw ObjectGraphError.model(entity: source.name, property: relationship.name,
                                          reason: "inverse '\(inverseName)' is not a relationship of \(destination.name)")
         }
-        guard inverse !== relationship else {
-            throw ObjectGraphError.model(entity: entityName, property: relationship.name,
-                                         reason: "a relationship cannot be its own inverse; declare a second relationship")
+        if inverse === relationship {
+            // A reflexive relationship (its own inverse) must point at its own entity or an ancestor of it.
+            guard source.isKind(of: destination) else {
+                throw ObjectGraphError.model(entity: source.name, property: relationship.name,
+                                             reason: "a relationship that is its own inverse must have its own entity (\(source.name)) as destination")
+            }
+            relationship.resolvedInverse = relationship
+            return
         }
-        guard inverse.declaredDestinationName == entityName else {
-            throw ObjectGraphError.model(entity: entityName, property: relationship.name,
-                                         reason: "inverse \(inverse.qualifiedName) points to \(inverse.declaredDestinationName), not back to \(entityName)")
+        guard let inverseDestination = entities[inverse.declaredDestinationName], source.isKind(of: inverseDestination) else {
+            throw ObjectGraphError.model(entity: source.name, property: relationship.name,
+                                         reason: "inverse \(inverse.qualifiedName) points to \(inverse.declaredDestinationName), not back to \(source.name)")
         }
         guard inverse.declaredInverseName == relationship.name else {
             let other = inverse.declaredInverseName.map { "'\($0)'" } ?? "no inverse"
-            throw ObjectGraphError.model(entity: entityName, property: relationship.name,
+            throw ObjectGraphError.model(entity: source.name, property: relationship.name,
                                          reason: "inverse pair disagrees: \(inverse.qualifiedName) declares \(other), not '\(relationship.name)'")
         }
-        relationship.inverse = inverse
+        relationship.resolvedInverse = inverse
     }
 
-    private func classify(_ relationship: RelationshipDescription) throws {
+    private func classify(_ relationship: RelationshipDescription) {
         switch (relationship.isToMany, relationship.inverse?.isToMany) {
         case (false, true?): relationship.kind = .manyToOne
         case (false, false?): relationship.kind = .oneToOne
@@ -147,132 +239,102 @@ struct ModelCompiler {
         }
     }
 
+    // MARK: Derived attributes
+
     private func resolve(_ derived: DerivedAttributeDescription) throws {
         let entity = derived.entity
-        let suffix = ".@count"
-        guard derived.derivation.hasSuffix(suffix) else {
-            throw ObjectGraphError.model(entity: entity.name, property: derived.name,
-                                         reason: "derivation '\(derived.derivation)' is not supported; use '<toManyRelationship>.@count'")
+        let parsed = try DerivationParser.parse(derived.derivation, entity: entity, property: derived.name)
+        func failure(_ reason: String) -> ObjectGraphError {
+            .model(entity: entity.name, property: derived.name, reason: "derivation '\(derived.derivation)': \(reason)")
         }
-        let relationshipName = String(derived.derivation.dropLast(suffix.count))
-        guard let relationship = entity.relationship(relationshipName), relationship.isToMany else {
-            throw ObjectGraphError.model(entity: entity.name, property: derived.name,
-                                         reason: "derivation '\(derived.derivation)' must count a to-many relationship of \(entity.name)")
+        var type: AttributeType
+        switch parsed {
+        case let .count(reference):
+            guard let relationship = entity.relationship(reference.name), relationship.isToMany else {
+                throw failure("'\(reference.name)' is not a to-many relationship of \(entity.name)")
+            }
+            derived.relationship = relationship
+            type = .int64
+        case let .aggregate(function, reference, attributeName):
+            guard let relationship = entity.relationship(reference.name), relationship.isToMany else {
+                throw failure("'\(reference.name)' is not a to-many relationship of \(entity.name)")
+            }
+            guard relationship.kind != .manyToMany else {
+                throw failure("@\(function.rawValue) over a many-to-many relationship is not supported (Core Data refuses it too)")
+            }
+            guard let attribute = relationship.destination.attribute(attributeName), !attribute.isTransient else {
+                throw failure("'\(attributeName)' is not a stored attribute of \(relationship.destination.name)")
+            }
+            guard attribute.type.isNumeric || (function != .sum && attribute.type == .date) else {
+                throw failure("@\(function.rawValue) needs a number attribute; \(attribute.qualifiedName) is \(attribute.type.xcodeName)")
+            }
+            derived.relationship = relationship
+            derived.sourceAttribute = attribute
+            type = function == .sum && attribute.type.isInteger ? .int64 : attribute.type
+        case let .toOneKeyPath(reference, attributeName):
+            guard let relationship = entity.relationship(reference.name), !relationship.isToMany else {
+                throw failure("'\(reference.name)' is not a to-one relationship of \(entity.name)")
+            }
+            guard let attribute = relationship.destination.attribute(attributeName), !attribute.isTransient else {
+                throw failure("'\(attributeName)' is not a stored attribute of \(relationship.destination.name)")
+            }
+            derived.relationship = relationship
+            derived.sourceAttribute = attribute
+            type = attribute.type
+        case let .ownAttribute(function, attributeName):
+            guard let attribute = entity.attribute(attributeName), !attribute.isTransient else {
+                throw failure("'\(attributeName)' is not a stored attribute of \(entity.name)")
+            }
+            if function != .copy, attribute.type != .string {
+                throw failure("\(function.rawValue): needs a string attribute; \(attribute.qualifiedName) is \(attribute.type.xcodeName)")
+            }
+            derived.sourceAttribute = attribute
+            type = attribute.type
+        case .now:
+            type = .date
         }
-        derived.relationship = relationship
-        relationship.derivedCounts.append(derived)
+        if let declared = derived.declaredType {
+            let compatible = declared == type || (declared.isNumeric && type.isNumeric)
+            guard compatible else {
+                throw failure("it yields \(type.xcodeName) values, but the attribute is declared \(declared.xcodeName)")
+            }
+            type = declared
+        }
+        derived.kind = parsed
+        derived.type = type
+        derived.relationship?.derivedAttributes.append(derived)
     }
 
-    /// The row layout, which is also the SELECT order: after Z_PK and Z_OPT, attributes (derived ones included)
-    /// sorted by name, then foreign keys sorted by relationship name. A clash after upper-casing gets a number.
-    private func layOutColumns(_ entity: EntityDescription, hiddenOwners: [RelationshipDescription]) {
-        var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
-        func unique(_ base: String) -> String {
-            if used.insert(base).inserted { return base }
-            var suffix = 1
-            while !used.insert(base + String(suffix)).inserted { suffix += 1 }
-            return base + String(suffix)
-        }
-        enum Item { case attribute(AttributeDescription), derived(DerivedAttributeDescription) }
-        var items: [(String, Item)] = entity.attributes.map { ($0.name, .attribute($0)) }
-        items += entity.derivedAttributes.map { ($0.name, .derived($0)) }
-        items.sort { $0.0 < $1.0 }
-        for (_, item) in items {
-            switch item {
-            case let .attribute(attribute):
-                attribute.columnName = unique("Z" + attribute.name.uppercased())
-                attribute.slot = entity.columns.count
-                entity.columns.append(Column(name: attribute.columnName, sqlType: attribute.type.sqlType, kind: .attribute(attribute)))
-                entity.defaultRow.append(attribute.defaultValue)
-            case let .derived(derived):
-                derived.columnName = unique("Z" + derived.name.uppercased())
-                derived.slot = entity.columns.count
-                entity.columns.append(Column(name: derived.columnName, sqlType: "INTEGER", kind: .derived(derived)))
-                entity.defaultRow.append(.int(0))
+    // MARK: Indexes and constraints
+
+    private func checkIndexes(_ entity: EntityDescription) throws {
+        for index in entity.fetchIndexes {
+            guard !index.elements.isEmpty else {
+                throw ObjectGraphError.model(entity: entity.name, property: nil, reason: "fetch index '\(index.name)' has no elements")
             }
+            for element in index.elements { _ = try indexColumn(element.property, of: entity, what: "fetch index '\(index.name)'") }
         }
-        // Foreign keys after the attributes, sorted by relationship name. A many-to-nil relationship gets a
-        // "virtual" to-one on its destination named "<source entity number><name>" (Core Data's
-        // _addVirtualToOneForToMany), so Student (entity 3).subjects puts Z3SUBJECTS on ZSUBJECT.
-        enum Key { case toOne(RelationshipDescription), hidden(RelationshipDescription) }
-        var keys: [(String, Key)] = entity.toOneRelationships.map { ($0.name, .toOne($0)) }
-        keys += hiddenOwners.map { ("\($0.entity.number)\($0.name)", .hidden($0)) }
-        keys.sort { $0.0 < $1.0 }
-        for (name, key) in keys {
-            switch key {
-            case let .toOne(relationship):
-                relationship.columnName = unique("Z" + name.uppercased())
-                relationship.slot = entity.columns.count
-                entity.columns.append(Column(name: relationship.columnName, sqlType: "INTEGER", kind: .foreignKey(relationship)))
-            case let .hidden(relationship):
-                relationship.columnName = unique("Z" + name.uppercased())
-                relationship.slot = entity.columns.count
-                entity.columns.append(Column(name: relationship.columnName, sqlType: "INTEGER", kind: .hiddenOwner(relationship)))
+        for constraint in entity.uniquenessConstraints {
+            guard !constraint.isEmpty else {
+                throw ObjectGraphError.model(entity: entity.name, property: nil, reason: "a uniqueness constraint lists no properties")
             }
-            entity.defaultRow.append(.null)
+            for name in constraint { _ = try indexColumn(name, of: entity, what: "uniqueness constraint [\(constraint.joined(separator: ", "))]") }
         }
-        let hidden = hiddenOwners.sorted { ($0.entity.number, $0.name) < ($1.entity.number, $1.name) }
-        entity.hiddenOwnerRelationships = hidden
     }
 
-    /// Names the join table of every many-to-many pair after the side whose entity name sorts first
-    /// (relationship name breaks a tie), as in Bear's `Z_5TAGS (Z_5NOTES, Z_13TAGS)` (coredata-facts §1).
-    private func nameJoinTables(_ entities: [EntityDescription]) -> [JoinTable] {
-        var tables: [JoinTable] = []
-        for entity in entities {
-            for relationship in entity.relationships where relationship.kind == .manyToMany {
-                let inverse = relationship.inverse!
-                let isPrimary = (entity.name, relationship.name) < (inverse.entity.name, inverse.name)
-                guard isPrimary else { continue }
-                let table = "Z_\(entity.number)\(relationship.name.uppercased())"
-                let sourceColumn = "Z_\(entity.number)\(inverse.name.uppercased())"
-                var destinationColumn = "Z_\(relationship.destination.number)\(relationship.name.uppercased())"
-                if destinationColumn == sourceColumn { destinationColumn += "1" }
-                let primary = JoinTable(tableName: table, sourceColumn: sourceColumn, destinationColumn: destinationColumn, isPrimarySide: true)
-                relationship.joinTable = primary
-                inverse.joinTable = JoinTable(tableName: table, sourceColumn: destinationColumn, destinationColumn: sourceColumn, isPrimarySide: false)
-                tables.append(primary)
-            }
+    /// The column an index element names: a stored attribute, a derived attribute or a to-one relationship.
+    static func indexColumnName(_ name: String, of entity: EntityDescription) -> String? {
+        switch entity.propertiesByName[name] {
+        case let .attribute(attribute)? where !attribute.isTransient: return attribute.columnName
+        case let .derived(derived)?: return derived.columnName
+        case let .relationship(relationship)? where !relationship.isToMany: return relationship.columnName
+        default: return nil
         }
-        return tables
     }
 
-    /// The model as text, one line per property, in a fixed order: equal text means an equal store layout.
-    static func canonicalDescription(of entities: [EntityDescription]) -> String {
-        var lines: [String] = []
-        for entity in entities {
-            lines.append("entity \(entity.number) \(entity.name) \(entity.tableName)")
-            for attribute in entity.attributes {
-                lines.append("  attribute \(attribute.name) \(attribute.type.rawValue) optional=\(attribute.isOptional) default=\(attribute.defaultValue) indexed=\(attribute.isIndexed) column=\(attribute.columnName)")
-            }
-            for derived in entity.derivedAttributes {
-                lines.append("  derived \(derived.name) \(derived.derivation) column=\(derived.columnName)")
-            }
-            for relationship in entity.relationships {
-                lines.append("  relationship \(relationship.name) -> \(relationship.destination.name) \(relationship.kind.rawValue) inverse=\(relationship.inverse?.name ?? "-") optional=\(relationship.isOptional) delete=\(relationship.deleteRule.rawValue) column=\(relationship.columnName) join=\(relationship.joinTable?.tableName ?? "-")")
-            }
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    /// Entities ordered so that owners of derived counts come before the entities they count (owner rows must
-    /// exist when member rows fire the count triggers); ties and cycles fall back to entity number.
-    static func saveOrder(_ entities: [EntityDescription]) -> [EntityDescription] {
-        var mustFollow: [Int: Set<Int>] = [:]
-        for entity in entities {
-            for derived in entity.derivedAttributes where derived.relationship.kind != .manyToMany {
-                let member = derived.relationship.destination.number
-                if member != entity.number { mustFollow[member, default: []].insert(entity.number) }
-            }
-        }
-        var ordered: [EntityDescription] = []
-        var placed = Set<Int>()
-        while ordered.count < entities.count {
-            let ready = entities.first { !placed.contains($0.number) && mustFollow[$0.number, default: []].isSubset(of: placed) }
-                ?? entities.first { !placed.contains($0.number) }!
-            ordered.append(ready)
-            placed.insert(ready.number)
-        }
-        return ordered
+    private func indexColumn(_ name: String, of entity: EntityDescription, what: String) throws -> String {
+        if let column = Self.indexColumnName(name, of: entity) { return column }
+        throw ObjectGraphError.model(entity: entity.name, property: name,
+                                     reason: "\(what) names '\(name)', which is not a stored attribute or to-one relationship of \(entity.name)")
     }
 }

@@ -1,11 +1,47 @@
-/// An entity as the caller declares it: a name and its properties, in any order.
+/// An entity as the caller declares it: a name, its properties in any order, and optionally a parent entity
+/// (whose properties it inherits and whose table it shares), fetch indexes and uniqueness constraints.
 public struct Entity: Sendable {
     public var name: String
     public var properties: [Property]
+    /// The parent entity's name (Xcode's `parentEntity`); nil for a root entity.
+    public var parent: String?
+    /// An abstract entity has no objects of its own, only sub-entities' objects.
+    public var isAbstract: Bool
+    /// Indexes Xcode's model declares as fetch indexes (or the older compound indexes).
+    public var fetchIndexes: [FetchIndex]
+    /// Uniqueness constraints: each a list of attribute (or to-one relationship) names whose values together
+    /// must be unique among the entity's objects.
+    public var uniquenessConstraints: [[String]]
 
-    public init(_ name: String, _ properties: [Property]) {
+    public init(_ name: String, parent: String? = nil, abstract: Bool = false, _ properties: [Property],
+                fetchIndexes: [FetchIndex] = [], uniquenessConstraints: [[String]] = []) {
         self.name = name
+        self.parent = parent
+        self.isAbstract = abstract
         self.properties = properties
+        self.fetchIndexes = fetchIndexes
+        self.uniquenessConstraints = uniquenessConstraints
+    }
+}
+
+/// A fetch index: an SQL index on one or more properties of an entity.
+public struct FetchIndex: Sendable, Equatable {
+    public struct Element: Sendable, Equatable {
+        public var property: String
+        public var ascending: Bool
+        public init(_ property: String, ascending: Bool = true) {
+            self.property = property
+            self.ascending = ascending
+        }
+    }
+
+    /// The index's name in the model; the SQL index is `Z_<Entity>_<name>`.
+    public var name: String
+    public var elements: [Element]
+
+    public init(_ name: String, _ elements: [Element]) {
+        self.name = name
+        self.elements = elements
     }
 }
 
@@ -21,40 +57,99 @@ public enum DeleteRule: String, Sendable, Codable, CaseIterable {
     case noAction
 }
 
-/// A property as the caller declares it: an attribute, a relationship or a derived `<toMany>.@count` attribute.
+/// The checks Xcode's model editor can put on an attribute, applied at save.
+///
+/// `minimum`/`maximum` bound the value of numbers and dates (dates as seconds since 2001) and the length of
+/// strings and binary data, as Xcode's `minValueString`/`maxValueString` do.
+public struct AttributeValidation: Sendable, Equatable {
+    public var minimum: Double?
+    public var maximum: Double?
+    /// A regular expression a string value must match whole (`regularExpressionString`).
+    public var pattern: String?
+
+    public init(minimum: Double? = nil, maximum: Double? = nil, pattern: String? = nil) {
+        self.minimum = minimum
+        self.maximum = maximum
+        self.pattern = pattern
+    }
+
+    public var isEmpty: Bool { minimum == nil && maximum == nil && pattern == nil }
+}
+
+/// A property as the caller declares it: an attribute (stored or transient), a relationship or a derived attribute.
 public struct Property: Sendable {
+    struct AttributeSpec: Sendable {
+        var type: AttributeType
+        var isOptional: Bool
+        var defaultValue: Value?
+        var isIndexed: Bool
+        var isTransient: Bool
+        var validation: AttributeValidation
+        var valueTransformerName: String?
+    }
+
+    struct RelationshipSpec: Sendable {
+        var destination: String
+        var isToMany: Bool
+        var inverse: String?
+        var isOptional: Bool
+        var deleteRule: DeleteRule
+        var isOrdered: Bool
+        var minCount: Int
+        var maxCount: Int
+    }
+
     enum Kind: Sendable {
-        case attribute(type: AttributeType, isOptional: Bool, defaultValue: Value?, isIndexed: Bool)
-        case relationship(destination: String, isToMany: Bool, inverse: String?, isOptional: Bool, deleteRule: DeleteRule)
-        case derived(derivation: String)
+        case attribute(AttributeSpec)
+        case relationship(RelationshipSpec)
+        case derived(derivation: String, type: AttributeType?)
     }
 
     public let name: String
     let kind: Kind
 
-    /// A stored attribute; `default` is the value of new objects (nil when omitted); `indexed` adds an index
-    /// on its column (`ZSTUDENT_ZCLASSID_INDEX`), as Xcode's Indexed checkbox does.
+    /// A stored attribute; `default` is the value of new objects (nil when omitted); `indexed` adds the index
+    /// Xcode's Indexed checkbox does (`Z_Student_classID`); `validation` is checked at save.
     public static func attribute(_ name: String, _ type: AttributeType, optional: Bool = true, default defaultValue: Value? = nil,
-                                 indexed: Bool = false) -> Property {
-        Property(name: name, kind: .attribute(type: type, isOptional: optional, defaultValue: defaultValue, isIndexed: indexed))
+                                 indexed: Bool = false, validation: AttributeValidation = AttributeValidation(),
+                                 valueTransformerName: String? = nil) -> Property {
+        Property(name: name, kind: .attribute(AttributeSpec(type: type, isOptional: optional, defaultValue: defaultValue,
+                                                            isIndexed: indexed, isTransient: false, validation: validation,
+                                                            valueTransformerName: valueTransformerName)))
     }
 
-    /// A to-one relationship. `inverse: nil` declares a one-to-nil relationship (the model then warns).
+    /// A transient attribute: held by each object, never stored (no column). Its type may be `.undefined`.
+    public static func transient(_ name: String, _ type: AttributeType = .undefined, default defaultValue: Value? = nil) -> Property {
+        Property(name: name, kind: .attribute(AttributeSpec(type: type, isOptional: true, defaultValue: defaultValue,
+                                                            isIndexed: false, isTransient: true, validation: AttributeValidation(),
+                                                            valueTransformerName: nil)))
+    }
+
+    /// A to-one relationship. `inverse: nil` declares a one-to-nil relationship (the model then warns); an
+    /// inverse equal to `name` on an entity's own type declares a reflexive relationship.
     public static func toOne(_ name: String, _ destination: String, inverse: String?, optional: Bool = true,
                              deleteRule: DeleteRule = .nullify) -> Property {
-        Property(name: name, kind: .relationship(destination: destination, isToMany: false, inverse: inverse,
-                                                 isOptional: optional, deleteRule: deleteRule))
+        Property(name: name, kind: .relationship(RelationshipSpec(
+            destination: destination, isToMany: false, inverse: inverse, isOptional: optional, deleteRule: deleteRule,
+            isOrdered: false, minCount: 0, maxCount: 1)))
     }
 
-    /// A to-many relationship. `inverse: nil` declares a many-to-nil relationship (the model then warns).
+    /// A to-many relationship. `inverse: nil` declares a many-to-nil relationship (the model then warns);
+    /// `ordered` keeps its members in an order (Core Data's `Z_FOK_` column); `minCount`/`maxCount` (0: no
+    /// bound) are checked at save.
     public static func toMany(_ name: String, _ destination: String, inverse: String?, optional: Bool = true,
-                              deleteRule: DeleteRule = .nullify) -> Property {
-        Property(name: name, kind: .relationship(destination: destination, isToMany: true, inverse: inverse,
-                                                 isOptional: optional, deleteRule: deleteRule))
+                              deleteRule: DeleteRule = .nullify, ordered: Bool = false, minCount: Int = 0,
+                              maxCount: Int = 0) -> Property {
+        Property(name: name, kind: .relationship(RelationshipSpec(
+            destination: destination, isToMany: true, inverse: inverse, isOptional: optional, deleteRule: deleteRule,
+            isOrdered: ordered, minCount: minCount, maxCount: maxCount)))
     }
 
-    /// A derived attribute; the only derivation supported is `<toMany>.@count`, as in `members.@count`.
-    public static func derived(_ name: String, _ derivation: String) -> Property {
-        Property(name: name, kind: .derived(derivation: derivation))
+    /// A derived attribute, kept up to date at each save as Core Data's triggers do. Derivations:
+    /// `<toMany>.@count`; `<toMany>.<attribute>.@sum|@max|@min` (or `@sum.<toMany>.<attribute>`);
+    /// `<toOne>.<attribute>`; `<attribute>`; `canonical:(<attribute>)`, `uppercase:(...)`, `lowercase:(...)`;
+    /// `now()`. `type` defaults to the type the derivation yields.
+    public static func derived(_ name: String, _ derivation: String, type: AttributeType? = nil) -> Property {
+        Property(name: name, kind: .derived(derivation: derivation, type: type))
     }
 }

@@ -1,9 +1,9 @@
 /// A validated, compiled model: entities numbered, relationships resolved, tables and columns named.
 ///
 /// Descriptions (entities, attributes, relationships) belong to their model and are valid while it lives;
-/// stores and contexts keep their model alive.
+/// stores, contexts and object IDs keep their model alive.
 public final class ObjectModel: @unchecked Sendable {
-    /// Entities sorted by name; `entities[i].number == i + 1`.
+    /// Entities in entity-number order (roots by name, each followed by its sub-entities): `entities[i].number == i + 1`.
     public let entities: [EntityDescription]
     /// What Xcode would warn about this model (relationships without an inverse), in its words.
     public let warnings: [String]
@@ -13,13 +13,15 @@ public final class ObjectModel: @unchecked Sendable {
     public let versionHash: String
     /// A hash per entity (Core Data's NSStoreModelVersionHashes), to say which entities differ.
     public let entityVersionHashes: [String: String]
-    /// The order a save inserts rows in: an entity whose derived `@count` counts another entity's rows comes
-    /// before it, so that the count triggers find the owner's row; otherwise by entity number.
+    /// The entities whose objects a save inserts, in the order it inserts them: an entity whose derived `@count`
+    /// counts another entity's rows comes before it; otherwise by entity number. Abstract entities are left out.
     let saveOrder: [EntityDescription]
     /// Many-to-many join tables, one per relationship pair.
     let joinTables: [JoinTable]
     /// Whether any relationship is many-to-nil (a save then computes hidden owner columns).
     let hasManyToNil: Bool
+    /// Whether any to-many is ordered (a save then writes order columns).
+    let hasOrdered: Bool
     private let entitiesByName: [String: EntityDescription]
 
     /// Compiles and validates `entities`; throws a model error naming the entity and property at fault.
@@ -28,26 +30,32 @@ public final class ObjectModel: @unchecked Sendable {
         entities = compiled.entities
         warnings = compiled.warnings
         joinTables = compiled.joinTables
-        hasManyToNil = compiled.entities.contains { $0.relationships.contains { $0.kind == .manyToNil } }
-        saveOrder = ModelCompiler.saveOrder(compiled.entities)
+        let relationships = compiled.entities.flatMap(\.relationships)
+        hasManyToNil = relationships.contains { $0.kind == .manyToNil }
+        hasOrdered = relationships.contains(where: \.isOrdered)
+        saveOrder = Self.saveOrder(compiled.entities)
         entitiesByName = Dictionary(uniqueKeysWithValues: compiled.entities.map { ($0.name, $0) })
-        canonicalDescription = ModelCompiler.canonicalDescription(of: compiled.entities)
+        canonicalDescription = Self.canonicalDescription(of: compiled.entities)
         versionHash = fnv1a64Hex(canonicalDescription)
         entityVersionHashes = Dictionary(uniqueKeysWithValues: compiled.entities.map {
-            ($0.name, fnv1a64Hex(ModelCompiler.canonicalDescription(of: [$0])))
+            ($0.name, fnv1a64Hex(Self.canonicalDescription(of: [$0])))
         })
         for entity in entities {
             entity.columnTypes = entity.columns.map(\.attributeType)
-            entity.insertOrder = entity.columns.indices.filter { entity.columns[$0].isKey }
-                + entity.columns.indices.filter { !entity.columns[$0].isKey }
-            entity.sql = EntitySQL(entity: entity)
+            entity.insertOrder = entity.columns.indices.sorted { (entity.columns[$0].writeRank, $0) < (entity.columns[$1].writeRank, $1) }
             entity.unresolvedRelations = ContiguousArray(repeating: .unresolved, count: entity.relationships.count)
         }
-        for relationship in entities.flatMap(\.relationships) { relationship.sql = RelationshipSQL(relationship) }
+        for entity in entities { entity.sql = EntitySQL(entity: entity) }
+        for relationship in relationships { relationship.sql = relationship.sql ?? RelationshipSQL(relationship) }
     }
 
     /// The entity called `name`, if any.
     public func entity(_ name: String) -> EntityDescription? { entitiesByName[name] }
+
+    /// The entity numbered `number`, if any.
+    func entity(number: Int) -> EntityDescription? {
+        number >= 1 && number <= entities.count ? entities[number - 1] : nil
+    }
 
     /// The entity called `name`, or an error that lists the model's entities.
     func requireEntity(_ name: String) throws -> EntityDescription {
@@ -58,6 +66,54 @@ public final class ObjectModel: @unchecked Sendable {
 
     /// The DDL that creates this model's store, statement by statement, as Core Data writes it.
     public var schemaSQL: [String] { SchemaBuilder(model: self).statements }
+
+    /// The model as text, one line per property, in a fixed order: equal text means an equal store layout.
+    static func canonicalDescription(of entities: [EntityDescription]) -> String {
+        var lines: [String] = []
+        for entity in entities {
+            lines.append("entity \(entity.number) \(entity.name) \(entity.tableName) parent=\(entity.parent?.name ?? "-") abstract=\(entity.isAbstract)")
+            for attribute in entity.attributes where attribute.entity === entity {
+                let validation = attribute.validation.isEmpty ? "" : " validation=\(attribute.validation.minimum.map { String($0) } ?? "-"),\(attribute.validation.maximum.map { String($0) } ?? "-"),\(attribute.validation.pattern ?? "-")"
+                lines.append("  attribute \(attribute.name) \(attribute.type.rawValue) optional=\(attribute.isOptional) default=\(attribute.defaultValue) indexed=\(attribute.isIndexed) transient=\(attribute.isTransient) column=\(attribute.columnName)\(validation)")
+            }
+            for derived in entity.derivedAttributes where derived.entity === entity {
+                lines.append("  derived \(derived.name) \(derived.derivation) \(derived.type.rawValue) column=\(derived.columnName)")
+            }
+            for relationship in entity.relationships where relationship.entity === entity {
+                lines.append("  relationship \(relationship.name) -> \(relationship.destination.name) \(relationship.kind.rawValue) inverse=\(relationship.inverse?.name ?? "-") optional=\(relationship.isOptional) delete=\(relationship.deleteRule.rawValue) ordered=\(relationship.isOrdered) count=\(relationship.minCount)...\(relationship.maxCount) column=\(relationship.columnName) join=\(relationship.joinTable?.tableName ?? "-")")
+            }
+            for index in entity.fetchIndexes {
+                lines.append("  index \(index.name) " + index.elements.map { "\($0.property)\($0.ascending ? "" : " desc")" }.joined(separator: ","))
+            }
+            for constraint in entity.uniquenessConstraints { lines.append("  unique " + constraint.joined(separator: ",")) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Entities ordered so that owners of derived counts come before the entities they count (the owner's row
+    /// then exists when a member's row fires the count trigger); ties and cycles fall back to entity number.
+    static func saveOrder(_ entities: [EntityDescription]) -> [EntityDescription] {
+        var mustFollow: [Int: Set<Int>] = [:]
+        for entity in entities {
+            for derived in entity.derivedAttributes where derived.entity === entity {
+                guard let relationship = derived.relationship, relationship.isToMany, relationship.kind != .manyToMany else { continue }
+                for owner in entity.subtree {
+                    for member in relationship.destination.subtree where member.number != owner.number {
+                        mustFollow[member.number, default: []].insert(owner.number)
+                    }
+                }
+            }
+        }
+        var ordered: [EntityDescription] = []
+        var placed = Set<Int>()
+        while ordered.count < entities.count {
+            let ready = entities.first { !placed.contains($0.number) && mustFollow[$0.number, default: []].isSubset(of: placed) }
+                ?? entities.first { !placed.contains($0.number) }!
+            ordered.append(ready)
+            placed.insert(ready.number)
+        }
+        return ordered.filter { !$0.isAbstract }
+    }
 }
 
 /// FNV-1a, 64 bits, as 16 hex digits: a stable hash that does not change between runs or platforms.

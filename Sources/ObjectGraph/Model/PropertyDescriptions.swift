@@ -1,38 +1,87 @@
-/// A compiled attribute: its type, optionality, default, and its column in the entity's table.
+/// A compiled attribute: its type, optionality, default, validation, and its column (or, for a transient
+/// attribute, its slot among the object's transient values).
+///
+/// Descriptions belong to their model: the `unowned` references trap (never read freed memory) if the model is
+/// gone. Stores, contexts and object IDs keep their model alive.
 public final class AttributeDescription: @unchecked Sendable {
     public let name: String
     public let type: AttributeType
     public let isOptional: Bool
     public let defaultValue: Value
     public let isIndexed: Bool
-    public unowned(unsafe) let entity: EntityDescription
-    /// The column name, `Z` + upper-cased name (with a number suffix on a clash).
+    /// Transient attributes have no column: each object holds their values in memory, and a save writes none.
+    public let isTransient: Bool
+    public let validation: AttributeValidation
+    /// Xcode's `valueTransformerName` of a transformable attribute (informational: values are stored as the
+    /// bytes the caller's transformer makes).
+    public let valueTransformerName: String?
+    /// The entity that declares the attribute (sub-entities inherit it).
+    public unowned let entity: EntityDescription
+    /// The column name, `Z` + upper-cased name (with a number suffix on a clash); empty for a transient attribute.
     public internal(set) var columnName = ""
-    /// Position of the column in the entity's row (after Z_PK, Z_ENT, Z_OPT).
+    /// Position of the column in the row of the declaring entity and its sub-entities; for a transient
+    /// attribute, the position among the object's transient values.
     var slot = -1
 
-    init(name: String, type: AttributeType, isOptional: Bool, defaultValue: Value, isIndexed: Bool, entity: EntityDescription) {
+    init(name: String, spec: Property.AttributeSpec, entity: EntityDescription) {
         self.name = name
-        self.type = type
-        self.isOptional = isOptional
-        self.defaultValue = defaultValue
-        self.isIndexed = isIndexed
+        self.type = spec.type
+        self.isOptional = spec.isOptional
+        self.defaultValue = spec.defaultValue?.normalized(for: spec.type) ?? .null
+        self.isIndexed = spec.isIndexed
+        self.isTransient = spec.isTransient
+        self.validation = spec.validation
+        self.valueTransformerName = spec.valueTransformerName
         self.entity = entity
+    }
+
+    /// `Entity.name`.
+    public var qualifiedName: String { "\(entity.name).\(name)" }
+}
+
+/// What a derived attribute computes (Core Data's `derivationExpression`).
+public enum Derivation: Sendable, Equatable {
+    /// `<toMany>.@count`.
+    case count(RelationshipReference)
+    /// `<toMany>.<attribute>.@sum|@max|@min`.
+    case aggregate(Aggregate, RelationshipReference, attribute: String)
+    /// `<toOne>.<attribute>`: a copy of an attribute of the destination.
+    case toOneKeyPath(RelationshipReference, attribute: String)
+    /// `<attribute>`, `canonical:(<attribute>)`, `uppercase:(...)`, `lowercase:(...)`: a function of an attribute
+    /// of the object itself.
+    case ownAttribute(StringFunction, attribute: String)
+    /// `now()`: the time of the save that last wrote the row.
+    case now
+
+    public enum Aggregate: String, Sendable { case sum, max, min }
+    public enum StringFunction: String, Sendable { case copy, canonical, uppercase, lowercase }
+
+    /// A relationship named by a derivation, resolved when the model compiles.
+    public struct RelationshipReference: Sendable, Equatable {
+        public let name: String
     }
 }
 
-/// A compiled derived attribute `<toMany>.@count`: a stored INTEGER column the save keeps up to date.
+/// A compiled derived attribute: a stored column the save keeps up to date, by triggers shaped as Core Data's.
 public final class DerivedAttributeDescription: @unchecked Sendable {
     public let name: String
+    /// The derivation as written (`members.@count`).
     public let derivation: String
-    public unowned(unsafe) let entity: EntityDescription
-    public internal(set) unowned(unsafe) var relationship: RelationshipDescription!
+    public internal(set) var kind: Derivation = .now
+    public internal(set) var type: AttributeType = .int64
+    public unowned let entity: EntityDescription
+    /// The relationship the derivation reads through (to-many for counts and aggregates, to-one for key paths).
+    public internal(set) unowned(unsafe) var relationship: RelationshipDescription?
+    /// The attribute read: of the relationship's destination, or of the object itself.
+    public internal(set) unowned(unsafe) var sourceAttribute: AttributeDescription?
     public internal(set) var columnName = ""
     var slot = -1
+    let declaredType: AttributeType?
 
-    init(name: String, derivation: String, entity: EntityDescription) {
+    init(name: String, derivation: String, type: AttributeType?, entity: EntityDescription) {
         self.name = name
         self.derivation = derivation
+        self.declaredType = type
         self.entity = entity
     }
 }
@@ -43,11 +92,11 @@ public enum RelationshipKind: String, Sendable {
     case manyToOne = "many-to-one"
     /// To-many whose inverse is to-one (Class.students): stored as the inverse's foreign key on the destination.
     case oneToMany = "one-to-many"
-    /// To-one whose inverse is to-one: a foreign key on both sides.
+    /// To-one whose inverse is to-one (or itself, reflexive): a foreign key on both sides.
     case oneToOne = "one-to-one"
     /// To-one with no inverse: a foreign key on the source; the destination knows nothing.
     case oneToNil = "one-to-nil"
-    /// To-many whose inverse is to-many: a join table.
+    /// To-many whose inverse is to-many (or itself, reflexive): a join table.
     case manyToMany = "many-to-many"
     /// To-many with no inverse: a hidden owner column on the destination (one owner per destination row).
     case manyToNil = "many-to-nil"
@@ -59,41 +108,65 @@ public final class RelationshipDescription: @unchecked Sendable {
     public let isToMany: Bool
     public let isOptional: Bool
     public let deleteRule: DeleteRule
-    public unowned(unsafe) let entity: EntityDescription
-    public internal(set) unowned(unsafe) var destination: EntityDescription!
-    public internal(set) unowned(unsafe) var inverse: RelationshipDescription?
+    /// An ordered to-many keeps its members in order (a `Z_FOK_` column on the destination or the join table).
+    public let isOrdered: Bool
+    /// Bounds on a to-many's member count checked at save; 0 for none.
+    public let minCount: Int
+    public let maxCount: Int
+    /// The entity that declares the relationship (sub-entities inherit it).
+    public unowned let entity: EntityDescription
+    /// The destination entity (its sub-entities' objects are destinations too).
+    public var destination: EntityDescription { resolvedDestination }
+    /// The inverse relationship, nil for one-to-nil and many-to-nil; the relationship itself when reflexive.
+    public var inverse: RelationshipDescription? { resolvedInverse }
     public internal(set) var kind: RelationshipKind = .manyToOne
-    /// Position among the entity's relationships (the object's relationship slot).
+    /// Position among the entity's relationships (the object's relationship slot); sub-entities keep it.
     let index: Int
     let declaredInverseName: String?
     let declaredDestinationName: String
+    /// Hot-path copies, valid while the model lives (every caller holds the model through a store or context).
+    unowned(unsafe) var resolvedDestination: EntityDescription!
+    unowned(unsafe) var resolvedInverse: RelationshipDescription?
 
     /// The foreign-key column: on the source table for to-one relationships, on the destination table
     /// (the inverse's column, or the hidden owner column) for one-to-many and many-to-nil.
     public internal(set) var columnName = ""
     /// Position of `columnName` in its table's row (source row for to-one, destination row otherwise).
     var slot = -1
+    /// For a to-one whose destination has sub-entities: the column holding the destination row's Z_ENT
+    /// (`Z<n>_<NAME>`, Core Data's foreign entity key) and its slot; empty and -1 otherwise.
+    public internal(set) var entityColumnName = ""
+    var entitySlot = -1
+    /// For an ordered to-many stored on the destination (one-to-many, many-to-nil): the order column
+    /// `Z_FOK_<INVERSE>` on the destination's row and its slot.
+    public internal(set) var orderColumnName = ""
+    var orderSlot = -1
     /// The join table of a many-to-many relationship, seen from this side.
     public internal(set) var joinTable: JoinTable?
-    /// Derived `@count` attributes over this relationship.
-    var derivedCounts: [DerivedAttributeDescription] = []
+    /// Derived attributes computed over this relationship.
+    var derivedAttributes: [DerivedAttributeDescription] = []
     /// This relationship's fault and prefetch statements, built once.
     var sql: RelationshipSQL!
 
-    init(name: String, isToMany: Bool, isOptional: Bool, deleteRule: DeleteRule, entity: EntityDescription,
-         index: Int, destinationName: String, inverseName: String?) {
+    init(name: String, spec: Property.RelationshipSpec, entity: EntityDescription, index: Int) {
         self.name = name
-        self.isToMany = isToMany
-        self.isOptional = isOptional
-        self.deleteRule = deleteRule
+        self.isToMany = spec.isToMany
+        self.isOptional = spec.isOptional
+        self.deleteRule = spec.deleteRule
+        self.isOrdered = spec.isToMany && spec.isOrdered
+        self.minCount = spec.minCount
+        self.maxCount = spec.maxCount
         self.entity = entity
         self.index = index
-        self.declaredDestinationName = destinationName
-        self.declaredInverseName = inverseName
+        self.declaredDestinationName = spec.destination
+        self.declaredInverseName = spec.inverse
     }
 
     /// `Entity.name`, as Core Data names a property in messages.
     public var qualifiedName: String { "\(entity.name).\(name)" }
+
+    /// Whether the relationship is its own inverse (`friends` ↔ `friends`).
+    public var isReflexive: Bool { resolvedInverse === self }
 }
 
 /// A many-to-many join table `Z_<n><REL>` seen from one side: which column holds this side's key.
@@ -103,6 +176,10 @@ public struct JoinTable: Sendable, Equatable {
     public let sourceColumn: String
     /// Holds the primary key of the destination object.
     public let destinationColumn: String
+    /// The order of the destination among the source's members (this side ordered), or nil.
+    public let orderColumn: String?
+    /// The order of the source among the destination's members (the inverse ordered), or nil.
+    public let inverseOrderColumn: String?
     /// Whether this side's relationship names the table (the side that writes the join rows at save).
     public let isPrimarySide: Bool
 }

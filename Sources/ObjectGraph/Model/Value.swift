@@ -2,7 +2,9 @@ import Foundation
 
 /// A value of an attribute, as stored in a row and read from an object.
 ///
-/// Dates are stored as seconds since 2001-01-01 (Core Data's TIMESTAMP), UUIDs as 16-byte blobs, booleans as 0/1.
+/// Dates are stored as seconds since 2001-01-01 (Core Data's TIMESTAMP), UUIDs as 16-byte blobs, booleans as 0/1,
+/// decimals as their exact decimal text, URIs as their absolute string; transformable values as the bytes their
+/// transformer makes (`.binary`).
 public enum Value: Hashable, Sendable, CustomStringConvertible {
     case null
     case int(Int64)
@@ -12,6 +14,8 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     case date(Date)
     case uuid(UUID)
     case binary(Data)
+    case decimal(Decimal)
+    case url(URL)
 
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
@@ -27,9 +31,19 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case let .double(v): return v
         case let .int(v): return Double(v)
+        case let .decimal(v): return NSDecimalNumber(decimal: v).doubleValue
         default: return nil
         }
     }
+    public var decimal: Decimal? {
+        switch self {
+        case let .decimal(v): return v
+        case let .int(v): return Decimal(v)
+        case let .double(v): return Decimal(v)
+        default: return nil
+        }
+    }
+    public var url: URL? { if case let .url(v) = self { return v } else { return nil } }
     public var bool: Bool? {
         switch self {
         case let .bool(v): return v
@@ -51,26 +65,51 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case let .date(v): return "\(v)"
         case let .uuid(v): return v.uuidString
         case let .binary(v): return "<\(v.count) bytes>"
+        case let .decimal(v): return v.description
+        case let .url(v): return v.absoluteString
         }
     }
 
     /// Whether this value can be stored in an attribute of `type` (null is checked separately, by optionality).
     func fits(_ type: AttributeType) -> Bool {
         switch (self, type) {
-        case (.null, _), (.string, .string), (.int, .int64), (.double, .double), (.int, .double), (.bool, .bool),
-             (.int, .bool), (.date, .date), (.uuid, .uuid), (.binary, .binary):
+        case (.null, _), (_, .undefined), (.string, .string), (.int, .int16), (.int, .int32), (.int, .int64),
+             (.double, .double), (.int, .double), (.double, .float), (.int, .float), (.bool, .bool), (.int, .bool),
+             (.date, .date), (.uuid, .uuid), (.binary, .binary), (.binary, .transformable), (.url, .uri),
+             (.decimal, .decimal), (.int, .decimal), (.double, .decimal):
             return true
         default:
             return false
         }
     }
 
-    /// The value converted to the canonical case for `type` (`.int` into a bool or double attribute).
+    /// The value converted to the canonical case for `type` (`.int` into a bool, double or decimal attribute; a
+    /// double into a float attribute rounded to Float precision, as a Float attribute stores it).
     func normalized(for type: AttributeType) -> Value {
         switch (self, type) {
         case let (.int(v), .double): return .double(Double(v))
+        case let (.int(v), .float): return .double(Double(Float(v)))
+        case let (.double(v), .float): return .double(Double(Float(v)))
         case let (.int(v), .bool): return .bool(v != 0)
+        case let (.int(v), .decimal): return .decimal(Decimal(v))
+        case let (.double(v), .decimal): return .decimal(Decimal(v))
         default: return self
+        }
+    }
+
+    /// The name of the value's kind, for messages.
+    var kindName: String {
+        switch self {
+        case .null: return "nil"
+        case .int: return "integer"
+        case .double: return "double"
+        case .bool: return "boolean"
+        case .string: return "string"
+        case .date: return "date"
+        case .uuid: return "UUID"
+        case .binary: return "data"
+        case .decimal: return "decimal"
+        case .url: return "URI"
         }
     }
 }
@@ -112,6 +151,8 @@ extension Value: Comparable {
         case let .string(v): return .text(v)
         case let .uuid(v): return .blob(withUnsafeBytes(of: v.uuid) { Array($0) })
         case let .binary(v): return .blob(Array(v))
+        case let .decimal(v): return .number(NSDecimalNumber(decimal: v).doubleValue)
+        case let .url(v): return .text(v.absoluteString)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reading and writing attributes. Reading fires a fault; writing marks the object updated.
+/// Reading and writing attributes. Reading fires a fault; writing marks the object updated. Transient attributes
+/// are held by the object and never fire it; derived attributes are read-only (each save computes them).
 extension ManagedObject {
     /// The value of an attribute or derived attribute called `name`.
     public func value(_ name: String) throws -> Value {
@@ -12,17 +13,19 @@ extension ManagedObject {
         }
     }
 
-    /// The value of `attribute`, firing the fault if needed.
+    /// The value of `attribute`, firing the fault if needed (a transient attribute never fires it).
     @inline(__always)
     public func value(_ attribute: AttributeDescription) throws -> Value {
-        guard attribute.entity === entity else { throw wrongEntity(attribute.name, of: attribute.entity) }
+        guard entity.isKind(of: attribute.entity) else { throw wrongEntity(attribute.name, of: attribute.entity) }
+        if let owner { try owner.checkThread() }
+        if attribute.isTransient { return transientValues?[attribute.slot] ?? entity.transientDefaults[attribute.slot] }
         if isFault { try fire() }
         return current(attribute.slot)
     }
 
-    /// The stored value of a derived `@count` attribute (kept up to date by each save).
+    /// The stored value of a derived attribute (kept up to date by each save).
     public func value(_ derived: DerivedAttributeDescription) throws -> Value {
-        guard derived.entity === entity else { throw wrongEntity(derived.name, of: derived.entity) }
+        guard entity.isKind(of: derived.entity) else { throw wrongEntity(derived.name, of: derived.entity) }
         if isFault { try fire() }
         return current(derived.slot)
     }
@@ -38,18 +41,36 @@ extension ManagedObject {
         }
     }
 
-    /// Sets `attribute`; the value must fit the attribute's type (an `.int` also fits a double or bool attribute).
+    /// Sets `attribute`; the value must fit the attribute's type (an `.int` also fits a number or bool attribute).
+    /// Ranges, lengths and patterns are checked at save, as Core Data validates.
     public func setValue(_ value: Value, for attribute: AttributeDescription) throws {
-        guard attribute.entity === entity else { throw wrongEntity(attribute.name, of: attribute.entity) }
+        guard entity.isKind(of: attribute.entity) else { throw wrongEntity(attribute.name, of: attribute.entity) }
         guard value.fits(attribute.type) else {
             throw ObjectGraphError.invalidOperation(
-                "cannot store \(value) in \(entity.name).\(attribute.name), which holds \(attribute.type.rawValue) values")
+                "cannot store \(value.kindName) \(value) in \(entity.name).\(attribute.name), which holds \(attribute.type.xcodeName) values")
         }
         let context = try requireContext()
+        if attribute.isTransient {
+            if transientValues == nil { transientValues = entity.transientDefaults }
+            transientValues![attribute.slot] = value.normalized(for: attribute.type)
+            return
+        }
         if isFault { try context.fulfilFault(self) }
         try checkNotDeleted(changing: attribute.name)
         context.willChange(self)
         setCurrent(attribute.slot, value.normalized(for: attribute.type))
+    }
+
+    /// Sets a transformable (or binary) attribute to `value` encoded by `transformer`; nil clears it.
+    public func setValue<T>(_ value: T?, for name: String, using transformer: AttributeTransformer<T>) throws {
+        guard let value else { return try setValue(.null, for: name) }
+        try setValue(.binary(try transformer.encode(value)), for: name)
+    }
+
+    /// A transformable (or binary) attribute decoded by `transformer`; nil when it holds no value.
+    public func value<T>(_ name: String, using transformer: AttributeTransformer<T>) throws -> T? {
+        guard let data = try value(name).binary else { return nil }
+        return try transformer.decode(data)
     }
 
     // MARK: Typed conveniences
@@ -60,6 +81,9 @@ extension ManagedObject {
     public func bool(_ name: String) throws -> Bool? { try value(name).bool }
     public func date(_ name: String) throws -> Date? { try value(name).date }
     public func uuid(_ name: String) throws -> UUID? { try value(name).uuid }
+    public func decimal(_ name: String) throws -> Decimal? { try value(name).decimal }
+    public func url(_ name: String) throws -> URL? { try value(name).url }
+    public func data(_ name: String) throws -> Data? { try value(name).binary }
 
     func wrongEntity(_ property: String, of other: EntityDescription) -> ObjectGraphError {
         .invalidOperation("\(other.name).\(property) is not a property of \(entity.name)")
@@ -69,5 +93,35 @@ extension ManagedObject {
         if isDeleted {
             throw ObjectGraphError.invalidOperation("cannot change \(entity.name).\(property) of \(objectID): the object is deleted")
         }
+    }
+}
+
+/// How a transformable attribute's values become bytes and back (Core Data's value transformer).
+///
+/// Core Data's default is NSSecureUnarchiveFromData (a keyed archive); ObjectGraph stores whatever bytes the
+/// caller's transformer makes, in the same BLOB column.
+public struct AttributeTransformer<T> {
+    public let encode: (T) throws -> Data
+    public let decode: (Data) throws -> T
+
+    public init(encode: @escaping (T) throws -> Data, decode: @escaping (Data) throws -> T) {
+        self.encode = encode
+        self.decode = decode
+    }
+}
+
+extension AttributeTransformer where T: Codable {
+    /// A binary property list of a Codable value.
+    public static var propertyList: AttributeTransformer<T> {
+        AttributeTransformer(encode: { value in
+            let encoder = PropertyListEncoder()
+            encoder.outputFormat = .binary
+            return try encoder.encode([value])
+        }, decode: { data in
+            guard let value = try PropertyListDecoder().decode([T].self, from: data).first else {
+                throw ObjectGraphError.invalidOperation("a transformable value's bytes hold no value")
+            }
+            return value
+        })
     }
 }

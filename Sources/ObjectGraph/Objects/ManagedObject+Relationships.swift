@@ -76,7 +76,9 @@ extension ManagedObject {
         context.willChange(self)
         context.noteToManyChange(self, relationship)
         state.insert(object, tracking: !isInserted)
-        if let inverse = relationship.inverse {
+        if relationship.isOrdered { state.reordered = true }
+        // A reflexive relationship adding its own object already holds it on "both" sides.
+        if let inverse = relationship.inverse, !(inverse === relationship && object === self) {
             object.insertRaw(object: self, into: inverse, context: context)
         }
     }
@@ -101,8 +103,70 @@ extension ManagedObject {
         context.willChange(self)
         context.noteToManyChange(self, relationship)
         state.remove(object, tracking: !isInserted)
-        if let inverse = relationship.inverse {
+        if relationship.isOrdered { state.reordered = true }
+        if let inverse = relationship.inverse, !(inverse === relationship && object === self) {
             object.removeRaw(object: self, from: inverse, context: context)
+        }
+    }
+
+    /// Inserts `object` into the ordered to-many relationship called `name` at `index` (moving it there if it is
+    /// already a member), maintaining the inverse.
+    public func insert(_ object: ManagedObject, at index: Int, into name: String) throws {
+        try insert(object, at: index, into: toManyRelationship(name))
+    }
+
+    /// Inserts `object` into an ordered to-many relationship at `index` (moving it if it is a member).
+    public func insert(_ object: ManagedObject, at index: Int, into relationship: RelationshipDescription) throws {
+        try checkOrdered(relationship)
+        let state = try loadedToMany(relationship)
+        guard index >= 0, index <= state.members!.count else {
+            throw ObjectGraphError.invalidOperation("index \(index) is out of bounds for \(relationship.qualifiedName), which has \(state.members!.count) members")
+        }
+        if let current = state.members!.position(of: object) {
+            return try moveObject(at: current, to: Swift.min(index, state.members!.count - 1), in: relationship)
+        }
+        try add(object, to: relationship)
+        let last = state.members!.count - 1
+        if index != last { try moveObject(at: last, to: index, in: relationship) }
+    }
+
+    /// Moves the member of the ordered to-many relationship called `name` at `source` to `destination`.
+    public func moveObject(at source: Int, to destination: Int, in name: String) throws {
+        try moveObject(at: source, to: destination, in: toManyRelationship(name))
+    }
+
+    /// Moves the member of an ordered to-many relationship at `source` to `destination` (its position after the move).
+    public func moveObject(at source: Int, to destination: Int, in relationship: RelationshipDescription) throws {
+        try checkOrdered(relationship)
+        try checkNotDeleted(changing: relationship.name)
+        let context = try requireContext()
+        let state = try loadedToMany(relationship)
+        let count = state.members!.count
+        guard (0..<count).contains(source), (0..<count).contains(destination) else {
+            throw ObjectGraphError.invalidOperation("cannot move \(relationship.qualifiedName)[\(source)] to \(destination): it has \(count) members")
+        }
+        guard source != destination else { return }
+        context.willChange(self)
+        context.noteToManyChange(self, relationship)
+        state.members!.move(from: source, to: destination)
+        state.reordered = true
+    }
+
+    /// Removes the member of the ordered to-many relationship called `name` at `index`.
+    public func removeObject(at index: Int, from name: String) throws {
+        let relationship = try toManyRelationship(name)
+        try checkOrdered(relationship)
+        let members = try loadedToMany(relationship).members!
+        guard members.indices.contains(index) else {
+            throw ObjectGraphError.invalidOperation("index \(index) is out of bounds for \(relationship.qualifiedName), which has \(members.count) members")
+        }
+        try remove(members[index], from: relationship)
+    }
+
+    private func checkOrdered(_ relationship: RelationshipDescription) throws {
+        try check(relationship, toMany: true)
+        guard relationship.isOrdered else {
+            throw ObjectGraphError.invalidOperation("\(relationship.qualifiedName) is not ordered; positions mean nothing in it (use add(_:to:))")
         }
     }
 
@@ -117,7 +181,11 @@ extension ManagedObject {
         for current in try self.objects(relationship) where !wanted.contains(ObjectIdentifier(current)) {
             try remove(current, from: relationship)
         }
-        for object in objects { try add(object, to: relationship) }
+        if relationship.isOrdered {
+            for (index, object) in objects.enumerated() { try insert(object, at: index, into: relationship) }
+        } else {
+            for object in objects { try add(object, to: relationship) }
+        }
     }
 
     // MARK: Inverse maintenance
@@ -156,7 +224,9 @@ extension ManagedObject {
     /// Adds `object` to this object's side of a to-many without firing its fault or touching inverses; the
     /// other side has just gained this object, so it is not yet a member here.
     func insertRaw(object: ManagedObject, into relationship: RelationshipDescription, context: ObjectContext) {
-        toManyStateForChange(relationship, context: context).insert(object, tracking: !isInserted)
+        let state = toManyStateForChange(relationship, context: context)
+        state.insert(object, tracking: !isInserted)
+        if relationship.isOrdered { state.reordered = true }
     }
 
     /// Removes `object` from this object's side of a to-many without firing its fault or touching inverses.
@@ -164,6 +234,7 @@ extension ManagedObject {
         let state = toManyStateForChange(relationship, context: context)
         if state.members != nil, !state.members!.contains(object) { return }
         state.remove(object, tracking: !isInserted)
+        if relationship.isOrdered { state.reordered = true }
     }
 
     private func toManyStateForChange(_ relationship: RelationshipDescription, context: ObjectContext) -> ToManyState {
@@ -188,7 +259,12 @@ extension ManagedObject {
                 if !isFault { relations[relationship.index] = .toOne(nil) }
                 return nil
             }
-            let destination = context.object(relationship.destination, primaryKey: key)
+            var entity = relationship.destination
+            if relationship.entitySlot >= 0, case let .int(number)? = storedValue(slot: relationship.entitySlot),
+               let concrete = context.model.entity(number: Int(number)), concrete.isKind(of: entity) {
+                entity = concrete
+            }
+            let destination = context.object(entity, primaryKey: key)
             if !isFault { relations[relationship.index] = .toOne(destination) }
             return destination
         case .toMany:
@@ -240,14 +316,14 @@ extension ManagedObject {
     }
 
     private func check(_ relationship: RelationshipDescription, toMany: Bool) throws {
-        guard relationship.entity === entity else { throw wrongEntity(relationship.name, of: relationship.entity) }
+        guard entity.isKind(of: relationship.entity) else { throw wrongEntity(relationship.name, of: relationship.entity) }
         guard relationship.isToMany == toMany else {
             throw ObjectGraphError.invalidOperation("\(relationship.qualifiedName) is \(relationship.isToMany ? "to-many" : "to-one")")
         }
     }
 
     private func checkDestination(_ object: ManagedObject, of relationship: RelationshipDescription) throws {
-        guard object.entity === relationship.destination else {
+        guard object.entity.isKind(of: relationship.destination) else {
             throw ObjectGraphError.invalidOperation(
                 "\(relationship.qualifiedName) holds \(relationship.destination.name) objects, not \(object.entity.name)")
         }

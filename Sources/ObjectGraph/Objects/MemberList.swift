@@ -49,6 +49,23 @@ struct MemberList: RandomAccessCollection {
         return elements.contains { $0 === member }
     }
 
+    /// Inserts `member`, which the caller knows is not in the list, at `index`.
+    mutating func insert(_ member: ManagedObject, at index: Int) {
+        elements.insert(member, at: index)
+        if positions != nil { reindex(from: index) }
+    }
+
+    /// Moves the member at `source` to `destination` (positions after the move).
+    mutating func move(from source: Int, to destination: Int) {
+        let member = elements.remove(at: source)
+        elements.insert(member, at: destination)
+        if positions != nil { reindex(from: Swift.min(source, destination)) }
+    }
+
+    private mutating func reindex(from start: Int) {
+        for position in start..<elements.count { positions![ObjectIdentifier(elements[position])] = position }
+    }
+
     /// Removes `member` if present; true if it was.
     @discardableResult
     mutating func remove(_ member: ManagedObject) -> Bool {
@@ -56,7 +73,7 @@ struct MemberList: RandomAccessCollection {
         elements.remove(at: position)
         if positions != nil {
             positions![ObjectIdentifier(member)] = nil
-            for shifted in position..<elements.count { positions![ObjectIdentifier(elements[shifted])] = shifted }
+            reindex(from: position)
         }
         return true
     }

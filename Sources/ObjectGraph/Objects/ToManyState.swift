@@ -5,20 +5,26 @@ import OrderedCollections
 /// `members` is nil while the relationship is still a fault; changes made through inverse maintenance are
 /// kept in `added` and `removed` and applied when the fault fires, so maintaining an inverse never runs SQL.
 final class ToManyState {
-    var members: MemberList?
+    @exclusivity(unchecked) var members: MemberList?
     /// Members added since the last save (not tracked for inserted owners, whose members are all new).
-    var added: OrderedSet<ManagedObject> = []
+    @exclusivity(unchecked) var added: OrderedSet<ManagedObject> = []
     /// Members removed since the last save.
-    var removed: OrderedSet<ManagedObject> = []
+    @exclusivity(unchecked) var removed: OrderedSet<ManagedObject> = []
+    /// An ordered relationship whose members' order changed since the last save (or gained or lost members).
+    @exclusivity(unchecked) var reordered = false
+    /// For an ordered many-to-many: each stored member's order key in the join table, as last read or written.
+    @exclusivity(unchecked) var joinOrderKeys: [ObjectIdentifier: Int64] = [:]
 
     init(members: MemberList?) { self.members = members }
 
-    var hasChanges: Bool { !added.isEmpty || !removed.isEmpty }
+    var hasChanges: Bool { !added.isEmpty || !removed.isEmpty || reordered }
 
     func copy() -> ToManyState {
         let copy = ToManyState(members: members)
         copy.added = added
         copy.removed = removed
+        copy.reordered = reordered
+        copy.joinOrderKeys = joinOrderKeys
         return copy
     }
 
@@ -52,6 +58,7 @@ final class ToManyState {
     func clearChanges() {
         added = []
         removed = []
+        reordered = false
     }
 }
 

@@ -1,14 +1,20 @@
 import CSQLite
 
-/// Owns one SQLite connection: opens it, caches its prepared statements by SQL, and closes it in deinit.
+/// Owns one SQLite connection: opens it, caches its prepared statements by SQL (bounded, least recently used
+/// evicted), and closes it in deinit.
 final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    private var clock: UInt64 = 0
+    /// How many prepared statements the cache keeps. The statements a workload repeats stay cached; one-off
+    /// texts (a predicate's IN list of a new length, say) are evicted instead of piling up.
+    let statementCacheCapacity: Int
     private(set) var intArrays: IntArrayModule?
 
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory database.
-    init(path: String) throws {
+    init(path: String, statementCacheCapacity: Int = 256) throws {
+        self.statementCacheCapacity = max(1, statementCacheCapacity)
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &db, flags, nil)
@@ -39,12 +45,32 @@ final class SQLiteConnection {
         }
     }
 
-    /// The prepared statement for `sql`, prepared once and reused.
+    /// The prepared statement for `sql`, prepared once and reused while it stays among the most recently used.
     func cachedStatement(_ sql: String) throws -> SQLiteStatement {
-        if let statement = statements[sql] { return statement }
+        clock &+= 1
+        if let statement = statements[sql] {
+            statement.lastUse = clock
+            return statement
+        }
+        if statements.count >= statementCacheCapacity { evictLeastRecentlyUsed() }
         let statement = try SQLiteStatement(connection: self, sql: sql)
+        statement.lastUse = clock
         statements[sql] = statement
         return statement
+    }
+
+    /// Number of prepared statements cached now.
+    var cachedStatementCount: Int { statements.count }
+
+    /// Drops the least recently used quarter of the cache at once, so that a burst of one-off texts costs one
+    /// scan per many statements, not per statement.
+    private func evictLeastRecentlyUsed() {
+        let keep = statements.count - max(1, statements.count / 4)
+        let threshold = statements.values.map(\.lastUse).sorted(by: >)[max(0, keep - 1)]
+        statements = statements.filter { $0.value.lastUse >= threshold }
+        if statements.count >= statementCacheCapacity, let oldest = statements.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            statements[oldest.key] = nil
+        }
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.

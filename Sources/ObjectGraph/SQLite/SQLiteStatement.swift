@@ -3,13 +3,19 @@ import Foundation
 
 /// Owns one prepared statement; finalizes it in deinit.
 ///
-/// Binding and column access are thin, unchecked wrappers: callers know the SQL they prepared.
+/// Every bind's result code is checked: the first failure since the last reset is kept and thrown by the next
+/// `step()`, so that binding stays cheap in hot loops and no failed bind goes unnoticed. Column access is thin
+/// and unchecked: callers know the SQL they prepared.
 final class SQLiteStatement {
     let handle: OpaquePointer
     let sql: String
     private let db: OpaquePointer
-    /// When non-nil, every bound value is also recorded here, in Core Data's `SQLite bind[i] = value` form.
-    var recordedBindings: [String]?
+    /// When non-nil, every bound value is also recorded here for the trace (`SQLite bind[i] = value`).
+    @exclusivity(unchecked) var recordedBindings: [RecordedBinding]?
+    /// The first bind that failed since the last reset: its result code and 1-based index.
+    @exclusivity(unchecked) private var bindFailure: (code: Int32, index: Int32)?
+    /// The statement-cache clock reading of the last use (least recently used statements are evicted first).
+    @exclusivity(unchecked) var lastUse: UInt64 = 0
 
     init(connection: SQLiteConnection, sql: String) throws {
         var statement: OpaquePointer?
@@ -25,6 +31,7 @@ final class SQLiteStatement {
     /// Advances to the next row: true while rows remain. Resets the statement on error.
     @inline(__always)
     func step() throws -> Bool {
+        if let bindFailure { throw bindError(bindFailure) }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -37,44 +44,64 @@ final class SQLiteStatement {
     @inline(__always)
     func reset() {
         sqlite3_reset(handle)
+        bindFailure = nil
         if recordedBindings != nil { recordedBindings = [] }
+    }
+
+    @inline(__always)
+    private func check(_ code: Int32, _ index: Int32) {
+        if code != SQLITE_OK, bindFailure == nil { bindFailure = (code, index) }
+    }
+
+    private func bindError(_ failure: (code: Int32, index: Int32)) -> ObjectGraphError {
+        sqlite3_reset(handle)
+        bindFailure = nil
+        let message = failure.code == SQLITE_RANGE
+            ? "bind index \(failure.index) is out of range: the statement has \(sqlite3_bind_parameter_count(handle)) parameters"
+            : "binding parameter \(failure.index) failed: \(String(cString: sqlite3_errstr(failure.code)))"
+        return .sqlite(code: failure.code, message: message, sql: sql)
     }
 
     // MARK: Binding (1-based indexes, as SQLite)
 
+    /// Binds a raw integer (a key, a version, an entity number): Core Data logs these as `(int64)5`, and 0 as nil.
     @inline(__always)
     func bind(_ value: Int64, at index: Int32) {
-        sqlite3_bind_int64(handle, index, value)
-        if recordedBindings != nil { record(index, String(value)) }
+        check(sqlite3_bind_int64(handle, index, value), index)
+        if recordedBindings != nil { record(index, String(value), value == 0 ? "nil" : "(int64)\(value)") }
     }
 
     @inline(__always)
     func bindNull(at index: Int32) {
-        sqlite3_bind_null(handle, index)
-        if recordedBindings != nil { record(index, "NULL") }
+        check(sqlite3_bind_null(handle, index), index)
+        if recordedBindings != nil { record(index, "NULL", "nil") }
     }
 
     func bind(_ value: Double, at index: Int32) {
-        sqlite3_bind_double(handle, index, value)
-        if recordedBindings != nil { record(index, String(value)) }
+        check(sqlite3_bind_double(handle, index, value), index)
+        if recordedBindings != nil { record(index, String(value), String(value)) }
     }
 
     func bind(_ value: String, at index: Int32) {
         var text = value
-        text.withUTF8 { utf8 in
-            _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(utf8.baseAddress!).assumingMemoryBound(to: CChar.self),
-                                  Int32(utf8.count), csqlite_transient())
+        let code = text.withUTF8 { utf8 in
+            sqlite3_bind_text(handle, index, UnsafeRawPointer(utf8.baseAddress!).assumingMemoryBound(to: CChar.self),
+                              Int32(utf8.count), csqlite_transient())
         }
-        if recordedBindings != nil { record(index, "\"\(value)\"") }
+        check(code, index)
+        if recordedBindings != nil { record(index, "\"\(value)\"", "\"\(value)\"") }
     }
 
     func bind(bytes: UnsafeRawBufferPointer, at index: Int32) {
-        sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), csqlite_transient())
-        if recordedBindings != nil { record(index, "<\(bytes.count) bytes>") }
+        check(sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count),
+                                csqlite_transient()), index)
+        if recordedBindings != nil { record(index, "<\(bytes.count) bytes>", "<NSData len=\(bytes.count)>") }
     }
 
-    /// Binds a model value with Core Data's storage conventions (dates as seconds since 2001, UUIDs as 16-byte blobs).
+    /// Binds a model value with Core Data's storage conventions (dates as seconds since 2001, UUIDs as 16-byte
+    /// blobs, decimals as their exact text, URIs as their absolute string).
     func bind(_ value: Value, at index: Int32) {
+        if recordedBindings != nil { return bindRecording(value, at: index) }
         switch value {
         case .null: bindNull(at: index)
         case let .int(v): bind(v, at: index)
@@ -86,11 +113,32 @@ final class SQLiteStatement {
             withUnsafeBytes(of: v.uuid) { bind(bytes: $0, at: index) }
         case let .binary(v):
             v.withUnsafeBytes { bind(bytes: $0, at: index) }
+        case let .decimal(v): bind(v.description, at: index)
+        case let .url(v): bind(v.absoluteString, at: index)
         }
     }
 
-    private func record(_ index: Int32, _ text: String) {
-        recordedBindings?.append("SQLite bind[\(index - 1)] = \(text)")
+    /// The same, recording each value as Core Data's SQLDebug prints it (`= "text"`, `= 5`, `= (timestamp)%f`).
+    private func bindRecording(_ value: Value, at index: Int32) {
+        let saved = recordedBindings
+        recordedBindings = nil
+        bind(value, at: index)
+        recordedBindings = saved
+        let exact: String
+        switch value {
+        case .null: exact = "nil"
+        case let .date(v): exact = String(format: "(timestamp)%f", v.timeIntervalSinceReferenceDate)
+        case let .string(v): exact = "\"\(v)\""
+        case let .binary(v): exact = "<NSData len=\(v.count)>"
+        case let .bool(v): exact = v ? "1" : "0"
+        case let .uuid(v): exact = v.uuidString
+        default: exact = value.description
+        }
+        record(index, value.isNull ? "NULL" : value.description, exact)
+    }
+
+    private func record(_ index: Int32, _ compact: String, _ exact: String) {
+        recordedBindings?.append(RecordedBinding(index: index - 1, compact: compact, exact: exact))
     }
 
     // MARK: Columns (0-based indexes, as SQLite)
@@ -117,6 +165,14 @@ final class SQLiteStatement {
         return Data(bytes: blob, count: count)
     }
 
+    func decimal(_ column: Int32) -> Decimal? {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return Decimal(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return Decimal(sqlite3_column_double(handle, column))
+        default: return Decimal(string: string(column), locale: Locale(identifier: "en_US_POSIX"))
+        }
+    }
+
     func uuid(_ column: Int32) -> UUID? {
         guard sqlite3_column_bytes(handle, column) == 16, let blob = sqlite3_column_blob(handle, column) else { return nil }
         var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -130,12 +186,15 @@ final class SQLiteStatement {
         if sqlite3_column_type(handle, column) == SQLITE_NULL { return .null }
         switch type {
         case .string: return .string(string(column))
-        case .int64: return .int(int64(column))
-        case .double: return .double(double(column))
+        case .int64, .int32, .int16: return .int(int64(column))
+        case .double, .float: return .double(double(column))
         case .bool: return .bool(int64(column) != 0)
         case .date: return .date(Date(timeIntervalSinceReferenceDate: double(column)))
         case .uuid: return uuid(column).map(Value.uuid) ?? .null
-        case .binary: return .binary(bytes(column))
+        case .binary, .transformable: return .binary(bytes(column))
+        case .decimal: return decimal(column).map(Value.decimal) ?? .null
+        case .uri: return URL(string: string(column)).map(Value.url) ?? .null
+        case .undefined: return .null
         }
     }
 
@@ -144,4 +203,12 @@ final class SQLiteStatement {
     func foreignKey(_ column: Int32) -> Int64 {
         sqlite3_column_int64(handle, column)
     }
+}
+
+/// A value bound to a statement, as the trace shows it: compact (`5`) and as Core Data's SQLDebug prints it
+/// (`(int64)5` for keys and versions, `(timestamp)...` for dates, `<NSData len=16>` for blobs).
+struct RecordedBinding {
+    let index: Int32
+    let compact: String
+    let exact: String
 }

@@ -1,4 +1,10 @@
-/// The DDL of a model's store, in Core Data's shapes (coredata-facts §1).
+/// The DDL of a model's store, in Core Data's shapes and order (coredata-facts §1).
+///
+/// Order, as real stores' `sqlite_master` shows it (Bear): each root entity's table in entity-number order,
+/// followed by the join tables its hierarchy owns; then Z_PRIMARYKEY, Z_METADATA and Z_MODELCACHE; then, entity
+/// by entity, the foreign-key indexes of a root's table (by column name), the join-table indexes it owns, the
+/// Z_ENT index of a root with sub-entities, indexed attributes and fetch indexes, and uniqueness indexes; then the
+/// derived attributes' triggers.
 struct SchemaBuilder {
     let model: ObjectModel
 
@@ -6,86 +12,87 @@ struct SchemaBuilder {
     static let metadataTable = "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)"
     static let modelCacheTable = "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)"
 
-    /// Entity tables with their indexes, join tables with theirs, system tables, then derived-attribute triggers.
-    var statements: [String] {
+    var statements: [String] { tables + [Self.primaryKeyTable, Self.metadataTable, Self.modelCacheTable] + indexes + triggers }
+
+    var tables: [String] {
         var sql: [String] = []
-        for entity in model.entities {
-            sql.append(createTable(entity))
-            for column in entity.columns where column.isIndexed {
-                sql.append("CREATE INDEX \(entity.tableName)_\(column.name)_INDEX ON \(entity.tableName) (\(column.name))")
-            }
+        for root in model.entities where root.parent == nil {
+            sql.append(createTable(root))
+            for join in joinTables(ownedIn: root.subtree) { sql.append(createJoinTable(join)) }
         }
-        for join in model.joinTables {
-            sql.append("CREATE TABLE \(join.tableName) ( \(join.sourceColumn) INTEGER, \(join.destinationColumn) INTEGER, PRIMARY KEY (\(join.sourceColumn), \(join.destinationColumn)) )")
-            sql.append("CREATE INDEX \(join.tableName)_\(join.destinationColumn)_INDEX ON \(join.tableName) (\(join.destinationColumn), \(join.sourceColumn))")
-        }
-        sql.append(Self.primaryKeyTable)
-        sql.append(Self.metadataTable)
-        sql.append(Self.modelCacheTable)
-        return sql + derivedAttributeTriggers
+        return sql
     }
 
-    /// `CREATE TABLE`, columns ranked by type as Core Data's `sortColumnsByType` does: integers (attributes,
-    /// then foreign keys), then floats and timestamps, then text, then blobs; by name within a rank.
-    func createTable(_ entity: EntityDescription) -> String {
+    var indexes: [String] {
+        var sql: [String] = []
+        for entity in model.entities {
+            let table = entity.tableName
+            if entity.parent == nil {
+                for column in entity.tableColumns.filter(\.hasForeignKeyIndex).sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+                    sql.append("CREATE INDEX \(table)_\(column.name)_INDEX ON \(table) (\(column.name))")
+                }
+            }
+            for join in joinTables(ownedIn: [entity]) {
+                sql.append("CREATE INDEX \(join.tableName)_\(join.destinationColumn)_INDEX ON \(join.tableName) (\(join.destinationColumn), \(join.sourceColumn))")
+            }
+            if entity.parent == nil && !entity.subentities.isEmpty {
+                sql.append("CREATE INDEX \(table)_Z_ENT_INDEX ON \(table) (Z_ENT)")
+            }
+            for attribute in entity.storedAttributes where attribute.entity === entity && attribute.isIndexed {
+                sql.append(createIndex(entity, name: attribute.name, columns: [(attribute.columnName, true)], unique: false))
+            }
+            for index in entity.fetchIndexes {
+                let columns = index.elements.map { (ModelCompiler.indexColumnName($0.property, of: entity)!, $0.ascending) }
+                sql.append(createIndex(entity, name: index.name, columns: columns, unique: false))
+            }
+            for constraint in entity.uniquenessConstraints {
+                let columns = constraint.map { (ModelCompiler.indexColumnName($0, of: entity)!, true) }
+                sql.append(createIndex(entity, name: "UNIQUE_" + constraint.joined(separator: "_"), columns: columns, unique: true))
+            }
+        }
+        return sql
+    }
+
+    /// `CREATE TABLE`, columns ranked by type as Core Data's `sortColumnsByType` does (a stable sort): integers,
+    /// then floats, decimals and timestamps, then text, then blobs; within a rank, in layout order.
+    func createTable(_ root: EntityDescription) -> String {
         func rank(_ column: Column) -> Int {
             switch column.sqlType {
             case "INTEGER": return 0
-            case "FLOAT", "TIMESTAMP": return 1
+            case "FLOAT", "TIMESTAMP", "DECIMAL": return 1
             case "VARCHAR": return 2
             default: return 3
             }
         }
-        let ranked = entity.columns.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
-        let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-            + ranked.map { "\($0.element.name) \($0.element.sqlType)" }
-        return "CREATE TABLE \(entity.tableName) ( \(columns.joined(separator: ", ")) )"
+        let ranked = root.tableColumns.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
+        let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + ranked.map { "\($0.element.name) \($0.element.sqlType)" }
+        return "CREATE TABLE \(root.tableName) ( \(columns.joined(separator: ", ")) )"
     }
-}
 
-extension SchemaBuilder {
-    /// Triggers that keep derived `<toMany>.@count` columns up to date, named and shaped as Core Data's
-    /// `Z_DA_<TABLE>_<Entity>_<attribute>_<EVENT>` triggers; each reports the new value through
-    /// `NSCoreDataDATriggerUpdatedAffectedObjectValue` so that the saving context can update its objects.
-    var derivedAttributeTriggers: [String] {
-        var sql: [String] = []
-        for entity in model.entities {
-            for derived in entity.derivedAttributes {
-                sql += Self.triggers(for: derived)
+    func createJoinTable(_ join: JoinTable) -> String {
+        var columns = ["\(join.sourceColumn) INTEGER", "\(join.destinationColumn) INTEGER"]
+        if let order = join.orderColumn { columns.append("\(order) INTEGER") }
+        if let inverseOrder = join.inverseOrderColumn { columns.append("\(inverseOrder) INTEGER") }
+        columns.append("PRIMARY KEY (\(join.sourceColumn), \(join.destinationColumn))")
+        return "CREATE TABLE \(join.tableName) ( \(columns.joined(separator: ", ")) )"
+    }
+
+    /// `CREATE [UNIQUE ]INDEX Z_<Entity>_<name> ON <TABLE> (<COLUMN> COLLATE BINARY ASC, ...)` (decompiled
+    /// NSSQLBinaryIndex; real stores: `Z_Asset_byDateCreatedIndex`, `Z_Keyword_UNIQUE_title`).
+    private func createIndex(_ entity: EntityDescription, name: String, columns: [(String, Bool)], unique: Bool) -> String {
+        let elements = columns.map { "\($0.0) COLLATE BINARY \($0.1 ? "ASC" : "DESC")" }.joined(separator: ", ")
+        return "CREATE \(unique ? "UNIQUE " : "")INDEX Z_\(entity.name)_\(name) ON \(entity.tableName) (\(elements))"
+    }
+
+    /// The join tables whose naming side is declared by one of `entities`, by table name.
+    private func joinTables(ownedIn entities: [EntityDescription]) -> [JoinTable] {
+        let owners = Set(entities.map(ObjectIdentifier.init))
+        var tables: [JoinTable] = []
+        for entity in entities where owners.contains(ObjectIdentifier(entity)) {
+            for relationship in entity.relationships where relationship.entity === entity {
+                if let join = relationship.joinTable, join.isPrimarySide { tables.append(join) }
             }
         }
-        return sql
-    }
-
-    static func triggers(for derived: DerivedAttributeDescription) -> [String] {
-        let owner = derived.entity.tableName
-        let column = derived.columnName
-        let prefix = "Z_DA_\(owner)_\(derived.entity.name)_\(derived.name)"
-        let relationship = derived.relationship!
-        func body(_ delta: String, _ key: String) -> String {
-            "BEGIN UPDATE \(owner) SET \(column) = IFNULL(\(column), 0) \(delta) 1 WHERE Z_PK = \(key); "
-                + "SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('\(owner)', Z_ENT, Z_PK, '\(derived.name)', \(column)) "
-                + "FROM \(owner) WHERE Z_PK = \(key); END"
-        }
-        let memberTable: String
-        let key: String
-        switch relationship.kind {
-        case .manyToMany:
-            let join = relationship.joinTable!
-            memberTable = join.tableName
-            key = join.sourceColumn
-        default:
-            memberTable = relationship.destination.tableName
-            key = relationship.columnName
-        }
-        var sql = [
-            "CREATE TRIGGER IF NOT EXISTS \(prefix)_INSERT AFTER INSERT ON \(memberTable) FOR EACH ROW WHEN (NEW.\(key) NOT NULL) \(body("+", "NEW.\(key)"))",
-            "CREATE TRIGGER IF NOT EXISTS \(prefix)_DELETE AFTER DELETE ON \(memberTable) FOR EACH ROW WHEN (OLD.\(key) NOT NULL) \(body("-", "OLD.\(key)"))",
-        ]
-        if relationship.kind != .manyToMany {
-            sql.append("CREATE TRIGGER IF NOT EXISTS \(prefix)_UPDATE_INCREMENT AFTER UPDATE OF \(key) ON \(memberTable) FOR EACH ROW WHEN (NEW.\(key) NOT NULL AND (OLD.\(key) IS NULL OR NEW.\(key) != OLD.\(key))) \(body("+", "NEW.\(key)"))")
-            sql.append("CREATE TRIGGER IF NOT EXISTS \(prefix)_UPDATE_DECREMENT AFTER UPDATE OF \(key) ON \(memberTable) FOR EACH ROW WHEN (OLD.\(key) NOT NULL AND (NEW.\(key) IS NULL OR NEW.\(key) != OLD.\(key))) \(body("-", "OLD.\(key)"))")
-        }
-        return sql
+        return tables.sorted { $0.tableName.utf8.lexicographicallyPrecedes($1.tableName.utf8) }
     }
 }

@@ -1,12 +1,19 @@
 import Foundation
 
 extension PersistentStore {
-    /// What Z_METADATA.Z_PLIST holds: Core Data's metadata keys, plus the model's canonical text.
-    struct Metadata: Codable {
-        var NSStoreType = "SQLite"
-        var NSStoreUUID: String
-        var NSStoreModelVersionHashes: [String: String]
-        var ObjectGraphModel: String
+    /// What Z_METADATA.Z_PLIST holds, as a binary property list: Core Data's keys (the store type, the version
+    /// hash of each entity, the hashes' format version, the auto-vacuum level; the store UUID, which Core Data
+    /// keeps in Z_UUID and adds when it reads the metadata) and ObjectGraph's canonical model text, which the
+    /// model-mismatch check compares. The entity hashes are FNV-1a of ObjectGraph's text of each entity: like
+    /// Core Data's 32-byte digests they tell entities apart, but they are not Core Data's values.
+    enum MetadataKey {
+        static let storeType = "NSStoreType"
+        static let storeUUID = "NSStoreUUID"
+        static let versionHashes = "NSStoreModelVersionHashes"
+        static let versionHashesVersion = "NSStoreModelVersionHashesVersion"
+        static let versionIdentifiers = "NSStoreModelVersionIdentifiers"
+        static let autoVacuumLevel = "_NSAutoVacuumLevel"
+        static let model = "ObjectGraphModel"
     }
 
     func openOrCreateSchema() throws {
@@ -19,7 +26,7 @@ extension PersistentStore {
         let tableCount = try connection.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
         guard tableCount == 0 else {
             throw ObjectGraphError.modelMismatch(path: location.description,
-                                                 reason: "the database has tables but no Z_METADATA; it is not an ObjectGraph store")
+                                                 reason: "the database has tables but no Z_METADATA; it is not a Core Data or ObjectGraph store")
         }
         try createSchema()
     }
@@ -29,20 +36,17 @@ extension PersistentStore {
         try connection.execute("BEGIN EXCLUSIVE")
         do {
             for statement in model.schemaSQL { try connection.execute(statement) }
+            let insert = try connection.cachedStatement("INSERT INTO Z_PRIMARYKEY(Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES(?, ?, ?, 0)")
             for entity in model.entities {
-                let insert = try connection.cachedStatement(
-                    "INSERT INTO Z_PRIMARYKEY(Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES(?, ?, 0, 0)")
                 insert.bind(Int64(entity.number), at: 1)
                 insert.bind(entity.name, at: 2)
+                insert.bind(Int64(entity.parent?.number ?? 0), at: 3)
                 _ = try insert.step()
                 insert.reset()
             }
-            let metadata = Metadata(NSStoreUUID: identifier, NSStoreModelVersionHashes: model.entityVersionHashes,
-                                    ObjectGraphModel: model.canonicalDescription)
-            let plist = try JSONEncoder.sorted.encode(metadata)
             let insertMetadata = try connection.cachedStatement("INSERT INTO Z_METADATA(Z_VERSION, Z_UUID, Z_PLIST) VALUES(1, ?, ?)")
             insertMetadata.bind(identifier, at: 1)
-            plist.withUnsafeBytes { insertMetadata.bind(bytes: $0, at: 2) }
+            try metadataPropertyList().withUnsafeBytes { insertMetadata.bind(bytes: $0, at: 2) }
             _ = try insertMetadata.step()
             insertMetadata.reset()
             let insertCache = try connection.cachedStatement("INSERT INTO Z_MODELCACHE(Z_CONTENT) VALUES(?)")
@@ -56,19 +60,70 @@ extension PersistentStore {
         }
     }
 
+    private func metadataPropertyList() throws -> Data {
+        let hashes = model.entityVersionHashes.mapValues { hex -> Data in
+            Data(stride(from: 0, to: hex.count, by: 2).compactMap { offset -> UInt8? in
+                let start = hex.index(hex.startIndex, offsetBy: offset)
+                return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
+            })
+        }
+        let plist: [String: Any] = [
+            MetadataKey.storeType: "SQLite",
+            MetadataKey.storeUUID: identifier,
+            MetadataKey.versionHashes: hashes,
+            MetadataKey.versionHashesVersion: 3,
+            MetadataKey.versionIdentifiers: [""],
+            MetadataKey.autoVacuumLevel: "2",
+            MetadataKey.model: model.canonicalDescription,
+        ]
+        return try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+    }
+
+    /// Checks the store was made for this model: from ObjectGraph's model text when the store is ObjectGraph's,
+    /// else (a store Core Data made) by comparing every table and column the model needs with the store's.
     private func verifyMetadata() throws {
-        let select = try connection.cachedStatement("SELECT Z_UUID, Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+        let select = try connection.cachedStatement("SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA")
         defer { select.reset() }
         guard try select.step() else {
             throw ObjectGraphError.modelMismatch(path: location.description, reason: "Z_METADATA has no row")
         }
-        identifier = select.string(0)
-        guard let metadata = try? JSONDecoder().decode(Metadata.self, from: select.bytes(1)) else {
-            throw ObjectGraphError.modelMismatch(path: location.description, reason: "Z_METADATA.Z_PLIST is not ObjectGraph metadata")
+        identifier = select.string(1)
+        let plist = select.bytes(2)
+        var format = PropertyListSerialization.PropertyListFormat.binary
+        guard let metadata = (try? PropertyListSerialization.propertyList(from: plist, options: [], format: &format)) as? [String: Any] else {
+            throw ObjectGraphError.modelMismatch(path: location.description, reason: "Z_METADATA.Z_PLIST is not a property list")
         }
-        guard metadata.ObjectGraphModel != model.canonicalDescription else { return }
-        throw ObjectGraphError.modelMismatch(path: location.description,
-                                             reason: Self.differences(stored: metadata.NSStoreModelVersionHashes, current: model.entityVersionHashes))
+        guard let storedModel = metadata[MetadataKey.model] as? String else {
+            try verifyForeignSchema()
+            return
+        }
+        guard storedModel != model.canonicalDescription else { return }
+        let stored = (metadata[MetadataKey.versionHashes] as? [String: Data] ?? [:]).mapValues { $0.map { String(format: "%02x", $0) }.joined() }
+        throw ObjectGraphError.modelMismatch(path: location.description, reason: Self.differences(stored: stored, current: model.entityVersionHashes))
+    }
+
+    /// A store Core Data made: every entity table and join table of the model must exist with the model's columns.
+    private func verifyForeignSchema() throws {
+        var problems: [String] = []
+        var expected: [(String, Set<String>)] = model.entities.filter { $0.parent == nil }.map { root in
+            (root.tableName, Set(["Z_PK", "Z_ENT", "Z_OPT"] + root.tableColumns.map(\.name)))
+        }
+        expected += model.joinTables.map { ($0.tableName, Set([$0.sourceColumn, $0.destinationColumn] + [$0.orderColumn, $0.inverseOrderColumn].compactMap { $0 })) }
+        for (table, columns) in expected {
+            let info = try connection.cachedStatement("SELECT name FROM pragma_table_info(?)")
+            info.bind(table, at: 1)
+            var found = Set<String>()
+            while try info.step() { found.insert(info.string(0)) }
+            info.reset()
+            if found.isEmpty {
+                problems.append("table \(table) is missing")
+            } else if !columns.isSubset(of: found) {
+                problems.append("table \(table) lacks \(columns.subtracting(found).sorted().joined(separator: ", "))")
+            }
+        }
+        guard problems.isEmpty else {
+            throw ObjectGraphError.modelMismatch(path: location.description, reason: problems.prefix(3).joined(separator: "; "))
+        }
     }
 
     /// Names the entities that differ between the stored model and the current one.
@@ -83,13 +138,5 @@ extension PersistentStore {
             }
         }
         return parts.isEmpty ? "the model's text differs" : parts.joined(separator: "; ")
-    }
-}
-
-extension JSONEncoder {
-    static var sorted: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
     }
 }

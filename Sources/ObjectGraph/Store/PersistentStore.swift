@@ -33,8 +33,11 @@ public struct StoreOptions: Sendable, Equatable {
     }
 }
 
-/// A Core Data-shaped SQLite store: one connection, the model's schema, a row cache shared by its contexts,
-/// and store-wide counters.
+/// A Core Data-shaped SQLite store (the store and its coordinator): one connection, the model's schema, a row
+/// cache shared by its contexts, store-wide counters, and the save notifications contexts merge.
+///
+/// Queue contexts' `perform` blocks hold the store while they run, so that contexts on several threads take
+/// turns on its connection and row cache, as Core Data's coordinator serializes them.
 public final class PersistentStore {
     public let model: ObjectModel
     public let location: StoreLocation
@@ -45,6 +48,12 @@ public final class PersistentStore {
     public internal(set) var counters = Counters()
     /// When set, every statement is reported in the shape of Core Data's SQLDebug log.
     public var sqlTrace: SQLTrace?
+    /// Taken by queue contexts' blocks (re-entrant).
+    let serializer = NSRecursiveLock()
+    /// Contexts made on this store, for save notifications (not retained).
+    private var contexts: [Weak] = []
+    /// True until the first save of a store this process created: Core Data checks auto-vacuum in that save.
+    var isFirstSaveOfNewStore = false
 
     let connection: SQLiteConnection
     let rowCache: RowCache
@@ -60,16 +69,42 @@ public final class PersistentStore {
         self.options = options
         connection = try SQLiteConnection(path: location.sqlitePath)
         rowCache = RowCache(entityCount: model.entities.count)
-        try connection.installIntArrays(count: 1)
+        try connection.installIntArrays(count: 4)
         idList = connection.intArrays!.arrays[0]
         try configure()
-        try SQLFunctions.registerStringSearch(on: connection)
-        try SQLFunctions.registerDerivedValueCallback(on: connection, collector: derivedValues)
+        try SQLFunctions.register(on: connection, collector: derivedValues)
+        let isNew = try connection.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%intarray%'") == 0
         try openOrCreateSchema()
+        isFirstSaveOfNewStore = isNew
     }
 
-    /// A new context on this store.
-    public func makeContext() -> ObjectContext { ObjectContext(store: self) }
+    /// A new context on this store: confined to the calling thread (the default), or on a private or main queue.
+    public func makeContext(concurrencyType: ConcurrencyType = .confined) -> ObjectContext {
+        let context = ObjectContext(store: self, concurrencyType: concurrencyType)
+        serializer.lock()
+        contexts.removeAll { $0.context == nil }
+        contexts.append(Weak(context: context))
+        serializer.unlock()
+        return context
+    }
+
+    func unregister(_ context: ObjectContext) {
+        serializer.lock()
+        contexts.removeAll { $0.context == nil || $0.context === context }
+        serializer.unlock()
+    }
+
+    /// Hands a save to every other context of the store (each merges it if it merges automatically).
+    func contextDidSave(_ notification: SaveNotification, from saver: ObjectContext) {
+        serializer.lock()
+        let others = contexts.compactMap(\.context).filter { $0 !== saver }
+        serializer.unlock()
+        for context in others { context.deliver(notification) }
+    }
+
+    private struct Weak {
+        weak var context: ObjectContext?
+    }
 
     /// Zeroes the store-wide counters.
     public func resetCounters() { counters = Counters() }
@@ -81,6 +116,11 @@ public final class PersistentStore {
     public static var sqliteVersion: String { SQLiteConnection.libraryVersion }
 
     private func configure() throws {
+        // Every real store examined has incremental auto-vacuum; SQLite honours the setting only before the
+        // first table exists, so it is set on new databases (and must precede WAL mode).
+        if try connection.scalarInt("SELECT COUNT(*) FROM sqlite_master") == 0 {
+            try connection.execute("PRAGMA auto_vacuum = 2")
+        }
         if case .file = location {
             try connection.execute("PRAGMA journal_mode = \(options.journalMode)")
         }

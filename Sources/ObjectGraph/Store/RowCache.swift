@@ -8,16 +8,17 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, Value> {
     struct Header {
         let primaryKey: Int64
         let version: Int32
-        let entityNumber: Int16
+        /// The number of the root entity whose table holds the row (the row cache's key with the primary key).
+        let tableNumber: Int16
         let count: Int16
         unowned(unsafe) var cache: RowCache?
     }
 
     /// A snapshot whose `count` values `fill` initializes, in row order.
-    static func make(entityNumber: Int, primaryKey: Int64, version: Int64, count: Int,
+    static func make(tableNumber: Int, primaryKey: Int64, version: Int64, count: Int,
                      fill: (UnsafeMutablePointer<Value>) -> Void) -> RowSnapshot {
         let buffer = create(minimumCapacity: count) { _ in
-            Header(primaryKey: primaryKey, version: Int32(truncatingIfNeeded: version), entityNumber: Int16(entityNumber),
+            Header(primaryKey: primaryKey, version: Int32(truncatingIfNeeded: version), tableNumber: Int16(tableNumber),
                    count: Int16(count), cache: nil)
         }
         buffer.withUnsafeMutablePointerToElements(fill)
@@ -25,8 +26,8 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, Value> {
     }
 
     /// A snapshot holding `values`.
-    static func make(entityNumber: Int, primaryKey: Int64, version: Int64, values: ContiguousArray<Value>) -> RowSnapshot {
-        make(entityNumber: entityNumber, primaryKey: primaryKey, version: version, count: values.count) { elements in
+    static func make(tableNumber: Int, primaryKey: Int64, version: Int64, values: ContiguousArray<Value>) -> RowSnapshot {
+        make(tableNumber: tableNumber, primaryKey: primaryKey, version: version, count: values.count) { elements in
             values.withUnsafeBufferPointer { source in
                 _ = UnsafeMutableBufferPointer(start: elements, count: source.count).initialize(from: source)
             }
@@ -40,7 +41,7 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, Value> {
         }
     }
 
-    var entityNumber: Int { Int(header.entityNumber) }
+    var tableNumber: Int { Int(header.tableNumber) }
     var primaryKey: Int64 { header.primaryKey }
     var version: Int64 { Int64(header.version) }
     var count: Int { Int(header.count) }
@@ -76,30 +77,30 @@ final class RowCache {
     }
 
     @inline(__always)
-    func snapshot(entity: Int, primaryKey: Int64) -> RowSnapshot? {
-        tables[entity][primaryKey]?.takeUnretainedValue()
+    func snapshot(table: Int, primaryKey: Int64) -> RowSnapshot? {
+        tables[table][primaryKey]?.takeUnretainedValue()
     }
 
     /// Caches `snapshot`, replacing any older version of its row.
     func insert(_ snapshot: RowSnapshot) {
-        if let old = tables[snapshot.entityNumber][snapshot.primaryKey]?.takeUnretainedValue() {
+        if let old = tables[snapshot.tableNumber][snapshot.primaryKey]?.takeUnretainedValue() {
             if old === snapshot { return }
             old.cache = nil
         }
         snapshot.cache = self
-        tables[snapshot.entityNumber][snapshot.primaryKey] = Unmanaged.passUnretained(snapshot)
+        tables[snapshot.tableNumber][snapshot.primaryKey] = Unmanaged.passUnretained(snapshot)
     }
 
     /// Forgets a row (deleted from the store).
-    func evict(entity: Int, primaryKey: Int64) {
-        if let old = tables[entity][primaryKey]?.takeUnretainedValue() {
+    func evict(table: Int, primaryKey: Int64) {
+        if let old = tables[table][primaryKey]?.takeUnretainedValue() {
             old.cache = nil
-            tables[entity][primaryKey] = nil
+            tables[table][primaryKey] = nil
         }
     }
 
     fileprivate func remove(_ snapshot: RowSnapshot) {
-        tables[snapshot.entityNumber][snapshot.primaryKey] = nil
+        tables[snapshot.tableNumber][snapshot.primaryKey] = nil
     }
 
     var count: Int { tables.reduce(0) { $0 + $1.count } }

@@ -6,14 +6,14 @@ extension ObjectGraphSchool {
         var subjects: [ManagedObject] = []
         subjects.reserveCapacity(subjectCount)
         for index in 0..<subjectCount {
-            let object = context.insert(subject)
+            let object = try context.insert(subject)
             try object.setValue(.string("Subject\(index + 1)"), for: subjectName)
             subjects.append(object)
         }
         var students: [ManagedObject] = []
         students.reserveCapacity(studentCount)
         for index in 0..<studentCount {
-            let object = context.insert(student)
+            let object = try context.insert(student)
             try object.setValue(.string("Student\(index + 1)"), for: studentName)
             try object.setObjects(memberships[index].map { subjects[$0] }, for: studentSubjects)
             students.append(object)

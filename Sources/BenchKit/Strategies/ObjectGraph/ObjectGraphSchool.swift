@@ -78,7 +78,7 @@ public final class ObjectGraphSchool: SchoolStore {
         var students: [ManagedObject] = []
         students.reserveCapacity(data.studentCount)
         for (index, name) in data.studentNames.enumerated() {
-            let object = context.insert(student)
+            let object = try context.insert(student)
             try object.setValue(.string(name), for: studentName)
             try link(object, toClass: data.classOfStudent[index], classes: classes, data: data)
             students.append(object)
@@ -91,9 +91,9 @@ public final class ObjectGraphSchool: SchoolStore {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(2 * data.studentCount)
         for (index, name) in data.studentNames.enumerated() {
-            let object = context.insert(student)
+            let object = try context.insert(student)
             try object.setValue(.string(name), for: studentName)
-            let home = context.insert(address)
+            let home = try context.insert(address)
             try home.setValue(.string(data.addressNames[index]), for: addressName)
             try object.setObject(home, for: studentAddress)
             objects.append(object)
@@ -107,19 +107,19 @@ public final class ObjectGraphSchool: SchoolStore {
         let classes = try insertClasses(data)
         var subjects: [ManagedObject] = []
         for name in data.subjectNames {
-            let object = context.insert(subject)
+            let object = try context.insert(subject)
             try object.setValue(.string(name), for: subjectName)
             subjects.append(object)
         }
         var objects: [ManagedObject] = []
         for (index, name) in data.studentNames.enumerated() {
-            let object = context.insert(student)
+            let object = try context.insert(student)
             try object.setValue(.string(name), for: studentName)
             try link(object, toClass: data.classOfStudent[index], classes: classes, data: data)
             for subjectIndex in data.subjectsOfStudent[index] {
                 try object.add(subjects[subjectIndex], to: studentSubjects)
             }
-            let home = context.insert(address)
+            let home = try context.insert(address)
             try home.setValue(.string(data.addressNames[index]), for: addressName)
             try object.setObject(home, for: studentAddress)
             objects.append(object)
@@ -132,7 +132,7 @@ public final class ObjectGraphSchool: SchoolStore {
         var classes: [ManagedObject] = []
         classes.reserveCapacity(data.classNames.count)
         for (index, name) in data.classNames.enumerated() {
-            let object = context.insert(schoolClass)
+            let object = try context.insert(schoolClass)
             try object.setValue(.string(name), for: className)
             try object.setValue(.uuid(data.classIDs[index]), for: classID)
             classes.append(object)

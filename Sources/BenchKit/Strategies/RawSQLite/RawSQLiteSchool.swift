@@ -13,6 +13,8 @@ public final class RawSQLiteSchool: SchoolStore {
     let names: SchemaNames
     var rowsRead = 0
     var kept: [Any] = []
+    /// True until the first save of a database this school created (Core Data checks auto-vacuum in it).
+    var isNewStore = false
 
     public init(location: StoreLocation, pageCacheKiB: Int? = nil) throws {
         let model = try SchoolModelling().makeModel()
@@ -20,7 +22,9 @@ public final class RawSQLiteSchool: SchoolStore {
         connection = try RawConnection(path: location.description, pageCacheKiB: pageCacheKiB)
         // A database another repetition prepared already has the schema.
         guard try !connection.hasTable("ZSTUDENT") else { return }
+        try connection.execute("PRAGMA auto_vacuum = 2")
         for statement in model.schemaSQL { try connection.execute(statement) }
+        isNewStore = true
         for entity in model.entities {
             try connection.execute("INSERT INTO Z_PRIMARYKEY(Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES(\(entity.number), '\(entity.name)', 0, 0)")
         }
@@ -37,6 +41,31 @@ public final class RawSQLiteSchool: SchoolStore {
 
     // MARK: Writing
 
+    /// A save as Core Data writes it (ObjectGraph's save): a first transaction reserving the keys of each
+    /// `(count, entity)` (and checking auto-vacuum on a new store), a second one for `write` given the first keys,
+    /// then `pragma page_count` and `pragma freelist_count`.
+    func save(reserving counts: [(count: Int, entity: Int)], write: ([Int64]) throws -> Void) throws {
+        try connection.execute("BEGIN EXCLUSIVE")
+        let firsts = try counts.map { try reserve($0.count, of: $0.entity) }
+        if isNewStore {
+            try readPragma("pragma auto_vacuum")
+            try connection.execute("pragma auto_vacuum=2")
+            isNewStore = false
+        }
+        try connection.execute("COMMIT")
+        try connection.execute("BEGIN EXCLUSIVE")
+        try write(firsts)
+        try connection.execute("COMMIT")
+        try readPragma("pragma page_count")
+        try readPragma("pragma freelist_count")
+    }
+
+    private func readPragma(_ sql: String) throws {
+        let statement = try connection.prepared(sql)
+        while sqlite3_step(statement) == SQLITE_ROW { rowsRead += 1 }
+        sqlite3_reset(statement)
+    }
+
     /// Reserves `count` primary keys of `entity` as Core Data does; returns the first.
     func reserve(_ count: Int, of entity: Int) throws -> Int64 {
         let select = try connection.prepared("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
@@ -52,8 +81,7 @@ public final class RawSQLiteSchool: SchoolStore {
         return max + 1
     }
 
-    func insertClasses(_ data: SchoolData) throws -> Int64 {
-        let first = try reserve(data.classNames.count, of: names.classEntity)
+    func insertClasses(_ data: SchoolData, first: Int64) throws {
         let insert = try connection.prepared(names.insertClass)
         for (index, name) in data.classNames.enumerated() {
             sqlite3_reset(insert)
@@ -64,13 +92,12 @@ public final class RawSQLiteSchool: SchoolStore {
             bindText(insert, 5, name)
             try connection.run(insert)
         }
-        return first
     }
 
     public func insertMembership(_ data: SchoolData) throws {
-        try connection.execute("BEGIN EXCLUSIVE")
-        let firstClass = try insertClasses(data)
-        let firstStudent = try reserve(data.studentCount, of: names.studentEntity)
+        try save(reserving: [(data.classNames.count, names.classEntity), (data.studentCount, names.studentEntity)]) { firsts in
+        let (firstClass, firstStudent) = (firsts[0], firsts[1])
+        try insertClasses(data, first: firstClass)
         let insert = try connection.prepared(names.insertStudent)
         for (index, name) in data.studentNames.enumerated() {
             sqlite3_reset(insert)
@@ -82,13 +109,14 @@ public final class RawSQLiteSchool: SchoolStore {
             bindText(insert, 6, name)
             try connection.run(insert)
         }
-        try connection.execute("COMMIT")
+        }
     }
 
     public func insertSchool(_ data: SchoolData) throws {
-        try connection.execute("BEGIN EXCLUSIVE")
-        let firstClass = try insertClasses(data)
-        let firstSubject = try reserve(data.subjectNames.count, of: names.subjectEntity)
+        try save(reserving: [(data.studentCount, names.addressEntity), (data.classNames.count, names.classEntity),
+                             (data.studentCount, names.studentEntity), (data.subjectNames.count, names.subjectEntity)]) { firsts in
+        let (firstAddress, firstClass, firstStudent, firstSubject) = (firsts[0], firsts[1], firsts[2], firsts[3])
+        try insertClasses(data, first: firstClass)
         let insertSubject = try connection.prepared(names.insertSubject)
         for (index, name) in data.subjectNames.enumerated() {
             sqlite3_reset(insertSubject)
@@ -98,8 +126,6 @@ public final class RawSQLiteSchool: SchoolStore {
             bindText(insertSubject, 4, name)
             try connection.run(insertSubject)
         }
-        let firstStudent = try reserve(data.studentCount, of: names.studentEntity)
-        let firstAddress = try reserve(data.studentCount, of: names.addressEntity)
         let insertStudent = try connection.prepared(names.insertStudent)
         let insertAddress = try connection.prepared(names.insertAddress)
         let insertJoin = try connection.prepared(names.insertJoin)
@@ -127,7 +153,7 @@ public final class RawSQLiteSchool: SchoolStore {
                 try connection.run(insertJoin)
             }
         }
-        try connection.execute("COMMIT")
+        }
     }
 }
 

@@ -1,0 +1,98 @@
+import Foundation
+
+/// After a save commits: objects get their permanent IDs and new snapshots, derived values computed by the
+/// store's triggers reach the objects, deleted objects leave, and the save is described for other contexts.
+extension ObjectContext {
+    func applySaved(_ result: SaveResult) -> SaveNotification {
+        var insertedIDs: [ObjectID] = []
+        var updatedIDs: [ObjectID] = []
+        var deletedIDs: [ObjectID] = []
+        for written in result.written {
+            let object = written.object
+            if written.wasInserted {
+                object.primaryKey = written.snapshot.primaryKey
+                object.insertOrdinal = 0
+                object.temporaryNumber = 0
+                object.isInserted = false
+                register(object)
+                clearChanges(object)
+            }
+            store.rowCache.insert(written.snapshot)
+            object.snapshot = written.snapshot
+            object.localValues = nil
+        }
+        for (state, keys) in result.joinOrderKeys { state.joinOrderKeys = keys }
+        for object in updated { clearChanges(object) }
+        let gone = Set(result.goneFromStore.map(ObjectIdentifier.init))
+        for object in deleted + result.goneFromStore {
+            if object.primaryKey > 0 {
+                deletedIDs.append(object.objectID)
+                store.rowCache.evict(table: object.entity.rootNumber, primaryKey: object.primaryKey)
+                objectWillDeallocate(object)
+            }
+            object.owner = nil
+            object.isInserted = false
+            object.isUpdated = false
+            object.isDeleted = false
+            object.turnIntoFault(keepSnapshot: false)
+        }
+        for written in result.written where !gone.contains(ObjectIdentifier(written.object)) {
+            if written.wasInserted { insertedIDs.append(written.object.objectID) } else { updatedIDs.append(written.object.objectID) }
+        }
+        inserted = []
+        updated = []
+        deleted = []
+        clearSaveBookkeeping()
+        for index in reservedBases.indices { reservedBases[index] = 0 }
+        for update in result.derivedValues { applyDerivedValue(update) }
+        return SaveNotification(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, source: ObjectIdentifier(self))
+    }
+
+    private func clearChanges(_ object: ManagedObject) {
+        object.isUpdated = false
+        for slot in object.relations {
+            if case let .toMany(state) = slot { state.clearChanges() }
+        }
+    }
+
+    /// Puts a derived value computed by a trigger into the registered object and the row cache.
+    func applyDerivedValue(_ update: DerivedValueCollector.Update) {
+        guard let entity = model.entity(number: update.entityNumber),
+              let derived = entity.derivedAttribute(update.attribute) else { return }
+        let value = update.value.converted(to: derived.type)
+        let object = registered(entity, primaryKey: update.primaryKey)
+        guard let old = object?.snapshot ?? store.rowCache.snapshot(table: entity.rootNumber, primaryKey: update.primaryKey) else { return }
+        var values = old.values
+        guard values[derived.slot] != value else { return }
+        values[derived.slot] = value
+        let snapshot = RowSnapshot.make(tableNumber: entity.rootNumber, primaryKey: update.primaryKey, version: old.version, values: values)
+        store.rowCache.insert(snapshot)
+        if let object {
+            object.snapshot = snapshot
+            if object.localValues != nil { object.localValues![derived.slot] = value }
+        }
+    }
+}
+
+extension Value {
+    /// A value read back from SQLite (an integer, double, text or blob) as a value of `type`.
+    func converted(to type: AttributeType) -> Value {
+        switch (self, type) {
+        case (.null, _): return .null
+        case let (.int(v), .date): return .date(Date(timeIntervalSinceReferenceDate: Double(v)))
+        case let (.double(v), .date): return .date(Date(timeIntervalSinceReferenceDate: v))
+        case let (.int(v), .bool): return .bool(v != 0)
+        case let (.int(v), .double), let (.int(v), .float): return .double(Double(v))
+        case let (.double(v), .int16), let (.double(v), .int32), let (.double(v), .int64): return .int(Int64(v))
+        case let (.int(v), .decimal): return .decimal(Decimal(v))
+        case let (.double(v), .decimal): return .decimal(Decimal(v))
+        case let (.string(v), .decimal): return Decimal(string: v).map(Value.decimal) ?? .null
+        case let (.string(v), .uri): return URL(string: v).map(Value.url) ?? .null
+        case let (.binary(v), .uuid):
+            guard v.count == 16 else { return .null }
+            return .uuid(v.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
+        default: return self
+        }
+    }
+}
+

@@ -1,0 +1,189 @@
+import OrderedCollections
+
+/// Columns a save writes on rows other than the changed object's own: the hidden owner column of a many-to-nil
+/// relationship's members, the order keys of ordered relationships' members, and join-table rows.
+extension ObjectContext {
+    typealias ColumnWrites = OrderedDictionary<ObjectIdentifier, (object: ManagedObject, columns: [(Int, Value)])>
+
+    func pendingColumnWrites(deleted: [ManagedObject]) throws -> ColumnWrites {
+        var writes = ColumnWrites()
+        func set(_ member: ManagedObject, _ slot: Int, _ value: Value) {
+            guard !member.isDeleted else { return }
+            let id = ObjectIdentifier(member)
+            if writes[id] == nil { writes[id] = (member, []) }
+            writes[id]!.columns.removeAll { $0.0 == slot }
+            writes[id]!.columns.append((slot, value))
+        }
+        if model.hasManyToNil { hiddenOwnerWrites(deleted: deleted, set: set) }
+        if model.hasOrdered { try orderKeyWrites(set: set) }
+        return writes
+    }
+
+    /// The owner each destination row of a many-to-nil relationship will hold. The column holds one owner, so
+    /// when an object is in the sets of two owners the last write wins: the data loss of seed 000 §II.B.
+    /// Removals are written before additions; deleted owners (nullify) release their members first.
+    private func hiddenOwnerWrites(deleted: [ManagedObject], set: (ManagedObject, Int, Value) -> Void) {
+        for owner in deleted {
+            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToNil && relationship.deleteRule == .nullify {
+                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
+                for member in state.storedMembers {
+                    set(member, relationship.slot, .null)
+                    if relationship.isOrdered { set(member, relationship.orderSlot, .null) }
+                }
+            }
+        }
+        let owners = hiddenColumnOwners.filter { !$0.isDeleted }
+        for owner in owners {
+            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToNil {
+                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
+                for member in state.removed {
+                    set(member, relationship.slot, .null)
+                    if relationship.isOrdered { set(member, relationship.orderSlot, .null) }
+                }
+            }
+        }
+        for owner in owners {
+            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToNil {
+                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
+                let added = owner.isInserted ? Array(state.members?.elements ?? []) : state.added.elements
+                for member in added { set(member, relationship.slot, key(of: owner)) }
+            }
+        }
+    }
+
+    /// Order keys of the members of changed ordered one-to-many and many-to-nil relationships (`Z_FOK_` on the
+    /// member's row); members that left a list without joining another lose their key.
+    private func orderKeyWrites(set: (ManagedObject, Int, Value) -> Void) throws {
+        let owners = orderOwners.filter { !$0.isDeleted }
+        for owner in owners {
+            for relationship in owner.entity.toManyRelationships where relationship.isOrdered && relationship.kind != .manyToMany {
+                guard case let .toMany(state) = owner.relations[relationship.index], state.hasChanges || owner.isInserted else { continue }
+                for member in state.removed { set(member, relationship.orderSlot, .null) }
+            }
+        }
+        for owner in owners {
+            for relationship in owner.entity.toManyRelationships where relationship.isOrdered && relationship.kind != .manyToMany {
+                guard case let .toMany(state) = owner.relations[relationship.index], state.hasChanges || owner.isInserted else { continue }
+                let members = try owner.loadedToMany(relationship).members!.elements.filter { !$0.isDeleted }
+                let ownerKey = owner.primaryKey
+                let old: [Int64?] = members.map { member in
+                    guard !member.isInserted, ownerKey > 0, let snapshot = member.snapshot ?? member.storedSnapshot,
+                          snapshot[relationship.slot] == .int(ownerKey), case let .int(key) = snapshot[relationship.orderSlot] else { return nil }
+                    return key
+                }
+                for (member, (previous, key)) in zip(members, zip(old, OrderKeys.assign(old))) where previous != key {
+                    set(member, relationship.orderSlot, .int(key))
+                }
+            }
+        }
+    }
+
+    // MARK: Join tables
+
+    private struct JoinPair: Hashable {
+        let table: String
+        let source: Int64
+        let destination: Int64
+    }
+
+    /// `INSERT OR REPLACE INTO Z_1SUBJECTS(...) VALUES (?, ?)` for new memberships and
+    /// `DELETE FROM Z_1SUBJECTS WHERE ... = ? AND ... = ?` for ended ones, written from the side that names the
+    /// table (a reflexive relationship writes a row for each direction: inferred, so that either object's fault
+    /// finds the other); ordered sides add their order keys, `UPDATE OR FAIL ... SET Z_FOK_... = ?` for members
+    /// that moved. Deleted objects (unless their rule is no action) lose all their join rows.
+    func writeJoinRows(deleted: [ManagedObject], into result: inout SaveResult) throws {
+        var removedPairs = Set<JoinPair>()
+        func pair(_ relationship: RelationshipDescription, _ owner: ManagedObject, _ member: ManagedObject) -> (JoinTable, Int64, Int64, RelationshipDescription) {
+            let join = relationship.joinTable!
+            let primary = join.isPrimarySide ? relationship : relationship.inverse!
+            let ownerKey = key(of: owner).int ?? 0, memberKey = key(of: member).int ?? 0
+            return join.isPrimarySide ? (join, ownerKey, memberKey, primary) : (join, memberKey, ownerKey, primary)
+        }
+        func remove(_ relationship: RelationshipDescription, _ owner: ManagedObject, _ member: ManagedObject) throws {
+            guard owner.primaryKey > 0, member.primaryKey > 0 else { return }
+            let (join, source, destination, primary) = pair(relationship, owner, member)
+            guard removedPairs.insert(JoinPair(table: join.tableName, source: source, destination: destination)).inserted else { return }
+            let delete = try statement(primary.sql.joinDelete!)
+            delete.bind(source, at: 1)
+            delete.bind(destination, at: 2)
+            try execute(delete, .delete)
+        }
+        // Order keys of changed ordered many-to-many lists, per (table, source, destination) and side.
+        var orderKeys: [JoinPair: (order: Int64?, inverseOrder: Int64?)] = [:]
+        var reorders: [(RelationshipDescription, JoinPair, Int64)] = []
+        for owner in joinRowOwners where !owner.isDeleted {
+            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToMany && relationship.isOrdered {
+                guard case let .toMany(state) = owner.relations[relationship.index], state.hasChanges || owner.isInserted else { continue }
+                let members = try owner.loadedToMany(relationship).members!.elements.filter { !$0.isDeleted }
+                let old = members.map { state.joinOrderKeys[ObjectIdentifier($0)] }
+                var keys: [ObjectIdentifier: Int64] = [:]
+                for (member, (previous, newKey)) in zip(members, zip(old, OrderKeys.assign(old))) {
+                    keys[ObjectIdentifier(member)] = newKey
+                    let (join, source, destination, _) = pair(relationship, owner, member)
+                    let id = JoinPair(table: join.tableName, source: source, destination: destination)
+                    if relationship.joinTable!.isPrimarySide { orderKeys[id, default: (nil, nil)].order = newKey }
+                    else { orderKeys[id, default: (nil, nil)].inverseOrder = newKey }
+                    if let previous, previous != newKey { reorders.append((relationship, id, newKey)) }
+                }
+                result.joinOrderKeys.append((state, keys))
+            }
+        }
+        var inserted = Set<JoinPair>()
+        for owner in joinRowOwners where !owner.isDeleted {
+            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToMany && relationship.joinTable!.isPrimarySide {
+                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
+                for member in state.removed { try remove(relationship, owner, member) }
+                let insert = try statement(relationship.sql.joinInsert!)
+                let added = owner.isInserted ? Array(state.members?.elements ?? []) : state.added.elements
+                for member in added where !member.isDeleted {
+                    let (join, source, destination, _) = pair(relationship, owner, member)
+                    var rows = [(source, destination)]
+                    if relationship.isReflexive && source != destination { rows.append((destination, source)) }
+                    for (from, to) in rows {
+                        let id = JoinPair(table: join.tableName, source: from, destination: to)
+                        guard inserted.insert(id).inserted else { continue }
+                        insert.bind(from, at: 1)
+                        insert.bind(to, at: 2)
+                        var index: Int32 = 3
+                        if join.orderColumn != nil { insert.bind(orderKeys[id]?.order ?? OrderKeys.step, at: index); index += 1 }
+                        if join.inverseOrderColumn != nil { insert.bind(orderKeys[id]?.inverseOrder ?? OrderKeys.step, at: index) }
+                        try execute(insert, .insert)
+                    }
+                }
+                if relationship.isReflexive {
+                    for member in state.removed where owner.primaryKey > 0 && member.primaryKey > 0 {
+                        let (join, source, destination, primary) = pair(relationship, member, owner)
+                        guard removedPairs.insert(JoinPair(table: join.tableName, source: source, destination: destination)).inserted else { continue }
+                        let delete = try statement(primary.sql.joinDelete!)
+                        delete.bind(source, at: 1)
+                        delete.bind(destination, at: 2)
+                        try execute(delete, .delete)
+                    }
+                }
+            }
+        }
+        for (relationship, id, key) in reorders where !inserted.contains(id) {
+            let update = try statement(relationship.sql.joinReorder!)
+            update.bind(key, at: 1)
+            update.bind(relationship.joinTable!.isPrimarySide ? id.source : id.destination, at: 2)
+            update.bind(relationship.joinTable!.isPrimarySide ? id.destination : id.source, at: 3)
+            try execute(update, .update)
+        }
+        for owner in deleted {
+            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToMany && relationship.deleteRule != .noAction {
+                guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
+                for member in state.storedMembers {
+                    try remove(relationship, owner, member)
+                    if relationship.isReflexive { try remove(relationship, member, owner) }
+                }
+            }
+        }
+    }
+}
+
+extension ManagedObject {
+    /// The row the row cache holds for this object, if any.
+    var storedSnapshot: RowSnapshot? {
+        owner?.store.rowCache.snapshot(table: entity.rootNumber, primaryKey: primaryKey)
+    }
+}

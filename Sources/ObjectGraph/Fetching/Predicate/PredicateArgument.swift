@@ -1,0 +1,88 @@
+import Foundation
+
+/// A value a format string's `%@`, `%d`, `%f` or `%K` (or a `$variable`) stands for: strings, numbers, dates,
+/// UUIDs, data, URLs, decimals, booleans, model values, managed objects and their IDs, arrays of these, and nil.
+public protocol PredicateArgument {
+    /// The expression the argument becomes in the predicate.
+    func predicateExpression() throws -> PredicateExpression
+}
+
+extension Value: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(self) }
+}
+
+extension String: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(.string(self)) }
+}
+
+extension Int: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(.int(Int64(self))) }
+}
+
+extension Int64: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(.int(self)) }
+}
+
+extension Int32: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(.int(Int64(self))) }
+}
+
+extension Int16: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(.int(Int64(self))) }
+}
+
+extension Double: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(.double(self)) }
+}
+
+extension Float: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(.double(Double(self))) }
+}
+
+extension Bool: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(.bool(self)) }
+}
+
+extension Date: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(.date(self)) }
+}
+
+extension UUID: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(.uuid(self)) }
+}
+
+extension Data: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(.binary(self)) }
+}
+
+extension URL: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(.url(self)) }
+}
+
+extension Decimal: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .constant(.decimal(self)) }
+}
+
+extension ObjectID: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .object(self) }
+}
+
+extension ManagedObject: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { .object(objectID) }
+}
+
+extension Array: PredicateArgument where Element: PredicateArgument {
+    public func predicateExpression() throws -> PredicateExpression { .aggregate(try map { try $0.predicateExpression() }) }
+}
+
+extension Optional: PredicateArgument where Wrapped: PredicateArgument {
+    public func predicateExpression() throws -> PredicateExpression {
+        guard let self else { return .constant(.null) }
+        return try self.predicateExpression()
+    }
+}
+
+/// A key path given to `%K`, or any expression built by hand.
+extension PredicateExpression: PredicateArgument {
+    public func predicateExpression() -> PredicateExpression { self }
+}

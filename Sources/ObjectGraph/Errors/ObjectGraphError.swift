@@ -9,6 +9,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
     case model(entity: String, property: String?, reason: String)
     /// A save was refused by validation (deny rule, missing or out-of-range value); nothing was written.
     case validation(object: String, property: String, reason: String)
+    /// An Xcode model file could not be read: the path, and what was wrong and where.
+    case xcodeModel(path: String, reason: String)
     /// The store on disk was created with another model.
     case modelMismatch(path: String, reason: String)
     /// Another context saved the row since this context read it, and the merge policy did not resolve it.
@@ -38,6 +40,8 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
             return "model error in entity \(entity): \(reason)"
         case let .validation(object, property, reason):
             return "validation failed for \(object).\(property): \(reason); the save was rolled back"
+        case let .xcodeModel(path, reason):
+            return "cannot read the Xcode model \(path): \(reason)"
         case let .modelMismatch(path, reason):
             return "the store at \(path) was created with a different model (\(reason)); open it with its own model or delete the file to start afresh"
         case let .optimisticLockingFailure(object):

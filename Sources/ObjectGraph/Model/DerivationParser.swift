@@ -9,11 +9,21 @@ import Foundation
 /// Anything else (filtering predicates, key paths of more steps, other functions) is refused, as Core Data
 /// refuses it ("currently unsupported").
 enum DerivationParser {
+    /// Why a derivation is refused, in words a message can quote.
+    struct Unsupported: Error { let reason: String }
+
     static func parse(_ text: String, entity: EntityDescription, property: String) throws -> Derivation {
+        do {
+            return try parse(text)
+        } catch let error as Unsupported {
+            throw ObjectGraphError.model(entity: entity.name, property: property, reason: error.reason)
+        }
+    }
+
+    static func parse(_ text: String) throws -> Derivation {
         let expression = text.trimmingCharacters(in: .whitespaces)
-        func unsupported(_ why: String) -> ObjectGraphError {
-            .model(entity: entity.name, property: property,
-                   reason: "derivation '\(text)' is not supported (\(why)); use <toMany>.@count, <toMany>.<attribute>.@sum|@max|@min, <toOne>.<attribute>, canonical:(<attribute>), uppercase:(...), lowercase:(...) or now()")
+        func unsupported(_ why: String) -> Unsupported {
+            Unsupported(reason: "derivation '\(text)' is not supported (\(why)); use <toMany>.@count, <toMany>.<attribute>.@sum|@max|@min, <toOne>.<attribute>, canonical:(<attribute>), uppercase:(...), lowercase:(...) or now()")
         }
         if expression == "now()" { return .now }
         for function in [Derivation.StringFunction.canonical, .uppercase, .lowercase] {

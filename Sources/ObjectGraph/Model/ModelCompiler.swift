@@ -216,7 +216,10 @@ struct ModelCompiler {
             relationship.resolvedInverse = relationship
             return
         }
-        guard let inverseDestination = entities[inverse.declaredDestinationName], source.isKind(of: inverseDestination) else {
+        // The inverse may point at an ancestor or a descendant of this entity (it is inherited: MagicalRecord's
+        // test model declares it on an abstract parent).
+        guard let inverseDestination = entities[inverse.declaredDestinationName],
+              source.isKind(of: inverseDestination) || inverseDestination.isKind(of: source) else {
             throw ObjectGraphError.model(entity: source.name, property: relationship.name,
                                          reason: "inverse \(inverse.qualifiedName) points to \(inverse.declaredDestinationName), not back to \(source.name)")
         }

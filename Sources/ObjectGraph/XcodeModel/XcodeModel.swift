@@ -1,0 +1,77 @@
+import Foundation
+
+/// A model read from Xcode's model format: a `.xcdatamodeld` folder (its `.xccurrentversion` names the current
+/// version), a `.xcdatamodel` folder, or its `contents` XML file.
+///
+/// Everything that shapes the store is read: entities (`parentEntity`, `isAbstract`), attributes (type, optional,
+/// default, min/max, regular expression, transient, derived), relationships (to-many, ordered, counts, delete
+/// rule, destination, inverse), fetch indexes, compound indexes and uniqueness constraints. The diagram
+/// (`elements`), user info, fetch requests, fetched properties and configurations are ignored; unknown elements are
+/// skipped with a note. What ObjectGraph cannot store (a transient relationship, an unknown attribute type, a
+/// derivation it cannot evaluate, an R-tree index) is skipped with a note naming the entity and property.
+public struct XcodeModel: Sendable {
+    /// The entities, ready for `ObjectModel`.
+    public let entities: [Entity]
+    /// What was skipped or adjusted, one line each (entity and property named).
+    public let notes: [String]
+    /// The file the entities were read from.
+    public let path: String
+    /// The version read from a `.xcdatamodeld` (the folder name), if any.
+    public let version: String?
+
+    /// Reads the model at `path`: a `.xcdatamodeld` or `.xcdatamodel` folder, or a `contents` file.
+    public static func load(path: String) throws -> XcodeModel {
+        let (file, version) = try locate(path)
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ObjectGraphError.xcodeModel(path: file, reason: "the file cannot be read; check the path and its permissions")
+        }
+        return try parse(data, path: file, version: version)
+    }
+
+    /// Reads a model from the text of a `contents` file.
+    public static func parse(_ data: Data, path: String = "contents", version: String? = nil) throws -> XcodeModel {
+        let reader = XcodeModelReader(path: path)
+        let parsed = try reader.read(data)
+        return XcodeModel(entities: parsed.entities, notes: parsed.notes, path: path, version: version)
+    }
+
+    /// The compiled model (throws a model error naming the entity and property at fault).
+    public func makeModel() throws -> ObjectModel { try ObjectModel(entities) }
+
+    /// The `contents` file for `path`, and the version folder's name when a `.xcdatamodeld` was given.
+    static func locate(_ path: String) throws -> (String, String?) {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ObjectGraphError.xcodeModel(path: path, reason: "no such file or folder; give a .xcdatamodeld folder, a .xcdatamodel folder or its contents file")
+        }
+        guard isDirectory.boolValue else { return (path, nil) }
+        let url = URL(fileURLWithPath: path)
+        if url.pathExtension == "xcdatamodeld" || !manager.fileExists(atPath: url.appendingPathComponent("contents").path) {
+            let versions = ((try? manager.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".xcdatamodel") }
+            if versions.isEmpty {
+                if manager.fileExists(atPath: url.appendingPathComponent("elements").path) {
+                    throw ObjectGraphError.xcodeModel(path: path, reason: "an Xcode 3 binary model (elements, no contents); open it in Xcode 4 or later and save it again")
+                }
+                throw ObjectGraphError.xcodeModel(path: path, reason: "the folder holds no .xcdatamodel version and no contents file")
+            }
+            var chosen = versions.sorted { $0.compare($1, options: .numeric) == .orderedAscending }.last!
+            let current = url.appendingPathComponent(".xccurrentversion")
+            if let data = manager.contents(atPath: current.path),
+               let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
+               let name = plist["_XCCurrentVersionName"] as? String, versions.contains(name) {
+                chosen = name
+            }
+            let contents = url.appendingPathComponent(chosen).appendingPathComponent("contents")
+            guard manager.fileExists(atPath: contents.path) else {
+                if manager.fileExists(atPath: url.appendingPathComponent(chosen).appendingPathComponent("elements").path) {
+                    throw ObjectGraphError.xcodeModel(path: url.appendingPathComponent(chosen).path,
+                                                      reason: "an Xcode 3 binary model (elements, no contents); open it in Xcode 4 or later and save it again")
+                }
+                throw ObjectGraphError.xcodeModel(path: url.appendingPathComponent(chosen).path, reason: "the version folder has no contents file")
+            }
+            return (contents.path, String(chosen.dropLast(".xcdatamodel".count)))
+        }
+        return (url.appendingPathComponent("contents").path, nil)
+    }
+}

@@ -1,0 +1,317 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Parses a model's `contents` XML with Foundation's XMLParser into entity declarations.
+///
+/// Xcode's conventions (read from files of every Xcode era, 2011 to 2025): booleans are `YES`, an absent key means
+/// NO (so an absent `optional` means required); an absent `deletionRule` means Nullify; an attribute without
+/// `attributeType` is Xcode's "Undefined" (legal only when transient); defaults may not fit their type (`NO` for an
+/// Integer 32) and are read leniently; parents and destinations may be named before they are declared.
+final class XcodeModelReader: NSObject, XMLParserDelegate {
+    struct Parsed {
+        var entities: [Entity]
+        var notes: [String]
+    }
+
+    private struct RawEntity {
+        var name: String
+        var parent: String?
+        var isAbstract: Bool
+        var attributes: [[String: String]] = []
+        var relationships: [[String: String]] = []
+        var fetchIndexes: [(name: String, elements: [[String: String]])] = []
+        var compoundIndexes: [[String]] = []
+        var uniquenessConstraints: [[String]] = []
+    }
+
+    private let path: String
+    private var entities: [RawEntity] = []
+    private var notes: [String] = []
+    private var stack: [String] = []
+    private var skipDepth = 0
+    private var sawModel = false
+    private var failure: ObjectGraphError?
+    private var current: [String] = []
+    private weak var parser: XMLParser?
+
+    /// Elements whose content does not shape the store: read past without a note.
+    private static let ignored: Set<String> = ["elements", "element", "userInfo", "entry", "fetchedProperty", "fetchRequest",
+                                               "configuration", "memberEntity"]
+
+    init(path: String) { self.path = path }
+
+    func read(_ data: Data) throws -> Parsed {
+        let parser = XMLParser(data: data)
+        parser.delegate = self
+        self.parser = parser
+        let ok = parser.parse()
+        if let failure { throw failure }
+        guard ok else {
+            let error = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
+            throw ObjectGraphError.xcodeModel(path: path, reason: "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber) (\(error)); is this an Xcode model's contents file?")
+        }
+        guard sawModel else {
+            throw ObjectGraphError.xcodeModel(path: path, reason: "no <model> element; an Xcode model's contents file starts with <model type=\"com.apple.IDECoreDataModeler.DataModel\" ...>")
+        }
+        return Parsed(entities: try declarations(), notes: notes)
+    }
+
+    private func fail(_ reason: String) {
+        guard failure == nil else { return }
+        failure = .xcodeModel(path: path, reason: "line \(parser?.lineNumber ?? 0): \(reason)")
+        parser?.abortParsing()
+    }
+
+    // MARK: XMLParserDelegate
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        defer { stack.append(name) }
+        if skipDepth > 0 {
+            skipDepth += 1
+            return
+        }
+        let parent = stack.last
+        switch (parent, name) {
+        case (nil, "model"):
+            sawModel = true
+        case (nil, _):
+            fail("the root element is <\(name)>, not <model>; is this an Xcode model's contents file?")
+        case ("model", "entity"):
+            guard let entityName = attributes["name"], !entityName.isEmpty else {
+                return fail("an <entity> has no name")
+            }
+            entities.append(RawEntity(name: entityName, parent: attributes["parentEntity"], isAbstract: attributes["isAbstract"].isYes))
+        case ("entity", "attribute"):
+            entities[entities.count - 1].attributes.append(attributes)
+        case ("entity", "relationship"):
+            entities[entities.count - 1].relationships.append(attributes)
+        case ("entity", "fetchIndex"):
+            entities[entities.count - 1].fetchIndexes.append((attributes["name"] ?? "index\(entities[entities.count - 1].fetchIndexes.count)", []))
+        case ("fetchIndex", "fetchIndexElement"):
+            let last = entities.count - 1
+            entities[last].fetchIndexes[entities[last].fetchIndexes.count - 1].elements.append(attributes)
+        case ("entity", "compoundIndexes"), ("entity", "uniquenessConstraints"):
+            break
+        case ("compoundIndexes", "compoundIndex"):
+            entities[entities.count - 1].compoundIndexes.append([])
+        case ("compoundIndex", "index"):
+            let last = entities.count - 1
+            if let value = attributes["value"] { entities[last].compoundIndexes[entities[last].compoundIndexes.count - 1].append(value) }
+        case ("uniquenessConstraints", "uniquenessConstraint"):
+            entities[entities.count - 1].uniquenessConstraints.append([])
+        case ("uniquenessConstraint", "constraint"):
+            let last = entities.count - 1
+            if let value = attributes["value"] { entities[last].uniquenessConstraints[entities[last].uniquenessConstraints.count - 1].append(value) }
+        default:
+            if !Self.ignored.contains(name) {
+                let place = parent.map { " inside <\($0)>" } ?? ""
+                let owner = entities.last.map { " (entity \($0.name))" } ?? ""
+                note("ignored the unknown element <\(name)>\(place)\(owner) and everything in it")
+            }
+            skipDepth = 1
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        stack.removeLast()
+        if skipDepth > 0 { skipDepth -= 1 }
+    }
+
+    private func note(_ text: String) {
+        if !notes.contains(text) { notes.append(text) }
+    }
+
+    // MARK: Declarations
+
+    private func declarations() throws -> [Entity] {
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return entities.map { raw in
+            var properties: [Property] = []
+            for attributes in raw.attributes {
+                if let property = attribute(attributes, entity: raw.name) { properties.append(property) }
+            }
+            for attributes in raw.relationships {
+                if let property = relationship(attributes, entity: raw, entities: byName) { properties.append(property) }
+            }
+            let names = Set(properties.map(\.name))
+            var indexes: [FetchIndex] = []
+            for (index, declared) in raw.fetchIndexes.enumerated() {
+                var elements: [FetchIndex.Element] = []
+                for element in declared.elements {
+                    guard let property = element["property"] else {
+                        note("\(raw.name): fetch index '\(declared.name)' has an expression element; ObjectGraph indexes properties only, so the element is skipped")
+                        continue
+                    }
+                    if element["type"] == "RTree" {
+                        note("\(raw.name): fetch index '\(declared.name)' on \(property) is an R-tree index; ObjectGraph makes binary indexes only, so it is skipped")
+                        elements = []
+                        break
+                    }
+                    elements.append(FetchIndex.Element(property, ascending: element["order"] != "descending"))
+                }
+                if !elements.isEmpty { indexes.append(FetchIndex(declared.name.isEmpty ? "index\(index)" : declared.name, elements)) }
+            }
+            for (index, properties) in raw.compoundIndexes.enumerated() where !properties.isEmpty {
+                // Core Data names an old compound index `compoundIndex<N>` (Photos' Z_Asset_compoundIndex2; N inferred 0-based).
+                indexes.append(FetchIndex("compoundIndex\(index)", properties.map { FetchIndex.Element($0) }))
+            }
+            let unknown = indexes.flatMap(\.elements).map(\.property).filter { !names.contains($0) && !Self.inherits($0, raw, byName) }
+            for property in Set(unknown).sorted() {
+                note("\(raw.name): an index names '\(property)', which is not a stored property; the index is skipped")
+            }
+            indexes = indexes.filter { $0.elements.allSatisfy { names.contains($0.property) || Self.inherits($0.property, raw, byName) } }
+            return Entity(raw.name, parent: raw.parent, abstract: raw.isAbstract, properties, fetchIndexes: indexes,
+                          uniquenessConstraints: raw.uniquenessConstraints.filter { !$0.isEmpty })
+        }
+    }
+
+    private static func inherits(_ property: String, _ entity: RawEntity, _ byName: [String: RawEntity]) -> Bool {
+        var parent = entity.parent.flatMap { byName[$0] }
+        var seen = Set<String>()
+        while let current = parent, seen.insert(current.name).inserted {
+            if current.attributes.contains(where: { $0["name"] == property }) || current.relationships.contains(where: { $0["name"] == property }) {
+                return true
+            }
+            parent = current.parent.flatMap { byName[$0] }
+        }
+        return false
+    }
+
+    private func attribute(_ attributes: [String: String], entity: String) -> Property? {
+        guard let name = attributes["name"], !name.isEmpty else {
+            note("\(entity): an attribute without a name is skipped")
+            return nil
+        }
+        let qualified = "\(entity).\(name)"
+        let transient = attributes["transient"].isYes
+        let typeName = attributes["attributeType"] ?? "Undefined"
+        guard let type = AttributeType(xcodeName: typeName) else {
+            note("\(qualified): attribute type '\(typeName)' is not one ObjectGraph stores (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable); skipped")
+            return nil
+        }
+        if transient { return .transient(name, type, default: Self.defaultValue(attributes, type: type)) }
+        if type == .undefined {
+            note("\(qualified): an Undefined attribute must be transient, as Xcode requires; skipped")
+            return nil
+        }
+        if attributes["derived"].isYes {
+            let derivation = attributes["derivationExpression"] ?? ""
+            do {
+                _ = try DerivationParser.parse(derivation)
+            } catch let error as DerivationParser.Unsupported {
+                note("\(qualified): \(error.reason); skipped")
+                return nil
+            } catch {
+                return nil
+            }
+            return .derived(name, derivation, type: type)
+        }
+        var validation = AttributeValidation()
+        if type == .date {
+            validation.minimum = attributes["minDateTimeInterval"].flatMap(Double.init)
+            validation.maximum = attributes["maxDateTimeInterval"].flatMap(Double.init)
+        } else {
+            validation.minimum = attributes["minValueString"].flatMap(Double.init)
+            validation.maximum = attributes["maxValueString"].flatMap(Double.init)
+        }
+        if let pattern = attributes["regularExpressionString"], !pattern.isEmpty {
+            if (try? NSRegularExpressionCache.expression(pattern)) != nil {
+                validation.pattern = pattern
+            } else {
+                note("\(qualified): the regular expression '\(pattern)' does not compile here (ICU); it is not checked")
+            }
+        }
+        let defaultValue = Self.defaultValue(attributes, type: type)
+        if defaultValue == nil, let text = attributes["defaultValueString"], !text.isEmpty, type != .binary, type != .transformable {
+            note("\(qualified): default value '\(text)' does not fit \(type.xcodeName); no default")
+        }
+        return .attribute(name, type, optional: attributes["optional"].isYes, default: defaultValue,
+                          indexed: attributes["indexed"].isYes, validation: validation,
+                          valueTransformerName: attributes["valueTransformerName"])
+    }
+
+    /// A default read leniently, as Xcode writes them: `NO`/`YES` in a number, `0.0` in an integer.
+    static func defaultValue(_ attributes: [String: String], type: AttributeType) -> Value? {
+        if type == .date { return attributes["defaultDateTimeInterval"].flatMap(Double.init).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } }
+        guard let text = attributes["defaultValueString"] else { return nil }
+        let upper = text.uppercased()
+        switch type {
+        case .int16, .int32, .int64:
+            if upper == "YES" || upper == "TRUE" { return .int(1) }
+            if upper == "NO" || upper == "FALSE" { return .int(0) }
+            if let value = Int64(text) { return .int(value) }
+            if let value = Double(text), value == value.rounded(), abs(value) < 9e18 { return .int(Int64(value)) }
+            return nil
+        case .double, .float:
+            if upper == "YES" { return .double(1) }
+            if upper == "NO" { return .double(0) }
+            return Double(text).map(Value.double)
+        case .decimal: return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map(Value.decimal)
+        case .bool:
+            if ["YES", "TRUE", "1"].contains(upper) { return .bool(true) }
+            if ["NO", "FALSE", "0"].contains(upper) { return .bool(false) }
+            return nil
+        case .string: return .string(text)
+        case .uuid: return UUID(uuidString: text).map(Value.uuid)
+        case .uri: return URL(string: text).map(Value.url)
+        case .date, .binary, .transformable, .undefined: return nil
+        }
+    }
+
+    private func relationship(_ attributes: [String: String], entity: RawEntity, entities: [String: RawEntity]) -> Property? {
+        guard let name = attributes["name"], !name.isEmpty else {
+            note("\(entity.name): a relationship without a name is skipped")
+            return nil
+        }
+        let qualified = "\(entity.name).\(name)"
+        if attributes["transient"].isYes {
+            note("\(qualified): a transient relationship is not stored; skipped")
+            return nil
+        }
+        guard let destination = attributes["destinationEntity"], entities[destination] != nil else {
+            note("\(qualified): its destination '\(attributes["destinationEntity"] ?? "")' is not an entity of the model; skipped")
+            return nil
+        }
+        var inverse = attributes["inverseName"].flatMap { $0.isEmpty ? nil : $0 }
+        if let inverseName = inverse {
+            let owner = attributes["inverseEntity"] ?? destination
+            let declared = Self.relationshipAttributes(inverseName, on: owner, entities) ?? Self.relationshipAttributes(inverseName, on: destination, entities)
+            if declared == nil || declared?["inverseName"] != name || declared?["transient"].isYes == true {
+                note("\(qualified): its inverse \(owner).\(inverseName) does not point back to it; kept without an inverse")
+                inverse = nil
+            }
+        }
+        let rule: DeleteRule
+        switch attributes["deletionRule"] ?? "Nullify" {
+        case "Cascade": rule = .cascade
+        case "Deny": rule = .deny
+        case "No Action": rule = .noAction
+        default: rule = .nullify
+        }
+        let optional = attributes["optional"].isYes
+        if attributes["toMany"].isYes {
+            return .toMany(name, destination, inverse: inverse, optional: optional, deleteRule: rule, ordered: attributes["ordered"].isYes,
+                           minCount: attributes["minCount"].flatMap(Int.init) ?? 0, maxCount: attributes["maxCount"].flatMap(Int.init) ?? 0)
+        }
+        return .toOne(name, destination, inverse: inverse, optional: optional, deleteRule: rule)
+    }
+
+    /// The attributes of relationship `name` declared on `entity` or one of its ancestors.
+    private static func relationshipAttributes(_ name: String, on entity: String, _ entities: [String: RawEntity]) -> [String: String]? {
+        var current = entities[entity]
+        var seen = Set<String>()
+        while let raw = current, seen.insert(raw.name).inserted {
+            if let found = raw.relationships.first(where: { $0["name"] == name }) { return found }
+            current = raw.parent.flatMap { entities[$0] }
+        }
+        return nil
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// Xcode's booleans: `YES` is true; anything else, or absence, false.
+    var isYes: Bool { self?.uppercased() == "YES" }
+}

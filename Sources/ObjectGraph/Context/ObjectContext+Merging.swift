@@ -99,7 +99,14 @@ extension ObjectContext {
             guard let object = registeredObject(for: id) else { continue }
             let cached = store.rowCache.snapshot(table: id.entity.rootNumber, primaryKey: id.primaryKey)
             if object.isFault {
+                // A fault may hold loaded to-many relationships (firing one does not fire the owner): they are
+                // read again too.
                 if object.snapshot !== cached { object.snapshot = nil }
+                for index in object.relations.indices {
+                    if case let .toMany(state) = object.relations[index] {
+                        if state.hasChanges { state.members = nil } else { object.relations[index] = .unresolved }
+                    }
+                }
                 continue
             }
             rebase(object, on: cached)

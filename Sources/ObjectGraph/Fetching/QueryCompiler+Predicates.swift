@@ -94,10 +94,10 @@ extension QueryCompiler {
         var type: AttributeType?
         var relationship: RelationshipDescription?
         var isColumn: Bool
-        var constant: PredicateExpression?
+        var constant: FetchExpression?
     }
 
-    private mutating func operand(_ expression: PredicateExpression, allowToMany: Bool, alias: String = "t0",
+    private mutating func operand(_ expression: FetchExpression, allowToMany: Bool, alias: String = "t0",
                                   entity: EntityDescription? = nil, subqueryJoins: inout [String], sink: JoinSink = .main) throws -> Operand {
         switch expression {
         case let .keyPath(keyPath):
@@ -217,7 +217,7 @@ extension QueryCompiler {
 
     /// `object IN toMany` / `toMany CONTAINS object`: ` t0.Z_PK IN (SELECT ZPOST FROM ZCOMMENT WHERE Z_PK = ?) `
     /// (decompiled `_generateSQLForConst:inToMany:`), or through the join table for a many-to-many.
-    private mutating func membership(of constant: PredicateExpression, in collection: PredicateExpression, text: String) throws -> String {
+    private mutating func membership(of constant: FetchExpression, in collection: FetchExpression, text: String) throws -> String {
         guard case let .keyPath(keyPath) = collection, case let .object(id) = constant else {
             throw ObjectGraphError.invalidPredicate("'\(text)': membership in a to-many relationship needs an object")
         }
@@ -329,7 +329,7 @@ extension QueryCompiler {
 
     // MARK: Bindings
 
-    private mutating func bind(_ expression: PredicateExpression, for type: AttributeType?, in text: String) throws {
+    private mutating func bind(_ expression: FetchExpression, for type: AttributeType?, in text: String) throws {
         switch expression {
         case let .constant(value):
             if let type, !value.isNull {
@@ -352,7 +352,7 @@ extension QueryCompiler {
         }
     }
 
-    private mutating func bindObject(_ expression: PredicateExpression?, keyPath text: String) throws {
+    private mutating func bindObject(_ expression: FetchExpression?, keyPath text: String) throws {
         switch expression {
         case let .object(id)?: bindings.append(.int(id.primaryKey))
         case let .constant(.int(key))?: bindings.append(.int(key))
@@ -382,7 +382,7 @@ extension QueryCompiler {
     }
 }
 
-extension PredicateExpression {
+extension FetchExpression {
     var isAggregateKeyPath: Bool {
         if case let .keyPath(path) = self { return path.contains("@") }
         return false

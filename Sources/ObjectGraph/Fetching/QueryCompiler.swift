@@ -73,7 +73,7 @@ struct QueryCompiler {
         if compiler.distinct, mode != .count { sql = "SELECT DISTINCT " + sql.dropFirst("SELECT ".count) }
         sql += joinSQL
         if let whereClause { sql += "WHERE \(whereClause) " }
-        if !order.isEmpty { sql += "ORDER BY " + order.joined(separator: ",") }
+        if !order.isEmpty { sql += "ORDER BY" + order.joined(separator: ",") }
         var trace = sql
         var bindings = compiler.bindings
         if paging, mode != .count, request.fetchLimit > 0 || request.fetchOffset > 0 {

@@ -168,7 +168,11 @@ final class SQLiteStatement {
     func decimal(_ column: Int32) -> Decimal? {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return Decimal(sqlite3_column_int64(handle, column))
-        case SQLITE_FLOAT: return Decimal(sqlite3_column_double(handle, column))
+        case SQLITE_FLOAT:
+            // DECIMAL has NUMERIC affinity: SQLite stores a decimal's text as REAL when that keeps 15 digits; read
+            // it back through its shortest decimal spelling, not the binary fraction.
+            let value = sqlite3_column_double(handle, column)
+            return Decimal(string: "\(value)", locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(value)
         default: return Decimal(string: string(column), locale: Locale(identifier: "en_US_POSIX"))
         }
     }

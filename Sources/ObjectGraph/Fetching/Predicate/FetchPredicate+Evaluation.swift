@@ -108,7 +108,7 @@ extension Value {
 extension ManagedObject {
     /// One side of a comparison for this object: a key path's value (a to-one key as its primary key), a
     /// constant, an object's key, or SELF.
-    func evaluate(_ expression: PredicateExpression) throws -> Evaluated {
+    func evaluate(_ expression: FetchExpression) throws -> Evaluated {
         switch expression {
         case let .keyPath(path):
             if path.contains("@") { return .value(try aggregateValue(atKeyPath: path)) }

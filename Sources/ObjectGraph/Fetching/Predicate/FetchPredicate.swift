@@ -20,12 +20,12 @@ public struct Comparison: Hashable, Sendable {
     public enum Modifier: String, Hashable, Sendable { case direct, any, all }
 
     public var modifier: Modifier
-    public var lhs: PredicateExpression
+    public var lhs: FetchExpression
     public var op: PredicateOperator
     public var options: StringOptions
-    public var rhs: PredicateExpression
+    public var rhs: FetchExpression
 
-    public init(_ lhs: PredicateExpression, _ op: PredicateOperator, _ rhs: PredicateExpression,
+    public init(_ lhs: FetchExpression, _ op: PredicateOperator, _ rhs: FetchExpression,
                 modifier: Modifier = .direct, options: StringOptions = []) {
         self.modifier = modifier
         self.lhs = lhs
@@ -51,7 +51,7 @@ public enum PredicateOperator: String, Hashable, Sendable, CaseIterable {
 }
 
 /// One side of a comparison (NSExpression).
-public indirect enum PredicateExpression: Hashable, Sendable {
+public indirect enum FetchExpression: Hashable, Sendable {
     /// A key path from the evaluated object: `name`, `class.name`, `likes.@count`, `items.@sum.price`.
     case keyPath(String)
     /// A constant value (`nil` is `.constant(.null)`).
@@ -59,7 +59,7 @@ public indirect enum PredicateExpression: Hashable, Sendable {
     /// A managed object, by ID (`class == %@` given an object).
     case object(ObjectID)
     /// `{a, b, c}`: an aggregate, for IN and BETWEEN.
-    case aggregate([PredicateExpression])
+    case aggregate([FetchExpression])
     /// `$name`: replaced before the predicate runs (`substituting(_:)`).
     case variable(String)
     /// `SELF`: the evaluated object itself.
@@ -98,7 +98,7 @@ extension FetchPredicate {
 
     /// `keyPath IN {values}`.
     public static func oneOf(keyPath: String, _ values: [Value]) -> FetchPredicate {
-        .comparison(Comparison(.keyPath(keyPath), .in, .aggregate(values.map(PredicateExpression.constant))))
+        .comparison(Comparison(.keyPath(keyPath), .in, .aggregate(values.map(FetchExpression.constant))))
     }
 
     /// `keyPath.@count op count`.
@@ -125,7 +125,7 @@ extension FetchPredicate {
     /// The names of the `$variables` the predicate still holds.
     public var variableNames: Set<String> {
         var names = Set<String>()
-        _ = try? map { (expression: PredicateExpression) -> PredicateExpression? in
+        _ = try? map { (expression: FetchExpression) -> FetchExpression? in
             if case let .variable(name) = expression { names.insert(name) }
             return nil
         }
@@ -133,8 +133,8 @@ extension FetchPredicate {
     }
 
     /// The predicate with each expression `transform` returns a replacement for replaced.
-    func map(_ transform: (PredicateExpression) throws -> PredicateExpression?) throws -> FetchPredicate {
-        func replace(_ expression: PredicateExpression) throws -> PredicateExpression {
+    func map(_ transform: (FetchExpression) throws -> FetchExpression?) throws -> FetchPredicate {
+        func replace(_ expression: FetchExpression) throws -> FetchExpression {
             if let replaced = try transform(expression) { return replaced }
             if case let .aggregate(items) = expression { return .aggregate(try items.map(replace)) }
             return expression

@@ -44,7 +44,7 @@ enum PredicateFormatter {
         return "\(modifier)\(format(comparison.lhs)) \(comparison.op.rawValue)\(comparison.options.suffix) \(format(comparison.rhs))"
     }
 
-    static func format(_ expression: PredicateExpression) -> String {
+    static func format(_ expression: FetchExpression) -> String {
         switch expression {
         case let .keyPath(path):
             return path.split(separator: ".", omittingEmptySubsequences: false).map { component in

@@ -106,6 +106,9 @@ struct PredicateLexer {
             index += 1
             return PredicateToken(kind: .symbol(String(character)), position: start)
         }
+        if "+*/".contains(character) {
+            throw error("arithmetic ('\(character)') is not supported; compute the value and pass it as an argument", at: start)
+        }
         throw error("unexpected character '\(character)'", at: start)
     }
 

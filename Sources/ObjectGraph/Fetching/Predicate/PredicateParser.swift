@@ -126,7 +126,7 @@ struct PredicateParser {
         let lhs = try expression()
         let (op, options) = try comparisonOperator()
         let rhs = try expression()
-        if op == .between {
+        if op == .between, !(rhs.isVariable) {
             guard case let .aggregate(bounds) = rhs, bounds.count == 2 else {
                 throw ObjectGraphError.invalidPredicate("Unable to parse the format string \"\(format)\": BETWEEN needs two bounds, {low, high}")
             }
@@ -175,7 +175,7 @@ struct PredicateParser {
 
     // MARK: Expressions
 
-    private mutating func expression() throws -> PredicateExpression {
+    private mutating func expression() throws -> FetchExpression {
         let token = current
         switch token.kind {
         case let .string(text):
@@ -196,7 +196,7 @@ struct PredicateParser {
             }
         case .symbol("{"):
             advance()
-            var items: [PredicateExpression] = []
+            var items: [FetchExpression] = []
             if !accept(symbol: "}") {
                 repeat { items.append(try expression()) } while accept(symbol: ",")
                 try expect(symbol: "}", "'}' or ',' in the aggregate")
@@ -225,7 +225,6 @@ struct PredicateParser {
             throw error("\(token.kind == .keyword("SUBQUERY") ? "SUBQUERY" : "FUNCTION") is not supported yet; for SUBQUERY(...).@count use a to-many's @count or ANY",
                         expected: "a key path, a constant or a format argument")
         case let .argument(conversion):
-            advance()
             return try argument(conversion)
         case let .identifier(name):
             advance()
@@ -270,7 +269,7 @@ struct PredicateParser {
     }
 
     /// `CAST(726000000.0, "NSDate")`, and ObjectGraph's `CAST("...", "NSUUID" | "NSData" | "NSDecimalNumber" | "NSURL")`.
-    private mutating func cast() throws -> PredicateExpression {
+    private mutating func cast() throws -> FetchExpression {
         try expect(symbol: "(", "'(' after CAST")
         let valueToken = current
         advance()
@@ -301,11 +300,12 @@ struct PredicateParser {
         throw ObjectGraphError.invalidPredicate("Unable to parse the format string \"\(format)\": CAST at position \(valueToken.position + 1) cannot make a \(type) of that value (use CAST(seconds, \"NSDate\"), or CAST(\"text\", \"NSUUID\" | \"NSData\" | \"NSDecimalNumber\" | \"NSURL\"))")
     }
 
-    private mutating func argument(_ conversion: String) throws -> PredicateExpression {
-        if conversion == "%" { throw error("'%%' outside a string", expected: "an expression") }
+    private mutating func argument(_ conversion: String) throws -> FetchExpression {
+        if conversion == "%" { throw error("'%%' outside a quoted string", expected: "an expression") }
         guard argumentIndex < arguments.count else {
             throw error("more format arguments than were given (\(arguments.count))", expected: "an argument for each %@, %K, %d or %f")
         }
+        advance()
         let value = arguments[argumentIndex]
         argumentIndex += 1
         let expression = try value.predicateExpression()
@@ -334,5 +334,12 @@ struct PredicateParser {
         default:
             return expression
         }
+    }
+}
+
+extension FetchExpression {
+    var isVariable: Bool {
+        if case .variable = self { return true }
+        return false
     }
 }

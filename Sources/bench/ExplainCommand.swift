@@ -25,6 +25,9 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: "SQLDebug level: 1 statements and annotations, 2 adds bound values, 4 adds query plans.")
     var level: Int = 2
 
+    @Flag(help: "Print statements exactly as Core Data's SQLDebug log writes them (spacing, annotations), to diff with a device's log.")
+    var exact = false
+
     @OptionGroup var scenarioOptions: ScenarioOptions
 
     func run() throws {
@@ -54,6 +57,7 @@ struct ExplainCommand: ParsableCommand {
         let limit = maxLines
         let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
         runner.traceLevel = level
+        runner.traceExact = exact
         runner.trace = { line in
             guard state.inPhase else {
                 if line.contains(": sql: ") || line.hasPrefix("sqlite: ") { state.setup += 1 }

@@ -18,6 +18,8 @@ public final class Runner {
     /// For `bench explain`: every statement, and the start and end of each phase.
     public var trace: ((String) -> Void)?
     public var traceLevel = 2
+    /// Trace as Core Data's SQLDebug log writes statements, to diff against a device's log.
+    public var traceExact = false
     public var observer: PhaseRecorder.Observer?
 
     public init(request: RunRequest, plan: RunPlan, folder: RunFolder?, progress: Progress?) {
@@ -59,7 +61,7 @@ public final class Runner {
         defer { if let directory { try? FileManager.default.removeItem(atPath: directory) } }
         var input = RepetitionInput(strategy: repetition.strategy, variant: repetition.variant, size: repetition.size,
                                     parameters: scenario.parameters, seed: seed, location: location, options: request.options,
-                                    data: { data }, trace: trace, traceLevel: traceLevel)
+                                    data: { data }, trace: trace, traceLevel: traceLevel, traceExact: traceExact)
         input.readPageCacheKiB = request.readPageCacheKiB
         if !request.inMemory && trace == nil {
             let key = "\(scenario.name) \(repetition.strategy) \(repetition.size)"

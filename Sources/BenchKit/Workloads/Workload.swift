@@ -116,7 +116,7 @@ public struct RepetitionInput {
 
     public init(strategy: StrategyID, variant: Variant, size: Int, parameters: [String: Double], seed: UInt64,
                 location: StoreLocation, options: StoreOptions, data: @escaping () -> SchoolData, trace: ((String) -> Void)? = nil,
-                traceLevel: Int = 2) {
+                traceLevel: Int = 2, traceExact: Bool = false) {
         self.strategy = strategy
         self.variant = variant
         self.size = size
@@ -127,6 +127,7 @@ public struct RepetitionInput {
         self.data = data
         self.trace = trace
         self.traceLevel = traceLevel
+        self.traceExact = traceExact
     }
     /// Where `bench explain` wants every SQL statement, in Core Data's SQLDebug shape; nil otherwise.
     public var trace: ((String) -> Void)?
@@ -135,6 +136,8 @@ public struct RepetitionInput {
     /// the school is opened and filled on the spot.
     public var preparedSchoolProvider: ((RepetitionInput, SchoolRelationship, (SchoolStore, SchoolData) throws -> Void) throws -> SchoolStore)?
     public var traceLevel = 2
+    /// Trace statements as Core Data's SQLDebug log writes them (spacing and annotations), not compacted.
+    public var traceExact = false
 
     public func parameter(_ name: String) -> Int { Int(parameters[name] ?? 0) }
     public func number(_ name: String) -> Double { parameters[name] ?? 0 }
@@ -173,7 +176,7 @@ public struct RepetitionInput {
                 throw BenchError.invalidInput("strategy \(strategy) does not model the \(relationship.rawValue) relationship")
             }
             let school = try ObjectGraphSchool(modelling: modelling, location: location, options: options)
-            if let trace { school.store.sqlTrace = SQLTrace(level: traceLevel, sink: trace) }
+            if let trace { school.store.sqlTrace = SQLTrace(level: traceLevel, exact: traceExact, sink: trace) }
             school.extraStatementPerOwner = Injection.current.extraStatementStrategy == strategy
             return school
         }

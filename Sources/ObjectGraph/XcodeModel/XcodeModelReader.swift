@@ -52,6 +52,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             let error = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
             throw ObjectGraphError.xcodeModel(path: path, reason: "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber) (\(error)); is this an Xcode model's contents file?")
         }
+        if let open = stack.last {
+            throw ObjectGraphError.xcodeModel(path: path, reason: "the file ends inside <\(open)>; it is cut off or not well-formed XML")
+        }
         guard sawModel else {
             throw ObjectGraphError.xcodeModel(path: path, reason: "no <model> element; an Xcode model's contents file starts with <model type=\"com.apple.IDECoreDataModeler.DataModel\" ...>")
         }
@@ -116,6 +119,10 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        // FoundationXML on Linux recovers from a mismatched end tag instead of failing; refuse it here.
+        guard stack.last == name else {
+            return fail("</\(name)> closes <\(stack.last ?? "nothing")>; the file is not well-formed XML (a merge conflict or a cut-off copy?)")
+        }
         stack.removeLast()
         if skipDepth > 0 { skipDepth -= 1 }
     }

@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "RelBench",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .executable(name: "bench", targets: ["bench"]),

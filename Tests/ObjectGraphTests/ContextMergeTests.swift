@@ -44,7 +44,7 @@ import Testing
         // gone from the context and from the class's students, whose relationship is re-read when touched.
         #expect(try renamed.string("name") == "Renamed")
         #expect(removed.context == nil)
-        #expect(main.counters.statements == 0)
+        #expect(main.counters.statements == 0, "\(main.counters)")
         let names = try schoolClass.objects("students").map { try $0.string("name") }
         #expect(names == ["Renamed", "Student3"], "\(names) \(main.counters)")
         #expect(main.counters[.toManyFault] == 1 && main.counters.statements == 1)

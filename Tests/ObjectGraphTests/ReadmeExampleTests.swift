@@ -29,7 +29,7 @@ import Testing
         #expect(try maths.objects("students").map { try $0.string("name") } == ["Ada"])
         try context.save()
 
-        var request = FetchRequest("Student", predicate: .compare(keyPath: "class.name", .equal, "Maths"),
+        var request = FetchRequest("Student", predicate: try FetchPredicate(format: "class.name == %@", "Maths"),
                                    sortDescriptors: [FetchSort("name")])
         request.fetchBatchSize = 20
         request.relationshipKeyPathsForPrefetching = ["class"]

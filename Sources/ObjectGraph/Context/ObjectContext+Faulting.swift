@@ -111,12 +111,20 @@ extension ObjectContext {
     /// not overwrite the values of registered objects on a fetch): the row's columns are not even read.
     @inline(__always)
     func materialize(_ entity: EntityDescription, from row: SQLiteStatement, asFault: Bool) -> ManagedObject {
-        var concrete = entity
-        var positions: [Int32]?
-        if entity.isInHierarchy {
-            concrete = model.entity(number: Int(row.int64(0))) ?? entity
-            positions = entity.sql.rowPositions[concrete.number]
-        }
+        // Entities outside a hierarchy take no detour through the head column (profiled: the shared path cost
+        // fetch-all 2% more instructions in retains of the entity and the positions).
+        if entity.isInHierarchy { return materializeInHierarchy(entity, from: row, asFault: asFault) }
+        return materialize(concrete: entity, from: row, positions: nil, asFault: asFault)
+    }
+
+    @inline(never)
+    private func materializeInHierarchy(_ entity: EntityDescription, from row: SQLiteStatement, asFault: Bool) -> ManagedObject {
+        let concrete = model.entity(number: Int(row.int64(0))) ?? entity
+        return materialize(concrete: concrete, from: row, positions: entity.sql.rowPositions[concrete.number], asFault: asFault)
+    }
+
+    @inline(__always)
+    private func materialize(concrete: EntityDescription, from row: SQLiteStatement, positions: [Int32]?, asFault: Bool) -> ManagedObject {
         let primaryKey = row.int64(1)
         let existing = registered(concrete, primaryKey: primaryKey)
         if let existing, !existing.isFault { return existing }

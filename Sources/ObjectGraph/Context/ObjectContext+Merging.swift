@@ -6,19 +6,24 @@ public struct SaveNotification: Sendable {
     public let deletedObjectIDs: [ObjectID]
     /// The saving context; nil for changes made outside contexts (batch requests).
     let source: ObjectIdentifier?
+    /// The rows the save wrote for updated objects, as Core Data's notification carries the saved objects: a
+    /// context merging later refreshes from them without SQL, even once the saver's objects are gone.
+    let updatedRows: SavedRows
 
     public init(inserted: [ObjectID] = [], updated: [ObjectID] = [], deleted: [ObjectID] = []) {
         insertedObjectIDs = inserted
         updatedObjectIDs = updated
         deletedObjectIDs = deleted
         source = nil
+        updatedRows = SavedRows(snapshots: [])
     }
 
-    init(inserted: [ObjectID], updated: [ObjectID], deleted: [ObjectID], source: ObjectIdentifier) {
+    init(inserted: [ObjectID], updated: [ObjectID], deleted: [ObjectID], source: ObjectIdentifier, updatedRows: SavedRows) {
         insertedObjectIDs = inserted
         updatedObjectIDs = updated
         deletedObjectIDs = deleted
         self.source = source
+        self.updatedRows = updatedRows
     }
 
     /// Changes made outside contexts: the row cache may hold stale rows for them.
@@ -63,27 +68,18 @@ extension ObjectContext {
         for context in contexts { try context.mergeChanges(from: notification) }
     }
 
+    /// Merges the saves other contexts left in the inbox (Core Data merges them on the context's queue; here,
+    /// before the next use of the context on its own thread).
     func processPendingMerges() {
-        let merges = pendingMerges
-        pendingMerges = []
-        for notification in merges { merge(notification) }
-    }
-
-    /// Hands this context a save of another context of the store: merged now when the calling thread may run
-    /// it, on its queue otherwise.
-    func deliver(_ notification: SaveNotification) {
-        guard automaticallyMergesChangesFromParent else { return }
-        if executor.isCurrent {
-            merge(notification)
-        } else if concurrencyType == .privateQueue {
-            nonisolated(unsafe) let context = self
-            perform { context.merge(notification) }
-        } else {
-            pendingMerges.append(notification)
-        }
+        for notification in inbox.takeAll() { merge(notification) }
     }
 
     private func merge(_ notification: SaveNotification) {
+        // Rows the cache dropped since the save (the saver's objects were released) come back from the notification.
+        for row in notification.updatedRows.snapshots {
+            let cached = store.rowCache.snapshot(table: row.tableNumber, primaryKey: row.primaryKey)
+            if cached == nil || cached!.version < row.version { store.rowCache.insert(row) }
+        }
         if notification.isRemote {
             for id in notification.updatedObjectIDs + notification.deletedObjectIDs {
                 store.rowCache.evict(table: id.entity.rootNumber, primaryKey: id.primaryKey)
@@ -182,4 +178,10 @@ extension ObjectContext {
             object.localValues = values
         }
     }
+}
+
+/// Row snapshots handed between contexts inside a save notification; only the merging context reads them, on its
+/// own thread, after the saver is done with them.
+struct SavedRows: @unchecked Sendable {
+    let snapshots: [RowSnapshot]
 }

@@ -25,7 +25,7 @@ extension ObjectContext {
             undo.restore(into: self)
             throw error
         }
-        let notification = applySaved(result)
+        guard let notification = applySaved(result, describing: !saveObservers.isEmpty || store.hasListeners(besides: inbox)) else { return }
         for observer in saveObservers { observer(notification) }
         store.contextDidSave(notification, from: self)
     }
@@ -77,8 +77,8 @@ extension ObjectContext {
     // MARK: Validation
 
     private func validateChanges() throws {
-        for object in inserted where !object.isDeleted { try validate(object) }
-        for object in updated where !object.isDeleted && !object.isFault { try validate(object) }
+        for object in inserted where !object.isDeleted && object.entity.needsValidation { try validate(object) }
+        for object in updated where !object.isDeleted && !object.isFault && object.entity.needsValidation { try validate(object) }
     }
 
     /// Core Data's checks at save, with its messages (`%{PROPERTY}@ is too long.` and the error codes).
@@ -87,7 +87,7 @@ extension ObjectContext {
         func failure(_ property: String, _ message: String, _ code: String, _ detail: String) -> ObjectGraphError {
             .validation(object: "\(entity.name) \(object.objectID)", property: property, reason: "\"\(message)\" (\(code)): \(detail)")
         }
-        for attribute in entity.storedAttributes {
+        for attribute in entity.validatedAttributes {
             let value = object.current(attribute.slot)
             if value.isNull {
                 if !attribute.isOptional {
@@ -95,9 +95,9 @@ extension ObjectContext {
                 }
                 continue
             }
-            try validateValue(value, of: attribute, failure: failure)
+            if attribute.hasValueRules { try validateValue(value, of: attribute, failure: failure) }
         }
-        for relationship in entity.relationships {
+        for relationship in entity.validatedRelationships {
             if !relationship.isOptional {
                 let missing: Bool
                 switch object.relations[relationship.index] {
@@ -145,6 +145,7 @@ extension ObjectContext {
                 ? ("\(name) is too large.", "NSValidationNumberTooLargeError, 1610") : ("\(name) is too small.", "NSValidationNumberTooSmallError, 1620")
             throw failure(name, message, code, "\(integer) does not fit an \(attribute.type.xcodeName) (\(range.lowerBound)...\(range.upperBound))")
         }
+        guard !validation.isEmpty else { return }
         switch attribute.type {
         case .int16, .int32, .int64, .decimal, .double, .float:
             guard let number = value.double else { return }

@@ -3,7 +3,9 @@ import Foundation
 /// After a save commits: objects get their permanent IDs and new snapshots, derived values computed by the
 /// store's triggers reach the objects, deleted objects leave, and the save is described for other contexts.
 extension ObjectContext {
-    func applySaved(_ result: SaveResult) -> SaveNotification {
+    /// Returns what the save changed when `describing` (someone listens); nil otherwise, so that a save nobody
+    /// hears of builds no object IDs (profiled: 1% of an insert's instructions).
+    func applySaved(_ result: SaveResult, describing: Bool) -> SaveNotification? {
         var insertedIDs: [ObjectID] = []
         var updatedIDs: [ObjectID] = []
         var deletedIDs: [ObjectID] = []
@@ -26,7 +28,7 @@ extension ObjectContext {
         let gone = Set(result.goneFromStore.map(ObjectIdentifier.init))
         for object in deleted + result.goneFromStore {
             if object.primaryKey > 0 {
-                deletedIDs.append(object.objectID)
+                if describing { deletedIDs.append(object.objectID) }
                 store.rowCache.evict(table: object.entity.rootNumber, primaryKey: object.primaryKey)
                 objectWillDeallocate(object)
             }
@@ -36,8 +38,14 @@ extension ObjectContext {
             object.isDeleted = false
             object.turnIntoFault(keepSnapshot: false)
         }
-        for written in result.written where !gone.contains(ObjectIdentifier(written.object)) {
-            if written.wasInserted { insertedIDs.append(written.object.objectID) } else { updatedIDs.append(written.object.objectID) }
+        var updatedRows: [RowSnapshot] = []
+        for written in result.written where describing && !gone.contains(ObjectIdentifier(written.object)) {
+            if written.wasInserted {
+                insertedIDs.append(written.object.objectID)
+            } else {
+                updatedIDs.append(written.object.objectID)
+                updatedRows.append(written.snapshot)
+            }
         }
         inserted = []
         updated = []
@@ -45,7 +53,9 @@ extension ObjectContext {
         clearSaveBookkeeping()
         for index in reservedBases.indices { reservedBases[index] = 0 }
         for update in result.derivedValues { applyDerivedValue(update) }
-        return SaveNotification(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, source: ObjectIdentifier(self))
+        guard describing else { return nil }
+        return SaveNotification(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, source: ObjectIdentifier(self),
+                                updatedRows: SavedRows(snapshots: updatedRows))
     }
 
     private func clearChanges(_ object: ManagedObject) {

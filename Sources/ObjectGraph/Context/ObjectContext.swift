@@ -1,3 +1,4 @@
+import Foundation
 import OrderedCollections
 
 /// A scratchpad over a store (Core Data's NSManagedObjectContext): registers objects (one per row: uniquing),
@@ -12,12 +13,15 @@ public final class ObjectContext {
     /// What this context did since it was made or since `resetCounters()`.
     @exclusivity(unchecked) public internal(set) var counters = Counters()
     /// How a save resolves conflicts with changes other contexts saved (default: fail with an error, as Core Data).
-    public var mergePolicy: MergePolicy = .error
+    @exclusivity(unchecked) public var mergePolicy: MergePolicy = .error
     /// Whether saves of other contexts on the same store are merged into this one as they happen (Core Data's
     /// `automaticallyMergesChangesFromParent` for a context whose parent is the store coordinator).
-    public var automaticallyMergesChangesFromParent = false
+    public var automaticallyMergesChangesFromParent: Bool {
+        get { inbox.isOpen.load(ordering: .relaxed) }
+        set { inbox.isOpen.store(newValue, ordering: .relaxed) }
+    }
     /// A name, for messages and the queue's label.
-    public var name: String?
+    @exclusivity(unchecked) public var name: String?
 
     /// Registered objects with a primary key, per root entity number (a hierarchy shares its keys); not retained.
     let registry: [PKTable<Unmanaged<ManagedObject>>]
@@ -39,21 +43,24 @@ public final class ObjectContext {
     @exclusivity(unchecked) var hiddenColumnOwners: [ManagedObject] = []
     @exclusivity(unchecked) var orderOwners: [ManagedObject] = []
     /// Open while a save propagates deletes, so that a failed save can put every touched object back.
-    var saveUndo: SaveUndoLog?
+    @exclusivity(unchecked) var saveUndo: SaveUndoLog?
 
     /// The thread confinement or queue of the context.
     public let concurrencyType: ConcurrencyType
     /// How a use from the wrong thread is reported.
-    public var concurrencyChecking: ConcurrencyChecking = .default
+    @exclusivity(unchecked) public var concurrencyChecking: ConcurrencyChecking = .default
     let executor: ContextExecutor
+    /// The thread of a confined context (nil for queue contexts), for the fast path of `checkThread()`.
+    let confinedThread: pthread_t?
     /// Saves of other contexts waiting to be merged when this context next runs on its own thread.
-    var pendingMerges: [SaveNotification] = []
-    var saveObservers: [(SaveNotification) -> Void] = []
+    let inbox = MergeInbox()
+    @exclusivity(unchecked) var saveObservers: [(SaveNotification) -> Void] = []
 
     init(store: PersistentStore, concurrencyType: ConcurrencyType) {
         self.store = store
         self.concurrencyType = concurrencyType
         executor = ContextExecutor(type: concurrencyType)
+        confinedThread = concurrencyType == .confined ? pthread_self() : nil
         registry = (0...store.model.entities.count).map { _ in PKTable() }
         insertedCounts = Array(repeating: 0, count: store.model.entities.count + 1)
         liveInsertedCounts = insertedCounts
@@ -61,7 +68,7 @@ public final class ObjectContext {
     }
 
     deinit {
-        store.unregister(self)
+        store.unregister(inbox)
         detachAll()
     }
 

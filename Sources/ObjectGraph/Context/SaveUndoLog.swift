@@ -12,7 +12,7 @@ final class SaveUndoLog {
         let hasPendingHiddenOwners: Bool
     }
 
-    private var backups: [ObjectIdentifier: Backup] = [:]
+    @exclusivity(unchecked) private var backups: [ObjectIdentifier: Backup] = [:]
     private let inserted: [ManagedObject]
     private let updated: [ManagedObject]
     private let deleted: [ManagedObject]

@@ -49,9 +49,9 @@ final class BatchedFetch {
     let batchSize: Int
     let asFaults: Bool
     let prefetchKeyPaths: [String]
-    private var window: [ManagedObject] = []
-    private var windowBatch = -1
-    private(set) var lastError: (any Error)?
+    @exclusivity(unchecked) private var window: [ManagedObject] = []
+    @exclusivity(unchecked) private var windowBatch = -1
+    @exclusivity(unchecked) private(set) var lastError: (any Error)?
 
     init(context: ObjectContext, entity: EntityDescription, rows: FetchedIDs, request: FetchRequest) {
         self.context = context

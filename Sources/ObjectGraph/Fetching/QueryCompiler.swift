@@ -96,7 +96,7 @@ struct QueryCompiler {
     /// Core Data refuses a sort on `@count` (fatbobman: "only usable in predicates"); ObjectGraph runs it, so that
     /// what such a sort would cost can be measured, and the verdicts say Core Data refuses it.
     private mutating func sortColumn(_ keyPath: String) throws -> String {
-        if keyPath.hasSuffix(".@count") || keyPath.contains("@") {
+        if keyPath.hasSuffix(".@count") || keyPath.utf8.contains(UInt8(ascii: "@")) {
             return try aggregate(keyPath, alias: "t0", entity: root).sql
         }
         let resolved = try valueColumn(keyPath, alias: "t0", entity: root, sink: .main, allowToMany: false)

@@ -107,6 +107,7 @@ struct ModelCompiler {
             entity.subentities.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
             for child in entity.subentities { visit(child, root: root) }
             entity.subtreeMaxNumber = ordered.count
+            entity.isInHierarchy = root !== entity || !entity.subentities.isEmpty
         }
         let roots = byName.values.filter { $0.parent == nil }.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         for root in roots { visit(root, root: root) }
@@ -167,6 +168,11 @@ struct ModelCompiler {
         entity.toManyRelationships = entity.relationships.filter(\.isToMany)
         entity.toOneRelationships = entity.relationships.filter { !$0.isToMany }
         entity.storedAttributes = entity.attributes.filter { !$0.isTransient }
+        // Int64's range is the column's, so only Integer 16 and 32 need a range check.
+        entity.validatedAttributes = entity.storedAttributes.filter {
+            !$0.isOptional || $0.hasValueRules
+        }
+        entity.validatedRelationships = entity.relationships.filter { !$0.isOptional || ($0.isToMany && ($0.minCount > 0 || $0.maxCount > 0)) }
         entity.transientDefaults = ContiguousArray(entity.attributes.filter(\.isTransient).map(\.defaultValue))
     }
 

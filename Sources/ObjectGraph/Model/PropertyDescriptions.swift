@@ -12,16 +12,22 @@ public final class AttributeDescription: @unchecked Sendable {
     /// Transient attributes have no column: each object holds their values in memory, and a save writes none.
     public let isTransient: Bool
     public let validation: AttributeValidation
+    /// Whether a save checks the value itself: a range, length or pattern, or an integer type narrower than
+    /// its column (Integer 16 and 32).
+    let hasValueRules: Bool
     /// Xcode's `valueTransformerName` of a transformable attribute (informational: values are stored as the
     /// bytes the caller's transformer makes).
     public let valueTransformerName: String?
     /// The entity that declares the attribute (sub-entities inherit it).
     public unowned let entity: EntityDescription
+    /// `entity` unretained, only ever compared (`===`), for the check each access makes: reading `entity` retains
+    /// it (profiled: `swift_unownedRetainStrong` on every attribute read).
+    unowned(unsafe) let declaringEntity: EntityDescription
     /// The column name, `Z` + upper-cased name (with a number suffix on a clash); empty for a transient attribute.
-    public internal(set) var columnName = ""
+    @exclusivity(unchecked) public internal(set) var columnName = ""
     /// Position of the column in the row of the declaring entity and its sub-entities; for a transient
     /// attribute, the position among the object's transient values.
-    var slot = -1
+    @exclusivity(unchecked) var slot = -1
 
     init(name: String, spec: Property.AttributeSpec, entity: EntityDescription) {
         self.name = name
@@ -31,8 +37,10 @@ public final class AttributeDescription: @unchecked Sendable {
         self.isIndexed = spec.isIndexed
         self.isTransient = spec.isTransient
         self.validation = spec.validation
+        hasValueRules = !spec.validation.isEmpty || spec.type == .int16 || spec.type == .int32
         self.valueTransformerName = spec.valueTransformerName
         self.entity = entity
+        declaringEntity = entity
     }
 
     /// `Entity.name`.
@@ -67,15 +75,18 @@ public final class DerivedAttributeDescription: @unchecked Sendable {
     public let name: String
     /// The derivation as written (`members.@count`).
     public let derivation: String
-    public internal(set) var kind: Derivation = .now
-    public internal(set) var type: AttributeType = .int64
+    @exclusivity(unchecked) public internal(set) var kind: Derivation = .now
+    @exclusivity(unchecked) public internal(set) var type: AttributeType = .int64
     public unowned let entity: EntityDescription
+    /// `entity` unretained, only ever compared (`===`), for the check each access makes: reading `entity` retains
+    /// it (profiled: `swift_unownedRetainStrong` on every attribute read).
+    unowned(unsafe) let declaringEntity: EntityDescription
     /// The relationship the derivation reads through (to-many for counts and aggregates, to-one for key paths).
-    public internal(set) unowned(unsafe) var relationship: RelationshipDescription?
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var relationship: RelationshipDescription?
     /// The attribute read: of the relationship's destination, or of the object itself.
-    public internal(set) unowned(unsafe) var sourceAttribute: AttributeDescription?
-    public internal(set) var columnName = ""
-    var slot = -1
+    @exclusivity(unchecked) public internal(set) unowned(unsafe) var sourceAttribute: AttributeDescription?
+    @exclusivity(unchecked) public internal(set) var columnName = ""
+    @exclusivity(unchecked) var slot = -1
     let declaredType: AttributeType?
 
     init(name: String, derivation: String, type: AttributeType?, entity: EntityDescription) {
@@ -83,6 +94,7 @@ public final class DerivedAttributeDescription: @unchecked Sendable {
         self.derivation = derivation
         self.declaredType = type
         self.entity = entity
+        declaringEntity = entity
     }
 }
 
@@ -115,38 +127,41 @@ public final class RelationshipDescription: @unchecked Sendable {
     public let maxCount: Int
     /// The entity that declares the relationship (sub-entities inherit it).
     public unowned let entity: EntityDescription
+    /// `entity` unretained, only ever compared (`===`), for the check each access makes: reading `entity` retains
+    /// it (profiled: `swift_unownedRetainStrong` on every attribute read).
+    unowned(unsafe) let declaringEntity: EntityDescription
     /// The destination entity (its sub-entities' objects are destinations too).
     public var destination: EntityDescription { resolvedDestination }
     /// The inverse relationship, nil for one-to-nil and many-to-nil; the relationship itself when reflexive.
     public var inverse: RelationshipDescription? { resolvedInverse }
-    public internal(set) var kind: RelationshipKind = .manyToOne
+    @exclusivity(unchecked) public internal(set) var kind: RelationshipKind = .manyToOne
     /// Position among the entity's relationships (the object's relationship slot); sub-entities keep it.
     let index: Int
     let declaredInverseName: String?
     let declaredDestinationName: String
     /// Hot-path copies, valid while the model lives (every caller holds the model through a store or context).
-    unowned(unsafe) var resolvedDestination: EntityDescription!
-    unowned(unsafe) var resolvedInverse: RelationshipDescription?
+    @exclusivity(unchecked) unowned(unsafe) var resolvedDestination: EntityDescription!
+    @exclusivity(unchecked) unowned(unsafe) var resolvedInverse: RelationshipDescription?
 
     /// The foreign-key column: on the source table for to-one relationships, on the destination table
     /// (the inverse's column, or the hidden owner column) for one-to-many and many-to-nil.
-    public internal(set) var columnName = ""
+    @exclusivity(unchecked) public internal(set) var columnName = ""
     /// Position of `columnName` in its table's row (source row for to-one, destination row otherwise).
-    var slot = -1
+    @exclusivity(unchecked) var slot = -1
     /// For a to-one whose destination has sub-entities: the column holding the destination row's Z_ENT
     /// (`Z<n>_<NAME>`, Core Data's foreign entity key) and its slot; empty and -1 otherwise.
-    public internal(set) var entityColumnName = ""
-    var entitySlot = -1
+    @exclusivity(unchecked) public internal(set) var entityColumnName = ""
+    @exclusivity(unchecked) var entitySlot = -1
     /// For an ordered to-many stored on the destination (one-to-many, many-to-nil): the order column
     /// `Z_FOK_<INVERSE>` on the destination's row and its slot.
-    public internal(set) var orderColumnName = ""
-    var orderSlot = -1
+    @exclusivity(unchecked) public internal(set) var orderColumnName = ""
+    @exclusivity(unchecked) var orderSlot = -1
     /// The join table of a many-to-many relationship, seen from this side.
-    public internal(set) var joinTable: JoinTable?
+    @exclusivity(unchecked) public internal(set) var joinTable: JoinTable?
     /// Derived attributes computed over this relationship.
-    var derivedAttributes: [DerivedAttributeDescription] = []
+    @exclusivity(unchecked) var derivedAttributes: [DerivedAttributeDescription] = []
     /// This relationship's fault and prefetch statements, built once.
-    var sql: RelationshipSQL!
+    @exclusivity(unchecked) var sql: RelationshipSQL!
 
     init(name: String, spec: Property.RelationshipSpec, entity: EntityDescription, index: Int) {
         self.name = name
@@ -157,6 +172,7 @@ public final class RelationshipDescription: @unchecked Sendable {
         self.minCount = spec.minCount
         self.maxCount = spec.maxCount
         self.entity = entity
+        declaringEntity = entity
         self.index = index
         self.declaredDestinationName = spec.destination
         self.declaredInverseName = spec.inverse

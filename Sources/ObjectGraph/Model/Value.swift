@@ -85,16 +85,24 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
 
     /// The value converted to the canonical case for `type` (`.int` into a bool, double or decimal attribute; a
     /// double into a float attribute rounded to Float precision, as a Float attribute stores it).
+    @inline(__always)
     func normalized(for type: AttributeType) -> Value {
-        switch (self, type) {
-        case let (.int(v), .double): return .double(Double(v))
-        case let (.int(v), .float): return .double(Double(Float(v)))
-        case let (.double(v), .float): return .double(Double(Float(v)))
-        case let (.int(v), .bool): return .bool(v != 0)
-        case let (.int(v), .decimal): return .decimal(Decimal(v))
-        case let (.double(v), .decimal): return .decimal(Decimal(v))
-        default: return self
+        // By type first: most attributes (strings, integers, dates) keep the value as it is, without a copy.
+        switch type {
+        case .double:
+            if case let .int(v) = self { return .double(Double(v)) }
+        case .float:
+            if case let .int(v) = self { return .double(Double(Float(v))) }
+            if case let .double(v) = self { return .double(Double(Float(v))) }
+        case .bool:
+            if case let .int(v) = self { return .bool(v != 0) }
+        case .decimal:
+            if case let .int(v) = self { return .decimal(Decimal(v)) }
+            if case let .double(v) = self { return .decimal(Decimal(v)) }
+        default:
+            break
         }
+        return self
     }
 
     /// The name of the value's kind, for messages.

@@ -16,8 +16,8 @@ extension ManagedObject {
     /// The value of `attribute`, firing the fault if needed (a transient attribute never fires it).
     @inline(__always)
     public func value(_ attribute: AttributeDescription) throws -> Value {
-        guard entity.isKind(of: attribute.entity) else { throw wrongEntity(attribute.name, of: attribute.entity) }
-        if let owner { try owner.checkThread() }
+        guard entity === attribute.declaringEntity || entity.isKind(of: attribute.entity) else { throw wrongEntity(attribute.name, of: attribute.entity) }
+        try checkOwnerThread()
         if attribute.isTransient { return transientValues?[attribute.slot] ?? entity.transientDefaults[attribute.slot] }
         if isFault { try fire() }
         return current(attribute.slot)
@@ -25,7 +25,7 @@ extension ManagedObject {
 
     /// The stored value of a derived attribute (kept up to date by each save).
     public func value(_ derived: DerivedAttributeDescription) throws -> Value {
-        guard entity.isKind(of: derived.entity) else { throw wrongEntity(derived.name, of: derived.entity) }
+        guard entity === derived.declaringEntity || entity.isKind(of: derived.entity) else { throw wrongEntity(derived.name, of: derived.entity) }
         if isFault { try fire() }
         return current(derived.slot)
     }
@@ -44,7 +44,7 @@ extension ManagedObject {
     /// Sets `attribute`; the value must fit the attribute's type (an `.int` also fits a number or bool attribute).
     /// Ranges, lengths and patterns are checked at save, as Core Data validates.
     public func setValue(_ value: Value, for attribute: AttributeDescription) throws {
-        guard entity.isKind(of: attribute.entity) else { throw wrongEntity(attribute.name, of: attribute.entity) }
+        guard entity === attribute.declaringEntity || entity.isKind(of: attribute.entity) else { throw wrongEntity(attribute.name, of: attribute.entity) }
         guard value.fits(attribute.type) else {
             throw ObjectGraphError.invalidOperation(
                 "cannot store \(value.kindName) \(value) in \(entity.name).\(attribute.name), which holds \(attribute.type.xcodeName) values")

@@ -316,7 +316,7 @@ extension ManagedObject {
     }
 
     private func check(_ relationship: RelationshipDescription, toMany: Bool) throws {
-        guard entity.isKind(of: relationship.entity) else { throw wrongEntity(relationship.name, of: relationship.entity) }
+        guard entity === relationship.declaringEntity || entity.isKind(of: relationship.entity) else { throw wrongEntity(relationship.name, of: relationship.entity) }
         guard relationship.isToMany == toMany else {
             throw ObjectGraphError.invalidOperation("\(relationship.qualifiedName) is \(relationship.isToMany ? "to-many" : "to-one")")
         }

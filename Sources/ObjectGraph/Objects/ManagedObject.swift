@@ -27,8 +27,8 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var relations: ContiguousArray<RelationSlot>
     /// Z_PK; 0 until the first save of an inserted object.
     @exclusivity(unchecked) var primaryKey: Int64
-    /// The context the object is registered in; nil once that context is reset or released.
-    @exclusivity(unchecked) unowned(unsafe) var owner: ObjectContext?
+    /// The context the object is registered in, unretained; nil once that context is reset or released.
+    @exclusivity(unchecked) var ownerReference: Unmanaged<ObjectContext>?
     @exclusivity(unchecked) var temporaryNumber: Int64 = 0
     /// For an inserted object: its position (from 1) among the objects of its entity hierarchy inserted since the
     /// last save; the save gives it primary key `first reserved key + insertOrdinal - 1`.
@@ -42,7 +42,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         self.entity = entity
         self.primaryKey = primaryKey
         self.snapshot = snapshot
-        self.owner = owner
+        self.ownerReference = Unmanaged.passUnretained(owner)
         self.isFault = true
         self.relations = entity.unresolvedRelations
     }
@@ -53,7 +53,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         self.primaryKey = 0
         self.temporaryNumber = temporaryNumber
         self.insertOrdinal = insertOrdinal
-        self.owner = owner
+        self.ownerReference = Unmanaged.passUnretained(owner)
         self.isFault = false
         self.isInserted = true
         self.localValues = entity.defaultRow
@@ -62,6 +62,19 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     deinit { owner?.objectWillDeallocate(self) }
+
+    /// The context the object is registered in; nil once that context is reset or released.
+    var owner: ObjectContext? {
+        @inline(__always) get { ownerReference?.takeUnretainedValue() }
+        @inline(__always) set { ownerReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+
+    /// Checks the calling thread may use the object's context, without retaining the context (profiled: a
+    /// retain and release of the context on every attribute read).
+    @inline(__always)
+    func checkOwnerThread() throws {
+        try ownerReference?._withUnsafeGuaranteedRef { try $0.checkThread() }
+    }
 
     /// The object's ID: permanent once saved, temporary before. Safe to read from any thread.
     public var objectID: ObjectID {
@@ -87,9 +100,9 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// The context, checked for the calling thread, or an error saying the object was detached from it.
     @inline(__always)
     func requireContext() throws -> ObjectContext {
-        if let owner {
-            try owner.checkThread()
-            return owner
+        if let ownerReference {
+            try ownerReference._withUnsafeGuaranteedRef { try $0.checkThread() }
+            return ownerReference.takeUnretainedValue()
         }
         throw ObjectGraphError.invalidOperation(
             "\(entity.name) \(objectID) is not registered in a context (its context was reset or released, or the object was deleted and saved)")

@@ -6,7 +6,7 @@ import CSQLite
 /// handed to a virtual table rather than bound as `?` parameters. Set `values` before running such a statement.
 final class IntArray {
     let name: String
-    var values: ContiguousArray<Int64> = []
+    @exclusivity(unchecked) var values: ContiguousArray<Int64> = []
     init(name: String) { self.name = name }
 }
 

@@ -5,12 +5,12 @@ import CSQLite
 final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
-    private var statements: [String: SQLiteStatement] = [:]
-    private var clock: UInt64 = 0
+    @exclusivity(unchecked) private var statements: [String: SQLiteStatement] = [:]
+    @exclusivity(unchecked) private var clock: UInt64 = 0
     /// How many prepared statements the cache keeps. The statements a workload repeats stay cached; one-off
     /// texts (a predicate's IN list of a new length, say) are evicted instead of piling up.
     let statementCacheCapacity: Int
-    private(set) var intArrays: IntArrayModule?
+    @exclusivity(unchecked) private(set) var intArrays: IntArrayModule?
 
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory database.
     init(path: String, statementCacheCapacity: Int = 256) throws {

@@ -6,9 +6,9 @@
 final class PKTable<Element> {
     private static var pageShift: Int64 { 10 }
     private static var pageSize: Int { 1 << 10 }
-    private var pages: UnsafeMutablePointer<UnsafeMutablePointer<Element?>?>?
-    private var pageCount = 0
-    private(set) var count = 0
+    @exclusivity(unchecked) private var pages: UnsafeMutablePointer<UnsafeMutablePointer<Element?>?>?
+    @exclusivity(unchecked) private var pageCount = 0
+    @exclusivity(unchecked) private(set) var count = 0
 
     init() {}
 

@@ -43,17 +43,17 @@ public final class PersistentStore {
     public let location: StoreLocation
     public let options: StoreOptions
     /// The store's UUID, kept in Z_METADATA and used in object URIs.
-    public internal(set) var identifier = ""
+    @exclusivity(unchecked) public internal(set) var identifier = ""
     /// Counts of everything every context of this store did since the store opened or `resetCounters()`.
-    public internal(set) var counters = Counters()
+    @exclusivity(unchecked) public internal(set) var counters = Counters()
     /// When set, every statement is reported in the shape of Core Data's SQLDebug log.
-    public var sqlTrace: SQLTrace?
+    @exclusivity(unchecked) public var sqlTrace: SQLTrace?
     /// Taken by queue contexts' blocks (re-entrant).
     let serializer = NSRecursiveLock()
-    /// Contexts made on this store, for save notifications (not retained).
-    private var contexts: [Weak] = []
+    /// The inboxes of the contexts made on this store, for save notifications.
+    @exclusivity(unchecked) private var inboxes: [MergeInbox] = []
     /// True until the first save of a store this process created: Core Data checks auto-vacuum in that save.
-    var isFirstSaveOfNewStore = false
+    @exclusivity(unchecked) var isFirstSaveOfNewStore = false
 
     let connection: SQLiteConnection
     let rowCache: RowCache
@@ -82,28 +82,30 @@ public final class PersistentStore {
     public func makeContext(concurrencyType: ConcurrencyType = .confined) -> ObjectContext {
         let context = ObjectContext(store: self, concurrencyType: concurrencyType)
         serializer.lock()
-        contexts.removeAll { $0.context == nil }
-        contexts.append(Weak(context: context))
+        inboxes.append(context.inbox)
         serializer.unlock()
         return context
     }
 
-    func unregister(_ context: ObjectContext) {
+    /// Whether a context other than the one owning `inbox` merges saves automatically.
+    func hasListeners(besides inbox: MergeInbox) -> Bool {
         serializer.lock()
-        contexts.removeAll { $0.context == nil || $0.context === context }
+        defer { serializer.unlock() }
+        return inboxes.contains { $0 !== inbox && $0.isOpen.load(ordering: .relaxed) }
+    }
+
+    func unregister(_ inbox: MergeInbox) {
+        serializer.lock()
+        inboxes.removeAll { $0 === inbox }
         serializer.unlock()
     }
 
     /// Hands a save to every other context of the store (each merges it if it merges automatically).
     func contextDidSave(_ notification: SaveNotification, from saver: ObjectContext) {
         serializer.lock()
-        let others = contexts.compactMap(\.context).filter { $0 !== saver }
+        let others = inboxes.filter { $0 !== saver.inbox }
         serializer.unlock()
-        for context in others { context.deliver(notification) }
-    }
-
-    private struct Weak {
-        weak var context: ObjectContext?
+        for inbox in others { inbox.post(notification) }
     }
 
     /// Zeroes the store-wide counters.

@@ -41,13 +41,15 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, Value> {
         }
     }
 
-    var tableNumber: Int { Int(header.tableNumber) }
-    var primaryKey: Int64 { header.primaryKey }
-    var version: Int64 { Int64(header.version) }
-    var count: Int { Int(header.count) }
+    // Through the header's pointer: `ManagedBuffer.header` is a class property, dynamically checked for exclusive
+    // access on every read (profiled: `swift_beginAccess` in every row cache insert).
+    var tableNumber: Int { withUnsafeMutablePointerToHeader { Int($0.pointee.tableNumber) } }
+    var primaryKey: Int64 { withUnsafeMutablePointerToHeader { $0.pointee.primaryKey } }
+    var version: Int64 { withUnsafeMutablePointerToHeader { Int64($0.pointee.version) } }
+    var count: Int { withUnsafeMutablePointerToHeader { Int($0.pointee.count) } }
     var cache: RowCache? {
-        get { header.cache }
-        set { header.cache = newValue }
+        get { withUnsafeMutablePointerToHeader { $0.pointee.cache } }
+        set { withUnsafeMutablePointerToHeader { $0.pointee.cache = newValue } }
     }
 
     @inline(__always)

@@ -19,6 +19,9 @@ final class RawConnection {
             throw BenchError.io("raw-sqlite cannot open \(path)")
         }
         handle = db
+        // Core Data's stores use incremental auto-vacuum; SQLite takes it only before the first table and before
+        // WAL mode is set, so a new database gets it first (as ObjectGraph's store does).
+        try execute("PRAGMA auto_vacuum = 2")
         if path != ":memory:" { try execute("PRAGMA journal_mode = WAL") }
         try execute("PRAGMA synchronous = NORMAL")
         if let pageCacheKiB { try execute("PRAGMA cache_size = -\(pageCacheKiB)") }

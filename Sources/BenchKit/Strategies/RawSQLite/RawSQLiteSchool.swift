@@ -22,7 +22,6 @@ public final class RawSQLiteSchool: SchoolStore {
         connection = try RawConnection(path: location.description, pageCacheKiB: pageCacheKiB)
         // A database another repetition prepared already has the schema.
         guard try !connection.hasTable("ZSTUDENT") else { return }
-        try connection.execute("PRAGMA auto_vacuum = 2")
         for statement in model.schemaSQL { try connection.execute(statement) }
         isNewStore = true
         for entity in model.entities {

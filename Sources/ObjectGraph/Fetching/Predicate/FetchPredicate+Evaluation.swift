@@ -111,7 +111,7 @@ extension ManagedObject {
     func evaluate(_ expression: FetchExpression) throws -> Evaluated {
         switch expression {
         case let .keyPath(path):
-            if path.contains("@") { return .value(try aggregateValue(atKeyPath: path)) }
+            if path.utf8.contains(UInt8(ascii: "@")) { return .value(try aggregateValue(atKeyPath: path)) }
             return .value(try value(atKeyPath: path))
         case let .constant(value): return .value(value)
         case let .object(id): return .value(id.isTemporary ? .int(-id.temporaryNumber) : .int(id.primaryKey))
@@ -140,7 +140,7 @@ extension ManagedObject {
 
     /// A sort key: a key path's value, or a to-many's `@count`.
     func sortValue(atKeyPath keyPath: String) throws -> Value {
-        keyPath.contains("@") ? try aggregateValue(atKeyPath: keyPath) : try value(atKeyPath: keyPath)
+        keyPath.utf8.contains(UInt8(ascii: "@")) ? try aggregateValue(atKeyPath: keyPath) : try value(atKeyPath: keyPath)
     }
 
     /// The values at a key path that goes through to-many relationships (for ANY): one per member reached.

@@ -46,7 +46,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BenchKitTests",
-            dependencies: ["BenchKit", "ObjectGraph", "bench"]
+            dependencies: ["BenchKit", "ObjectGraph", "CSQLite", "bench"]
         ),
         .testTarget(
             name: "ObjectGraphTests",

@@ -59,17 +59,18 @@ func parseSizes(_ text: String, option: String) throws -> [Int] {
     }
 }
 
-/// A comma-separated list of strategy names, with "did you mean ...?" for near misses.
-func parseStrategies(_ text: String) throws -> [StrategyID] {
+/// A comma-separated list of strategy names (a bare peer, `raw-sqlite`, selects that peer of every modelling),
+/// with "did you mean ...?" for near misses.
+func parseStrategies(_ text: String) throws -> [StrategySelector] {
     try text.split(separator: ",").map { part in
         let name = part.trimmingCharacters(in: .whitespaces)
-        guard let strategy = StrategyID(rawValue: name) else {
+        guard let selector = StrategySelector(name) else {
             let near = StrategyID.suggestions(for: name)
             throw BenchError.invalidInput("unknown strategy '\(name)'" + (near.isEmpty
-                ? "; the strategies are \(StrategyID.allCases.map(\.rawValue).joined(separator: ", "))"
+                ? "; the strategies are the modellings \(Modelling.allCases.map(\.rawValue).joined(separator: ", ")) and the peers raw-sqlite and grdb (raw-sqlite:many-to-many for one modelling's)"
                 : " (did you mean '\(near[0])'?)"))
         }
-        return strategy
+        return selector
     }
 }
 

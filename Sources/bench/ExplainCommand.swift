@@ -34,17 +34,17 @@ struct ExplainCommand: ParsableCommand {
         guard size >= 1 else { throw BenchError.invalidInput("--size must be a positive integer") }
         let scenario = try scenarioOptions.catalog().scenario(named: scenarioName)
         let chosen = try strategy.map { name -> StrategyID in
-            let parsed = try parseStrategies(name)[0]
-            guard scenario.strategies.contains(parsed) else {
-                throw BenchError.invalidInput("scenario '\(scenario.name)' does not run strategy '\(name)'; it runs \(scenario.strategies.map(\.rawValue).joined(separator: ", "))")
+            let selector = try parseStrategies(name).first
+            guard let selector, let match = scenario.strategies.first(where: selector.matches) else {
+                throw BenchError.invalidInput("scenario '\(scenario.name)' does not run strategy '\(name)'; it runs \(StrategyID.summarize(scenario.strategies))")
             }
-            return parsed
+            return match
         } ?? scenario.strategies[0]
         let chosenVariant = try variant.map { try parseVariant($0, of: scenario) } ?? scenario.variants[0]
 
         var request = RunRequest(scenarios: [scenario])
         request.sizes = [size]
-        request.strategies = [chosen]
+        request.strategies = [.one(chosen)]
         request.repetitions = 1
         request.warmup = 0
         let plan = try RunPlan(request)

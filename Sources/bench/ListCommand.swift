@@ -30,9 +30,13 @@ struct ListCommand: ParsableCommand {
             }
             print("")
         }
-        print("strategies:")
-        for strategy in StrategyID.allCases {
-            print("  \(strategy.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(strategy.summary)")
+        print("strategies: a modelling, run by ObjectGraph; a peer stores the same modelling (raw-sqlite:many-to-many);")
+        print("a bare peer name (raw-sqlite, grdb) selects that peer of every modelling a scenario runs")
+        for modelling in Modelling.allCases {
+            print("  \(modelling.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(modelling.summary)")
+        }
+        for implementation in StrategyID.Implementation.allCases where implementation != .objectGraph {
+            print("  \(implementation.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(implementation.summary)")
         }
     }
 }

@@ -61,17 +61,18 @@ import Testing
         #expect(result.output.contains("query: Seed 000 Figure 7"))
         #expect(result.output.contains("reports: \(output.path)"))
         let samples = try SamplesFile.load(output.appendingPathComponent("samples.csv").path)
-        // query: 3 strategies x 2 variants x 2 repetitions x 2 phases x 10 metrics;
+        // query: 4 strategies (many-to-one, many-to-nil and the raw peer of each) x 2 variants x 2 repetitions x
+        // 2 phases x 10 metrics;
         // data-loss: 1 strategy x 4 variants x 2 repetitions x 2 phases x 14 metrics.
-        #expect(samples.count == 3 * 2 * 2 * 2 * 10 + 4 * 2 * 2 * 14)
+        #expect(samples.count == 4 * 2 * 2 * 2 * 10 + 4 * 2 * 2 * 14)
         let summaryText = try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8)
-        #expect(summaryText.hasPrefix("scenario,strategy,variant,size,phase,metric,unit,n,median,mean,stddev,min,max,p90,ci_low,ci_high,ratio_to_raw\n"))
+        #expect(summaryText.hasPrefix("scenario,strategy,variant,size,phase,metric,unit,n,median,mean,stddev,min,max,p90,ci_low,ci_high,ratio_to_raw,floor\n"))
         let summary = try SummaryFile.decode(summaryText, file: "summary.csv")
         #expect(summary.count == samples.count / 2)
         #expect(summary.allSatisfy { $0.summary == nil || $0.summary?.n == 2 })
         let info = try RunInfo.load(output.appendingPathComponent("run.json").path)
         #expect(info.status == "complete")
-        #expect(info.seed == 42 && info.profile == "default" && info.finishedRepetitions == 12 + 8)
+        #expect(info.seed == 42 && info.profile == "default" && info.finishedRepetitions == 16 + 8)
         #expect(info.commandLine.contains("--allow-debug"))
         #expect(info.sqliteSettings["cache_size_kib_bulk"] == "65536" && info.sqliteSettings["cache_size_kib_read"] == "8192")
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("complexity.csv").path))
@@ -104,7 +105,7 @@ import Testing
         try check(["run", "query", "--output", "/proc/relbench", "--sizes", "10", "--allow-debug"],
                   "cannot create the output folder /proc/relbench (No such file or directory); choose a writable --output folder")
         try check(["explain", "query", "--strategy", "one-to-one"],
-                  "scenario 'query' does not run strategy 'one-to-one'; it runs many-to-one, many-to-nil, many-to-many, manual-fk, raw-sqlite, grdb")
+                  "scenario 'query' does not run strategy 'one-to-one'; it runs many-to-one, many-to-nil, many-to-many, manual-fk, and the peers raw-sqlite, grdb of each")
 
         let folder = temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

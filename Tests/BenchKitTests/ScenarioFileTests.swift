@@ -26,7 +26,7 @@ import Testing
     @Test func aValidFile() throws {
         let scenario = try parse(valid)
         #expect(scenario.name == "q")
-        #expect(scenario.strategies == [.manyToOne, .rawSQLite])
+        #expect(scenario.strategies == [.manyToOne, .raw(.manyToOne)])
         #expect(scenario.variants.map(\.description) == ["prefetch=off", "prefetch=on"])
         #expect(scenario.sizes[.full] == [100, 1000, 10000])
         #expect(scenario.repetitions[.smoke] == 3)
@@ -51,7 +51,7 @@ import Testing
         #expect(error(replacing("\"raw-sqlite\"]", "\"raw-sqlit\"]"))
                 == "Scenarios/q.json: field 'strategies': unknown strategy 'raw-sqlit' (did you mean 'raw-sqlite'?)")
         #expect(error(replacing("\"raw-sqlite\"]", "\"one-to-one\"]"))
-                == "Scenarios/q.json: field 'strategies': workload 'query' does not support strategy 'one-to-one'; it supports many-to-one, many-to-many, many-to-nil, manual-fk, raw-sqlite, grdb")
+                == "Scenarios/q.json: field 'strategies': workload 'query' does not support strategy 'one-to-one'; it supports many-to-one, many-to-many, many-to-nil, manual-fk, and the peers raw-sqlite, grdb of each")
         #expect(error(replacing("\"repetitions\": 3", "\"repetitions\": \"3\""))
                 == "Scenarios/q.json: field 'repetitions': expected a positive integer or an object with smoke, default and full, got the string \"3\"")
         #expect(error(replacing("\"values\": [\"off\", \"on\"]", "\"values\": [\"off\", \"onn\"]"))

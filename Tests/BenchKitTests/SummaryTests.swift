@@ -11,7 +11,7 @@ import Testing
     @Test func ratioToRawOnAHandMadeSummary() {
         var samples: [SampleRecord] = []
         for (repetition, raw, graph) in [(1, 10.0, 18.0), (2, 12.0, 20.0), (3, 11.0, 22.0)] {
-            samples.append(sample("raw-sqlite", "prefetch=on", repetition, "wall_ms", raw))
+            samples.append(sample("raw-sqlite:many-to-one", "prefetch=on", repetition, "wall_ms", raw))
             samples.append(sample("many-to-one", "prefetch=on", repetition, "wall_ms", graph))
             samples.append(sample("many-to-one", "prefetch=off", repetition, "wall_ms", graph * 2))
             samples.append(sample("grdb", "prefetch=on", repetition, "object_faults", nil))
@@ -20,13 +20,37 @@ import Testing
         func ratio(_ strategy: String, _ variant: String) -> Double? {
             rows.first { $0.key.strategy == strategy && $0.key.variant == variant }?.ratioToRaw
         }
-        #expect(ratio("raw-sqlite", "prefetch=on") == 1)
+        #expect(ratio("raw-sqlite:many-to-one", "prefetch=on") == 1)
         #expect(ratio("many-to-one", "prefetch=on") == 20.0 / 11.0)
         // No raw row for this variant, and none for a metric raw cannot measure: empty, not zero.
         #expect(ratio("many-to-one", "prefetch=off") == nil)
         #expect(ratio("grdb", "prefetch=on") == nil)
         let unmeasured = rows.first { $0.key.strategy == "grdb" }!
         #expect(unmeasured.summary == nil)
+        #expect(rows.first { $0.key.strategy == "many-to-one" && $0.key.variant == "prefetch=on" }?.floor == "raw-sqlite:many-to-one")
+    }
+
+    /// Each modelling divides by the raw peer storing the same modelling; a modelling whose floor did not run gets
+    /// no ratio (another modelling's floor would be the unfair comparison).
+    @Test func eachModellingDividesByItsOwnFloor() {
+        var samples: [SampleRecord] = []
+        for repetition in 1...3 {
+            samples.append(sample("raw-sqlite:many-to-one", "", repetition, "wall_ms", 10))
+            samples.append(sample("raw-sqlite:many-to-many", "", repetition, "wall_ms", 40))
+            samples.append(sample("many-to-one", "", repetition, "wall_ms", 15))
+            samples.append(sample("many-to-many", "", repetition, "wall_ms", 60))
+            samples.append(sample("grdb:many-to-many", "", repetition, "wall_ms", 120))
+            samples.append(sample("many-to-nil", "", repetition, "wall_ms", 16))
+        }
+        let rows = SummaryFile.summarize(samples)
+        func row(_ strategy: String) -> SummaryRow? { rows.first { $0.key.strategy == strategy } }
+        #expect(row("many-to-one")?.ratioToRaw == 1.5)
+        #expect(row("many-to-many")?.ratioToRaw == 1.5)
+        #expect(row("many-to-many")?.floor == "raw-sqlite:many-to-many")
+        #expect(row("grdb:many-to-many")?.ratioToRaw == 3)
+        #expect(row("raw-sqlite:many-to-many")?.ratioToRaw == 1)
+        #expect(row("many-to-nil")?.ratioToRaw == nil)
+        #expect(row("many-to-nil")?.floor == nil)
     }
 
     @Test func csvFilesRoundTrip() throws {

@@ -6,7 +6,9 @@ public struct RunRequest {
     public var scenarios: [Scenario]
     public var profile: Profile = .default
     public var sizes: [Int]?
-    public var strategies: [StrategyID]?
+    /// Strategies to run among each scenario's (a bare `raw-sqlite` selects the raw peer of each modelling chosen,
+    /// or of every modelling when none is); nil runs them all.
+    public var strategies: [StrategySelector]?
     public var repetitions: Int?
     public var warmup: Int?
     public var seed: UInt64 = 42
@@ -53,7 +55,10 @@ public struct RunPlan {
         var planned: [PlannedRepetition] = []
         var used: [Scenario] = []
         for scenario in scenarios {
-            let strategies = request.strategies.map { wanted in scenario.strategies.filter(wanted.contains) } ?? scenario.strategies
+            let strategies = request.strategies.map { wanted in
+                let chosen = StrategySelector.expand(wanted, available: scenario.strategies)
+                return scenario.strategies.filter(chosen.contains)
+            } ?? scenario.strategies
             guard !strategies.isEmpty else { continue }
             used.append(scenario)
             let sizes = request.sizes ?? scenario.sizes[request.profile] ?? []
@@ -72,7 +77,7 @@ public struct RunPlan {
             }
         }
         if let strategies = request.strategies, used.isEmpty {
-            throw BenchError.invalidInput("none of the chosen scenarios runs strategy \(strategies.map(\.rawValue).joined(separator: ", ")); see 'bench list'")
+            throw BenchError.invalidInput("none of the chosen scenarios runs strategy \(strategies.map(\.description).joined(separator: ", ")); see 'bench list'")
         }
         self.repetitions = planned
         self.scenarios = used

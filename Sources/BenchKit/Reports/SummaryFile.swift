@@ -1,19 +1,30 @@
 import Foundation
 
-/// One row of summary.csv: a series' statistics, and its median relative to raw-sqlite's in the same run.
+/// One row of summary.csv: a series' statistics, and its median relative to its floor's in the same run.
 public struct SummaryRow: Equatable, Sendable {
     public var key: SeriesKey
     public var unit: String
     /// nil when the strategy cannot measure the metric: the row's numbers are then left empty.
     public var summary: SampleSummary?
-    /// The median divided by the raw-sqlite median of the same scenario, variant, size, phase and metric.
+    /// The median divided by the floor's median of the same scenario, variant, size, phase and metric.
     public var ratioToRaw: Double?
+    /// The series `ratioToRaw` divides by: the raw SQLite peer storing the same modelling
+    /// (`raw-sqlite:many-to-many` for `many-to-many` and `grdb:many-to-many`); nil when the run has none.
+    public var floor: String?
+
+    public init(key: SeriesKey, unit: String, summary: SampleSummary?, ratioToRaw: Double? = nil, floor: String? = nil) {
+        self.key = key
+        self.unit = unit
+        self.summary = summary
+        self.ratioToRaw = ratioToRaw
+        self.floor = floor
+    }
 }
 
 /// summary.csv: one row per (scenario, strategy, variant, size, phase, metric).
 public enum SummaryFile {
     public static let columns = ["scenario", "strategy", "variant", "size", "phase", "metric", "unit", "n", "median", "mean",
-                                 "stddev", "min", "max", "p90", "ci_low", "ci_high", "ratio_to_raw"]
+                                 "stddev", "min", "max", "p90", "ci_low", "ci_high", "ratio_to_raw", "floor"]
 
     /// Summaries of every series in `samples`, ordered by scenario, strategy, variant, size, phase and metric,
     /// each in the order it first appears (the order the scenario declares, as the run's first round has it).
@@ -46,26 +57,28 @@ public enum SummaryFile {
                    rank["metric\u{1}" + key.metric]!])
         })
         order.sort { positions[$0]!.lexicographicallyPrecedes(positions[$1]!) }
-        var rows = order.map { SummaryRow(key: $0, unit: units[$0]!, summary: SampleSummary(values[$0]!), ratioToRaw: nil) }
+        var rows = order.map { SummaryRow(key: $0, unit: units[$0]!, summary: SampleSummary(values[$0]!)) }
         addRatiosToRaw(&rows)
         return rows
     }
 
-    /// Fills `ratioToRaw` from the raw-sqlite row with the same scenario, variant, size, phase and metric.
+    /// Fills `ratioToRaw` and `floor` from the row of the strategy's floor (the raw peer of its modelling) with the
+    /// same scenario, variant, size, phase and metric. A series whose floor did not run gets no ratio: dividing
+    /// by another modelling's floor is the unfair comparison this column exists to avoid.
     public static func addRatiosToRaw(_ rows: inout [SummaryRow]) {
-        var raw: [SeriesKey: Double] = [:]
-        for row in rows where row.key.strategy == StrategyID.rawSQLite.rawValue {
-            var key = row.key
-            key.strategy = ""
-            if let median = row.summary?.median { raw[key] = median }
+        var medians: [SeriesKey: Double] = [:]
+        for row in rows {
+            if let median = row.summary?.median { medians[row.key] = median }
         }
         for index in rows.indices {
+            rows[index].ratioToRaw = nil
+            rows[index].floor = nil
+            guard let strategy = StrategyID(rawValue: rows[index].key.strategy) else { continue }
             var key = rows[index].key
-            key.strategy = ""
-            guard let median = rows[index].summary?.median, let base = raw[key], base != 0 else {
-                rows[index].ratioToRaw = nil
-                continue
-            }
+            key.strategy = strategy.floor.rawValue
+            guard let base = medians[key] else { continue }
+            rows[index].floor = key.strategy
+            guard let median = rows[index].summary?.median, base != 0 else { continue }
             rows[index].ratioToRaw = median / base
         }
     }
@@ -79,12 +92,12 @@ public enum SummaryFile {
                 stats = ["0"] + Array(repeating: "", count: 8)
             }
             return [row.key.scenario, row.key.strategy, row.key.variant, String(row.key.size), row.key.phase, row.key.metric, row.unit]
-                + stats + [row.ratioToRaw.map(formatNumber) ?? ""]
+                + stats + [row.ratioToRaw.map(formatNumber) ?? "", row.floor ?? ""]
         })
     }
 
     public static func decode(_ text: String, file: String) throws -> [SummaryRow] {
-        try CSVFiles.decode(text, expected: Array(columns.dropLast()), file: file).enumerated().map { index, row in
+        try CSVFiles.decode(text, expected: Array(columns.dropLast(2)), file: file).enumerated().map { index, row in
             guard let size = Int(row["size"]!), let n = Int(row["n"]!) else {
                 throw BenchError.invalidInput("\(file): line \(index + 2): size and n must be integers")
             }
@@ -99,7 +112,8 @@ public enum SummaryFile {
                 summary = SampleSummary(n: n, median: numbers[0]!, mean: numbers[1]!, stddev: numbers[2]!, min: numbers[3]!,
                                         max: numbers[4]!, p90: numbers[5]!, ciLow: numbers[6]!, ciHigh: numbers[7]!)
             }
-            return SummaryRow(key: key, unit: row["unit"]!, summary: summary, ratioToRaw: row["ratio_to_raw"].flatMap(Double.init))
+            return SummaryRow(key: key, unit: row["unit"]!, summary: summary, ratioToRaw: row["ratio_to_raw"].flatMap(Double.init),
+                              floor: row["floor"].flatMap { $0.isEmpty ? nil : $0 })
         }
     }
 }

@@ -52,18 +52,20 @@ public enum ScenarioFile {
         guard let strategyList = root["strategies"]?.array, !strategyList.isEmpty else {
             throw fail("strategies", root["strategies"] == nil ? "missing" : "expected a non-empty array of strategy names, got \(root["strategies"]!)")
         }
-        var strategies: [StrategyID] = []
+        var selectors: [StrategySelector] = []
         for item in strategyList {
             guard let text = item.string else { throw fail("strategies", "expected strategy names, got \(item)") }
-            guard let strategy = StrategyID(rawValue: text) else {
+            guard let selector = StrategySelector(text) else {
                 let near = StrategyID.suggestions(for: text)
-                throw fail("strategies", "unknown strategy '\(text)'" + (near.isEmpty ? "; known: \(StrategyID.allCases.map(\.rawValue).joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+                throw fail("strategies", "unknown strategy '\(text)'" + (near.isEmpty ? "; known: \(Modelling.allCases.map(\.rawValue).joined(separator: ", ")), raw-sqlite, grdb, or a peer of one modelling as raw-sqlite:many-to-one" : " (did you mean '\(near[0])'?)"))
             }
-            guard spec.strategies.contains(strategy) else {
-                throw fail("strategies", "workload '\(spec.name)' does not support strategy '\(text)'; it supports \(spec.strategies.map(\.rawValue).joined(separator: ", "))")
+            guard spec.strategies.contains(where: selector.matches) else {
+                throw fail("strategies", "workload '\(spec.name)' does not support strategy '\(text)'; it supports \(spec.supportedStrategiesText)")
             }
-            strategies.append(strategy)
+            selectors.append(selector)
         }
+        // A bare peer (raw-sqlite) stands for that peer of each ObjectGraph modelling listed.
+        let strategies = StrategySelector.expand(selectors, available: spec.strategies)
 
         var axes: [(name: String, values: [VariantValue])] = []
         if let raw = root["variants"] {

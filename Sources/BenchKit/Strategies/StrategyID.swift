@@ -1,39 +1,189 @@
-/// A way to model (or to implement) the relationship a workload exercises.
-///
-/// The ObjectGraph strategies differ in how the relationship is modelled; the peers implement the same job
-/// on the same Core-Data-shaped schema without an object graph (raw SQLite) or with GRDB.
-public enum StrategyID: String, CaseIterable, Codable, Sendable, CustomStringConvertible {
+/// How the school's exercised relationship is modelled: what lands on disk and which SQL reads it.
+public enum Modelling: String, CaseIterable, Codable, Sendable, CustomStringConvertible {
     case manyToOne = "many-to-one"
     case manyToMany = "many-to-many"
     case manyToNil = "many-to-nil"
     case manualFK = "manual-fk"
     case oneToOne = "one-to-one"
     case oneToNil = "one-to-nil"
-    case rawSQLite = "raw-sqlite"
-    case grdb = "grdb"
 
     public var description: String { rawValue }
 
     /// One sentence for `bench list`.
     public var summary: String {
         switch self {
-        case .manyToOne: return "ObjectGraph, a to-many with a to-one inverse (Class.students <-> Student.class)"
-        case .manyToMany: return "ObjectGraph, a to-many with a to-many inverse: a join table"
-        case .manyToNil: return "ObjectGraph, a to-many without inverse: a hidden owner column, one owner per row"
-        case .manualFK: return "ObjectGraph, no relationship: Student keeps its class's UUID (seed 003); members found by fetch"
-        case .oneToOne: return "ObjectGraph, Student.address <-> Address.student: a key on both sides"
-        case .oneToNil: return "ObjectGraph, Student.address without inverse: a key on the student only"
-        case .rawSQLite: return "the floor: the same schema and SQL through the SQLite C API, rows into plain Swift values"
-        case .grdb: return "GRDB.swift 7.10.0, idiomatic records and associations"
+        case .manyToOne: return "a to-many with a to-one inverse (Class.students <-> Student.class): a key on the member"
+        case .manyToMany: return "a to-many with a to-many inverse: a join table with a reverse index"
+        case .manyToNil: return "a to-many without inverse: a hidden owner column on the member, one owner per row"
+        case .manualFK: return "no relationship: Student keeps its class's UUID (seed 003), indexed; members found by fetch"
+        case .oneToOne: return "Student.address <-> Address.student: a key on both sides"
+        case .oneToNil: return "Student.address without inverse: a key on the student only"
         }
     }
 
-    /// Whether this is a reference point rather than an ObjectGraph modelling.
-    public var isPeer: Bool { self == .rawSQLite || self == .grdb }
+    /// Whether the modelling is of a to-one relationship (Student.address) rather than a to-many.
+    public var isToOne: Bool { self == .oneToOne || self == .oneToNil }
+}
 
-    /// Names within edit distance 2 of `name`, for "did you mean ...?".
+/// What runs a scenario: an implementation (ObjectGraph or a peer without an object graph) storing the exercised
+/// relationship as a modelling says.
+///
+/// Names: an ObjectGraph strategy is named by its modelling (`many-to-one`); a peer by its implementation and
+/// the modelling it stores (`raw-sqlite:many-to-many`, `grdb:one-to-one`). In scenario files and `--strategies`,
+/// a bare peer name (`raw-sqlite`) stands for that peer of every modelling the scenario runs.
+public struct StrategyID: Hashable, Codable, Sendable, CustomStringConvertible, Comparable {
+    public enum Implementation: String, CaseIterable, Codable, Sendable {
+        case objectGraph = "objectgraph"
+        case rawSQLite = "raw-sqlite"
+        case grdb = "grdb"
+
+        /// One sentence for `bench list`.
+        public var summary: String {
+            switch self {
+            case .objectGraph: return "ObjectGraph: Core Data's semantics over SQLite"
+            case .rawSQLite: return "the floor: the same tables and SQL through the SQLite C API, rows into plain Swift values"
+            case .grdb: return "GRDB.swift 7.10.0, idiomatic records and associations, on the same tables"
+            }
+        }
+    }
+
+    public let implementation: Implementation
+    public let modelling: Modelling
+
+    public init(_ implementation: Implementation, _ modelling: Modelling) {
+        self.implementation = implementation
+        self.modelling = modelling
+    }
+
+    public init?(rawValue: String) {
+        if let modelling = Modelling(rawValue: rawValue) {
+            self.init(.objectGraph, modelling)
+            return
+        }
+        let parts = rawValue.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let implementation = Implementation(rawValue: String(parts[0])), implementation != .objectGraph,
+              let modelling = Modelling(rawValue: String(parts[1])) else { return nil }
+        self.init(implementation, modelling)
+    }
+
+    public var rawValue: String {
+        implementation == .objectGraph ? modelling.rawValue : "\(implementation.rawValue):\(modelling.rawValue)"
+    }
+
+    public var description: String { rawValue }
+
+    /// Whether this is a reference point rather than an ObjectGraph modelling.
+    public var isPeer: Bool { implementation != .objectGraph }
+
+    /// The raw SQLite peer storing the same modelling: what `ratio_to_raw` divides by.
+    public var floor: StrategyID { StrategyID(.rawSQLite, modelling) }
+
+    public static func < (lhs: StrategyID, rhs: StrategyID) -> Bool {
+        let order = Implementation.allCases
+        return (order.firstIndex(of: lhs.implementation)!, Modelling.allCases.firstIndex(of: lhs.modelling)!)
+            < (order.firstIndex(of: rhs.implementation)!, Modelling.allCases.firstIndex(of: rhs.modelling)!)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let strategy = StrategyID(rawValue: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown strategy '\(text)'"))
+        }
+        self = strategy
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public static let manyToOne = StrategyID(.objectGraph, .manyToOne)
+    public static let manyToMany = StrategyID(.objectGraph, .manyToMany)
+    public static let manyToNil = StrategyID(.objectGraph, .manyToNil)
+    public static let manualFK = StrategyID(.objectGraph, .manualFK)
+    public static let oneToOne = StrategyID(.objectGraph, .oneToOne)
+    public static let oneToNil = StrategyID(.objectGraph, .oneToNil)
+    public static func raw(_ modelling: Modelling) -> StrategyID { StrategyID(.rawSQLite, modelling) }
+    public static func grdb(_ modelling: Modelling) -> StrategyID { StrategyID(.grdb, modelling) }
+
+    /// Every strategy: each modelling in ObjectGraph, then each peer of each modelling.
+    public static let allCases: [StrategyID] = Implementation.allCases.flatMap { implementation in
+        Modelling.allCases.map { StrategyID(implementation, $0) }
+    }
+
+    /// The strategies `modellings` name in every implementation, ObjectGraph's first.
+    public static func all(_ modellings: [Modelling]) -> [StrategyID] {
+        Implementation.allCases.flatMap { implementation in modellings.map { StrategyID(implementation, $0) } }
+    }
+
+    /// "many-to-one, manual-fk, and the peers raw-sqlite, grdb of each": a list of strategies, short, for messages.
+    public static func summarize(_ strategies: [StrategyID]) -> String {
+        var modellings: [Modelling] = []
+        var peers: [Implementation] = []
+        for strategy in strategies {
+            if !modellings.contains(strategy.modelling) { modellings.append(strategy.modelling) }
+            if strategy.isPeer, !peers.contains(strategy.implementation) { peers.append(strategy.implementation) }
+        }
+        let names = modellings.map(\.rawValue).joined(separator: ", ")
+        return peers.isEmpty ? names : names + ", and the peers " + peers.map(\.rawValue).joined(separator: ", ") + " of each"
+    }
+
+    /// Names within edit distance 2 of `name`, for "did you mean ...?" (bare peer names included).
     public static func suggestions(for name: String) -> [String] {
-        nearNames(name, in: allCases.map(\.rawValue))
+        nearNames(name, in: allCases.map(\.rawValue) + Implementation.allCases.filter { $0 != .objectGraph }.map(\.rawValue))
+    }
+}
+
+/// What a scenario file or `--strategies` names: one strategy, or a peer of every modelling (`raw-sqlite`).
+public enum StrategySelector: Hashable, Sendable, CustomStringConvertible {
+    case one(StrategyID)
+    case peer(StrategyID.Implementation)
+
+    public init?(_ text: String) {
+        if let strategy = StrategyID(rawValue: text) {
+            self = .one(strategy)
+        } else if let implementation = StrategyID.Implementation(rawValue: text), implementation != .objectGraph {
+            self = .peer(implementation)
+        } else {
+            return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .one(strategy): return strategy.rawValue
+        case let .peer(implementation): return implementation.rawValue
+        }
+    }
+
+    /// Whether `strategy` is selected.
+    public func matches(_ strategy: StrategyID) -> Bool {
+        switch self {
+        case let .one(one): return one == strategy
+        case let .peer(implementation): return strategy.implementation == implementation
+        }
+    }
+
+    /// The strategies selected among `available`; a bare peer expands to that peer of each modelling the
+    /// ObjectGraph strategies of `chosen` use (or of every modelling available when none is chosen).
+    public static func expand(_ selectors: [StrategySelector], available: [StrategyID]) -> [StrategyID] {
+        let modellings = selectors.compactMap { selector -> Modelling? in
+            if case let .one(strategy) = selector, strategy.implementation == .objectGraph { return strategy.modelling }
+            return nil
+        }
+        var result: [StrategyID] = []
+        for selector in selectors {
+            switch selector {
+            case let .one(strategy):
+                if available.contains(strategy), !result.contains(strategy) { result.append(strategy) }
+            case let .peer(implementation):
+                for strategy in available where strategy.implementation == implementation
+                    && (modellings.isEmpty || modellings.contains(strategy.modelling)) && !result.contains(strategy) {
+                    result.append(strategy)
+                }
+            }
+        }
+        return result
     }
 }
 

@@ -3,7 +3,7 @@ public enum BatchSizeWorkload: Workload {
     public static let spec = WorkloadSpec(
         name: "batch-size",
         summary: "fetch students by name with a fetchBatchSize, then read the first screen or every name",
-        strategies: [.manyToOne, .rawSQLite, .grdb],
+        strategies: StrategyID.all([.manyToOne]),
         variants: [
             VariantSpec(name: "batch", values: .integers(0...1_000_000), help: "fetchBatchSize; 0 fetches every row at once"),
             VariantSpec(name: "access", values: .oneOf(["first-screen", "all"]), help: "read the first screen of rows, or all"),

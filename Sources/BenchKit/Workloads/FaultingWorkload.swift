@@ -4,7 +4,7 @@ public enum FaultingWorkload: Workload {
     public static let spec = WorkloadSpec(
         name: "faulting",
         summary: "fetch students, read student.address.name (to-one strategies) or student.subjects.first.name (to-many) for the first student, then for every student",
-        strategies: [.oneToOne, .oneToNil, .manyToMany, .manyToNil],
+        strategies: StrategyID.all([.oneToOne, .oneToNil, .manyToMany, .manyToNil]),
         variants: [],
         parameters: [
             ParameterSpec(name: "subjects", range: 0...1_000_000, integer: true, defaultValue: 0,
@@ -14,7 +14,7 @@ public enum FaultingWorkload: Workload {
         phases: ["first", "every"])
 
     public static func run(_ input: RepetitionInput, recorder: PhaseRecorder) throws {
-        let toOne = input.strategy == .oneToOne || input.strategy == .oneToNil
+        let toOne = input.strategy.modelling.isToOne
         let school = try input.preparedSchool(toOne ? .address : .subjects) { try $0.insertSchool($1) }
         let path: FaultPath = toOne ? .address : .firstSubject
         try recorder.measure("first", school) { _ = try school.readPath(path, everyStudent: false) }

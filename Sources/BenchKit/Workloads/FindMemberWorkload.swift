@@ -4,7 +4,7 @@ public enum FindMemberWorkload: Workload {
     public static let spec = WorkloadSpec(
         name: "find-member",
         summary: "find a student by name in a class of N students: walk class.students, or one fetch with fetchLimit 1",
-        strategies: [.manyToOne, .manualFK, .rawSQLite, .grdb],
+        strategies: StrategyID.all([.manyToOne, .manualFK]),
         variants: [VariantSpec(name: "option", values: .oneOf(["walk", "fetch"]),
                                help: "walk: seed option 1; fetch: seed option 2")],
         parameters: [ParameterSpec(name: "lookups", range: 1...1000, integer: true, defaultValue: 10,

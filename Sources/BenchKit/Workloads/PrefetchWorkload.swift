@@ -3,7 +3,7 @@ public enum PrefetchWorkload: Workload {
     public static let spec = WorkloadSpec(
         name: "prefetch",
         summary: "fetch the root objects and read the names along a key path, prefetching it or not",
-        strategies: [.manyToOne, .rawSQLite, .grdb],
+        strategies: StrategyID.all([.manyToOne]),
         variants: [
             VariantSpec(name: "keyPath", values: .oneOf(PrefetchPath.allCases.map(\.rawValue)),
                         help: "to-one: student.class; to-many: class.students; many-to-many: student.subjects; nested: class.students.address"),

@@ -3,7 +3,7 @@ public enum QueryWorkload: Workload {
     public static let spec = WorkloadSpec(
         name: "query",
         summary: "fetch all students reading each name, then walk every class's to-many set reading each member's name",
-        strategies: [.manyToOne, .manyToMany, .manyToNil, .manualFK, .rawSQLite, .grdb],
+        strategies: StrategyID.all([.manyToOne, .manyToMany, .manyToNil, .manualFK]),
         variants: [VariantSpec(name: "prefetch", values: .oneOf(["off", "on"]),
                                help: "relationshipKeyPathsForPrefetching = [students] (peers: one query for all members)")],
         parameters: [ParameterSpec(name: "studentsPerClass", range: 1...1_000_000, integer: true, defaultValue: 50,

@@ -30,6 +30,9 @@ public struct WorkloadSpec: Sendable {
     public let variants: [VariantSpec]
     public let parameters: [ParameterSpec]
     public let phases: [String]
+
+    /// "many-to-one, manual-fk, and the peers raw-sqlite, grdb of each": for messages and `bench list`.
+    public var supportedStrategiesText: String { StrategyID.summarize(strategies) }
 }
 
 /// A variant axis a workload understands, and the values it accepts.
@@ -164,17 +167,18 @@ public struct RepetitionInput {
         var options = self.options
         if forReading { options.pageCacheKiB = readPageCacheKiB }
         if let name, case let .file(path) = location { location = .file(path + "-" + name) }
-        switch strategy {
+        guard let modelling = SchoolModelling(strategy.modelling, relationship: relationship) else {
+            throw BenchError.invalidInput("strategy \(strategy) does not model the \(relationship.rawValue) relationship")
+        }
+        switch strategy.implementation {
         case .rawSQLite:
-            let school = try RawSQLiteSchool(location: location, pageCacheKiB: options.pageCacheKiB)
+            let school = try RawSQLiteSchool(modelling: modelling, location: location, pageCacheKiB: options.pageCacheKiB)
             if let trace { school.connection.trace(trace) }
             return school
         case .grdb:
-            return try GRDBSchool(location: location, pageCacheKiB: options.pageCacheKiB, trace: trace)
-        default:
-            guard let modelling = SchoolModelling(strategy: strategy, relationship: relationship) else {
-                throw BenchError.invalidInput("strategy \(strategy) does not model the \(relationship.rawValue) relationship")
-            }
+            return try makeGRDBSchool(strategy.modelling, relationship: relationship, location: location,
+                                      pageCacheKiB: options.pageCacheKiB, trace: trace)
+        case .objectGraph:
             let school = try ObjectGraphSchool(modelling: modelling, location: location, options: options)
             if let trace { school.store.sqlTrace = SQLTrace(level: traceLevel, exact: traceExact, sink: trace) }
             school.extraStatementPerOwner = Injection.current.extraStatementStrategy == strategy

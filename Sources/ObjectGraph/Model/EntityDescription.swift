@@ -102,6 +102,10 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         return nil
     }
 
+    /// The columns a fetch of this entity selects after Z_PK and Z_OPT, in order (`ZNAME`, `ZADDRESS`, ...): for the
+    /// harness's peers, which read the rows Core Data would.
+    package var rowColumnNames: [String] { columns.map(\.name) }
+
     /// Every property name, sorted.
     public var propertyNames: [String] { propertiesByName.keys.sorted() }
 

@@ -4,9 +4,10 @@ import CSQLite
 ///
 /// Core Data's batch and prefetch statements read `WHERE t0.Z_PK IN (SELECT * FROM _Z_intarray0)`, with the IDs
 /// handed to a virtual table rather than bound as `?` parameters. Set `values` before running such a statement.
-final class IntArray {
-    let name: String
-    @exclusivity(unchecked) var values: ContiguousArray<Int64> = []
+/// Package-wide: the harness's peers bind their ID lists the same way, so that no floor pays for another encoding.
+package final class IntArray {
+    package let name: String
+    @exclusivity(unchecked) package var values: ContiguousArray<Int64> = []
     init(name: String) { self.name = name }
 }
 
@@ -14,26 +15,37 @@ final class IntArray {
 ///
 /// SQLite keeps the module's context (this object) retained until the connection closes, through the destructor
 /// given to `sqlite3_create_module_v2`, so the C structures never outlive what they point to.
-final class IntArrayModule {
-    let arrays: [IntArray]
+package final class IntArrayModule {
+    package let arrays: [IntArray]
     private let module: UnsafeMutablePointer<sqlite3_module>
 
-    init(connection: SQLiteConnection, tableCount: Int) throws {
+    /// Registers the module on the connection `handle` and creates `tableCount` temp tables; on failure, the
+    /// SQLite result code and message.
+    package init(handle: OpaquePointer, tableCount: Int) throws(IntArrayError) {
         arrays = (0..<tableCount).map { IntArray(name: "_Z_intarray\($0)") }
         module = .allocate(capacity: 1)
         module.initialize(to: IntArrayModule.makeModule())
         let context = Unmanaged.passRetained(self).toOpaque()
-        let code = sqlite3_create_module_v2(connection.handle, "intarray", module, context) { context in
+        let code = sqlite3_create_module_v2(handle, "intarray", module, context) { context in
             guard let context else { return }
             Unmanaged<IntArrayModule>.fromOpaque(context).release()
         }
-        guard code == SQLITE_OK else { throw connection.error(code, sql: nil) }
+        guard code == SQLITE_OK else { throw IntArrayError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: nil) }
         for array in arrays {
-            try connection.execute("CREATE VIRTUAL TABLE temp.\(array.name) USING intarray")
+            let sql = "CREATE VIRTUAL TABLE temp.\(array.name) USING intarray"
+            let created = sqlite3_exec(handle, sql, nil, nil, nil)
+            guard created == SQLITE_OK else { throw IntArrayError(code: created, message: String(cString: sqlite3_errmsg(handle)), sql: sql) }
         }
     }
 
     deinit { module.deallocate() }
+
+    /// Why the module could not be installed.
+    package struct IntArrayError: Error {
+        package let code: Int32
+        package let message: String
+        package let sql: String?
+    }
 
     fileprivate func array(named name: String) -> IntArray? {
         arrays.first { $0.name == name }

@@ -85,8 +85,11 @@ final class SQLiteConnection {
 
     /// Registers the `intarray` virtual-table module and creates `count` temp tables `_Z_intarray0...`.
     func installIntArrays(count: Int) throws {
-        let module = try IntArrayModule(connection: self, tableCount: count)
-        intArrays = module
+        do {
+            intArrays = try IntArrayModule(handle: handle, tableCount: count)
+        } catch {
+            throw ObjectGraphError.sqlite(code: error.code, message: error.message, sql: error.sql)
+        }
     }
 
     func error(_ code: Int32, sql: String?) -> ObjectGraphError {

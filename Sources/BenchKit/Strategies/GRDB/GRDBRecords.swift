@@ -1,152 +1,236 @@
 import Foundation
 import GRDB
 
-// The school as GRDB records over Core Data's tables: Codable records, columns named by their coding keys, and
-// associations for the relationships (belongsTo, hasMany, hasOne, and hasMany through the join table).
+// The school as GRDB records over Core Data's tables, generic over the modelling so that table and column names
+// come from the compiled model (`GRDBNames`), with associations for the relationships: belongsTo and hasMany on
+// a key column, hasMany through a join table.
 
-struct GRDBClass: Codable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "ZCLASS"
+struct GRDBClass<S: GRDBSchemaSource>: FetchableRecord, MutablePersistableRecord {
+    static var databaseTableName: String { S.names.classTable }
     var id: Int64?
-    var entity: Int64
-    var version: Int64
-    var uuid: Data?
+    var uuid: UUID
     var name: String
 
-    enum CodingKeys: String, CodingKey {
-        case id = "Z_PK", entity = "Z_ENT", version = "Z_OPT", uuid = "ZID", name = "ZNAME"
+    init(id: Int64? = nil, uuid: UUID, name: String) {
+        self.id = id
+        self.uuid = uuid
+        self.name = name
     }
 
-    static let students = hasMany(GRDBStudent.self, key: "students", using: ForeignKey(["ZCLASS"]))
+    init(row: Row) throws {
+        let names = S.names
+        id = row["Z_PK"]
+        uuid = row[names.classUUID] ?? UUID()
+        name = row[names.className] ?? ""
+    }
+
+    func encode(to container: inout PersistenceContainer) throws {
+        let names = S.names
+        container["Z_PK"] = id
+        container["Z_ENT"] = names.schema.schoolClass.entity
+        container["Z_OPT"] = 1
+        container[names.classUUID] = uuid
+        container[names.className] = name
+    }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// Class.students on the student's key column (many-to-one's foreign key, many-to-nil's hidden owner column).
+    static var students: HasManyAssociation<GRDBClass, GRDBStudent<S>> {
+        hasMany(GRDBStudent<S>.self, key: "students", using: ForeignKey([S.names.memberClassColumn!]))
+    }
+
+    /// Class.students through the join table (many-to-many).
+    static var memberships: HasManyAssociation<GRDBClass, GRDBMembership<S>> {
+        hasMany(GRDBMembership<S>.self, key: "memberships", using: ForeignKey([S.names.membershipJoin!.ownerColumn]))
+    }
+
+    static var studentsThroughJoin: HasManyThroughAssociation<GRDBClass, GRDBStudent<S>> {
+        hasMany(GRDBStudent<S>.self, through: memberships, using: GRDBMembership<S>.student, key: "students")
+    }
 }
 
-struct GRDBStudent: Codable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "ZSTUDENT"
+struct GRDBStudent<S: GRDBSchemaSource>: FetchableRecord, MutablePersistableRecord {
+    static var databaseTableName: String { S.names.studentTable }
     var id: Int64?
-    var entity: Int64
-    var version: Int64
     var name: String
     var address: Int64?
-    var schoolClass: Int64?
+    /// The class key (many-to-one, many-to-nil); nil with a join table or manual-fk.
+    var classKey: Int64?
+    /// The class's UUID (manual-fk).
+    var classID: UUID?
 
-    enum CodingKeys: String, CodingKey {
-        case id = "Z_PK", entity = "Z_ENT", version = "Z_OPT", name = "ZNAME", address = "ZADDRESS", schoolClass = "ZCLASS"
+    init(id: Int64? = nil, name: String, address: Int64? = nil, classKey: Int64? = nil, classID: UUID? = nil) {
+        self.id = id
+        self.name = name
+        self.address = address
+        self.classKey = classKey
+        self.classID = classID
     }
 
-    static let schoolClassAssociation = belongsTo(GRDBClass.self, key: "schoolClass", using: ForeignKey(["ZCLASS"]))
-    static let addressAssociation = hasOne(GRDBAddress.self, key: "address", using: ForeignKey(["ZSTUDENT"]))
-    static let memberships = hasMany(GRDBMembership.self, key: "memberships", using: ForeignKey(["Z_3STUDENTS"]))
-    static let subjects = hasMany(GRDBSubject.self, through: memberships, using: GRDBMembership.subject, key: "subjects")
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-}
-
-struct GRDBSubject: Codable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "ZSUBJECT"
-    var id: Int64?
-    var entity: Int64
-    var version: Int64
-    var name: String
-
-    enum CodingKeys: String, CodingKey {
-        case id = "Z_PK", entity = "Z_ENT", version = "Z_OPT", name = "ZNAME"
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-}
-
-struct GRDBAddress: Codable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "ZADDRESS"
-    var id: Int64?
-    var entity: Int64
-    var version: Int64
-    var name: String
-    var student: Int64?
-
-    enum CodingKeys: String, CodingKey {
-        case id = "Z_PK", entity = "Z_ENT", version = "Z_OPT", name = "ZNAME", student = "ZSTUDENT"
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-}
-
-/// A row of the many-to-many join table Z_3SUBJECTS.
-struct GRDBMembership: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "Z_3SUBJECTS"
-    var student: Int64
-    var subject: Int64
-
-    enum CodingKeys: String, CodingKey { case student = "Z_3STUDENTS", subject = "Z_4SUBJECTS" }
-
-    static let subject = belongsTo(GRDBSubject.self, key: "subject", using: ForeignKey(["Z_4SUBJECTS"]))
-}
-
-/// A class with its students (`including(all:)`).
-struct GRDBClassWithStudents: Decodable, FetchableRecord {
-    var schoolClass: GRDBClass
-    var students: [GRDBStudent]
-
-    enum CodingKeys: String, CodingKey { case schoolClass, students }
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        schoolClass = try GRDBClass(from: decoder)
-        students = try container.decode([GRDBStudent].self, forKey: .students)
-    }
-}
-
-/// A student with its class (`including(required:)`).
-struct GRDBStudentWithClass: Decodable, FetchableRecord {
-    var student: GRDBStudent
-    var schoolClass: GRDBClass
-
-    enum CodingKeys: String, CodingKey { case schoolClass }
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        student = try GRDBStudent(from: decoder)
-        schoolClass = try container.decode(GRDBClass.self, forKey: .schoolClass)
-    }
-}
-
-/// A student with its subjects (`including(all:)` through the join table).
-struct GRDBStudentWithSubjects: Decodable, FetchableRecord {
-    var student: GRDBStudent
-    var subjects: [GRDBSubject]
-
-    enum CodingKeys: String, CodingKey { case subjects }
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        student = try GRDBStudent(from: decoder)
-        subjects = try container.decode([GRDBSubject].self, forKey: .subjects)
-    }
-}
-
-/// A class with its students, each with its address (a nested `including`).
-struct GRDBClassWithAddresses: Decodable, FetchableRecord {
-    struct StudentWithAddress: Decodable {
-        var student: GRDBStudent
-        var address: GRDBAddress?
-
-        enum CodingKeys: String, CodingKey { case address }
-
-        init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            student = try GRDBStudent(from: decoder)
-            address = try container.decodeIfPresent(GRDBAddress.self, forKey: .address)
+    init(row: Row) throws {
+        let names = S.names
+        id = row["Z_PK"]
+        name = row[names.studentName] ?? ""
+        address = row[names.addressKey]
+        if let column = names.memberClassColumn {
+            if names.schema.modelling.membership == .manualFK { classID = row[column] } else { classKey = row[column] }
         }
     }
 
-    var schoolClass: GRDBClass
-    var students: [StudentWithAddress]
+    func encode(to container: inout PersistenceContainer) throws {
+        let names = S.names
+        container["Z_PK"] = id
+        container["Z_ENT"] = names.schema.student.entity
+        container["Z_OPT"] = 1
+        container[names.studentName] = name
+        container[names.addressKey] = address
+        if let column = names.memberClassColumn {
+            if names.schema.modelling.membership == .manualFK { container[column] = classID } else { container[column] = classKey }
+        }
+    }
 
-    enum CodingKeys: String, CodingKey { case students }
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
-    init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        schoolClass = try GRDBClass(from: decoder)
-        students = try container.decode([StudentWithAddress].self, forKey: .students)
+    static var schoolClass: BelongsToAssociation<GRDBStudent, GRDBClass<S>> {
+        belongsTo(GRDBClass<S>.self, key: "schoolClass", using: ForeignKey([S.names.memberClassColumn!]))
+    }
+
+    static var addressAssociation: BelongsToAssociation<GRDBStudent, GRDBAddress<S>> {
+        belongsTo(GRDBAddress<S>.self, key: "address", using: ForeignKey([S.names.addressKey]))
+    }
+
+    /// Student.subjects on the subject's hidden owner column (many-to-nil).
+    static var ownedSubjects: HasManyAssociation<GRDBStudent, GRDBSubject<S>> {
+        hasMany(GRDBSubject<S>.self, key: "subjects", using: ForeignKey([S.names.subjectOwnerColumn!]))
+    }
+
+    static var subjectMemberships: HasManyAssociation<GRDBStudent, GRDBSubjectMembership<S>> {
+        hasMany(GRDBSubjectMembership<S>.self, key: "subjectMemberships", using: ForeignKey([S.names.subjectsJoin!.ownerColumn]))
+    }
+
+    /// Student.subjects through the join table (many-to-many).
+    static var subjects: HasManyThroughAssociation<GRDBStudent, GRDBSubject<S>> {
+        hasMany(GRDBSubject<S>.self, through: subjectMemberships, using: GRDBSubjectMembership<S>.subject, key: "subjects")
+    }
+}
+
+struct GRDBSubject<S: GRDBSchemaSource>: FetchableRecord, MutablePersistableRecord {
+    static var databaseTableName: String { S.names.subjectTable }
+    var id: Int64?
+    var name: String
+    /// The hidden owner (many-to-nil subjects).
+    var owner: Int64?
+
+    init(id: Int64? = nil, name: String, owner: Int64? = nil) {
+        self.id = id
+        self.name = name
+        self.owner = owner
+    }
+
+    init(row: Row) throws {
+        let names = S.names
+        id = row["Z_PK"]
+        name = row[names.subjectName] ?? ""
+        if let column = names.subjectOwnerColumn { owner = row[column] }
+    }
+
+    func encode(to container: inout PersistenceContainer) throws {
+        let names = S.names
+        container["Z_PK"] = id
+        container["Z_ENT"] = names.schema.subject.entity
+        container["Z_OPT"] = 1
+        container[names.subjectName] = name
+        if let column = names.subjectOwnerColumn { container[column] = owner }
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct GRDBAddress<S: GRDBSchemaSource>: FetchableRecord, MutablePersistableRecord {
+    static var databaseTableName: String { S.names.addressTable }
+    var id: Int64?
+    var name: String
+    /// The student (one-to-one only).
+    var student: Int64?
+
+    init(id: Int64? = nil, name: String, student: Int64? = nil) {
+        self.id = id
+        self.name = name
+        self.student = student
+    }
+
+    init(row: Row) throws {
+        let names = S.names
+        id = row["Z_PK"]
+        name = row[names.addressName] ?? ""
+        if let column = names.addressOwner { student = row[column] }
+    }
+
+    func encode(to container: inout PersistenceContainer) throws {
+        let names = S.names
+        container["Z_PK"] = id
+        container["Z_ENT"] = names.schema.address.entity
+        container["Z_OPT"] = 1
+        container[names.addressName] = name
+        if let column = names.addressOwner { container[column] = student }
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// A row of the class-student join table (many-to-many membership).
+struct GRDBMembership<S: GRDBSchemaSource>: FetchableRecord, PersistableRecord {
+    static var databaseTableName: String { S.names.membershipJoin!.table }
+    var owner: Int64
+    var member: Int64
+
+    init(owner: Int64, member: Int64) {
+        self.owner = owner
+        self.member = member
+    }
+
+    init(row: Row) throws {
+        let join = S.names.membershipJoin!
+        owner = row[join.ownerColumn]
+        member = row[join.memberColumn]
+    }
+
+    func encode(to container: inout PersistenceContainer) throws {
+        let join = S.names.membershipJoin!
+        container[join.ownerColumn] = owner
+        container[join.memberColumn] = member
+    }
+
+    static var student: BelongsToAssociation<GRDBMembership, GRDBStudent<S>> {
+        belongsTo(GRDBStudent<S>.self, key: "student", using: ForeignKey([S.names.membershipJoin!.memberColumn]))
+    }
+}
+
+/// A row of the student-subject join table (many-to-many subjects).
+struct GRDBSubjectMembership<S: GRDBSchemaSource>: FetchableRecord, PersistableRecord {
+    static var databaseTableName: String { S.names.subjectsJoin!.table }
+    var owner: Int64
+    var member: Int64
+
+    init(owner: Int64, member: Int64) {
+        self.owner = owner
+        self.member = member
+    }
+
+    init(row: Row) throws {
+        let join = S.names.subjectsJoin!
+        owner = row[join.ownerColumn]
+        member = row[join.memberColumn]
+    }
+
+    func encode(to container: inout PersistenceContainer) throws {
+        let join = S.names.subjectsJoin!
+        container[join.ownerColumn] = owner
+        container[join.memberColumn] = member
+    }
+
+    static var subject: BelongsToAssociation<GRDBSubjectMembership, GRDBSubject<S>> {
+        belongsTo(GRDBSubject<S>.self, key: "subject", using: ForeignKey([S.names.subjectsJoin!.memberColumn]))
     }
 }

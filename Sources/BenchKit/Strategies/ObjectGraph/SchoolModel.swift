@@ -23,9 +23,10 @@ public struct SchoolModelling: Equatable, Sendable {
 
     public init() {}
 
-    /// The modelling `strategy` stands for when a workload exercises `relationship`; nil if it does not apply.
-    public init?(strategy: StrategyID, relationship: SchoolRelationship) {
-        switch (relationship, strategy) {
+    /// The school with `relationship` modelled as `modelling` says (the others as the seed models them); nil if
+    /// the modelling does not apply to that relationship.
+    public init?(_ modelling: Modelling, relationship: SchoolRelationship) {
+        switch (relationship, modelling) {
         case (.membership, .manyToOne): membership = .manyToOne
         case (.membership, .manyToMany): membership = .manyToMany
         case (.membership, .manyToNil): membership = .manyToNil

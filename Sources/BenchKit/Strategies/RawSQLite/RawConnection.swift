@@ -1,12 +1,16 @@
 import CSQLite
 import Foundation
+import ObjectGraph
 
-/// A bare SQLite connection for the raw-sqlite peer: prepared statements kept by SQL, statements counted
-/// through SQLite's own trace (`sqlite3_trace_v2`), nothing else between the caller and the C API.
+/// A bare SQLite connection for the raw-sqlite peer: prepared statements kept by SQL, every bind checked,
+/// statements counted through SQLite's own trace (`sqlite3_trace_v2`), and ObjectGraph's int-array tables for
+/// ID lists; nothing else between the caller and the C API.
 final class RawConnection {
     let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
     private let counter = StatementCounter()
+    /// `_Z_intarray0`, `_Z_intarray1`: the tables ID lists are bound through, as ObjectGraph binds them.
+    let intArrays: IntArrayModule
 
     final class StatementCounter {
         var statements = 0
@@ -19,6 +23,12 @@ final class RawConnection {
             throw BenchError.io("raw-sqlite cannot open \(path)")
         }
         handle = db
+        do {
+            intArrays = try IntArrayModule(handle: db, tableCount: 2)
+        } catch {
+            sqlite3_close_v2(db)
+            throw BenchError.io("raw-sqlite: \(error.message) in \(error.sql ?? "sqlite3_create_module_v2")")
+        }
         // Core Data's stores use incremental auto-vacuum; SQLite takes it only before the first table and before
         // WAL mode is set, so a new database gets it first (as ObjectGraph's store does).
         try execute("PRAGMA auto_vacuum = 2")
@@ -73,7 +83,7 @@ final class RawConnection {
 
     func hasTable(_ name: String) throws -> Bool {
         let statement = try prepared("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?")
-        bindText(statement, 1, name)
+        try bind(statement, 1, name)
         return sqlite3_step(statement) == SQLITE_ROW && sqlite3_column_int64(statement, 0) > 0
     }
 
@@ -84,14 +94,46 @@ final class RawConnection {
             throw BenchError.io("raw-sqlite: \(String(cString: sqlite3_errmsg(handle)))")
         }
     }
-}
 
-@inline(__always)
-func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) {
-    var text = text
-    text.withUTF8 { utf8 in
-        _ = sqlite3_bind_text(statement, index, UnsafeRawPointer(utf8.baseAddress!).assumingMemoryBound(to: CChar.self),
+    // MARK: Binding (every result code checked)
+
+    @inline(__always)
+    private func check(_ code: Int32, _ statement: OpaquePointer, _ index: Int32) throws {
+        guard code == SQLITE_OK else {
+            throw BenchError.io("raw-sqlite: binding parameter \(index) failed (\(String(cString: sqlite3_errmsg(handle)))) in \(String(cString: sqlite3_sql(statement)))")
+        }
+    }
+
+    @inline(__always)
+    func bind(_ statement: OpaquePointer, _ index: Int32, _ value: Int64) throws {
+        try check(sqlite3_bind_int64(statement, index, value), statement, index)
+    }
+
+    @inline(__always)
+    func bind(_ statement: OpaquePointer, _ index: Int32, _ text: String) throws {
+        var text = text
+        let code = text.withUTF8 { utf8 in
+            sqlite3_bind_text(statement, index, UnsafeRawPointer(utf8.baseAddress!).assumingMemoryBound(to: CChar.self),
                               Int32(utf8.count), csqlite_transient())
+        }
+        try check(code, statement, index)
+    }
+
+    /// A UUID as Core Data stores one: 16 bytes.
+    @inline(__always)
+    func bind(_ statement: OpaquePointer, _ index: Int32, _ uuid: UUID) throws {
+        let code = withUnsafeBytes(of: uuid.uuid) { sqlite3_bind_blob(statement, index, $0.baseAddress, 16, csqlite_transient()) }
+        try check(code, statement, index)
+    }
+
+    func bindNull(_ statement: OpaquePointer, _ index: Int32) throws {
+        try check(sqlite3_bind_null(statement, index), statement, index)
+    }
+
+    /// Fills int-array table `table` with `ids` for the next statement that reads it.
+    @inline(__always)
+    func bindIDs(_ ids: ContiguousArray<Int64>, table: Int = 0) {
+        intArrays.arrays[table].values = ids
     }
 }
 
@@ -99,9 +141,4 @@ func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) {
 func columnText(_ statement: OpaquePointer, _ column: Int32) -> String {
     guard let text = sqlite3_column_text(statement, column) else { return "" }
     return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
-}
-
-/// A JSON array of integers, bound to `json_each(?)`: the raw peer's way to pass an ID list in one statement.
-func jsonList(_ ids: some Sequence<Int64>) -> String {
-    "[" + ids.map(String.init).joined(separator: ",") + "]"
 }

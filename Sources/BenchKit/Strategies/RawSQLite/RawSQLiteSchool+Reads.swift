@@ -1,55 +1,110 @@
 import CSQLite
 import Foundation
 
-/// The raw peer's reads: one statement per owner without prefetching, one per key path with it.
+/// The raw peer's reads: the rows a Core Data fetch selects, one statement per owner without prefetching, one per
+/// key path with it (ID lists through the int-array tables), every text from `RawSchoolSQL`.
 extension RawSQLiteSchool {
     // MARK: Row readers
 
-    func students(_ sql: String, bind: (OpaquePointer) -> Void = { _ in }) throws -> [StudentRow] {
-        let statement = try connection.prepared(sql)
-        bind(statement)
+    /// Student rows of `text`; the class key from `owner` (a result column) when given.
+    func students(_ text: String, owner: Int32? = nil, bind: (OpaquePointer) throws -> Void = { _ in }) throws -> [StudentRow] {
+        let statement = try connection.prepared(text)
+        try bind(statement)
+        let name = sql.studentName, address = sql.studentAddress
         var rows: [StudentRow] = []
         while sqlite3_step(statement) == SQLITE_ROW {
             rows.append(StudentRow(key: sqlite3_column_int64(statement, 1), version: sqlite3_column_int64(statement, 2),
-                                   name: columnText(statement, 3), address: sqlite3_column_int64(statement, 4),
-                                   schoolClass: sqlite3_column_int64(statement, 5)))
+                                   name: columnText(statement, name), address: address.map { sqlite3_column_int64(statement, $0) } ?? 0,
+                                   owner: owner.map { sqlite3_column_int64(statement, $0) } ?? 0))
         }
         rowsRead += rows.count
         return rows
     }
 
-    /// Rows whose name is in `nameColumn`, with the owner key (for grouping) in `ownerColumn` if any.
-    func named(_ sql: String, nameColumn: Int32, ownerColumn: Int32? = nil, bind: (OpaquePointer) -> Void = { _ in })
-        throws -> [(row: NamedRow, owner: Int64)] {
-        let statement = try connection.prepared(sql)
-        bind(statement)
-        var rows: [(row: NamedRow, owner: Int64)] = []
+    /// Rows of `text` whose name is in `nameColumn`, with an owner key in `ownerColumn` if any.
+    func named(_ text: String, nameColumn: Int32, ownerColumn: Int32? = nil, bind: (OpaquePointer) throws -> Void = { _ in }) throws -> [NamedRow] {
+        let statement = try connection.prepared(text)
+        try bind(statement)
+        var rows: [NamedRow] = []
         while sqlite3_step(statement) == SQLITE_ROW {
-            let row = NamedRow(key: sqlite3_column_int64(statement, 1), version: sqlite3_column_int64(statement, 2),
-                               name: columnText(statement, nameColumn))
-            rows.append((row, ownerColumn.map { sqlite3_column_int64(statement, $0) } ?? 0))
+            rows.append(NamedRow(key: sqlite3_column_int64(statement, 1), version: sqlite3_column_int64(statement, 2),
+                                 name: columnText(statement, nameColumn), owner: ownerColumn.map { sqlite3_column_int64(statement, $0) } ?? 0))
         }
         rowsRead += rows.count
         return rows
     }
 
     /// The first column of every row: primary keys in the statement's order.
-    func keys(_ sql: String) throws -> [Int64] {
-        let statement = try connection.prepared(sql)
-        var keys: [Int64] = []
+    func keys(_ text: String) throws -> ContiguousArray<Int64> {
+        let statement = try connection.prepared(text)
+        var keys = ContiguousArray<Int64>()
         while sqlite3_step(statement) == SQLITE_ROW { keys.append(sqlite3_column_int64(statement, 0)) }
         rowsRead += keys.count
         return keys
     }
 
-    func classes() throws -> [(row: NamedRow, owner: Int64)] {
-        try named(names.selectClasses + " ORDER BY t0.ZNAME", nameColumn: 4)
+    struct ClassRow {
+        let key: Int64
+        let name: String
+        let id: UUID
+    }
+
+    /// Class rows of `text` (every class by name unless given).
+    func classes(_ text: String? = nil, bind: (OpaquePointer) throws -> Void = { _ in }) throws -> [ClassRow] {
+        let statement = try connection.prepared(text ?? sql.classes)
+        try bind(statement)
+        var rows: [ClassRow] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            rows.append(ClassRow(key: sqlite3_column_int64(statement, 1), name: columnText(statement, sql.className),
+                                 id: uuid(statement, sql.classID) ?? UUID()))
+        }
+        rowsRead += rows.count
+        return rows
+    }
+
+    private func uuid(_ statement: OpaquePointer, _ column: Int32) -> UUID? {
+        guard sqlite3_column_bytes(statement, column) == 16, let bytes = sqlite3_column_blob(statement, column) else { return nil }
+        return UUID(uuid: bytes.loadUnaligned(as: uuid_t.self))
+    }
+
+    // MARK: Members of classes, by modelling
+
+    /// The students of one class.
+    func members(of owner: ClassRow) throws -> [StudentRow] {
+        if case .classID = schema.membership {
+            return try students(sql.membersOfClass) { try connection.bind($0, 1, owner.id) }
+        }
+        return try students(sql.membersOfClass, owner: sql.memberOwner) { try connection.bind($0, 1, owner.key) }
+    }
+
+    /// The students of every class in one statement, grouped by class in `owners`' order.
+    func members(ofAll owners: [ClassRow]) throws -> [[StudentRow]] {
+        var byOwner: [Int64: [StudentRow]] = [:]
+        if let text = sql.membersOfClasses {
+            connection.bindIDs(ContiguousArray(owners.map(\.key)))
+            for row in try students(text, owner: sql.memberOwner) { byOwner[row.owner, default: []].append(row) }
+        } else if let prefix = sql.membersByClassIDPrefix, case let .classID(column) = schema.membership {
+            // ObjectGraph's `classID IN %@` binds each UUID: the same statement here (its text depends on the count).
+            let statement = try connection.prepared(prefix + Array(repeating: "?", count: owners.count).joined(separator: ", ") + ")")
+            for (index, owner) in owners.enumerated() { try connection.bind(statement, Int32(index + 1), owner.id) }
+            let ownerOfID = Dictionary(owners.map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
+            let position = schema.student.position(of: column)
+            while sqlite3_step(statement) == SQLITE_ROW {
+                let owner = uuid(statement, position).flatMap { ownerOfID[$0] } ?? 0
+                byOwner[owner, default: []].append(StudentRow(
+                    key: sqlite3_column_int64(statement, 1), version: sqlite3_column_int64(statement, 2),
+                    name: columnText(statement, sql.studentName), address: sql.studentAddress.map { sqlite3_column_int64(statement, $0) } ?? 0,
+                    owner: owner))
+                rowsRead += 1
+            }
+        }
+        return owners.map { byOwner[$0.key] ?? [] }
     }
 
     // MARK: Operations
 
     public func fetchAllStudents() throws -> Checksum {
-        let rows = try students(names.selectStudents)
+        let rows = try students(sql.students)
         var checksum = Checksum()
         for row in rows { checksum.add(row.name) }
         kept.append(rows)
@@ -60,21 +115,14 @@ extension RawSQLiteSchool {
         let owners = try classes()
         var checksum = Checksum()
         if prefetch {
-            let members = try students(names.selectStudents + " WHERE t0.\(names.studentClassColumn) IN (SELECT value FROM json_each(?)) ORDER BY t0.\(names.studentClassColumn)") {
-                bindText($0, 1, jsonList(owners.map(\.row.key)))
-            }
-            var byClass: [Int64: [StudentRow]] = [:]
-            for member in members { byClass[member.schoolClass, default: []].append(member) }
-            for owner in owners {
-                for member in byClass[owner.row.key] ?? [] { checksum.add(member.name) }
-            }
-            kept.append(members)
+            let groups = try members(ofAll: owners)
+            for group in groups { for member in group { checksum.add(member.name) } }
+            kept.append(groups)
         } else {
-            let sql = names.selectStudents + " WHERE t0.\(names.studentClassColumn) = ?"
             for owner in owners {
-                let members = try students(sql) { sqlite3_bind_int64($0, 1, owner.row.key) }
-                for member in members { checksum.add(member.name) }
-                kept.append(members)
+                let group = try members(of: owner)
+                for member in group { checksum.add(member.name) }
+                kept.append(group)
             }
         }
         kept.append(owners)
@@ -82,83 +130,88 @@ extension RawSQLiteSchool {
     }
 
     public func findStudent(className: String, studentName: String, byFetch: Bool) throws -> Bool {
-        let owner = try named(names.selectClasses + " WHERE t0.ZNAME = ? LIMIT 1", nameColumn: 4) { bindText($0, 1, className) }
-        guard let key = owner.first?.row.key else { return false }
-        if byFetch {
-            let found = try students(names.selectStudents + " WHERE (t0.\(names.studentClassColumn) = ? AND t0.ZNAME = ?) LIMIT 1") {
-                sqlite3_bind_int64($0, 1, key)
-                bindText($0, 2, studentName)
-            }
-            return !found.isEmpty
+        guard let owner = try classes(sql.classByName, bind: { try connection.bind($0, 1, className) }).first else { return false }
+        guard byFetch else { return try members(of: owner).contains { $0.name == studentName } }
+        guard let text = sql.memberByName else {
+            throw BenchError.unsupported("findStudent by fetch for a to-many without a to-one inverse")
         }
-        let members = try students(names.selectStudents + " WHERE t0.\(names.studentClassColumn) = ?") { sqlite3_bind_int64($0, 1, key) }
-        return members.contains { $0.name == studentName }
+        return try !students(text) {
+            if case .classID = schema.membership { try connection.bind($0, 1, owner.id) } else { try connection.bind($0, 1, owner.key) }
+            try connection.bind($0, 2, studentName)
+        }.isEmpty
+    }
+
+    public func readPath(_ path: FaultPath, everyStudent: Bool) throws -> Checksum {
+        let roots = try students(sql.students)
+        var checksum = Checksum()
+        for root in everyStudent ? roots : Array(roots.prefix(1)) {
+            switch path {
+            case .address:
+                let address = try named(sql.addressByKey, nameColumn: sql.addressName) { try connection.bind($0, 1, root.address) }
+                checksum.add(address.first?.name ?? "")
+            case .firstSubject:
+                let subjects = try named(sql.subjectsOfStudent, nameColumn: sql.subjectName) { try connection.bind($0, 1, root.key) }
+                checksum.add(subjects.first?.name ?? "")
+            }
+        }
+        kept.append(roots)
+        return checksum
     }
 
     public func walk(_ keyPath: PrefetchPath, prefetch: Bool) throws -> Checksum {
+        guard let classKey = sql.studentClassKey, let subjectsOfStudents = sql.subjectsOfStudents else {
+            throw BenchError.unsupported("walk on a school whose classes and subjects are not many-to-one and many-to-many")
+        }
         var checksum = Checksum()
-        let inList = " IN (SELECT value FROM json_each(?))"
         switch keyPath {
         case .toOne:
-            let roots = try students(names.selectStudents + " ORDER BY t0.ZNAME")
+            let roots = try students(sql.studentsByName, owner: classKey)
             if prefetch {
-                let keys = Set(roots.map(\.schoolClass))
-                let owners = try named(names.selectClasses + " WHERE t0.Z_PK" + inList, nameColumn: 4) { bindText($0, 1, jsonList(keys)) }
-                let byKey = Dictionary(uniqueKeysWithValues: owners.map { ($0.row.key, $0.row.name) })
-                for root in roots { checksum.add(byKey[root.schoolClass] ?? "") }
+                var seen = Set<Int64>()
+                connection.bindIDs(ContiguousArray(roots.map(\.owner).filter { $0 != 0 && seen.insert($0).inserted }))
+                let owners = try named(sql.classesByKeys, nameColumn: sql.className)
+                let byKey = Dictionary(uniqueKeysWithValues: owners.map { ($0.key, $0.name) })
+                for root in roots { checksum.add(byKey[root.owner] ?? "") }
                 kept.append(owners)
             } else {
-                let classByKey = names.selectClasses + " WHERE t0.Z_PK = ? LIMIT 1"
                 for root in roots {
-                    let owner = try named(classByKey, nameColumn: 4) { sqlite3_bind_int64($0, 1, root.schoolClass) }
-                    checksum.add(owner.first?.row.name ?? "")
+                    let owner = try named(sql.classByKey, nameColumn: sql.className) { try connection.bind($0, 1, root.owner) }
+                    checksum.add(owner.first?.name ?? "")
                 }
             }
             kept.append(roots)
         case .toMany:
             checksum = try walkClasses(prefetch: prefetch)
         case .manyToMany:
-            let roots = try students(names.selectStudents + " ORDER BY t0.ZNAME")
-            let join = "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t1.\(names.joinStudentColumn) FROM ZSUBJECT t0 JOIN \(names.joinTable) t1 ON t0.Z_PK = t1.\(names.joinSubjectColumn) WHERE t1.\(names.joinStudentColumn)"
+            let roots = try students(sql.studentsByName)
             if prefetch {
-                let rows = try named(join + inList + " ORDER BY t1.\(names.joinStudentColumn)", nameColumn: 3, ownerColumn: 4) {
-                    bindText($0, 1, jsonList(roots.map(\.key)))
-                }
+                connection.bindIDs(ContiguousArray(roots.map(\.key)))
+                let rows = try named(subjectsOfStudents, nameColumn: sql.subjectName, ownerColumn: sql.subjectOwner)
                 var byStudent: [Int64: [String]] = [:]
-                for row in rows { byStudent[row.owner, default: []].append(row.row.name) }
-                for root in roots { for name in byStudent[root.key] ?? [] { checksum.add(name) } }
+                for row in rows { byStudent[row.owner, default: []].append(row.name) }
+                for root in roots { for subject in byStudent[root.key] ?? [] { checksum.add(subject) } }
                 kept.append(rows)
             } else {
-                let subjectsOfStudent = join + " = ?"
                 for root in roots {
-                    let rows = try named(subjectsOfStudent, nameColumn: 3, ownerColumn: 4) { sqlite3_bind_int64($0, 1, root.key) }
-                    for row in rows { checksum.add(row.row.name) }
+                    let rows = try named(sql.subjectsOfStudent, nameColumn: sql.subjectName) { try connection.bind($0, 1, root.key) }
+                    for row in rows { checksum.add(row.name) }
                 }
             }
             kept.append(roots)
         case .nested:
             let owners = try classes()
-            let addressSQL = names.selectAddresses + " WHERE t0.Z_PK"
             if prefetch {
-                let members = try students(names.selectStudents + " WHERE t0.\(names.studentClassColumn)" + inList + " ORDER BY t0.\(names.studentClassColumn)") {
-                    bindText($0, 1, jsonList(owners.map(\.row.key)))
-                }
-                let addresses = try named(addressSQL + inList, nameColumn: 3) { bindText($0, 1, jsonList(members.map(\.address))) }
-                let addressName = Dictionary(uniqueKeysWithValues: addresses.map { ($0.row.key, $0.row.name) })
-                var byClass: [Int64: [StudentRow]] = [:]
-                for member in members { byClass[member.schoolClass, default: []].append(member) }
-                for owner in owners {
-                    for member in byClass[owner.row.key] ?? [] { checksum.add(addressName[member.address] ?? "") }
-                }
-                kept.append((members, addresses))
+                let groups = try members(ofAll: owners)
+                connection.bindIDs(ContiguousArray(groups.joined().map(\.address)))
+                let addresses = try named(sql.addressesByKeys, nameColumn: sql.addressName)
+                let nameOfAddress = Dictionary(uniqueKeysWithValues: addresses.map { ($0.key, $0.name) })
+                for group in groups { for member in group { checksum.add(nameOfAddress[member.address] ?? "") } }
+                kept.append((groups, addresses))
             } else {
-                let studentsOfClass = names.selectStudents + " WHERE t0.\(names.studentClassColumn) = ?"
-                let addressByKey = addressSQL + " = ? LIMIT 1"
                 for owner in owners {
-                    let members = try students(studentsOfClass) { sqlite3_bind_int64($0, 1, owner.row.key) }
-                    for member in members {
-                        let address = try named(addressByKey, nameColumn: 3) { sqlite3_bind_int64($0, 1, member.address) }
-                        checksum.add(address.first?.row.name ?? "")
+                    for member in try members(of: owner) {
+                        let address = try named(sql.addressByKey, nameColumn: sql.addressName) { try connection.bind($0, 1, member.address) }
+                        checksum.add(address.first?.name ?? "")
                     }
                 }
             }
@@ -170,20 +223,20 @@ extension RawSQLiteSchool {
     public func iterateStudents(batchSize: Int, limit: Int?) throws -> Checksum {
         var checksum = Checksum()
         if batchSize == 0 {
-            let rows = try students(names.selectStudents + " ORDER BY t0.ZNAME")
+            let rows = try students(sql.studentsByName)
             for row in rows.prefix(limit ?? rows.count) { checksum.add(row.name) }
             kept.append(rows)
             return checksum
         }
-        let ids = try keys("SELECT t0.Z_PK FROM ZSTUDENT t0 ORDER BY t0.ZNAME")
+        let ids = try keys(sql.studentIDsByName)
         let end = min(limit ?? ids.count, ids.count)
+        let batchSQL = sql.studentsInBatch + String(batchSize)
         var start = 0
         var batch: [StudentRow] = []
         while start < end {
-            let slice = ids[start..<min(start + batchSize, ids.count)]
-            let rows = try students(names.selectStudents + " WHERE t0.Z_PK IN (SELECT value FROM json_each(?)) LIMIT \(batchSize)") {
-                bindText($0, 1, jsonList(slice))
-            }
+            let slice = ContiguousArray(ids[start..<min(start + batchSize, ids.count)])
+            connection.bindIDs(slice)
+            let rows = try students(batchSQL)
             let byKey = Dictionary(uniqueKeysWithValues: rows.map { ($0.key, $0) })
             batch = slice.compactMap { byKey[$0] }
             for row in batch.prefix(end - start) { checksum.add(row.name) }

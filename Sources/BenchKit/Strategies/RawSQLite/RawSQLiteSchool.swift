@@ -2,30 +2,49 @@ import CSQLite
 import Foundation
 import ObjectGraph
 
-/// The floor: the school on the same Core-Data-shaped schema (the seed model: every relationship with an
-/// inverse), the same SQL shapes, prepared statements reused, one transaction per save, rows read into plain
-/// Swift values and no object graph.
+/// The floor: the school stored exactly as ObjectGraph stores it for one modelling (the same tables, keys, join
+/// tables and hidden owner columns, from the same compiled model), written and read through the SQLite C API with
+/// prepared statements reused, rows read into plain Swift values, and no object graph.
+///
+/// Saves follow Core Data's shape (keys reserved in a first transaction, the rows in a second, the pragmas
+/// after); ID lists go through the same int-array tables ObjectGraph binds. What remains between ObjectGraph and
+/// this peer is the object graph itself.
 public final class RawSQLiteSchool: SchoolStore {
-    struct StudentRow { let key: Int64; let version: Int64; let name: String; let address: Int64; let schoolClass: Int64 }
-    struct NamedRow { let key: Int64; let version: Int64; let name: String }
+    struct StudentRow {
+        let key: Int64
+        let version: Int64
+        let name: String
+        let address: Int64
+        /// The class key (many-to-one, many-to-nil) or the join row's class (many-to-many); 0 for manual-fk.
+        let owner: Int64
+    }
 
+    struct NamedRow {
+        let key: Int64
+        let version: Int64
+        let name: String
+        /// The owner's key read with the row (join tables, hidden owner columns), 0 when not read.
+        let owner: Int64
+    }
+
+    let schema: SchoolSchema
+    let sql: RawSchoolSQL
     let connection: RawConnection
-    let names: SchemaNames
     var rowsRead = 0
     var kept: [Any] = []
     /// True until the first save of a database this school created (Core Data checks auto-vacuum in it).
     var isNewStore = false
 
-    public init(location: StoreLocation, pageCacheKiB: Int? = nil) throws {
-        let model = try SchoolModelling().makeModel()
-        names = SchemaNames(model: model)
+    public init(modelling: SchoolModelling, location: StoreLocation, pageCacheKiB: Int? = nil) throws {
+        schema = try SchoolSchema(modelling)
+        sql = RawSchoolSQL(schema)
         connection = try RawConnection(path: location.description, pageCacheKiB: pageCacheKiB)
         // A database another repetition prepared already has the schema.
-        guard try !connection.hasTable("ZSTUDENT") else { return }
-        for statement in model.schemaSQL { try connection.execute(statement) }
+        guard try !connection.hasTable(schema.student.name) else { return }
+        for statement in schema.schemaSQL { try connection.execute(statement) }
         isNewStore = true
-        for entity in model.entities {
-            try connection.execute("INSERT INTO Z_PRIMARYKEY(Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES(\(entity.number), '\(entity.name)', 0, 0)")
+        for (number, name) in schema.entities {
+            try connection.execute("INSERT INTO Z_PRIMARYKEY(Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES(\(number), '\(name)', 0, 0)")
         }
     }
 
@@ -38,14 +57,14 @@ public final class RawSQLiteSchool: SchoolStore {
 
     public func releaseObjects() { kept = [] }
 
-    // MARK: Writing
+    // MARK: Saving
 
-    /// A save as Core Data writes it (ObjectGraph's save): a first transaction reserving the keys of each
-    /// `(count, entity)` (and checking auto-vacuum on a new store), a second one for `write` given the first keys,
-    /// then `pragma page_count` and `pragma freelist_count`.
-    func save(reserving counts: [(count: Int, entity: Int)], write: ([Int64]) throws -> Void) throws {
+    /// A save as Core Data writes it: a first transaction reserving the keys of each `(count, table)` (and
+    /// checking auto-vacuum in a new store), a second one for `write` given the first keys, then
+    /// `pragma page_count` and `pragma freelist_count`.
+    func save(reserving counts: [(count: Int, table: SchoolSchema.Table)], write: ([Int64]) throws -> Void) throws {
         try connection.execute("BEGIN EXCLUSIVE")
-        let firsts = try counts.map { try reserve($0.count, of: $0.entity) }
+        let firsts = try counts.map { try reserve($0.count, of: $0.table.entity) }
         if isNewStore {
             try readPragma("pragma auto_vacuum")
             try connection.execute("pragma auto_vacuum=2")
@@ -68,128 +87,157 @@ public final class RawSQLiteSchool: SchoolStore {
     /// Reserves `count` primary keys of `entity` as Core Data does; returns the first.
     func reserve(_ count: Int, of entity: Int) throws -> Int64 {
         let select = try connection.prepared("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
-        sqlite3_bind_int64(select, 1, Int64(entity))
+        try connection.bind(select, 1, Int64(entity))
         guard sqlite3_step(select) == SQLITE_ROW else { throw BenchError.io("raw-sqlite: no Z_PRIMARYKEY row for entity \(entity)") }
         let max = sqlite3_column_int64(select, 0)
         rowsRead += 1
         let update = try connection.prepared("UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?")
-        sqlite3_bind_int64(update, 1, max + Int64(count))
-        sqlite3_bind_int64(update, 2, Int64(entity))
-        sqlite3_bind_int64(update, 3, max)
+        try connection.bind(update, 1, max + Int64(count))
+        try connection.bind(update, 2, Int64(entity))
+        try connection.bind(update, 3, max)
         try connection.run(update)
         return max + 1
     }
 
+    /// `INSERT INTO <table>(Z_PK, Z_ENT, Z_OPT, <columns>) VALUES(...)`.
+    func insertSQL(_ table: SchoolSchema.Table, _ columns: [String]) -> String {
+        "INSERT INTO \(table.name)(Z_PK, Z_ENT, Z_OPT\(columns.map { ", " + $0 }.joined())) VALUES(?, ?, ?\(String(repeating: ", ?", count: columns.count)))"
+    }
+
+    /// Binds Z_PK, Z_ENT and Z_OPT (1: a new row) of `table`'s row `key`.
+    func bindHead(_ statement: OpaquePointer, _ table: SchoolSchema.Table, key: Int64) throws {
+        sqlite3_reset(statement)
+        try connection.bind(statement, 1, key)
+        try connection.bind(statement, 2, Int64(table.entity))
+        try connection.bind(statement, 3, Int64(1))
+    }
+
+    // MARK: Inserting
+
     func insertClasses(_ data: SchoolData, first: Int64) throws {
-        let insert = try connection.prepared(names.insertClass)
+        let insert = try connection.prepared(insertSQL(schema.schoolClass, [schema.classUUID, schema.className]))
         for (index, name) in data.classNames.enumerated() {
-            sqlite3_reset(insert)
-            sqlite3_bind_int64(insert, 1, first + Int64(index))
-            sqlite3_bind_int64(insert, 2, Int64(names.classEntity))
-            sqlite3_bind_int64(insert, 3, 1)
-            withUnsafeBytes(of: data.classIDs[index].uuid) { _ = sqlite3_bind_blob(insert, 4, $0.baseAddress, 16, csqlite_transient()) }
-            bindText(insert, 5, name)
+            try bindHead(insert, schema.schoolClass, key: first + Int64(index))
+            try connection.bind(insert, 4, data.classIDs[index])
+            try connection.bind(insert, 5, name)
             try connection.run(insert)
         }
     }
 
+    /// Students with their class as the membership modelling stores it (and no address).
     public func insertMembership(_ data: SchoolData) throws {
-        try save(reserving: [(data.classNames.count, names.classEntity), (data.studentCount, names.studentEntity)]) { firsts in
-        let (firstClass, firstStudent) = (firsts[0], firsts[1])
-        try insertClasses(data, first: firstClass)
-        let insert = try connection.prepared(names.insertStudent)
-        for (index, name) in data.studentNames.enumerated() {
-            sqlite3_reset(insert)
-            sqlite3_bind_int64(insert, 1, firstStudent + Int64(index))
-            sqlite3_bind_int64(insert, 2, Int64(names.studentEntity))
-            sqlite3_bind_int64(insert, 3, 1)
-            sqlite3_bind_null(insert, 4)
-            sqlite3_bind_int64(insert, 5, firstClass + Int64(data.classOfStudent[index]))
-            bindText(insert, 6, name)
-            try connection.run(insert)
-        }
+        try save(reserving: [(data.classNames.count, schema.schoolClass), (data.studentCount, schema.student)]) { firsts in
+            let (firstClass, firstStudent) = (firsts[0], firsts[1])
+            try insertClasses(data, first: firstClass)
+            try insertStudents(data, first: firstStudent, firstClass: firstClass, firstAddress: nil)
         }
     }
 
-    public func insertSchool(_ data: SchoolData) throws {
-        try save(reserving: [(data.studentCount, names.addressEntity), (data.classNames.count, names.classEntity),
-                             (data.studentCount, names.studentEntity), (data.subjectNames.count, names.subjectEntity)]) { firsts in
-        let (firstAddress, firstClass, firstStudent, firstSubject) = (firsts[0], firsts[1], firsts[2], firsts[3])
-        try insertClasses(data, first: firstClass)
-        let insertSubject = try connection.prepared(names.insertSubject)
-        for (index, name) in data.subjectNames.enumerated() {
-            sqlite3_reset(insertSubject)
-            sqlite3_bind_int64(insertSubject, 1, firstSubject + Int64(index))
-            sqlite3_bind_int64(insertSubject, 2, Int64(names.subjectEntity))
-            sqlite3_bind_int64(insertSubject, 3, 1)
-            bindText(insertSubject, 4, name)
-            try connection.run(insertSubject)
+    /// Students with their class (by the membership modelling) and, when `firstAddress` is given, their address key.
+    private func insertStudents(_ data: SchoolData, first: Int64, firstClass: Int64, firstAddress: Int64?) throws {
+        var columns = [schema.studentName]
+        if firstAddress != nil { columns.append(schema.addressKey) }
+        var join: OpaquePointer?
+        switch schema.membership {
+        case let .ownerColumn(column), let .classID(column): columns.append(column)
+        case let .joinTable(table): join = try connection.prepared(table.insert)
         }
-        let insertStudent = try connection.prepared(names.insertStudent)
-        let insertAddress = try connection.prepared(names.insertAddress)
-        let insertJoin = try connection.prepared(names.insertJoin)
+        let insert = try connection.prepared(insertSQL(schema.student, columns))
         for (index, name) in data.studentNames.enumerated() {
-            let key = firstStudent + Int64(index)
-            sqlite3_reset(insertStudent)
-            sqlite3_bind_int64(insertStudent, 1, key)
-            sqlite3_bind_int64(insertStudent, 2, Int64(names.studentEntity))
-            sqlite3_bind_int64(insertStudent, 3, 1)
-            sqlite3_bind_int64(insertStudent, 4, firstAddress + Int64(index))
-            sqlite3_bind_int64(insertStudent, 5, firstClass + Int64(data.classOfStudent[index]))
-            bindText(insertStudent, 6, name)
-            try connection.run(insertStudent)
-            sqlite3_reset(insertAddress)
-            sqlite3_bind_int64(insertAddress, 1, firstAddress + Int64(index))
-            sqlite3_bind_int64(insertAddress, 2, Int64(names.addressEntity))
-            sqlite3_bind_int64(insertAddress, 3, 1)
-            sqlite3_bind_int64(insertAddress, 4, key)
-            bindText(insertAddress, 5, data.addressNames[index])
-            try connection.run(insertAddress)
-            for subject in data.subjectsOfStudent[index] {
-                sqlite3_reset(insertJoin)
-                sqlite3_bind_int64(insertJoin, 1, key)
-                sqlite3_bind_int64(insertJoin, 2, firstSubject + Int64(subject))
-                try connection.run(insertJoin)
+            let key = first + Int64(index)
+            let schoolClass = data.classOfStudent[index]
+            try bindHead(insert, schema.student, key: key)
+            try connection.bind(insert, 4, name)
+            var column: Int32 = 5
+            if let firstAddress {
+                try connection.bind(insert, column, firstAddress + Int64(index))
+                column += 1
+            }
+            switch schema.membership {
+            case .ownerColumn: try connection.bind(insert, column, firstClass + Int64(schoolClass))
+            case .classID: try connection.bind(insert, column, data.classIDs[schoolClass])
+            case .joinTable: break
+            }
+            try connection.run(insert)
+            if let join {
+                sqlite3_reset(join)
+                try connection.bind(join, 1, firstClass + Int64(schoolClass))
+                try connection.bind(join, 2, key)
+                try connection.run(join)
             }
         }
+    }
+
+    /// Students and their addresses, linked as the address modelling stores them.
+    public func insertAddresses(_ data: SchoolData) throws {
+        try save(reserving: [(data.studentCount, schema.address), (data.studentCount, schema.student)]) { firsts in
+            let (firstAddress, firstStudent) = (firsts[0], firsts[1])
+            try insertAddressRows(data, first: firstAddress, firstStudent: firstStudent)
+            let insert = try connection.prepared(insertSQL(schema.student, [schema.studentName, schema.addressKey]))
+            for (index, name) in data.studentNames.enumerated() {
+                try bindHead(insert, schema.student, key: firstStudent + Int64(index))
+                try connection.bind(insert, 4, name)
+                try connection.bind(insert, 5, firstAddress + Int64(index))
+                try connection.run(insert)
+            }
         }
     }
-}
 
-/// Table and column names of the seed model, taken from ObjectGraph's compiled model so that the raw SQL
-/// targets exactly the schema Core Data would create.
-struct SchemaNames {
-    let classEntity, studentEntity, subjectEntity, addressEntity: Int
-    let insertClass, insertStudent, insertSubject, insertAddress, insertJoin: String
-    let selectStudents, selectClasses, selectSubjects, selectAddresses: String
-    let studentClassColumn, studentAddressColumn: String
-    let joinTable, joinStudentColumn, joinSubjectColumn: String
+    private func insertAddressRows(_ data: SchoolData, first: Int64, firstStudent: Int64) throws {
+        let columns = [schema.addressName] + (schema.addressOwner.map { [$0] } ?? [])
+        let insert = try connection.prepared(insertSQL(schema.address, columns))
+        for (index, name) in data.addressNames.enumerated() {
+            try bindHead(insert, schema.address, key: first + Int64(index))
+            try connection.bind(insert, 4, name)
+            if schema.addressOwner != nil { try connection.bind(insert, 5, firstStudent + Int64(index)) }
+            try connection.run(insert)
+        }
+    }
 
-    init(model: ObjectModel) {
-        let student = model.entity("Student")!, schoolClass = model.entity("Class")!
-        let subject = model.entity("Subject")!, address = model.entity("Address")!
-        classEntity = schoolClass.number
-        studentEntity = student.number
-        subjectEntity = subject.number
-        addressEntity = address.number
-        let classKey = student.relationship("class")!.columnName
-        let addressKey = student.relationship("address")!.columnName
-        let addressOwner = address.relationship("student")!.columnName
-        let studentName = student.attribute("name")!.columnName
-        studentClassColumn = classKey
-        studentAddressColumn = addressKey
-        let join = student.relationship("subjects")!.joinTable!
-        joinTable = join.tableName
-        joinStudentColumn = join.sourceColumn
-        joinSubjectColumn = join.destinationColumn
-        insertClass = "INSERT INTO \(schoolClass.tableName)(Z_PK, Z_ENT, Z_OPT, ZID, ZNAME) VALUES(?, ?, ?, ?, ?)"
-        insertStudent = "INSERT INTO \(student.tableName)(Z_PK, Z_ENT, Z_OPT, \(addressKey), \(classKey), \(studentName)) VALUES(?, ?, ?, ?, ?, ?)"
-        insertSubject = "INSERT INTO \(subject.tableName)(Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES(?, ?, ?, ?)"
-        insertAddress = "INSERT INTO \(address.tableName)(Z_PK, Z_ENT, Z_OPT, \(addressOwner), ZNAME) VALUES(?, ?, ?, ?, ?)"
-        insertJoin = "INSERT OR REPLACE INTO \(join.tableName)(\(join.sourceColumn), \(join.destinationColumn)) VALUES (?, ?)"
-        selectStudents = "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.\(studentName), t0.\(addressKey), t0.\(classKey) FROM \(student.tableName) t0"
-        selectClasses = "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZID, t0.ZNAME FROM \(schoolClass.tableName) t0"
-        selectSubjects = "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME FROM \(subject.tableName) t0"
-        selectAddresses = "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.\(addressOwner) FROM \(address.tableName) t0"
+    /// The whole school: classes, subjects, addresses and students with every link, each as its modelling stores it.
+    public func insertSchool(_ data: SchoolData) throws {
+        try save(reserving: [(data.studentCount, schema.address), (data.classNames.count, schema.schoolClass),
+                             (data.studentCount, schema.student), (data.subjectNames.count, schema.subject)]) { firsts in
+            let (firstAddress, firstClass, firstStudent, firstSubject) = (firsts[0], firsts[1], firsts[2], firsts[3])
+            try insertClasses(data, first: firstClass)
+            try insertSubjects(data, first: firstSubject, firstStudent: firstStudent)
+            try insertAddressRows(data, first: firstAddress, firstStudent: firstStudent)
+            try insertStudents(data, first: firstStudent, firstClass: firstClass, firstAddress: firstAddress)
+            if case let .joinTable(join) = schema.subjects {
+                let insert = try connection.prepared(join.insert)
+                for (index, subjects) in data.subjectsOfStudent.enumerated() {
+                    for subject in subjects {
+                        sqlite3_reset(insert)
+                        try connection.bind(insert, 1, firstStudent + Int64(index))
+                        try connection.bind(insert, 2, firstSubject + Int64(subject))
+                        try connection.run(insert)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Subjects; a many-to-nil subject keeps one owner in its hidden column, the last student listing it (as
+    /// ObjectGraph's save leaves a shared subject: with its last owner).
+    private func insertSubjects(_ data: SchoolData, first: Int64, firstStudent: Int64) throws {
+        var columns = [schema.subjectName]
+        var owners: [Int64]?
+        if case let .ownerColumn(column) = schema.subjects {
+            columns.append(column)
+            var last = [Int64](repeating: 0, count: data.subjectNames.count)
+            for (student, subjects) in data.subjectsOfStudent.enumerated() {
+                for subject in subjects { last[subject] = firstStudent + Int64(student) }
+            }
+            owners = last
+        }
+        let insert = try connection.prepared(insertSQL(schema.subject, columns))
+        for (index, name) in data.subjectNames.enumerated() {
+            try bindHead(insert, schema.subject, key: first + Int64(index))
+            try connection.bind(insert, 4, name)
+            if let owners {
+                if owners[index] == 0 { try connection.bindNull(insert, 5) } else { try connection.bind(insert, 5, owners[index]) }
+            }
+            try connection.run(insert)
+        }
     }
 }

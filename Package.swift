@@ -28,11 +28,14 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // Counts the process's heap allocations by interposing malloc (glibc; no-op elsewhere).
+        .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter"),
         .target(
             name: "BenchKit",
             dependencies: [
                 "ObjectGraph",
                 "CSQLite",
+                "CAllocationCounter",
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

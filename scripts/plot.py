@@ -4,7 +4,7 @@
 usage: python3 scripts/plot.py RUN_FOLDER [--history Results/history.sqlite [--scenario S] [--metric M]]
 
 Figures: time against size per scenario (log-log, a band from min to max), seed 000 Figure 7 (insert and
-query, many-to-nil against many-to-one), batch-size curves (time and peak memory against batch size),
+query, many-to-nil against many-to-one), batch-size curves (time, peak memory and heap allocated against batch size),
 the many-to-nil loss rate against the duplicate probability, statements and faults per strategy, and, with
 --history, a metric over the recorded runs.
 """
@@ -54,6 +54,7 @@ def ordered(values):
 
 def save(figure, folder, name):
     os.makedirs(os.path.join(folder, "plots"), exist_ok=True)
+    name = name.replace(":", "-")  # peer strategies (raw-sqlite:many-to-one) name files on every system
     written = []
     for extension in ("png", "svg"):
         path = os.path.join(folder, "plots", f"{name}.{extension}")
@@ -145,7 +146,10 @@ def plot_figure7(rows, folder):
 
 
 def plot_batch_size(rows, folder):
-    """Time and peak memory against fetchBatchSize, per access pattern, at the largest size."""
+    """Time, peak memory and heap allocated against fetchBatchSize, per access pattern, at the largest size.
+
+    Peak resident memory cannot resolve differences below a few MB, so at small sizes its curve is flat; the
+    bytes allocated (counted exactly by the harness) show what batching saves at every size."""
     data = [r for r in rows if r["scenario"] == "batch-size"]
     if not data:
         return []
@@ -155,8 +159,11 @@ def plot_batch_size(rows, folder):
         points = [r for r in data if r["size"] == size and r["strategy"] == strategy]
         if not points:
             continue
-        figure, axes = plt.subplots(1, 2, figsize=(10, 4))
-        for axis, metric, label, scale in ((axes[0], "wall_ms", "time (ms)", 1.0), (axes[1], "peak_rss_bytes", "peak resident memory (MiB)", 1 / 1048576)):
+        panels = [("wall_ms", "time (ms)", 1.0), ("peak_rss_bytes", "peak resident memory (MiB)", 1 / 1048576)]
+        if any(r["metric"] == "allocated_bytes" for r in points):
+            panels.append(("allocated_bytes", "heap allocated in the phase (MiB)", 1 / 1048576))
+        figure, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4))
+        for axis, (metric, label, scale) in zip(axes, panels):
             for access, style in (("first-screen", "o-"), ("all", "s--")):
                 curve = [r for r in points if r["metric"] == metric and r["variant"].endswith(f"access={access}")]
                 curve.sort(key=lambda r: int(r["variant"].split(";")[0].split("=")[1]))

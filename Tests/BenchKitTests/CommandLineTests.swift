@@ -62,9 +62,9 @@ import Testing
         #expect(result.output.contains("reports: \(output.path)"))
         let samples = try SamplesFile.load(output.appendingPathComponent("samples.csv").path)
         // query: 4 strategies (many-to-one, many-to-nil and the raw peer of each) x 2 variants x 2 repetitions x
-        // 2 phases x 10 metrics;
-        // data-loss: 1 strategy x 4 variants x 2 repetitions x 2 phases x 14 metrics.
-        #expect(samples.count == 4 * 2 * 2 * 2 * 10 + 4 * 2 * 2 * 14)
+        // 2 phases x 13 metrics;
+        // data-loss: 1 strategy x 4 variants x 2 repetitions x 2 phases x 17 metrics.
+        #expect(samples.count == 4 * 2 * 2 * 2 * 13 + 4 * 2 * 2 * 17)
         let summaryText = try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8)
         #expect(summaryText.hasPrefix("scenario,strategy,variant,size,phase,metric,unit,n,median,mean,stddev,min,max,p90,ci_low,ci_high,ratio_to_raw,floor\n"))
         let summary = try SummaryFile.decode(summaryText, file: "summary.csv")
@@ -76,6 +76,60 @@ import Testing
         #expect(info.commandLine.contains("--allow-debug"))
         #expect(info.sqliteSettings["cache_size_kib_bulk"] == "65536" && info.sqliteSettings["cache_size_kib_read"] == "8192")
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("complexity.csv").path))
+    }
+
+    /// samples.csv grows by whole rows: a run killed outright (SIGKILL, no chance to clean up) leaves a file that
+    /// parses, every repetition's rows complete.
+    @Test func aKilledRunLeavesOnlyWholeRows() throws {
+        let output = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["run", "query", "--sizes", "2000", "--repetitions", "200", "--warmup", "0", "--strategies", "many-to-one",
+                             "--output", output.path, "--quiet", "--allow-debug", "--no-history"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let samplesPath = output.appendingPathComponent("samples.csv").path
+        // Kill it once a few repetitions are on disk (or after 20 s whatever happened).
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: samplesPath, encoding: .utf8), text.split(separator: "\n").count > 3 * 26 { break }
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let text = try String(contentsOfFile: samplesPath, encoding: .utf8)
+        #expect(text.hasSuffix("\n"))
+        let samples = try SamplesFile.decode(text, file: samplesPath)
+        // A repetition (one variant) writes 2 phases x 13 metrics; the kill came after the third was on disk.
+        #expect(samples.count % 26 == 0 && samples.count >= 3 * 26, "\(samples.count) rows")
+    }
+
+    /// Allocation counts repeat between processes: the same workload, run twice, counts within the tolerance
+    /// compare uses (1% and 50 allocations).
+    @Test func allocationCountsRepeatBetweenRuns() throws {
+        var counts: [[String: Double]] = []
+        for _ in 0..<2 {
+            let output = temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: output) }
+            let result = try Self.bench(["run", "query", "insert", "--sizes", "500", "--repetitions", "2", "--warmup", "0",
+                                         "--strategies", "many-to-one,raw-sqlite", "--output", output.path, "--quiet",
+                                         "--allow-debug", "--no-history"])
+            #expect(result.status == 0, "\(result.error)")
+            let rows = try SummaryFile.decode(try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8),
+                                              file: "summary.csv")
+            counts.append(Dictionary(uniqueKeysWithValues: rows.filter { $0.key.metric == Metric.allocations.rawValue }.map {
+                ("\($0.key.scenario) \($0.key.strategy) \($0.key.variant) \($0.key.phase)", $0.summary?.median ?? -1)
+            }))
+        }
+        #expect(counts[0].count == 10)
+        #expect(counts[0].keys.sorted() == counts[1].keys.sorted())
+        for (key, first) in counts[0] {
+            let second = counts[1][key] ?? -1
+            #expect(first > 0 && abs(first - second) <= max(50, first * 0.01), "\(key): \(first) then \(second)")
+        }
     }
 
     @Test func explainPrintsTheSQLOfEachPhase() throws {

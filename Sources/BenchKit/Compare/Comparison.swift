@@ -88,19 +88,29 @@ public struct Comparison {
             guard let after = current.series[key] else { continue }
             let before = baseline.series[key]!
             guard !before.isEmpty, !after.isEmpty, let metric = Metric(rawValue: key.metric) else { continue }
-            let exact = metric.isExact
-            if !exact && (options.countersOnly || !timingsComparable) { continue }
+            if !metric.isCounter && (options.countersOnly || !timingsComparable) { continue }
             compared += 1
             let old = Statistics.median(before), new = Statistics.median(after)
             let relative = old == 0 ? (new == 0 ? 0 : .infinity) : (new - old) / old
-            let higherIsBetter = metric == .linksPersisted
-            let worse = higherIsBetter ? new < old : new > old
-            if exact {
+            let worse: Bool
+            switch metric.polarity {
+            case .lowerIsBetter, .neutral: worse = new > old
+            case .higherIsBetter: worse = new < old
+            }
+            let judged: Verdict = metric.polarity == .neutral ? .changed : (worse ? .regression : .improvement)
+            switch metric.comparison {
+            case .exact:
                 guard new != old else { continue }
-                let verdict: Verdict = metric == .linksIntended ? .changed : (worse ? .regression : .improvement)
                 changes.append(Change(key: key, unit: current.units[key] ?? "", baseline: old, current: new, relative: relative,
-                                      pValue: nil, threshold: nil, verdict: verdict))
+                                      pValue: nil, threshold: nil, verdict: judged))
                 continue
+            case let .tolerance(relativeTolerance, absoluteTolerance):
+                guard abs(new - old) > absoluteTolerance, abs(relative) > relativeTolerance else { continue }
+                changes.append(Change(key: key, unit: current.units[key] ?? "", baseline: old, current: new, relative: relative,
+                                      pValue: nil, threshold: relativeTolerance, verdict: judged))
+                continue
+            case .instructionCount, .statistical:
+                break
             }
             let threshold = options.threshold(for: key)
             let large = abs(relative) > threshold
@@ -124,7 +134,7 @@ public struct Comparison {
         func measurable(_ run: RunData) -> Set<SeriesKey> {
             Set(run.series.keys.filter { key in
                 guard let metric = Metric(rawValue: key.metric) else { return false }
-                return metric.isExact || !options.countersOnly
+                return metric.isCounter || !options.countersOnly
             })
         }
         if let note = Self.underpoweredNote(samples: tested.map(\.samples), alpha: options.alpha) { notes.append(note) }

@@ -1,4 +1,5 @@
-/// The metrics a run reports, with fixed names and units.
+/// The metrics a run reports, with fixed names and units, each declaring once which way is better and how two
+/// runs' values of it are compared.
 public enum Metric: String, CaseIterable, Codable, Sendable {
     case wallMs = "wall_ms"
     case sqlStatements = "sql_statements"
@@ -10,6 +11,12 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
     case cacheMisses = "cache_misses"
     case objectsRegistered = "objects_registered"
     case peakRSSBytes = "peak_rss_bytes"
+    /// Heap allocations made in the phase (malloc, calloc, realloc, aligned allocators).
+    case allocations = "allocations"
+    /// Bytes those allocations asked for.
+    case allocatedBytes = "allocated_bytes"
+    /// How much more heap the program held at the end of the phase than at its start (negative: it freed more).
+    case retainedBytes = "retained_bytes"
     case linksIntended = "links_intended"
     case linksPersisted = "links_persisted"
     case linksLost = "links_lost"
@@ -20,18 +27,62 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
     public var unit: String {
         switch self {
         case .wallMs: return "ms"
-        case .peakRSSBytes: return "bytes"
+        case .peakRSSBytes, .allocatedBytes, .retainedBytes: return "bytes"
         case .lossRate: return "ratio"
         case .instructions: return "instructions"
         default: return "count"
         }
     }
 
-    /// Deterministic for a given build, data and seed: compared exactly, never statistically.
-    public var isExact: Bool {
+    /// Which way is better.
+    public enum Polarity: Sendable {
+        case lowerIsBetter
+        case higherIsBetter
+        /// A change is reported, never judged (what a workload intended, how often the row cache answered).
+        case neutral
+    }
+
+    public var polarity: Polarity {
         switch self {
-        case .wallMs, .peakRSSBytes, .instructions: return false
-        default: return true
+        case .linksPersisted: return .higherIsBetter
+        // More cache hits can mean fewer statements or more faults: the statements and faults judge.
+        case .linksIntended, .cacheHits, .cacheMisses: return .neutral
+        default: return .lowerIsBetter
         }
     }
+
+    /// How two runs' values are compared.
+    public enum Comparison: Sendable, Equatable {
+        /// Deterministic for a given build, data and seed: any change counts.
+        case exact
+        /// Nearly deterministic: a change counts beyond `relative` of the baseline and `absolute` units. Allocation
+        /// counts move by a handful between processes (lazily built runtime metadata, a hash table growing a step
+        /// earlier), never by a per-row amount.
+        case tolerance(relative: Double, absolute: Double)
+        /// callgrind's counts: a change counts beyond the instruction thresholds (a few thousand is heap layout).
+        case instructionCount
+        /// Timings and memory: a significant and large change counts (Mann-Whitney U, Benjamini-Hochberg).
+        case statistical
+    }
+
+    public var comparison: Comparison {
+        switch self {
+        case .wallMs, .peakRSSBytes, .retainedBytes: return .statistical
+        case .instructions: return .instructionCount
+        case .allocations: return .tolerance(relative: 0.01, absolute: 50)
+        case .allocatedBytes: return .tolerance(relative: 0.01, absolute: 16_384)
+        default: return .exact
+        }
+    }
+
+    /// Whether the metric is compared without statistics (exact counters and near-exact allocation counts).
+    public var isCounter: Bool {
+        switch comparison {
+        case .exact, .tolerance: return true
+        case .instructionCount, .statistical: return false
+        }
+    }
+
+    /// Deterministic for a given build, data and seed: compared exactly, never statistically.
+    public var isExact: Bool { comparison == .exact }
 }

@@ -33,6 +33,7 @@ public final class PhaseRecorder {
         observer?.phaseStarted(phase)
         let slowdown = Injection.current.slowdownFraction(scenario: scenario, phase: phase)
         let memoryReset = PeakMemory.reset()
+        let allocationsBefore = AllocationCounter.read()
         let start = MonotonicClock.now()
         let result = try callgrindMeasuredPhase { () throws -> T in
             let value = try body()
@@ -41,6 +42,7 @@ public final class PhaseRecorder {
             return value
         }
         let elapsed = MonotonicClock.milliseconds(since: start)
+        let allocationsAfter = AllocationCounter.read()
         let peak = memoryReset ? PeakMemory.highWaterMark() : nil
         let after = school.readings()
         record(phase, .wallMs, elapsed)
@@ -53,6 +55,15 @@ public final class PhaseRecorder {
         record(phase, .cacheMisses, difference(before.cacheMisses, after.cacheMisses))
         record(phase, .objectsRegistered, after.objectsRegistered.map(Double.init))
         record(phase, .peakRSSBytes, peak)
+        if let before = allocationsBefore, let after = allocationsAfter {
+            record(phase, .allocations, Double(after.allocations - before.allocations))
+            record(phase, .allocatedBytes, Double(after.bytes - before.bytes))
+            record(phase, .retainedBytes, Double(after.heapInUse) - Double(before.heapInUse))
+        } else {
+            record(phase, .allocations, nil)
+            record(phase, .allocatedBytes, nil)
+            record(phase, .retainedBytes, nil)
+        }
         observer?.phaseEnded(phase, Array(measurements[firstIndex...]))
         return result
     }

@@ -241,7 +241,7 @@ import Testing
         report.waitUntilExit()
         #expect(report.terminationStatus == 0)
         let plots = Set(try FileManager.default.contentsOfDirectory(atPath: folder + "/plots"))
-        for name in ["time-insert", "time-query", "time-data-loss", "figure7", "batch-size-many-to-one", "batch-size-raw-sqlite",
+        for name in ["time-insert", "time-query", "time-data-loss", "figure7", "batch-size-many-to-one", "batch-size-raw-sqlite-many-to-one",
                      "data-loss", "statements-query", "statements-insert", "statements-data-loss"] {
             #expect(plots.contains(name + ".png") && plots.contains(name + ".svg"), "\(name)")
         }

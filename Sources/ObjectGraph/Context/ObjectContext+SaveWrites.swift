@@ -44,8 +44,8 @@ extension ObjectContext {
         }
         try execute("BEGIN EXCLUSIVE", .other)
         store.derivedValues.updates = []
+        var result = SaveResult()
         do {
-            var result = SaveResult()
             let firstDeleted = Set(deletingFirst.map(ObjectIdentifier.init))
             for object in deletingFirst where object.primaryKey > 0 { try deleteRow(object, into: &result) }
             let columns = try pendingColumnWrites(deleted: persistedDeleted)
@@ -68,6 +68,11 @@ extension ObjectContext {
             return result
         } catch {
             try? execute("ROLLBACK", .other)
+            // Inserted objects whose rows were written hand their values back (see insertRow).
+            for written in result.written where written.wasInserted && written.object.localValues == nil {
+                written.object.localValues = written.snapshot.values
+                written.object.snapshot = nil
+            }
             store.derivedValues.updates = []
             for index in reservedBases.indices { reservedBases[index] = 0 }
             if case let ObjectGraphError.sqlite(code, message, sql) = error, code & 0xFF == 19, message.contains("UNIQUE") {
@@ -148,26 +153,45 @@ extension ObjectContext {
         for (slot, value) in write.columns { row[slot] = value }
     }
 
-    /// INSERT of a new row. Its foreign keys go straight into the object's own (unshared) values: for an
-    /// inserted object the to-one relationships say what they hold, so a failed save loses nothing.
+    /// INSERT of a new row, built once in the snapshot it leaves behind: the object's values, its to-one keys and
+    /// the computed columns written straight into the snapshot's storage and bound from there. (Profiled: copying
+    /// the row into an array first, then into the snapshot, was a sixth of the save's own instructions.) The object's
+    /// values move into the snapshot; a failed save moves them back, so it loses nothing.
     private func insertRow(_ object: ManagedObject, with insert: SQLiteStatement, columns: ColumnWrites,
                            into result: inout SaveResult) throws {
         let entity = object.entity
-        writeToOneKeys(of: object, into: &object.localValues!)
-        var row = object.localValues!
-        writeComputedColumns(of: object, columns, into: &row)
         let key = reservedKey(of: object)
+        let values = object.localValues!
+        let computed = columns.isEmpty ? nil : columns[ObjectIdentifier(object)]?.columns
+        let snapshot = RowSnapshot.make(tableNumber: entity.rootNumber, primaryKey: key, version: 1, count: values.count) { row in
+            values.withUnsafeBufferPointer { source in
+                _ = UnsafeMutableBufferPointer(start: row, count: source.count).initialize(from: source)
+            }
+            for relationship in entity.toOneRelationships {
+                guard case let .toOne(destination) = object.relations[relationship.index] else { continue }
+                let foreignKey = self.key(of: destination)
+                row[relationship.slot] = foreignKey
+                if relationship.entitySlot >= 0 {
+                    row[relationship.entitySlot] = foreignKey.isNull ? .null : .int(Int64(destination!.entity.number))
+                }
+            }
+            if let computed { for (slot, value) in computed { row[slot] = value } }
+        }
         insert.bind(key, at: 1)
         insert.bind(Int64(entity.number), at: 2)
         insert.bind(Int64(1), at: 3)
         var index: Int32 = 4
         for slot in entity.insertOrder {
-            insert.bind(row[slot], at: index)
+            insert.bind(snapshot[slot], at: index)
             index += 1
         }
         try execute(insert, .insert)
-        let snapshot = RowSnapshot.make(tableNumber: entity.rootNumber, primaryKey: key, version: 1, values: row)
         result.written.append(.init(object: object, snapshot: snapshot, wasInserted: true))
+        // The snapshot now holds the object's values: the object reads them there, and its own copy is freed at
+        // once rather than after the whole save (profiled: both copies of every row at the end of a large save made
+        // a fifth of its peak memory). A failed save gives them back.
+        object.snapshot = snapshot
+        object.localValues = nil
     }
 
     private func updateRow(_ object: ManagedObject, columns: ColumnWrites, into result: inout SaveResult) throws {

@@ -10,7 +10,7 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let catalog = try scenarios.catalog()
         for scenario in catalog.scenarios {
-            print("\(scenario.name) (workload \(scenario.workload.spec.name), \(scenario.file))")
+            print("\(scenario.name) (\(scenario.runsText), \(scenario.file))")
             print("  \(scenario.description)")
             print("  strategies: \(scenario.strategies.map(\.rawValue).joined(separator: ", "))")
             if scenario.axes.isEmpty {
@@ -20,7 +20,7 @@ struct ListCommand: ParsableCommand {
                     print("  variant \(axis.name): \(axis.values.map(\.description).joined(separator: ", "))")
                 }
             }
-            print("  phases:     \(scenario.workload.spec.phases.joined(separator: ", "))")
+            print("  phases:     \(scenario.phaseNames.joined(separator: ", "))")
             for profile in Profile.allCases {
                 let sizes = scenario.sizes[profile]?.map(String.init).joined(separator: ", ") ?? "-"
                 print("  \(profile.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) sizes \(sizes); \(scenario.repetitions[profile] ?? 0) repetitions, \(scenario.warmup[profile] ?? 0) warmup")

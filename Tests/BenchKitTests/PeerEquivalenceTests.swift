@@ -29,7 +29,7 @@ import ObjectGraph
         return try input.openSchool(relationship)
     }
 
-    @Test(arguments: StrategyID.Implementation.allCases)
+    @Test(arguments: StrategyID.schoolImplementations)
     func theWholeSchoolReadsTheSameEverywhere(implementation: StrategyID.Implementation) throws {
         let expected = expected
         let strategy = StrategyID(implementation, .manyToOne)
@@ -69,7 +69,7 @@ import ObjectGraph
         #expect(try school.walkClasses(prefetch: true) == expected.classes)
         let member = data.studentsOfClass[2][3]
         #expect(try school.findStudent(className: data.classNames[2], studentName: data.studentNames[member], byFetch: false))
-        if strategy.modelling == .manyToOne || strategy.modelling == .manualFK {
+        if strategy.modelling! == .manyToOne || strategy.modelling! == .manualFK {
             #expect(try school.findStudent(className: data.classNames[2], studentName: data.studentNames[member], byFetch: true))
         }
     }
@@ -90,15 +90,15 @@ import ObjectGraph
     /// The faulting scenario's school: student.subjects.first.name and student.address.name for each modelling.
     @Test(arguments: StrategyID.all([.manyToMany, .manyToNil, .oneToOne, .oneToNil]))
     func theFaultPathsReadTheSame(strategy: StrategyID) throws {
-        let relationship: SchoolRelationship = strategy.modelling.isToOne ? .address : .subjects
+        let relationship: SchoolRelationship = strategy.modelling!.isToOne ? .address : .subjects
         let school = try school(strategy, relationship, data: ownSubjects)
         try school.insertSchool(ownSubjects)
         school.releaseObjects()
         var expected = Checksum()
         for (index, subjects) in ownSubjects.subjectsOfStudent.enumerated() {
-            expected.add(strategy.modelling.isToOne ? ownSubjects.addressNames[index] : ownSubjects.subjectNames[subjects[0]])
+            expected.add(strategy.modelling!.isToOne ? ownSubjects.addressNames[index] : ownSubjects.subjectNames[subjects[0]])
         }
-        #expect(try school.readPath(strategy.modelling.isToOne ? .address : .firstSubject, everyStudent: true) == expected)
+        #expect(try school.readPath(strategy.modelling!.isToOne ? .address : .firstSubject, everyStudent: true) == expected)
     }
 
     /// The peers create the tables and indexes ObjectGraph's store has for the modelling.
@@ -107,7 +107,7 @@ import ObjectGraph
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-peer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let relationship: SchoolRelationship = strategy.modelling.isToOne ? .address : .membership
+        let relationship: SchoolRelationship = strategy.modelling!.isToOne ? .address : .membership
         var schemas: [[String]] = []
         var vacuum: [Int] = []
         for implementation in [StrategyID.Implementation.objectGraph, strategy.implementation] {

@@ -17,6 +17,10 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
     case allocatedBytes = "allocated_bytes"
     /// How much more heap the program held at the end of the phase than at its start (negative: it freed more).
     case retainedBytes = "retained_bytes"
+    /// What a declared phase's last `count` step counted (rows a delete rule left, say).
+    case countResult = "count_result"
+    /// Saves a delete rule or a validation refused in a declared phase (`"save": "may-fail"`).
+    case failedSaves = "failed_saves"
     case linksIntended = "links_intended"
     case linksPersisted = "links_persisted"
     case linksLost = "links_lost"
@@ -46,7 +50,7 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
         switch self {
         case .linksPersisted: return .higherIsBetter
         // More cache hits can mean fewer statements or more faults: the statements and faults judge.
-        case .linksIntended, .cacheHits, .cacheMisses: return .neutral
+        case .linksIntended, .cacheHits, .cacheMisses, .countResult, .failedSaves: return .neutral
         default: return .lowerIsBetter
         }
     }

@@ -27,7 +27,7 @@ public final class PhaseRecorder {
 
     /// Runs `body` as the timed phase `phase`; nothing outside `body` is timed.
     @discardableResult
-    public func measure<T>(_ phase: String, _ school: SchoolStore, _ body: () throws -> T) throws -> T {
+    public func measure<T>(_ phase: String, _ school: any CounterSource, _ body: () throws -> T) throws -> T {
         let before = school.readings()
         let firstIndex = measurements.count
         observer?.phaseStarted(phase)

@@ -21,6 +21,7 @@ public final class Runner {
     /// Trace as Core Data's SQLDebug log writes statements, to diff against a device's log.
     public var traceExact = false
     public var observer: PhaseRecorder.Observer?
+    private var declaredRunner: DeclaredRunner?
 
     public init(request: RunRequest, plan: RunPlan, folder: RunFolder?, progress: Progress?) {
         self.request = request
@@ -50,10 +51,11 @@ public final class Runner {
     public func run(_ repetition: PlannedRepetition) throws -> [SampleRecord] {
         let scenario = repetition.scenario
         let seed = request.seed &+ UInt64(repetition.size)
+        guard let workload = scenario.workload else { return try runDeclared(repetition, seed: seed) }
         if dataKey.map({ $0 != (scenario.name, repetition.size) }) ?? true {
             data = nil
             removeTemplates()
-            data = scenario.workload.makeData(size: repetition.size, parameters: scenario.parameters, seed: seed)
+            data = workload.makeData(size: repetition.size, parameters: scenario.parameters, seed: seed)
             dataKey = (scenario.name, repetition.size)
         }
         let data = self.data!
@@ -73,10 +75,36 @@ public final class Runner {
         recorder.observer = observer
         recorder.scenario = scenario.name
         do {
-            try scenario.workload.run(input, recorder: recorder)
+            try workload.run(input, recorder: recorder)
         } catch {
             throw BenchError.io("\(scenario.name) \(repetition.strategy) \(repetition.variant) n=\(repetition.size) failed: \(error)")
         }
+        return records(recorder, repetition)
+    }
+
+    /// A repetition of a scenario that declares its own model, data and phases.
+    private func runDeclared(_ repetition: PlannedRepetition, seed: UInt64) throws -> [SampleRecord] {
+        let scenario = repetition.scenario
+        let runner = try declaredRunner ?? DeclaredRunner(options: request.options, readPageCacheKiB: request.readPageCacheKiB)
+        declaredRunner = runner
+        runner.trace = trace
+        runner.traceLevel = traceLevel
+        runner.traceExact = traceExact
+        let recorder = PhaseRecorder()
+        recorder.observer = observer
+        recorder.scenario = scenario.name
+        do {
+            try runner.run(repetition, declared: scenario.declared!, seed: seed, recorder: recorder)
+        } catch let error as BenchError {
+            throw BenchError.io("\(scenario.name) \(repetition.strategy) \(repetition.variant) n=\(repetition.size) failed: \(error)")
+        } catch {
+            throw BenchError.io("\(scenario.name) \(repetition.strategy) \(repetition.variant) n=\(repetition.size) failed: \(error)")
+        }
+        return records(recorder, repetition)
+    }
+
+    private func records(_ recorder: PhaseRecorder, _ repetition: PlannedRepetition) -> [SampleRecord] {
+        let scenario = repetition.scenario
         return recorder.measurements.map { measurement in
             SampleRecord(scenario: scenario.name, strategy: repetition.strategy.rawValue, variant: repetition.variant.description,
                          size: repetition.size, repetition: repetition.repetition, phase: measurement.phase,

@@ -30,6 +30,7 @@ public enum ScenarioFile {
         } catch {
             throw fail(nil, "not valid JSON (\(error))")
         }
+        if root["model"] != nil { return try parseDeclared(root, file: file, fail: fail) }
         for key in root.keys.sorted() where !fields.contains(key) {
             let near = nearNames(key, in: fields)
             throw fail(key, "unknown field" + (near.isEmpty ? "; known fields: \(fields.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
@@ -125,8 +126,64 @@ public enum ScenarioFile {
                 parameters[key] = number
             }
         }
-        return Scenario(name: name, description: description, workload: workload, strategies: strategies, axes: axes,
+        return Scenario(name: name, description: description, workload: workload, declared: nil, strategies: strategies, axes: axes,
                         sizes: sizes, repetitions: repetitions, warmup: warmup, parameters: parameters, file: file)
+    }
+
+    /// A scenario that declares its model, data and phases (see `DeclaredScenario`).
+    private static func parseDeclared(_ root: [String: JSONValue], file: String, fail: (String?, String) -> BenchError) throws -> Scenario {
+        let fields = DeclaredScenarioParser.fields
+        for key in root.keys.sorted() where !fields.contains(key) {
+            let near = nearNames(key, in: fields)
+            throw fail(key, "unknown field for a scenario with its own model" + (near.isEmpty ? "; known fields: \(fields.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+        }
+        func string(_ field: String) throws -> String {
+            guard let value = root[field] else { throw fail(field, "missing") }
+            guard let text = value.string, !text.isEmpty else { throw fail(field, "expected a non-empty string, got \(value)") }
+            return text
+        }
+        let name = try string("name")
+        let description = try string("description")
+        var strategies: [StrategyID] = []
+        for item in root["strategies"]?.array ?? [.string("objectgraph"), .string("sql-replay")] {
+            guard let text = item.string, let strategy = StrategyID(rawValue: text), strategy.modelling == nil else {
+                throw fail("strategies", "a scenario with its own model runs objectgraph and sql-replay, got \(item)")
+            }
+            if !strategies.contains(strategy) { strategies.append(strategy) }
+        }
+        guard !strategies.isEmpty else { throw fail("strategies", "expected objectgraph, sql-replay or both") }
+        var axes: [(name: String, values: [VariantValue])] = []
+        var rawAxes: [String: [String: JSONValue]] = [:]
+        for item in root["variants"]?.array ?? [] {
+            guard let axis = item.object, let axisName = axis["name"]?.string, !axisName.isEmpty, let values = axis["values"]?.array, !values.isEmpty,
+                  Set(axis.keys).isSubset(of: ["name", "values", "change", "target", "attribute", "destinationKey"]) else {
+                throw fail("variants", "each variant is {\"name\": ..., \"values\": [...]} and, to change the model, \"change\" and \"target\"; got \(item)")
+            }
+            guard !axes.contains(where: { $0.name == axisName }) else { throw fail("variants", "two variants named '\(axisName)'") }
+            var parsed: [VariantValue] = []
+            for value in values {
+                switch value {
+                case let .number(number): parsed.append(.number(number))
+                case let .string(text) where !text.isEmpty && !text.contains(";") && !text.contains("="): parsed.append(.text(text))
+                default: throw fail("variants", "'\(axisName)' values must be names (without ; or =) or numbers, got \(value)")
+                }
+            }
+            axes.append((axisName, parsed))
+            rawAxes[axisName] = axis
+        }
+        let sizes = try perProfile("sizes", root["sizes"], fail: fail) { value -> [Int]? in
+            guard let list = value.array, !list.isEmpty else { return nil }
+            let numbers = list.compactMap(\.number)
+            guard numbers.count == list.count, numbers.allSatisfy({ $0 >= 1 && $0.rounded() == $0 && $0 <= 100_000_000 }) else { return nil }
+            return numbers.map { Int($0) }
+        } expected: { "an array of positive integers" }
+        let repetitions = try perProfile("repetitions", root["repetitions"] ?? .number(5), fail: fail) { count(from: $0, minimum: 1) } expected: { "a positive integer" }
+        let warmup = try perProfile("warmup", root["warmup"] ?? .number(1), fail: fail) { count(from: $0, minimum: 0) } expected: { "a non-negative integer" }
+        var combinations: [[(name: String, value: VariantValue)]] = [[]]
+        for axis in axes { combinations = combinations.flatMap { prefix in axis.values.map { prefix + [(axis.name, $0)] } } }
+        let declared = try DeclaredScenarioParser.parse(root, file: file, axes: axes, rawAxes: rawAxes, variants: combinations.map(Variant.init))
+        return Scenario(name: name, description: description, workload: nil, declared: declared, strategies: strategies, axes: axes,
+                        sizes: sizes, repetitions: repetitions, warmup: warmup, parameters: [:], file: file)
     }
 
     /// A value per profile: one value for all, or an object with smoke, default and full.

@@ -5,9 +5,7 @@ import Foundation
 ///
 /// Operations leave what they read or made alive (in the store object) until `releaseObjects()`, which the
 /// workloads call outside the timed region, so that tearing down objects is never timed for any strategy.
-public protocol SchoolStore: AnyObject {
-    /// Counters that only grow; nil where the strategy cannot honestly count.
-    func readings() -> CounterReadings
+public protocol SchoolStore: CounterSource {
     /// Drops every object and context the last operations kept (untimed).
     func releaseObjects()
 

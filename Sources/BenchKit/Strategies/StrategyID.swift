@@ -26,7 +26,8 @@ public enum Modelling: String, CaseIterable, Codable, Sendable, CustomStringConv
 }
 
 /// What runs a scenario: an implementation (ObjectGraph or a peer without an object graph) storing the exercised
-/// relationship as a modelling says.
+/// relationship as a modelling says; for a scenario that declares its own model, ObjectGraph (`objectgraph`) or the
+/// replay of its SQL (`sql-replay`).
 ///
 /// Names: an ObjectGraph strategy is named by its modelling (`many-to-one`); a peer by its implementation and
 /// the modelling it stores (`raw-sqlite:many-to-many`, `grdb:one-to-one`). In scenario files and `--strategies`,
@@ -36,6 +37,8 @@ public struct StrategyID: Hashable, Codable, Sendable, CustomStringConvertible, 
         case objectGraph = "objectgraph"
         case rawSQLite = "raw-sqlite"
         case grdb = "grdb"
+        /// The statements ObjectGraph ran for a declared scenario's phase, replayed through the C API.
+        case sqlReplay = "sql-replay"
 
         /// One sentence for `bench list`.
         public var summary: String {
@@ -43,21 +46,36 @@ public struct StrategyID: Hashable, Codable, Sendable, CustomStringConvertible, 
             case .objectGraph: return "ObjectGraph: Core Data's semantics over SQLite"
             case .rawSQLite: return "the floor: the same tables and SQL through the SQLite C API, rows into plain Swift values"
             case .grdb: return "GRDB.swift 7.10.0, idiomatic records and associations, on the same tables"
+            case .sqlReplay: return "the floor of a declared scenario: the exact statements ObjectGraph ran, replayed through the SQLite C API"
             }
         }
     }
 
     public let implementation: Implementation
-    public let modelling: Modelling
+    /// The school's modelling; nil for a declared scenario's strategies.
+    public let modelling: Modelling?
 
-    public init(_ implementation: Implementation, _ modelling: Modelling) {
+    public init(_ implementation: Implementation, _ modelling: Modelling?) {
         self.implementation = implementation
         self.modelling = modelling
     }
 
+    /// ObjectGraph on a declared scenario's own model.
+    public static let objectGraph = StrategyID(.objectGraph, nil)
+    /// The replay of ObjectGraph's statements for a declared scenario.
+    public static let sqlReplay = StrategyID(.sqlReplay, nil)
+
     public init?(rawValue: String) {
         if let modelling = Modelling(rawValue: rawValue) {
             self.init(.objectGraph, modelling)
+            return
+        }
+        if rawValue == "objectgraph" {
+            self.init(.objectGraph, nil)
+            return
+        }
+        if rawValue == "sql-replay" {
+            self.init(.sqlReplay, nil)
             return
         }
         let parts = rawValue.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
@@ -67,7 +85,8 @@ public struct StrategyID: Hashable, Codable, Sendable, CustomStringConvertible, 
     }
 
     public var rawValue: String {
-        implementation == .objectGraph ? modelling.rawValue : "\(implementation.rawValue):\(modelling.rawValue)"
+        guard let modelling else { return implementation.rawValue }
+        return implementation == .objectGraph ? modelling.rawValue : "\(implementation.rawValue):\(modelling.rawValue)"
     }
 
     public var description: String { rawValue }
@@ -75,13 +94,17 @@ public struct StrategyID: Hashable, Codable, Sendable, CustomStringConvertible, 
     /// Whether this is a reference point rather than an ObjectGraph modelling.
     public var isPeer: Bool { implementation != .objectGraph }
 
-    /// The raw SQLite peer storing the same modelling: what `ratio_to_raw` divides by.
-    public var floor: StrategyID { StrategyID(.rawSQLite, modelling) }
+    /// What `ratio_to_raw` divides by: the raw SQLite peer storing the same modelling, or for a declared scenario
+    /// the replay of the same statements.
+    public var floor: StrategyID {
+        guard let modelling else { return .sqlReplay }
+        return StrategyID(.rawSQLite, modelling)
+    }
 
     public static func < (lhs: StrategyID, rhs: StrategyID) -> Bool {
         let order = Implementation.allCases
-        return (order.firstIndex(of: lhs.implementation)!, Modelling.allCases.firstIndex(of: lhs.modelling)!)
-            < (order.firstIndex(of: rhs.implementation)!, Modelling.allCases.firstIndex(of: rhs.modelling)!)
+        func rank(_ modelling: Modelling?) -> Int { modelling.map { Modelling.allCases.firstIndex(of: $0)! } ?? -1 }
+        return (order.firstIndex(of: lhs.implementation)!, rank(lhs.modelling)) < (order.firstIndex(of: rhs.implementation)!, rank(rhs.modelling))
     }
 
     public init(from decoder: any Decoder) throws {
@@ -106,31 +129,39 @@ public struct StrategyID: Hashable, Codable, Sendable, CustomStringConvertible, 
     public static func raw(_ modelling: Modelling) -> StrategyID { StrategyID(.rawSQLite, modelling) }
     public static func grdb(_ modelling: Modelling) -> StrategyID { StrategyID(.grdb, modelling) }
 
-    /// Every strategy: each modelling in ObjectGraph, then each peer of each modelling.
-    public static let allCases: [StrategyID] = Implementation.allCases.flatMap { implementation in
-        Modelling.allCases.map { StrategyID(implementation, $0) }
-    }
+    /// Implementations that run the school (every one but the SQL replay of declared scenarios).
+    static let schoolImplementations: [Implementation] = [.objectGraph, .rawSQLite, .grdb]
 
-    /// The strategies `modellings` name in every implementation, ObjectGraph's first.
+    /// Every strategy: each modelling in ObjectGraph, then each peer of each modelling; then the two of declared
+    /// scenarios.
+    public static let allCases: [StrategyID] = schoolImplementations.flatMap { implementation in
+        Modelling.allCases.map { StrategyID(implementation, $0) }
+    } + [.objectGraph, .sqlReplay]
+
+    /// The strategies `modellings` name in every implementation of the school, ObjectGraph's first.
     public static func all(_ modellings: [Modelling]) -> [StrategyID] {
-        Implementation.allCases.flatMap { implementation in modellings.map { StrategyID(implementation, $0) } }
+        schoolImplementations.flatMap { implementation in modellings.map { StrategyID(implementation, $0) } }
     }
 
     /// "many-to-one, manual-fk, and the peers raw-sqlite, grdb of each": a list of strategies, short, for messages.
     public static func summarize(_ strategies: [StrategyID]) -> String {
-        var modellings: [Modelling] = []
+        var modellings: [String] = []
         var peers: [Implementation] = []
         for strategy in strategies {
-            if !modellings.contains(strategy.modelling) { modellings.append(strategy.modelling) }
+            guard let modelling = strategy.modelling else {
+                if !modellings.contains(strategy.rawValue) { modellings.append(strategy.rawValue) }
+                continue
+            }
+            if !modellings.contains(modelling.rawValue) { modellings.append(modelling.rawValue) }
             if strategy.isPeer, !peers.contains(strategy.implementation) { peers.append(strategy.implementation) }
         }
-        let names = modellings.map(\.rawValue).joined(separator: ", ")
+        let names = modellings.joined(separator: ", ")
         return peers.isEmpty ? names : names + ", and the peers " + peers.map(\.rawValue).joined(separator: ", ") + " of each"
     }
 
     /// Names within edit distance 2 of `name`, for "did you mean ...?" (bare peer names included).
     public static func suggestions(for name: String) -> [String] {
-        nearNames(name, in: allCases.map(\.rawValue) + Implementation.allCases.filter { $0 != .objectGraph }.map(\.rawValue))
+        nearNames(name, in: allCases.map(\.rawValue) + [Implementation.rawSQLite.rawValue, Implementation.grdb.rawValue])
     }
 }
 
@@ -142,7 +173,7 @@ public enum StrategySelector: Hashable, Sendable, CustomStringConvertible {
     public init?(_ text: String) {
         if let strategy = StrategyID(rawValue: text) {
             self = .one(strategy)
-        } else if let implementation = StrategyID.Implementation(rawValue: text), implementation != .objectGraph {
+        } else if let implementation = StrategyID.Implementation(rawValue: text), implementation == .rawSQLite || implementation == .grdb {
             self = .peer(implementation)
         } else {
             return nil
@@ -178,7 +209,7 @@ public enum StrategySelector: Hashable, Sendable, CustomStringConvertible {
                 if available.contains(strategy), !result.contains(strategy) { result.append(strategy) }
             case let .peer(implementation):
                 for strategy in available where strategy.implementation == implementation
-                    && (modellings.isEmpty || modellings.contains(strategy.modelling)) && !result.contains(strategy) {
+                    && (modellings.isEmpty || strategy.modelling.map(modellings.contains) == true) && !result.contains(strategy) {
                     result.append(strategy)
                 }
             }

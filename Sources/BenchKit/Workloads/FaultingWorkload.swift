@@ -14,7 +14,7 @@ public enum FaultingWorkload: Workload {
         phases: ["first", "every"])
 
     public static func run(_ input: RepetitionInput, recorder: PhaseRecorder) throws {
-        let toOne = input.strategy.modelling.isToOne
+        let toOne = input.strategy.modelling?.isToOne == true
         let school = try input.preparedSchool(toOne ? .address : .subjects) { try $0.insertSchool($1) }
         let path: FaultPath = toOne ? .address : .firstSubject
         try recorder.measure("first", school) { _ = try school.readPath(path, everyStudent: false) }

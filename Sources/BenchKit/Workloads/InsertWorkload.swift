@@ -10,7 +10,7 @@ public enum InsertWorkload: Workload {
         phases: ["insert"])
 
     public static func run(_ input: RepetitionInput, recorder: PhaseRecorder) throws {
-        let toOne = input.strategy.modelling.isToOne
+        let toOne = input.strategy.modelling?.isToOne == true
         let school = try input.openSchool(toOne ? .address : .membership)
         let data = input.data()
         try recorder.measure("insert", school) {

@@ -167,7 +167,7 @@ public struct RepetitionInput {
         var options = self.options
         if forReading { options.pageCacheKiB = readPageCacheKiB }
         if let name, case let .file(path) = location { location = .file(path + "-" + name) }
-        guard let modelling = SchoolModelling(strategy.modelling, relationship: relationship) else {
+        guard let schoolModelling = strategy.modelling, let modelling = SchoolModelling(schoolModelling, relationship: relationship) else {
             throw BenchError.invalidInput("strategy \(strategy) does not model the \(relationship.rawValue) relationship")
         }
         switch strategy.implementation {
@@ -176,13 +176,15 @@ public struct RepetitionInput {
             if let trace { school.connection.trace(trace) }
             return school
         case .grdb:
-            return try makeGRDBSchool(strategy.modelling, relationship: relationship, location: location,
+            return try makeGRDBSchool(schoolModelling, relationship: relationship, location: location,
                                       pageCacheKiB: options.pageCacheKiB, trace: trace)
         case .objectGraph:
             let school = try ObjectGraphSchool(modelling: modelling, location: location, options: options)
             if let trace { school.store.sqlTrace = SQLTrace(level: traceLevel, exact: traceExact, sink: trace) }
             school.extraStatementPerOwner = Injection.current.extraStatementStrategy == strategy
             return school
+        case .sqlReplay:
+            throw BenchError.invalidInput("sql-replay runs declared scenarios only, not the school's workloads")
         }
     }
 }

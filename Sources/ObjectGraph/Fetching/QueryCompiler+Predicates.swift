@@ -58,6 +58,10 @@ extension QueryCompiler {
         if comparison.op == .in, comparison.rhs.keyPathEndsInToMany(root) {
             return try membership(of: comparison.lhs, in: comparison.rhs, text: text())
         }
+        // `ANY following == %@` (a to-many compared with one object): membership, as `%@ IN following`.
+        if comparison.op == .equal, comparison.modifier == .any, comparison.lhs.keyPathEndsInToMany(root) {
+            return try membership(of: comparison.rhs, in: comparison.lhs, text: text())
+        }
         if comparison.modifier == .any, case let .keyPath(keyPath) = comparison.lhs, crossesToMany(keyPath) {
             if required && innerPaths.contains(firstToManyPrefix(keyPath)) {
                 return try renderDirect(comparison, allowToMany: true)

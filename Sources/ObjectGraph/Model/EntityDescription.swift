@@ -29,7 +29,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// The largest entity number in this entity's sub-tree (its own number when it has no sub-entities).
     @exclusivity(unchecked) var subtreeMaxNumber = 0
     /// This entity and every descendant, in entity-number order.
-    @exclusivity(unchecked) var subtree: [EntityDescription] = []
+    @exclusivity(unchecked) public internal(set) var subtree: [EntityDescription] = []
 
     /// The columns of this entity's row after Z_PK, Z_ENT and Z_OPT, in slot order: inherited, then own.
     @exclusivity(unchecked) var columns: [Column] = []

@@ -4,7 +4,7 @@ import Foundation
 /// The SQL functions Core Data registers on its connections, reimplemented: string search, LIKE, MATCHES and
 /// option-aware comparison for predicates; the helpers of derived-attribute triggers; and the callback those
 /// triggers report new values through.
-enum SQLFunctions {
+package enum SQLFunctions {
     /// Flags of `NSCoreDataStringSearch(value, pattern, flags, locale)`: CFStringCompareFlags, as Core Data
     /// passes them (decompiled NSSQLSimpleWhereIntermediate): CONTAINS 0, BEGINSWITH 8 (anchored), ENDSWITH 12
     /// (anchored, backwards); `[c]` adds 0x101, `[d]` 0x180, `[l]` 0x120.
@@ -21,6 +21,21 @@ enum SQLFunctions {
     }
 
     static func register(on connection: SQLiteConnection, collector: DerivedValueCollector) throws {
+        do {
+            try register(handle: connection.handle, collector: collector)
+        } catch let failure as RegistrationFailure {
+            throw connection.error(failure.code, sql: nil)
+        }
+    }
+
+    /// Registration failed with this SQLite result code.
+    package struct RegistrationFailure: Error {
+        package let code: Int32
+    }
+
+    /// Registers the functions on any connection (the harness's SQL replay runs ObjectGraph's triggers and
+    /// predicates through them too).
+    package static func register(handle connection: OpaquePointer, collector: DerivedValueCollector = DerivedValueCollector()) throws {
         try function(connection, "NSCoreDataStringSearch", 4) { args in
             guard let value = args.text(0), let pattern = args.text(1) else { return .int(0) }
             return .int(stringSearch(value, pattern, StringSearchFlags(rawValue: args.int(2))) ? 1 : 0)
@@ -135,11 +150,11 @@ enum SQLFunctions {
         init(_ run: @escaping (Arguments) -> Value) { self.run = run }
     }
 
-    private static func function(_ connection: SQLiteConnection, _ name: String, _ arity: Int32, deterministic: Bool = true,
+    private static func function(_ connection: OpaquePointer, _ name: String, _ arity: Int32, deterministic: Bool = true,
                                  _ body: @escaping (Arguments) -> Value) throws {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
-        let code = sqlite3_create_function_v2(connection.handle, name, arity, flags, context, { context, argc, argv in
+        let code = sqlite3_create_function_v2(connection, name, arity, flags, context, { context, argc, argv in
             guard let pointer = sqlite3_user_data(context) else { return }
             let body = Unmanaged<Body>.fromOpaque(pointer).takeUnretainedValue()
             let empty = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: 1)
@@ -154,12 +169,14 @@ enum SQLFunctions {
             guard let pointer else { return }
             Unmanaged<Body>.fromOpaque(pointer).release()
         })
-        guard code == SQLITE_OK else { throw connection.error(code, sql: nil) }
+        guard code == SQLITE_OK else { throw RegistrationFailure(code: code) }
     }
 }
 
 /// New derived-attribute values reported by triggers during a save, applied to objects after the commit.
-final class DerivedValueCollector {
+package final class DerivedValueCollector {
+    package init() {}
+
     struct Update {
         let entityNumber: Int
         let primaryKey: Int64

@@ -11,6 +11,8 @@ final class SQLiteConnection {
     /// texts (a predicate's IN list of a new length, say) are evicted instead of piling up.
     let statementCacheCapacity: Int
     @exclusivity(unchecked) private(set) var intArrays: IntArrayModule?
+    /// When set, every statement run is logged with its bindings (the harness's SQL replay).
+    @exclusivity(unchecked) var statementLog: StatementLog?
 
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory database.
     init(path: String, statementCacheCapacity: Int = 256) throws {
@@ -36,6 +38,7 @@ final class SQLiteConnection {
 
     /// Runs SQL that returns no rows and needs no bindings (pragmas, DDL, transaction control).
     func execute(_ sql: String) throws {
+        statementLog?.append(StatementLog.Entry(sql: sql, bindings: [], intArrays: [], isExec: true))
         var errorMessage: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if code != SQLITE_OK {
@@ -50,11 +53,13 @@ final class SQLiteConnection {
         clock &+= 1
         if let statement = statements[sql] {
             statement.lastUse = clock
+            if statementLog != nil || statement.loggedBindings != nil { statement.startLogging(statementLog != nil) }
             return statement
         }
         if statements.count >= statementCacheCapacity { evictLeastRecentlyUsed() }
         let statement = try SQLiteStatement(connection: self, sql: sql)
         statement.lastUse = clock
+        if statementLog != nil { statement.startLogging(true) }
         statements[sql] = statement
         return statement
     }

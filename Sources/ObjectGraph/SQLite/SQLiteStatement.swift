@@ -16,6 +16,11 @@ final class SQLiteStatement {
     @exclusivity(unchecked) private var bindFailure: (code: Int32, index: Int32)?
     /// The statement-cache clock reading of the last use (least recently used statements are evicted first).
     @exclusivity(unchecked) var lastUse: UInt64 = 0
+    /// While the connection logs statements: the values bound so far (by parameter index), and whether this run
+    /// of the statement is logged yet.
+    @exclusivity(unchecked) var loggedBindings: [StatementLog.Bound]?
+    @exclusivity(unchecked) private var loggedThisRun = false
+    private unowned(unsafe) let connection: SQLiteConnection
 
     init(connection: SQLiteConnection, sql: String) throws {
         var statement: OpaquePointer?
@@ -24,6 +29,34 @@ final class SQLiteStatement {
         handle = statement
         db = connection.handle
         self.sql = sql
+        self.connection = connection
+    }
+
+    /// Starts (or stops) logging this statement's runs for the connection's statement log.
+    func startLogging(_ on: Bool) {
+        loggedBindings = on ? (loggedBindings ?? []) : nil
+        loggedThisRun = false
+    }
+
+    private func log(_ index: Int32, _ value: StatementLog.Bound) {
+        let position = Int(index) - 1
+        guard position >= 0 else { return }
+        while loggedBindings!.count <= position { loggedBindings!.append(.null) }
+        loggedBindings![position] = value
+    }
+
+    /// Logs this run (once per run: the first step), with the int-array tables the SQL reads.
+    @inline(never)
+    private func logRun() {
+        loggedThisRun = true
+        guard let log = connection.statementLog else { return }
+        var arrays: [(table: Int, values: ContiguousArray<Int64>)] = []
+        if let module = connection.intArrays, sql.contains("_Z_intarray") {
+            for (table, array) in module.arrays.enumerated() where sql.contains(array.name) {
+                arrays.append((table, array.values))
+            }
+        }
+        log.append(StatementLog.Entry(sql: sql, bindings: loggedBindings ?? [], intArrays: arrays))
     }
 
     deinit { sqlite3_finalize(handle) }
@@ -32,6 +65,7 @@ final class SQLiteStatement {
     @inline(__always)
     func step() throws -> Bool {
         if let bindFailure { throw bindError(bindFailure) }
+        if loggedBindings != nil && !loggedThisRun { logRun() }
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         if code == SQLITE_DONE { return false }
@@ -46,6 +80,7 @@ final class SQLiteStatement {
         sqlite3_reset(handle)
         bindFailure = nil
         if recordedBindings != nil { recordedBindings = [] }
+        loggedThisRun = false
     }
 
     @inline(__always)
@@ -69,17 +104,20 @@ final class SQLiteStatement {
     func bind(_ value: Int64, at index: Int32) {
         check(sqlite3_bind_int64(handle, index, value), index)
         if recordedBindings != nil { record(index, String(value), value == 0 ? "nil" : "(int64)\(value)") }
+        if loggedBindings != nil { log(index, .int(value)) }
     }
 
     @inline(__always)
     func bindNull(at index: Int32) {
         check(sqlite3_bind_null(handle, index), index)
         if recordedBindings != nil { record(index, "NULL", "nil") }
+        if loggedBindings != nil { log(index, .null) }
     }
 
     func bind(_ value: Double, at index: Int32) {
         check(sqlite3_bind_double(handle, index, value), index)
         if recordedBindings != nil { record(index, String(value), String(value)) }
+        if loggedBindings != nil { log(index, .double(value)) }
     }
 
     func bind(_ value: String, at index: Int32) {
@@ -90,12 +128,14 @@ final class SQLiteStatement {
         }
         check(code, index)
         if recordedBindings != nil { record(index, "\"\(value)\"", "\"\(value)\"") }
+        if loggedBindings != nil { log(index, .text(value)) }
     }
 
     func bind(bytes: UnsafeRawBufferPointer, at index: Int32) {
         check(sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count),
                                 csqlite_transient()), index)
         if recordedBindings != nil { record(index, "<\(bytes.count) bytes>", "<NSData len=\(bytes.count)>") }
+        if loggedBindings != nil { log(index, .blob(Array(bytes))) }
     }
 
     /// Binds a model value with Core Data's storage conventions (dates as seconds since 2001, UUIDs as 16-byte

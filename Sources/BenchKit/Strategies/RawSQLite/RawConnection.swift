@@ -126,6 +126,16 @@ final class RawConnection {
         try check(code, statement, index)
     }
 
+    @inline(__always)
+    func bindDouble(_ statement: OpaquePointer, _ index: Int32, _ value: Double) throws {
+        try check(sqlite3_bind_double(statement, index, value), statement, index)
+    }
+
+    func bindBlob(_ statement: OpaquePointer, _ index: Int32, _ bytes: [UInt8]) throws {
+        let code = bytes.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), csqlite_transient()) }
+        try check(code, statement, index)
+    }
+
     func bindNull(_ statement: OpaquePointer, _ index: Int32) throws {
         try check(sqlite3_bind_null(statement, index), statement, index)
     }

@@ -1,0 +1,186 @@
+import Foundation
+import ObjectGraph
+
+/// Runs repetitions of declared scenarios: data generated once per variant and size, a store filled once from it
+/// and copied for every repetition, inputs of each step built before its phase is timed, and for `sql-replay` the
+/// statements ObjectGraph ran logged once in an untimed pass and replayed in the timed one.
+final class DeclaredRunner {
+    private struct Key: Hashable {
+        let scenario: String
+        let variant: String
+        let size: Int
+    }
+
+    private struct Template {
+        let path: String
+        let keys: FilledKeys
+    }
+
+    private let options: StoreOptions
+    private let readPageCacheKiB: Int?
+    private var data: [Key: GraphData] = [:]
+    private var templates: [Key: Template] = [:]
+    private var logs: [Key: [String: [StatementLog.Entry]]] = [:]
+    private let folder: String
+    private var fileCount = 0
+    /// Where `bench explain` wants every statement; nil otherwise.
+    var trace: ((String) -> Void)?
+    var traceLevel = 2
+    var traceExact = false
+
+    init(options: StoreOptions, readPageCacheKiB: Int?) throws {
+        self.options = options
+        self.readPageCacheKiB = readPageCacheKiB
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("relbench-declared-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))").path
+        if let reason = RunFolder.makeDirectories(folder) { throw BenchError.io("cannot create \(folder) (\(reason))") }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// Forgets the data and stores of other scenarios and sizes than `key`'s (they are built in order).
+    private func keepOnly(_ key: Key) {
+        for old in data.keys where old.scenario != key.scenario || old.size != key.size { data[old] = nil }
+        for old in templates.keys where old.scenario != key.scenario || old.size != key.size {
+            try? FileManager.default.removeItem(atPath: templates[old]!.path)
+            templates[old] = nil
+        }
+        for old in logs.keys where old.scenario != key.scenario || old.size != key.size { logs[old] = nil }
+    }
+
+    private func newPath() -> String {
+        fileCount += 1
+        return (folder as NSString).appendingPathComponent("\(fileCount).sqlite")
+    }
+
+    private func removeDatabase(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// Runs one repetition and records its phases.
+    func run(_ repetition: PlannedRepetition, declared: DeclaredScenario, seed: UInt64, recorder: PhaseRecorder) throws {
+        let plan = declared.plan(for: repetition.variant)
+        let key = Key(scenario: repetition.scenario.name, variant: repetition.variant.description, size: repetition.size)
+        keepOnly(key)
+        let graph = try data[key] ?? {
+            let made = plan.generator.make(size: repetition.size, seed: seed)
+            data[key] = made
+            return made
+        }()
+        let template = try templates[key] ?? {
+            let path = newPath()
+            var fill = options
+            fill.pageCacheKiB = options.pageCacheKiB
+            let keys = try GraphFiller.fill(graph, model: plan.model, location: .file(path), options: fill)
+            let made = Template(path: path, keys: keys)
+            templates[key] = made
+            return made
+        }()
+        switch repetition.strategy.implementation {
+        case .sqlReplay:
+            let log = try logs[key] ?? {
+                let made = try record(plan, graph: graph, template: template, seed: seed, size: repetition.size)
+                logs[key] = made
+                return made
+            }()
+            try replay(plan, log: log, template: template, recorder: recorder)
+        default:
+            try runObjectGraph(plan, graph: graph, template: template, seed: seed, size: repetition.size, recorder: recorder, log: nil)
+        }
+    }
+
+    /// The phases on ObjectGraph; with `log`, every statement is logged by phase (the untimed pass of the replay).
+    @discardableResult
+    private func runObjectGraph(_ plan: DeclaredScenario.Plan, graph: GraphData, template: Template, seed: UInt64, size: Int,
+                                recorder: PhaseRecorder?, log: StatementLog?) throws -> [String: [StatementLog.Entry]] {
+        var logged: [String: [StatementLog.Entry]] = [:]
+        var executor: StepExecutor?
+        var paths: [String] = []
+        defer {
+            executor?.release()
+            executor = nil
+            for path in paths { removeDatabase(path) }
+        }
+        for phase in plan.phases {
+            var keys = template.keys
+            if phase.store != .continued || executor == nil {
+                executor?.release()
+                executor = nil
+                let path = newPath()
+                paths.append(path)
+                if phase.store == .fresh {
+                    keys = FilledKeys()
+                } else {
+                    try copy(template.path, to: path)
+                }
+                var storeOptions = options
+                if phase.store == .prepared { storeOptions.pageCacheKiB = readPageCacheKiB }
+                let store = try PersistentStore(model: plan.model, location: .file(path), options: storeOptions)
+                if let trace, log == nil { store.sqlTrace = SQLTrace(level: traceLevel, exact: traceExact, sink: trace) }
+                store.logStatements(into: log)
+                executor = StepExecutor(store: store)
+            }
+            let runner = executor!
+            var preparer = StepPreparer(plan: plan, data: graph, keys: phase.store == .fresh ? FilledKeys() : keys, store: runner.store,
+                                        seed: seed, size: size)
+            let steps = try preparer.prepare(phase.steps, phase: phase.name, variables: phase.variables)
+            _ = log?.take()
+            if let recorder {
+                runner.lastCount = nil
+                let failed = runner.failedSaves
+                try recorder.measure(phase.name, runner) { try runner.run(steps) }
+                if phase.steps.contains(where: { if case .count = $0 { return true } else { return false } }) {
+                    recorder.record(phase.name, .countResult, runner.lastCount.map(Double.init))
+                }
+                if phase.steps.contains(where: { if case .save(true) = $0 { return true } else { return false } }) {
+                    recorder.record(phase.name, .failedSaves, Double(runner.failedSaves - failed))
+                }
+            } else {
+                try runner.run(steps)
+            }
+            if let log { logged[phase.name] = log.take() }
+        }
+        return logged
+    }
+
+    /// The untimed pass: ObjectGraph runs every phase on its own copies, logging the statements of each.
+    private func record(_ plan: DeclaredScenario.Plan, graph: GraphData, template: Template, seed: UInt64, size: Int) throws -> [String: [StatementLog.Entry]] {
+        try runObjectGraph(plan, graph: graph, template: template, seed: seed, size: size, recorder: nil, log: StatementLog())
+    }
+
+    /// The timed pass of `sql-replay`: each phase's logged statements on a copy of the same store.
+    private func replay(_ plan: DeclaredScenario.Plan, log: [String: [StatementLog.Entry]], template: Template, recorder: PhaseRecorder) throws {
+        var replayer: SQLReplayer?
+        var paths: [String] = []
+        defer {
+            replayer = nil
+            for path in paths { removeDatabase(path) }
+        }
+        for phase in plan.phases {
+            if phase.store != .continued || replayer == nil {
+                replayer = nil
+                let path = newPath()
+                paths.append(path)
+                if phase.store == .fresh {
+                    // The empty store ObjectGraph creates (schema, Z_PRIMARYKEY, Z_METADATA), untimed.
+                    _ = try PersistentStore(model: plan.model, location: .file(path), options: options)
+                } else {
+                    try copy(template.path, to: path)
+                }
+                replayer = try SQLReplayer(path: path, pageCacheKiB: phase.store == .prepared ? readPageCacheKiB : options.pageCacheKiB)
+                if let trace { replayer!.trace(trace) }
+            }
+            let runner = replayer!
+            let entries = log[phase.name] ?? []
+            try recorder.measure(phase.name, runner) { try runner.replay(entries) }
+        }
+    }
+
+    private func copy(_ source: String, to path: String) throws {
+        do {
+            try FileManager.default.copyItem(atPath: source, toPath: path)
+        } catch {
+            throw BenchError.io("cannot copy the prepared database to \(path) (\(describe(error)))")
+        }
+    }
+}

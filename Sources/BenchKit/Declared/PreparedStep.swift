@@ -1,0 +1,280 @@
+import Foundation
+import ObjectGraph
+
+/// A step with every input built before the phase is timed: generated values, the keys of the objects it touches,
+/// predicates with their variables filled. Deterministic from the run's seed, the phase and the step's position, so
+/// that the recording pass of the SQL replay and the measured run do the same work.
+indirect enum PreparedStep {
+    case fetch(FetchRequest, result: Step.Result)
+    case read(paths: [[String]], first: Int?)
+    case insert(entity: EntityDescription, roots: [NewObject])
+    case insertData(GraphData)
+    case update(attribute: AttributeDescription, targets: [(entity: EntityDescription, key: Int64, value: Value)])
+    case delete(targets: [(entity: EntityDescription, key: Int64)])
+    case batchInsert(BatchInsertRequest)
+    case batchUpdate(BatchUpdateRequest)
+    case batchDelete(BatchDeleteRequest)
+    case link(RelationshipDescription, pairs: [(source: (entity: EntityDescription, key: Int64), destination: (entity: EntityDescription, key: Int64))], unlink: Bool)
+    case deleteFetched
+    case save(mayFail: Bool)
+    case reset
+    case newContext
+    case merge([PreparedStep])
+
+    /// An object an insert step makes: its values, the existing objects it links to, and new children.
+    struct NewObject {
+        var values: [(AttributeDescription, Value)]
+        var links: [(RelationshipDescription, [(entity: EntityDescription, key: Int64)])]
+        var children: [(RelationshipDescription, [NewObject])]
+    }
+}
+
+/// Builds prepared steps for one phase of one repetition's store.
+struct StepPreparer {
+    let plan: DeclaredScenario.Plan
+    let data: GraphData
+    let keys: FilledKeys
+    let store: PersistentStore
+    let seed: UInt64
+    let size: Int
+
+    /// Values of the phase's variables, chosen once for all its steps.
+    private var phaseValues: [String: any PredicateArgument] = [:]
+
+    init(plan: DeclaredScenario.Plan, data: GraphData, keys: FilledKeys, store: PersistentStore, seed: UInt64, size: Int) {
+        self.plan = plan
+        self.data = data
+        self.keys = keys
+        self.store = store
+        self.seed = seed
+        self.size = size
+    }
+
+    /// The prepared steps of a phase; `variables` are the phase's own.
+    mutating func prepare(_ steps: [Step], phase: String, variables: [String: Step.Variable] = [:]) throws -> [PreparedStep] {
+        var random = SplitMix64(seed: seed ^ DataGenerator.hash("\(phase) variables"))
+        phaseValues = [:]
+        for (name, variable) in variables.sorted(by: { $0.key < $1.key }) { phaseValues[name] = try resolve(variable, random: &random) }
+        return try prepareSteps(steps, phase: phase)
+    }
+
+    private func prepareSteps(_ steps: [Step], phase: String) throws -> [PreparedStep] {
+        try steps.enumerated().map { index, step in
+            var random = SplitMix64(seed: seed ^ DataGenerator.hash("\(phase) step \(index)"))
+            return try prepare(step, random: &random, phase: "\(phase).\(index)")
+        }
+    }
+
+    private var model: ObjectModel { plan.model }
+
+    private func prepare(_ step: Step, random: inout SplitMix64, phase: String) throws -> PreparedStep {
+        switch step {
+        case let .fetch(fetch): return .fetch(try request(fetch, random: &random), result: fetch.result)
+        case let .count(fetch): return .fetch(try request(fetch, random: &random), result: .count)
+        case let .read(paths, first): return .read(paths: paths.map { $0.split(separator: ".").map(String.init) }, first: first)
+        case let .insert(entityName, count, children):
+            let entity = model.entity(entityName)!
+            let total = count.value(size: size)
+            let offset = data.objects[entity.number]?.count ?? 0
+            var roots: [PreparedStep.NewObject] = []
+            for index in 0..<total {
+                var object = newObject(entity, index: offset + index, random: &random)
+                object.links = links(from: entity, random: &random)
+                object.values += keyValues(for: entity, random: &random)
+                for (name, childCount) in children {
+                    let relationship = entity.relationship(name)!
+                    let childEntity = relationship.destination
+                    let childOffset = (data.objects[childEntity.number]?.count ?? 0) + index * childCount
+                    object.children.append((relationship, (0..<childCount).map { newObject(childEntity, index: childOffset + $0, random: &random) }))
+                }
+                roots.append(object)
+            }
+            return .insert(entity: entity, roots: roots)
+        case let .update(entityName, attributeName, share):
+            let entity = model.entity(entityName)!
+            let attribute = entity.attribute(attributeName)!
+            let generator = plan.generator.spec.attributes["\(attribute.entity.name).\(attribute.name)"]
+                ?? DataGenerator.defaultGenerator(attribute.type, unique: false)
+            return .update(attribute: attribute, targets: chosen(entity, share: share, random: &random).map { target in
+                (target.entity, target.key, DataGenerator.value(generator, attribute, entity: target.entity.name, index: Int(target.key) + 1_000_000, random: &random))
+            })
+        case let .delete(entityName, share):
+            return .delete(targets: chosen(model.entity(entityName)!, share: share, random: &random))
+        case let .batchInsert(entityName, count):
+            let entity = model.entity(entityName)!
+            let offset = data.objects[entity.number]?.count ?? 0
+            let objects = (0..<count.value(size: size)).map { index in
+                Dictionary(uniqueKeysWithValues: newObject(entity, index: offset + index, random: &random).values.map { ($0.0.name, $0.1) })
+            }
+            return .batchInsert(BatchInsertRequest(entityName: entityName, objects: objects))
+        case let .batchUpdate(entityName, predicate, values):
+            let entity = model.entity(entityName)!
+            var properties: [String: Value] = [:]
+            for (name, box) in values { properties[name] = try value(box.value, for: entity.attribute(name)!, field: "\(phase) set.\(name)") }
+            return .batchUpdate(BatchUpdateRequest(entityName: entityName, predicate: try predicate.map { try FetchPredicate(format: $0) },
+                                                   propertiesToUpdate: properties))
+        case let .batchDelete(entityName, predicate):
+            return .batchDelete(BatchDeleteRequest(entityName: entityName, predicate: try predicate.map { try FetchPredicate(format: $0) }))
+        case let .save(mayFail): return .save(mayFail: mayFail)
+        case .reset: return .reset
+        case .newContext: return .newContext
+        case let .merge(inner): return .merge(try prepareSteps(inner, phase: "\(phase).merge"))
+        case .insertData: return .insertData(data)
+        case .deleteFetched: return .deleteFetched
+        case let .link(entityName, relationshipName, count, unlink):
+            let entity = model.entity(entityName)!
+            let relationship = entity.relationship(relationshipName)!
+            let sources = data.objects(of: entity)
+            let destinations = data.objects(of: relationship.destination)
+            var pairs: [(source: (entity: EntityDescription, key: Int64), destination: (entity: EntityDescription, key: Int64))] = []
+            guard !sources.isEmpty, !destinations.isEmpty else { return .link(relationship, pairs: [], unlink: unlink) }
+            if unlink {
+                // Memberships the data made, chosen at random.
+                var existing: [(ObjectRef, ObjectRef)] = []
+                for edges in data.edges where edges.key == nil && edges.relationship == relationshipName && entity.isKind(of: edges.source) {
+                    for (source, targets) in edges.targets.sorted(by: { ($0.key.entity, $0.key.index) < ($1.key.entity, $1.key.index) }) {
+                        for target in targets { existing.append((source, target)) }
+                    }
+                }
+                existing.shuffle(using: &random)
+                for (source, target) in existing.prefix(count.value(size: size)) {
+                    if let pair = keyed(source, target) { pairs.append(pair) }
+                }
+            } else {
+                for _ in 0..<count.value(size: size) {
+                    let source = sources[Int(random.next() % UInt64(sources.count))]
+                    let target = destinations[Int(random.next() % UInt64(destinations.count))]
+                    if let pair = keyed(source, target) { pairs.append(pair) }
+                }
+            }
+            return .link(relationship, pairs: pairs, unlink: unlink)
+        }
+    }
+
+    private func keyed(_ source: ObjectRef, _ target: ObjectRef) -> (source: (entity: EntityDescription, key: Int64), destination: (entity: EntityDescription, key: Int64))? {
+        guard let sourceKey = keys.key(source), let targetKey = keys.key(target),
+              let sourceEntity = model.entities.first(where: { $0.number == source.entity }),
+              let targetEntity = model.entities.first(where: { $0.number == target.entity }) else { return nil }
+        return ((sourceEntity, sourceKey), (targetEntity, targetKey))
+    }
+
+    private func request(_ fetch: Step.Fetch, random: inout SplitMix64) throws -> FetchRequest {
+        var variables: [String: any PredicateArgument] = phaseValues
+        for (name, variable) in fetch.variables.sorted(by: { $0.key < $1.key }) {
+            variables[name] = try resolve(variable, random: &random)
+        }
+        var request = FetchRequest(fetch.entity, predicate: try fetch.predicate.map { try FetchPredicate(format: $0, variables: variables) },
+                                   sortDescriptors: fetch.sort.map { FetchSort($0.keyPath, ascending: $0.ascending) })
+        request.fetchLimit = fetch.limit
+        request.fetchOffset = fetch.offset
+        request.fetchBatchSize = fetch.batchSize
+        request.relationshipKeyPathsForPrefetching = fetch.prefetch
+        request.returnsObjectsAsFaults = fetch.faults
+        request.includesPropertyValues = fetch.propertyValues
+        request.includesSubentities = fetch.subentities
+        switch fetch.result {
+        case .objects: request.resultType = .objects
+        case .ids: request.resultType = .objectIDs
+        case .count: request.resultType = .count
+        }
+        return request
+    }
+
+    private func resolve(_ variable: Step.Variable, random: inout SplitMix64) throws -> any PredicateArgument {
+        switch variable {
+        case let .value(value): return value
+        case let .word(entityName, attributeName, index), let .valueOf(entityName, attributeName, index):
+            let pool = data.objects(of: model.entity(entityName)!)
+            guard !pool.isEmpty else { return Value.null }
+            let pick = pool[index.map { min($0, pool.count - 1) } ?? Int(random.next() % UInt64(pool.count))]
+            guard let column = data.objects[pick.entity]?.columns.first(where: { $0.attribute.name == attributeName }) else { return Value.null }
+            let value = column.values[pick.index]
+            guard case .word = variable, case let .string(text) = value else { return value }
+            let words = text.split(separator: " ")
+            return Value.string(words.isEmpty ? text : String(words[Int(random.next() % UInt64(words.count))]))
+        case let .object(entityName, index):
+            let entity = model.entity(entityName)!
+            let pool = data.objects(of: entity)
+            guard !pool.isEmpty else { return Value.null }
+            let pick = pool[index.map { min($0, pool.count - 1) } ?? Int(random.next() % UInt64(pool.count))]
+            guard let key = keys.key(pick), let concrete = model.entities.first(where: { $0.number == pick.entity }) else { return Value.null }
+            return ObjectID(entity: concrete, key: key, in: store)
+        }
+    }
+
+    /// A new object of `entity` with generated values (index `index` among the entity's objects, so that unique
+    /// values stay unique).
+    private func newObject(_ entity: EntityDescription, index: Int, random: inout SplitMix64) -> PreparedStep.NewObject {
+        let values = plan.generator.storedAttributes(entity).map { attribute -> (AttributeDescription, Value) in
+            let generator = plan.generator.spec.attributes["\(attribute.entity.name).\(attribute.name)"]
+                ?? plan.generator.spec.attributes["\(entity.name).\(attribute.name)"] ?? DataGenerator.defaultGenerator(attribute.type, unique: true)
+            return (attribute, DataGenerator.value(generator, attribute, entity: entity.name, index: index, random: &random))
+        }
+        return PreparedStep.NewObject(values: values, links: [], children: [])
+    }
+
+    /// For relationships a variant replaced by a hand-kept key: the key of a random existing destination.
+    private func keyValues(for entity: EntityDescription, random: inout SplitMix64) -> [(AttributeDescription, Value)] {
+        var values: [(AttributeDescription, Value)] = []
+        for edges in data.edges where entity.isKind(of: edges.source) {
+            guard let key = edges.key, let attribute = entity.attribute(key.attribute) else { continue }
+            let destinations = edges.targets.values.flatMap { $0 }
+            guard !destinations.isEmpty else { continue }
+            let pick = destinations[Int(random.next() % UInt64(destinations.count))]
+            if let value = data.objects[pick.entity]?.columns.first(where: { $0.attribute.name == key.destinationAttribute })?.values[pick.index] {
+                values.append((attribute, value))
+            }
+        }
+        return values
+    }
+
+    /// Existing destinations for the relationships of `entity` the data section fills (and required to-ones).
+    private func links(from entity: EntityDescription, random: inout SplitMix64) -> [(RelationshipDescription, [(entity: EntityDescription, key: Int64)])] {
+        var result: [(RelationshipDescription, [(entity: EntityDescription, key: Int64)])] = []
+        for edges in data.edges where edges.key == nil && entity.isKind(of: edges.source) {
+            guard let relationship = edges.source.relationship(edges.relationship) else { continue }
+            let pool = data.objects(of: relationship.destination)
+            guard !pool.isEmpty else { continue }
+            let count = relationship.isToMany ? min(pool.count, max(1, edges.targets.isEmpty ? 1 : edges.targets.values.reduce(0) { $0 + $1.count } / max(1, edges.targets.count))) : 1
+            var chosen: [(entity: EntityDescription, key: Int64)] = []
+            for _ in 0..<count {
+                let pick = pool[Int(random.next() % UInt64(pool.count))]
+                if let key = keys.key(pick), let concrete = model.entities.first(where: { $0.number == pick.entity }),
+                   !chosen.contains(where: { $0.key == key && $0.entity === concrete }) {
+                    chosen.append((concrete, key))
+                }
+            }
+            result.append((relationship, chosen))
+        }
+        return result
+    }
+
+    /// A seeded share of the generated objects of `entity` (and its sub-entities), by key.
+    private func chosen(_ entity: EntityDescription, share: Double, random: inout SplitMix64) -> [(entity: EntityDescription, key: Int64)] {
+        var pool = data.objects(of: entity)
+        pool.shuffle(using: &random)
+        let count = Int((Double(pool.count) * share).rounded(.up))
+        return pool.prefix(count).compactMap { pick in
+            guard let key = keys.key(pick), let concrete = model.entities.first(where: { $0.number == pick.entity }) else { return nil }
+            return (concrete, key)
+        }
+    }
+
+    /// A JSON literal as a value of `attribute`'s type.
+    private func value(_ json: JSONValue, for attribute: AttributeDescription, field: String) throws -> Value {
+        switch (json, attribute.type) {
+        case (.null, _): return .null
+        case let (.string(text), .string): return .string(text)
+        case let (.string(text), .uuid): if let uuid = UUID(uuidString: text) { return .uuid(uuid) }
+        case let (.string(text), .date): if let seconds = DataSpec.date(text) { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
+        case let (.string(text), .uri): if let url = URL(string: text) { return .url(url) }
+        case let (.number(number), .int16), let (.number(number), .int32), let (.number(number), .int64):
+            if number.rounded() == number { return .int(Int64(number)) }
+        case let (.number(number), .double), let (.number(number), .float): return .double(number)
+        case let (.number(number), .decimal): return .decimal(Decimal(number))
+        case let (.bool(flag), .bool): return .bool(flag)
+        default: break
+        }
+        throw BenchError.invalidInput("\(field): \(json) does not fit \(attribute.entity.name).\(attribute.name) (\(attribute.type.xcodeName))")
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import ObjectGraph
+
+/// Runs prepared steps on ObjectGraph, holding the phase's context and the last fetch's results; what it read is
+/// kept (until `release()`, outside the timed region) so that no teardown is timed.
+final class StepExecutor: CounterSource {
+    let store: PersistentStore
+    private(set) var context: ObjectContext
+    private var results: FetchResults?
+    private var kept: [Any] = []
+    /// A checksum of everything read, so that no read can be optimized away.
+    private(set) var checksum = Checksum()
+    /// Saves a delete rule or validation refused (with `"save": "may-fail"`).
+    private(set) var failedSaves = 0
+    /// What the last count step counted.
+    var lastCount: Int?
+
+    init(store: PersistentStore) {
+        self.store = store
+        context = store.makeContext()
+    }
+
+    func readings() -> CounterReadings {
+        let counters = store.counters
+        var readings = CounterReadings()
+        readings.statements = counters.statements
+        readings.fetchRequests = counters.fetchRequests
+        readings.objectFaults = counters.objectFaults
+        readings.relationshipFaults = counters.relationshipFaults
+        readings.rowsRead = counters.rowsRead
+        readings.cacheHits = counters.cacheHits
+        readings.cacheMisses = counters.cacheMisses
+        readings.objectsRegistered = context.registeredObjectCount
+        return readings
+    }
+
+    /// Drops what the steps kept and starts a new context (outside timed regions).
+    func release() {
+        kept = []
+        results = nil
+        context.reset()
+        context = store.makeContext()
+    }
+
+    func run(_ steps: [PreparedStep]) throws {
+        for step in steps { try run(step, in: context) }
+    }
+
+    private func run(_ step: PreparedStep, in context: ObjectContext) throws {
+        switch step {
+        case let .fetch(request, result):
+            switch result {
+            case .objects:
+                let fetched = try context.fetch(request)
+                results = fetched
+                kept.append(fetched)
+            case .ids:
+                kept.append(try context.fetchObjectIDs(request))
+                results = nil
+            case .count:
+                let count = try context.count(for: request)
+                checksum.add(String(count))
+                lastCount = count
+            }
+        case let .read(paths, first):
+            guard let results else { return }
+            let end = min(first ?? results.count, results.count)
+            for index in 0..<end {
+                let object = results[index]
+                for path in paths { try read(path[...], of: object) }
+            }
+        case let .insert(entity, roots):
+            for root in roots {
+                let object = try insert(entity, root, in: context)
+                for (relationship, targets) in root.links {
+                    for target in targets {
+                        let destination = context.object(of: target.entity, key: target.key)
+                        if relationship.isToMany { try object.add(destination, to: relationship) } else { try object.setObject(destination, for: relationship) }
+                    }
+                }
+                for (relationship, children) in root.children {
+                    for child in children { try object.add(try insert(relationship.destination, child, in: context), to: relationship) }
+                }
+                kept.append(object)
+            }
+        case let .insertData(data):
+            kept.append(try GraphFiller.insert(data, into: context))
+        case let .update(attribute, targets):
+            for target in targets {
+                let object = context.object(of: target.entity, key: target.key)
+                try object.setValue(target.value, for: attribute)
+                kept.append(object)
+            }
+        case let .delete(targets):
+            for target in targets {
+                let object = context.object(of: target.entity, key: target.key)
+                try context.delete(object)
+                kept.append(object)
+            }
+        case let .batchInsert(request): kept.append(try context.execute(request))
+        case let .batchUpdate(request): kept.append(try context.execute(request))
+        case let .batchDelete(request): kept.append(try context.execute(request))
+        case let .save(mayFail):
+            do {
+                try context.save()
+            } catch let error as ObjectGraphError where mayFail {
+                // A refused save (deny, validation): counted, and the changes rolled back, as an app would.
+                checksum.add("save failed: \(error)")
+                context.rollback()
+                failedSaves += 1
+            }
+        case .deleteFetched:
+            guard let results else { return }
+            for index in 0..<results.count { try context.delete(results[index]) }
+        case let .link(relationship, pairs, unlink):
+            for pair in pairs {
+                let source = context.object(of: pair.source.entity, key: pair.source.key)
+                let destination = context.object(of: pair.destination.entity, key: pair.destination.key)
+                if relationship.isToMany {
+                    if unlink { try source.remove(destination, from: relationship) } else { try source.add(destination, to: relationship) }
+                } else {
+                    try source.setObject(unlink ? nil : destination, for: relationship)
+                }
+            }
+        case .reset:
+            context.reset()
+            results = nil
+        case .newContext:
+            kept.append(self.context)
+            self.context = store.makeContext()
+            results = nil
+        case let .merge(steps):
+            let other = store.makeContext()
+            var notifications: [SaveNotification] = []
+            other.addSaveObserver { notifications.append($0) }
+            for inner in steps { try run(inner, in: other) }
+            for notification in notifications { try context.mergeChanges(from: notification) }
+            kept.append(other)
+        }
+    }
+
+    private func insert(_ entity: EntityDescription, _ new: PreparedStep.NewObject, in context: ObjectContext) throws -> ManagedObject {
+        let object = try context.insert(entity)
+        for (attribute, value) in new.values { try object.setValue(value, for: attribute) }
+        return object
+    }
+
+    /// Reads a key path of `object`: attribute values (firing faults), through to-one and to-many relationships,
+    /// `@count` of a to-many.
+    private func read(_ path: ArraySlice<String>, of object: ManagedObject) throws {
+        guard let name = path.first else { return }
+        let rest = path.dropFirst()
+        if let relationship = object.entity.relationship(name) {
+            if relationship.isToMany {
+                let members = try object.objects(relationship)
+                if rest.first == "@count" {
+                    checksum.add(String(members.count))
+                    return
+                }
+                for member in members { try read(rest, of: member) }
+            } else if let destination = try object.object(relationship) {
+                try read(rest, of: destination)
+            }
+            return
+        }
+        checksum.add(try object.value(name).description)
+    }
+}
+
+/// What a phase's counters are read from: a school's strategy, a declared scenario's executor or its replay.
+public protocol CounterSource: AnyObject {
+    /// Counters that only grow; nil where the strategy cannot honestly count.
+    func readings() -> CounterReadings
+}

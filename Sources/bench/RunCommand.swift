@@ -14,6 +14,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Run every scenario.")
     var all = false
 
+    @Option(help: "Run the standard suite generated from this Xcode model (.xcdatamodeld, .xcdatamodel or contents) instead of scenarios.")
+    var model: String?
+
     @Option(help: "Sizes to run instead of the profile's, comma-separated (e.g. 1000,10000).")
     var sizes: String?
 
@@ -67,8 +70,10 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var scenarioOptions: ScenarioOptions
 
     func run() throws {
-        guard all != !scenarioNames.isEmpty else {
-            throw BenchError.invalidInput(all ? "give scenario names or --all, not both" : "name the scenarios to run, or pass --all (see 'bench list')")
+        guard [all, !scenarioNames.isEmpty, model != nil].filter({ $0 }).count == 1 else {
+            throw BenchError.invalidInput(all || model != nil || !scenarioNames.isEmpty
+                ? "give one of: scenario names, --all, or --model MODEL"
+                : "name the scenarios to run, pass --all, or --model MODEL for the suite generated from an Xcode model (see 'bench list')")
         }
         guard repetitions.map({ $0 >= 1 }) ?? true else { throw BenchError.invalidInput("--repetitions must be at least 1") }
         guard warmup.map({ $0 >= 0 }) ?? true else { throw BenchError.invalidInput("--warmup must be 0 or more") }
@@ -80,8 +85,25 @@ struct RunCommand: ParsableCommand {
         if RunInfo.buildConfiguration == "debug" && !allowDebug {
             throw BenchError.invalidInput("this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)")
         }
-        let catalog = try scenarioOptions.catalog()
-        var request = RunRequest(scenarios: all ? catalog.scenarios : try scenarioNames.map(catalog.scenario(named:)))
+        let scenarios: [Scenario]
+        if let model {
+            let xcode = try loadModel(model)
+            let findings = ModelLint.findings(try compile(xcode))
+            if !quiet {
+                print("lint of \(model): \(findings.isEmpty ? "no findings" : "\(findings.count) finding(s)")")
+                for finding in findings { print("  \(finding)") }
+                print("")
+            }
+            do {
+                scenarios = [try GeneratedSuite.scenario(modelPath: model)]
+            } catch let error as ObjectGraphError {
+                throw BenchError.invalidInput("\(error)")
+            }
+        } else {
+            let catalog = try scenarioOptions.catalog()
+            scenarios = all ? catalog.scenarios : try scenarioNames.map(catalog.scenario(named:))
+        }
+        var request = RunRequest(scenarios: scenarios)
         request.profile = profile
         request.sizes = try sizes.map { try parseSizes($0, option: "--sizes") }
         request.strategies = try strategies.map(parseStrategies)

@@ -132,6 +132,68 @@ import Testing
         }
     }
 
+    @Test func schemaPrintsTheStoresDDL() throws {
+        let result = try Self.bench(["schema", "Scenarios/models/ChatList.xcdatamodeld"])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "CREATE TABLE ZCHAT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMEMBERSCOUNT INTEGER, ZLASTMESSAGEAT TIMESTAMP, ZNAME VARCHAR );")
+        #expect(lines.contains("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);"))
+        #expect(lines.contains("CREATE INDEX ZMESSAGE_ZCHAT_INDEX ON ZMESSAGE (ZCHAT);"))
+        #expect(lines.filter { $0.hasPrefix("CREATE TRIGGER") }.count == 5)
+    }
+
+    @Test func lintGivesFindingsAndExitCodes() throws {
+        let social = try Self.bench(["lint", "Scenarios/models/SocialFeed.xcdatamodeld"])
+        #expect(social.status == 1)
+        #expect(social.output.contains("cost: User: a list showing how many comments, followers, following, likes, posts each User has"))
+        #expect(social.output.hasSuffix("5 finding(s)\n"))
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func lint(_ contents: String) throws -> Result {
+            let path = folder.appendingPathComponent("contents-\(UUID().uuidString)").path
+            try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+            return try Self.bench(["lint", path])
+        }
+        let clean = try lint("<model><entity name=\"Note\"><attribute name=\"text\" optional=\"YES\" attributeType=\"String\"/></entity></model>")
+        #expect(clean.status == 0 && clean.output == "no findings\n")
+        let risky = try lint("""
+            <model><entity name="Category"><attribute name="id" optional="YES" attributeType="UUID"/></entity>
+            <entity name="Item"><attribute name="ofCategory" optional="YES" attributeType="UUID"/></entity>
+            <entity name="Student"><relationship name="subjects" optional="YES" toMany="YES" destinationEntity="Subject"/></entity>
+            <entity name="Subject"/></model>
+            """)
+        #expect(risky.status == 1)
+        #expect(risky.output.contains("xcode: Student.subjects: warning: Student.subjects does not have an inverse"))
+        #expect(risky.output.contains("risk: Student.subjects: a to-many without inverse (many-to-nil)"))
+        #expect(risky.output.contains("cost: Item.ofCategory: looks like a hand-kept key to Category"))
+        let broken = try lint("<model><entity name=\"A\"></model>")
+        #expect(broken.status == 64 && broken.error.hasPrefix("bench: error: ") && broken.error.contains("cut off") && broken.output.isEmpty)
+        let missing = try Self.bench(["lint", "/nonexistent/Model.xcdatamodeld"])
+        #expect(missing.status == 64 && missing.error == "bench: error: cannot read the Xcode model /nonexistent/Model.xcdatamodeld: no such file or folder; give a .xcdatamodeld folder, a .xcdatamodel folder or its contents file\n")
+    }
+
+    @Test func runModelRunsTheGeneratedSuite() throws {
+        let output = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try Self.bench(["run", "--model", "Scenarios/models/MedicalRecords.xcdatamodeld", "--sizes", "100", "--repetitions", "1",
+                                     "--warmup", "0", "--output", output.path, "--quiet", "--allow-debug", "--no-history"])
+        #expect(result.status == 0, "\(result.error)")
+        let summary = try SummaryFile.decode(try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8), file: "summary.csv")
+        let phases = Set(summary.map(\.key.phase))
+        for phase in ["insert", "fetch-User", "walk-Record.user", "walk-Record.user-prefetch", "count-User.records-faults",
+                      "count-User.records-fetch", "batch-Record-20", "delete-User"] {
+            #expect(phases.contains(phase), "\(phase)")
+        }
+        #expect(Set(summary.map(\.key.strategy)) == ["objectgraph", "sql-replay"])
+        // The replay runs ObjectGraph's statements: the same counts, phase by phase.
+        let statements = summary.filter { $0.key.metric == "sql_statements" }
+        for row in statements where row.key.strategy == "objectgraph" {
+            let replay = statements.first { $0.key.strategy == "sql-replay" && $0.key.phase == row.key.phase }
+            #expect(replay?.summary?.median == row.summary?.median, "\(row.key.phase)")
+        }
+    }
+
     @Test func explainPrintsTheSQLOfEachPhase() throws {
         let result = try Self.bench(["explain", "faulting", "--strategy", "many-to-many", "--size", "5"])
         #expect(result.status == 0, "\(result.error)")
@@ -155,7 +217,7 @@ import Testing
         try check(["run", "query", "--strategies", "many-to-onne", "--allow-debug"],
                   "unknown strategy 'many-to-onne' (did you mean 'many-to-one'?)")
         try check(["run", "query", "--read-page-cache-mib", "0", "--allow-debug"], "--read-page-cache-mib must be at least 1")
-        try check(["run", "--allow-debug"], "name the scenarios to run, or pass --all (see 'bench list')")
+        try check(["run", "--allow-debug"], "name the scenarios to run, pass --all, or --model MODEL for the suite generated from an Xcode model (see 'bench list')")
         try check(["run", "query", "--output", "/proc/relbench", "--sizes", "10", "--allow-debug"],
                   "cannot create the output folder /proc/relbench (No such file or directory); choose a writable --output folder")
         try check(["explain", "query", "--strategy", "one-to-one"],

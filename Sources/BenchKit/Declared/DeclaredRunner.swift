@@ -119,6 +119,9 @@ final class DeclaredRunner {
                 if let trace, log == nil { store.sqlTrace = SQLTrace(level: traceLevel, exact: traceExact, sink: trace) }
                 store.logStatements(into: log)
                 executor = StepExecutor(store: store)
+            } else {
+                // A continued phase: the same store, a new context (the previous phase's objects released, untimed).
+                executor!.release()
             }
             let runner = executor!
             var preparer = StepPreparer(plan: plan, data: graph, keys: phase.store == .fresh ? FilledKeys() : keys, store: runner.store,

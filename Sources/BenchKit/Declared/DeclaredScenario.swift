@@ -12,7 +12,7 @@ public struct DeclaredScenario: Sendable {
             case prepared
             /// An empty store with the model's schema.
             case fresh
-            /// The store and context the previous phase left.
+            /// The store the previous phase left (what it saved), with a new context.
             case continued
         }
 

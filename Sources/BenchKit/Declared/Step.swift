@@ -98,6 +98,8 @@ struct StepParser {
             var kinds = object.keys.filter { Step.kinds.contains($0) }
             // "count" is also an option (of insert, link, batch-insert): with another kind present, it is that option.
             if kinds.count == 2, kinds.contains("count") { kinds.removeAll { $0 == "count" } }
+            // A "count" that is a number is that option of a step whose kind is misspelled.
+            if kinds == ["count"], object["count"]?.string == nil { kinds = [] }
             guard kinds.count == 1, let kind = kinds.first else {
                 let unknown = object.keys.sorted().first { !Step.kinds.contains($0) } ?? ""
                 let near = nearNames(unknown, in: Step.kinds)

@@ -1,0 +1,113 @@
+import ObjectGraph
+
+/// Advice on a model's relationships, each finding with what it costs and what to change: Xcode's warnings in its
+/// own words, then RelBench's (many-to-nil data loss, unindexed hand-kept keys, counts read through faults, deep
+/// cascades, ordered relationships).
+public enum ModelLint {
+    public struct Finding: Sendable, Equatable, CustomStringConvertible {
+        public enum Kind: String, Sendable {
+            /// Xcode's own warning, as its model editor shows it.
+            case xcode
+            /// Data can be lost or integrity is not kept.
+            case risk
+            /// A measurable cost with a cheaper alternative.
+            case cost
+        }
+
+        public let kind: Kind
+        /// `Entity.property`, or `Entity`.
+        public let subject: String
+        public let message: String
+        /// What to change; empty for Xcode's warnings.
+        public let fix: String
+
+        public var description: String {
+            "\(kind.rawValue): \(subject): \(message)" + (fix.isEmpty ? "" : " Fix: \(fix)")
+        }
+    }
+
+    /// Every finding for `model`, Xcode's first, then by subject.
+    public static func findings(_ model: ObjectModel) -> [Finding] {
+        var findings = model.warnings.map { warning -> Finding in
+            let subject = String(warning.prefix { $0 != " " })
+            return Finding(kind: .xcode, subject: subject, message: "warning: " + warning, fix: "")
+        }
+        var advice: [Finding] = []
+        for entity in model.entities {
+            for relationship in entity.relationships where relationship.entity === entity {
+                let name = relationship.qualifiedName
+                if relationship.isToMany && relationship.inverse == nil {
+                    advice.append(Finding(
+                        kind: .risk, subject: name,
+                        message: "a to-many without inverse (many-to-nil) keeps each \(relationship.destination.name)'s owner in one hidden column on its row, so a \(relationship.destination.name) added to two \(entity.name)s' \(relationship.name) keeps only the last membership after save: the others are lost without an error (seed 000 II.B; measured by RelBench's data-loss scenario).",
+                        fix: "add an inverse: a to-many \(relationship.destination.name).\(entity.name.lowercased())s makes it a many-to-many (a join table) if members are shared, a to-one if each has one owner."))
+                }
+                if relationship.isOrdered {
+                    advice.append(Finding(
+                        kind: .cost, subject: name,
+                        message: "ordered: Core Data keeps an order column (\(relationship.orderColumnName.isEmpty ? "Z_FOK_..." : relationship.orderColumnName)) that every insert, move and removal rewrites for the members after it, and that each fault reads.",
+                        fix: "unless users choose the order, drop Ordered and sort by an attribute (a date, a position you set)."))
+                }
+            }
+            let uncounted = entity.relationships.filter { relationship in
+                relationship.entity === entity && relationship.isToMany && relationship.inverse != nil
+                    && !entity.derivedAttributes.contains { derived in
+                        if case let .count(reference) = derived.kind { return reference.name == relationship.name }
+                        return false
+                    }
+            }.map(\.name)
+            if !uncounted.isEmpty {
+                advice.append(Finding(
+                    kind: .cost, subject: entity.name,
+                    message: "a list showing how many \(uncounted.joined(separator: ", ")) each \(entity.name) has, through .count, faults that set for every row (one statement each, then the members' rows).",
+                    fix: "for each count a list shows, add a derived attribute (\(uncounted.prefix(2).map { "\($0)Count = \($0).@count" }.joined(separator: ", "))\(uncounted.count > 2 ? ", ..." : "")), Integer 64: it is read with the \(entity.name) row (seed 000 III.B; RelBench's chat-list scenario measures both)."))
+            }
+            for attribute in entity.attributes where attribute.entity === entity && !attribute.isTransient {
+                guard attribute.type == .uuid || attribute.type == .string, !attribute.isIndexed,
+                      !entity.fetchIndexes.contains(where: { $0.elements.first?.property == attribute.name }),
+                      let target = handKeptKeyTarget(attribute, in: model) else { continue }
+                advice.append(Finding(
+                    kind: .cost, subject: "\(entity.name).\(attribute.name)",
+                    message: "looks like a hand-kept key to \(target) (seed 003's ofCategory, seed 000's classID) without an index: every fetch of a \(target)'s \(entity.name)s scans all \(entity.name) rows, and deleting a \(target) leaves its \(entity.name)s behind.",
+                    fix: "index it (Indexed, or a fetch index on \(attribute.name)), or model a to-one relationship to \(target) with an inverse and a Cascade rule (RelBench's hand-kept-key scenario measures all three)."))
+            }
+            let chain = cascadeChain(from: entity)
+            if chain.count >= 4 {
+                advice.append(Finding(
+                    kind: .cost, subject: entity.name,
+                    message: "deleting a \(entity.name) cascades \(chain.count - 1) levels (\(chain.joined(separator: " -> "))): each level's objects are faulted in, their own rules applied and deleted one statement each, in one save.",
+                    fix: "keep it if the graph is small per \(entity.name); for large ones delete the deepest level first with a batch delete request (one statement), then the rest."))
+            }
+        }
+        findings += advice.sorted { ($0.subject, $0.kind.rawValue) < ($1.subject, $1.kind.rawValue) }
+        return findings
+    }
+
+    /// The entity an attribute seems to reference by key: a UUID or string named like `<entity>ID`, `<entity>Id`,
+    /// `<entity>Key` or `of<Entity>`, naming another entity of the model.
+    static func handKeptKeyTarget(_ attribute: AttributeDescription, in model: ObjectModel) -> String? {
+        let name = attribute.name
+        var stem: String?
+        for suffix in ["ID", "Id", "Key", "Uuid", "UUID"] where name.hasSuffix(suffix) && name.count > suffix.count {
+            stem = String(name.dropLast(suffix.count))
+        }
+        if stem == nil, name.hasPrefix("of"), name.count > 2 { stem = String(name.dropFirst(2)) }
+        guard let stem else { return nil }
+        return model.entities.first { entity in
+            entity !== attribute.entity && (entity.name.lowercased() == stem.lowercased()
+                || entity.name.lowercased().hasSuffix(stem.lowercased()) && stem.count >= 4)
+        }?.name
+    }
+
+    /// The longest chain of Cascade rules from `entity` (entity names, cycles cut).
+    static func cascadeChain(from entity: EntityDescription, seen: Set<String> = []) -> [String] {
+        var seen = seen
+        seen.insert(entity.name)
+        var best: [String] = []
+        for relationship in entity.relationships where relationship.deleteRule == .cascade && !seen.contains(relationship.destination.name) {
+            let chain = cascadeChain(from: relationship.destination, seen: seen)
+            if chain.count > best.count { best = chain }
+        }
+        return [entity.name] + best
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+@testable import BenchKit
+import ObjectGraph
+
+/// Scenario files that declare their own model, data and phases: parsing and its messages, the data generator,
+/// every step kind's counters, the SQL replay against ObjectGraph.
+@Suite struct DeclaredScenarioTests {
+    /// A library: authors write books (Cascade), books have tags (many-to-many) and an optional series (to-one
+    /// without inverse); Author.bookCount is derived.
+    static let library = """
+    {"name": "library", "description": "a test library",
+     "model": {"entities": [
+       {"name": "Author", "attributes": [{"name": "name", "type": "String", "optional": true},
+                                         {"name": "bookCount", "type": "Integer 64", "derived": true, "derivation": "books.@count", "optional": true}],
+        "relationships": [{"name": "books", "destination": "Book", "toMany": true, "inverse": "author", "deleteRule": "Cascade", "optional": true}]},
+       {"name": "Book", "attributes": [{"name": "title", "type": "String", "optional": true}, {"name": "year", "type": "Integer 16", "optional": true}],
+        "relationships": [{"name": "author", "destination": "Author", "inverse": "books", "maxCount": 1, "optional": true},
+                          {"name": "tags", "destination": "Tag", "toMany": true, "inverse": "books", "optional": true},
+                          {"name": "series", "destination": "Series", "maxCount": 1, "optional": true}]},
+       {"name": "Tag", "attributes": [{"name": "name", "type": "String", "optional": true}],
+        "relationships": [{"name": "books", "destination": "Book", "toMany": true, "inverse": "tags", "optional": true}]},
+       {"name": "Series", "attributes": [{"name": "name", "type": "String", "optional": true}]}
+     ]},
+     "data": {"entities": {"Author": "size", "Book": "3*size", "Tag": 5, "Series": 4},
+              "relationships": {"Book.author": {}, "Book.tags": {"per": 2}, "Book.series": {"fill": 0.5}},
+              "attributes": {"Book.title": {"words": [2, 4]}, "Book.year": {"integer": [1990, 2020]}}},
+     "variants": [{"name": "prefetch", "values": ["off", "on"]}],
+     "phases": [
+       {"name": "list", "store": "prepared", "steps": [
+         {"fetch": "Book", "sort": ["title"], "limit": 10, "faults": false,
+          "prefetch": {"variant": "prefetch", "off": [], "on": ["author", "tags"]}},
+         {"read": ["title", "author.name", "tags.name"]}]},
+       {"name": "count", "store": "continued", "steps": [{"count": "Book", "predicate": "year >= 2000"}]},
+       {"name": "edit", "store": "continued", "steps": [
+         {"insert": "Book", "count": 3}, {"update": "Book.title", "share": 0.1}, {"link": "Book.tags", "count": 2},
+         {"save": true}]},
+       {"name": "remove", "store": "prepared", "steps": [{"delete": "Author", "share": 0.25}, {"save": true}]},
+       {"name": "batch", "store": "prepared", "steps": [
+         {"batch-update": "Book", "predicate": "year < 2000", "set": {"year": 2000}},
+         {"batch-delete": "Series"}, {"batch-insert": "Tag", "count": 4}]},
+       {"name": "merge", "store": "prepared", "steps": [
+         {"fetch": "Author", "faults": false}, {"merge": [{"insert": "Author", "count": 2}, {"save": true}]}, {"read": ["name"]}]},
+       {"name": "import", "store": "fresh", "steps": [{"insert-data": true}, {"save": true}]}
+     ],
+     "sizes": {"smoke": [8], "default": [8], "full": [8]}, "repetitions": 1, "warmup": 0}
+    """
+
+    static func parse(_ text: String) throws -> Scenario {
+        try ScenarioFile.parse(Data(text.utf8), file: "Scenarios/library.json")
+    }
+
+    static func error(_ text: String) -> String {
+        do { _ = try parse(text); return "no error" } catch { return "\(error)" }
+    }
+
+    static func replacing(_ old: String, _ new: String) -> String {
+        precondition(library.contains(old), "the fixture has no \(old)")
+        return library.replacingOccurrences(of: old, with: new)
+    }
+
+    @Test func theLibraryParsesForEveryVariant() throws {
+        let scenario = try Self.parse(Self.library)
+        #expect(scenario.workload == nil)
+        #expect(scenario.strategies == [.objectGraph, .sqlReplay])
+        #expect(scenario.phaseNames == ["list", "count", "edit", "remove", "batch", "merge", "import"])
+        let plan = scenario.declared!.plan(for: scenario.variants[1])
+        #expect(plan.model.entities.map(\.name) == ["Author", "Book", "Series", "Tag"])
+        #expect(plan.model.schemaSQL.contains("CREATE TABLE ZBOOK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZYEAR INTEGER, ZAUTHOR INTEGER, ZSERIES INTEGER, ZTITLE VARCHAR )"))
+    }
+
+    @Test func theGeneratorMakesExactlyWhatTheDataSectionSays() throws {
+        let scenario = try Self.parse(Self.library)
+        let plan = scenario.declared!.plan(for: scenario.variants[0])
+        let data = plan.generator.make(size: 10, seed: 42)
+        let counts = plan.model.entities.map { "\($0.name)=\(data.objects[$0.number]?.count ?? 0)" }
+        #expect(counts == ["Author=10", "Book=30", "Series=4", "Tag=5"])
+        func edges(_ name: String) -> GraphData.Edges { data.edges.first { $0.relationship == name }! }
+        // Every book has an author (to-one, fill 1), two distinct tags (fixed fan-out 2), a series at rate 0.5.
+        #expect(edges("author").targets.count == 30 && edges("author").targets.values.allSatisfy { $0.count == 1 })
+        #expect(edges("tags").targets.count == 30 && edges("tags").targets.values.allSatisfy { Set($0).count == 2 })
+        // Pinned at seed 42: the share of books with a series, and the distribution over authors.
+        #expect(edges("series").targets.count == 9)
+        let perAuthor = Dictionary(grouping: edges("author").targets.values.map { $0[0].index }, by: { $0 }).values.map(\.count).sorted()
+        #expect(perAuthor == [1, 1, 1, 1, 2, 3, 6, 6, 9])
+        let years = data.objects[plan.model.entity("Book")!.number]!.columns.first { $0.attribute.name == "year" }!.values
+        #expect(years.allSatisfy { if case let .int(year) = $0 { return (1990...2020).contains(year) } else { return false } })
+        // The same seed makes the same data; another seed other data.
+        let again = plan.generator.make(size: 10, seed: 42)
+        #expect(again.edges.map { $0.targets.count } == data.edges.map { $0.targets.count })
+        #expect(edges("series").targets.keys.sorted { $0.index < $1.index }
+                == again.edges.first { $0.relationship == "series" }!.targets.keys.sorted { $0.index < $1.index })
+    }
+
+    @Test func fanOutsFollowTheirDistributions() throws {
+        let text = Self.replacing("\"Book.tags\": {\"per\": 2}", "\"Book.tags\": {\"per\": {\"uniform\": [0, 3]}}")
+            .replacingOccurrences(of: "\"Tag\": 5", with: "\"Tag\": 50")
+        let plan = try Self.parse(text).declared!.plan(for: Variant([("prefetch", .text("off"))]))
+        let data = plan.generator.make(size: 100, seed: 7)
+        let tags = data.edges.first { $0.relationship == "tags" }!.targets.values.map(\.count)
+        #expect(tags.allSatisfy { (1...3).contains($0) })
+        #expect(tags.count < 300 && tags.count > 200)
+        let zipf = Self.replacing("\"Book.tags\": {\"per\": 2}", "\"Book.tags\": {\"per\": {\"zipf\": 1.5, \"max\": 40}}")
+            .replacingOccurrences(of: "\"Tag\": 5", with: "\"Tag\": 50")
+        let zipfData = try Self.parse(zipf).declared!.plan(for: Variant([("prefetch", .text("off"))])).generator.make(size: 100, seed: 7)
+        let sizes = zipfData.edges.first { $0.relationship == "tags" }!.targets.values.map(\.count)
+        // Zipf: one tag is the most common count, and a few books get many.
+        let histogram = Dictionary(grouping: sizes, by: { $0 }).mapValues(\.count)
+        #expect(histogram.max { $0.value < $1.value }?.key == 1)
+        #expect(sizes.max()! > 5)
+    }
+
+    /// Every step kind's counters at size 8, exactly; and the replay runs the same statements and reads the same rows.
+    @Test func everyStepKindCountsExactlyAndTheReplayMatches() throws {
+        let scenario = try Self.parse(Self.library)
+        var request = RunRequest(scenarios: [scenario])
+        request.profile = .smoke
+        let samples = try Runner(request: request, plan: try RunPlan(request), folder: nil, progress: nil).run()
+        func value(_ strategy: String, _ variant: String, _ phase: String, _ metric: Metric) -> Double? {
+            samples.first { $0.strategy == strategy && $0.variant == "prefetch=\(variant)" && $0.phase == phase && $0.metric == metric.rawValue }?.value
+        }
+        for variant in ["off", "on"] {
+            for phase in scenario.phaseNames {
+                for metric in [Metric.sqlStatements, .rowsRead] {
+                    #expect(value("objectgraph", variant, phase, metric) == value("sql-replay", variant, phase, metric), "\(variant) \(phase) \(metric)")
+                }
+            }
+        }
+        // The list: without prefetching, one fetch, each book's tags fault (10), and one fault for each distinct
+        // author and tag the first 10 books meet (10 at the run's seed: pinned).
+        #expect(value("objectgraph", "off", "list", .sqlStatements) == 21)
+        #expect(value("objectgraph", "on", "list", .sqlStatements) == 3)
+        #expect(value("objectgraph", "off", "count", .sqlStatements) == 1)
+        #expect(value("objectgraph", "off", "count", .countResult) == 18)
+        #expect(value("objectgraph", "off", "edit", .sqlStatements) == 41)
+        #expect(value("objectgraph", "off", "remove", .sqlStatements) == 33)
+        #expect(value("objectgraph", "off", "batch", .sqlStatements) == 12)
+        #expect(value("objectgraph", "off", "merge", .sqlStatements) == 11)
+        // 41 rows and 48 join rows in the first save of a new store: 89 INSERTs and 16 statements of the save.
+        #expect(value("objectgraph", "off", "import", .sqlStatements) == 105)
+    }
+
+    @Test(arguments: [
+        ("\"Tag\": 5,", "\"Tga\": 5,", "field 'data': with prefetch=off: entities: no entity 'Tga' in the model (did you mean 'Tag'?)"),
+        ("\"Book.tags\": {\"per\": 2}", "\"Book.tagz\": {\"per\": 2}", "field 'data': with prefetch=off: relationships.Book.tagz: 'Book' has no relationship 'tagz' (did you mean 'tags'?)"),
+        ("\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Author.books\": {}", "field 'data': with prefetch=off: relationships.Book.author: its inverse Author.books is filled too; fill one side, ObjectGraph keeps the other"),
+        ("\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 2}", "field 'data': relationships.Book.series.fill: expected a probability from 0 to 1, got the number 2"),
+        ("\"Book\": \"3*size\"", "\"Book\": \"three\"", "field 'data': entities.Book: expected a number, \"size\", \"3*size\" or \"size/10\", got the string \"three\""),
+        ("{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"year >=\"}", "field 'phases[1].steps[0].predicate': with prefetch=off: Unable to parse the format string \"year >=\": no expression at position 8: expected a key path, a constant, {a, b}, $VARIABLE or a format argument, found the end"),
+        ("{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"year >= $y\"}", "field 'phases[1].steps[0].predicate': with prefetch=off: uses $y, which 'variables' does not define"),
+        ("{\"read\": [\"title\", \"author.name\", \"tags.name\"]}", "{\"read\": [\"title\", \"author.nam\"]}", "field 'phases[0].steps[1].read': with prefetch=off: 'author.nam': Author has no property 'nam' (did you mean 'name'?)"),
+        ("{\"delete\": \"Author\", \"share\": 0.25}", "{\"delet\": \"Author\", \"share\": 0.25}", "field 'phases[3].steps[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, new-context, merge (did you mean 'delete'?)"),
+        ("\"limit\": 10,", "\"limit\": 10, \"limt\": 3,", "field 'phases[0].steps[0]': with prefetch=off: 'fetch' has no option 'limt' (did you mean 'limit'?)"),
+        ("\"on\": [\"author\", \"tags\"]", "\"on\": [\"author\", \"tag\"]", "field 'phases[0].steps[0].prefetch': with prefetch=on: 'tag': Book has no relationship 'tag' (did you mean 'tags'?)"),
+        ("\"off\": [],", "", "field 'phases[0].steps[0].prefetch': with prefetch=off: chooses by the variant 'prefetch' but gives no value for 'off'"),
+        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"], \"change\": \"inverse\", \"target\": \"Book.serie\"}", "field 'variants': 'prefetch': entity 'Book' has no property 'serie'"),
+        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"], \"change\": \"ordered\", \"target\": \"Book.author\"}", "field 'variants': 'prefetch': 'Book.author' is a to-one; only a to-many can be ordered"),
+        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"], \"change\": \"key\", \"target\": \"Book.author\"}", "field 'variants': 'prefetch': a key change needs \"attribute\" (the new UUID attribute) and \"destinationKey\" (the destination's UUID attribute)"),
+        ("{\"merge\": [{\"insert\": \"Author\"", "{\"merge\": [{\"insrt\": \"Author\"", "field 'phases[5].steps[1].merge[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, new-context, merge (did you mean 'insert'?)"),
+        ("\"Series\": 4}", "\"Series\": 4, \"Ghost\": 1}", "field 'data': with prefetch=off: entities: no entity 'Ghost' in the model"),
+        ("{\"name\": \"import\", \"store\": \"fresh\"", "{\"name\": \"import\", \"store\": \"frozen\"", "field 'phases[6].store': expected prepared or fresh, or continued, got the string \"frozen\""),
+        ("\"insert\": \"Book\", \"count\": 3}", "\"insert\": \"Tag\", \"count\": 3, \"children\": {\"posts\": 1}}", "field 'phases[2].steps[0].children': with prefetch=off: 'Tag' has no to-many relationship 'posts'"),
+        ("{\"name\": \"count\",", "{\"name\": \"list\",", "field 'phases[1]': a second phase named 'list'"),
+    ])
+    func eachMistakeIsRefusedWithTheFieldAndWhatToDo(old: String, new: String, message: String) {
+        #expect(Self.error(Self.replacing(old, new)) == "Scenarios/library.json: " + message)
+    }
+
+    @Test func aReadNeedsAFetchBeforeIt() {
+        #expect(Self.error(Self.replacing("{\"fetch\": \"Author\", \"faults\": false}, ", ""))
+                == "Scenarios/library.json: field 'phases[5].steps[1]': with prefetch=off: 'read' needs a fetch of objects before it in its phase")
+    }
+
+    @Test func aBadInlineModelNamesTheEntityAndProperty() {
+        let unknownDestination = Self.replacing("\"destination\": \"Series\"", "\"destination\": \"Serie\"")
+        #expect(Self.error(unknownDestination).hasPrefix("Scenarios/library.json: field 'data': with prefetch=off: relationships.Book.series: 'Book' has no relationship 'series'"))
+        #expect(Self.error(Self.replacing("\"model\": {\"entities\": [", "\"model\": {\"entites\": ["))
+                == "Scenarios/library.json: field 'model': an inline model is {\"entities\": [{\"name\": ..., \"attributes\": [...], \"relationships\": [...]}]}")
+        #expect(Self.error(Self.replacing("\"model\": {", "\"model\": 5, \"ignored\": {"))
+                .hasPrefix("Scenarios/library.json: field 'ignored': unknown field"))
+    }
+
+    /// The seeds' models as shipped, read through the Xcode importer.
+    @Test(arguments: [("ChatList", 3, "CREATE TABLE ZCHAT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMEMBERSCOUNT INTEGER, ZLASTMESSAGEAT TIMESTAMP, ZNAME VARCHAR )"),
+                      ("SocialFeed", 8, "CREATE TABLE ZPOST ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLIKESCOUNT INTEGER, ZAUTHOR INTEGER, ZCATEGORY INTEGER, ZCREATEDAT TIMESTAMP, ZUPDATEDAT TIMESTAMP, ZCONTENT VARCHAR, ZTITLE VARCHAR, ZID BLOB )"),
+                      ("HandKeptKey", 2, "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCATEGORY INTEGER, ZNAME VARCHAR, ZID BLOB )"),
+                      ("MedicalRecords", 3, "CREATE TABLE ZREPORT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZRECORD INTEGER, ZIMAGEDATA BLOB )")])
+    func theShippedModelsImport(name: String, entities: Int, table: String) throws {
+        let path = CommandLineTests.root.appendingPathComponent("Scenarios/models/\(name).xcdatamodeld").path
+        let xcode = try XcodeModel.load(path: path)
+        #expect(xcode.notes.isEmpty)
+        let model = try xcode.makeModel()
+        #expect(model.entities.count == entities)
+        #expect(model.schemaSQL.contains(table))
+    }
+}

@@ -110,6 +110,42 @@ import ObjectGraph
         #expect(sizes.max()! > 5)
     }
 
+    /// A real app's model carries rules: generated data keeps them (ranges, lengths, patterns, required to-ones,
+    /// required to-manys with a minimum count) so that its first save succeeds, with no data section for them.
+    @Test func generatedDataKeepsTheModelsRules() throws {
+        let text = """
+        {"name": "rules", "description": "a model with validation rules",
+         "model": {"entities": [
+           {"name": "Shop", "attributes": [
+              {"name": "code", "type": "String", "minValueString": "3", "maxValueString": "6", "regularExpressionString": "[a-z]+"},
+              {"name": "rating", "type": "Integer 64", "minValueString": "9007199254740993", "maxValueString": "9223372036854775807"},
+              {"name": "share", "type": "Decimal", "minValueString": "0", "maxValueString": "1"},
+              {"name": "opened", "type": "Date", "minDateTimeInterval": "0", "maxDateTimeInterval": "120"}],
+            "relationships": [{"name": "staff", "destination": "Clerk", "toMany": true, "inverse": "shop", "minCount": 2, "optional": false}]},
+           {"name": "Clerk", "attributes": [{"name": "name", "type": "String"}],
+            "relationships": [{"name": "shop", "destination": "Shop", "inverse": "staff", "maxCount": 1, "optional": false}]}
+         ]},
+         "data": {"entities": {"Shop": "size", "Clerk": "3*size"}, "relationships": {"Clerk.shop": {"fill": 0.5}}},
+         "phases": [{"name": "import", "store": "fresh", "steps": [{"insert-data": true}, {"save": true}]}],
+         "sizes": {"smoke": [10], "default": [10], "full": [10]}, "repetitions": 1, "warmup": 0}
+        """
+        let scenario = try Self.parse(text)
+        let plan = scenario.declared!.plan(for: scenario.variants[0])
+        let data = plan.generator.make(size: 10, seed: 42)
+        let store = try PersistentStore(model: plan.model, location: .inMemory)
+        let context = store.makeContext()
+        try GraphFiller.insert(data, into: context)
+        try context.save()
+        let shops = Array(try context.fetch(FetchRequest("Shop")))
+        #expect(shops.count == 10)
+        for shop in shops {
+            #expect(try shop.objects("staff").count >= 2)
+            let code = try shop.value("code").string ?? ""
+            #expect((3...6).contains(code.count) && code.allSatisfy(\.isLowercase))
+        }
+        #expect(try context.count(for: FetchRequest("Clerk", predicate: FetchPredicate(format: "shop == nil"))) == 0)
+    }
+
     /// Every step kind's counters at size 8, exactly; and the replay runs the same statements and reads the same rows.
     @Test func everyStepKindCountsExactlyAndTheReplayMatches() throws {
         let scenario = try Self.parse(Self.library)

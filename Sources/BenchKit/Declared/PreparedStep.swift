@@ -94,9 +94,10 @@ struct StepPreparer {
             let entity = model.entity(entityName)!
             let attribute = entity.attribute(attributeName)!
             let generator = plan.generator.spec.attributes["\(attribute.entity.name).\(attribute.name)"]
-                ?? DataGenerator.defaultGenerator(attribute.type, unique: false)
+                ?? DataGenerator.defaultGenerator(attribute, unique: false)
             return .update(attribute: attribute, targets: chosen(entity, share: share, random: &random).map { target in
-                (target.entity, target.key, DataGenerator.value(generator, attribute, entity: target.entity.name, index: Int(target.key) + 1_000_000, random: &random))
+                let value = DataGenerator.value(generator, attribute, entity: target.entity.name, index: Int(target.key) + 1_000_000, random: &random)
+                return (target.entity, target.key, DataGenerator.fit(value, to: attribute, random: &random))
             })
         case let .delete(entityName, share):
             return .delete(targets: chosen(model.entity(entityName)!, share: share, random: &random))
@@ -207,8 +208,9 @@ struct StepPreparer {
     private func newObject(_ entity: EntityDescription, index: Int, random: inout SplitMix64) -> PreparedStep.NewObject {
         let values = plan.generator.storedAttributes(entity).map { attribute -> (AttributeDescription, Value) in
             let generator = plan.generator.spec.attributes["\(attribute.entity.name).\(attribute.name)"]
-                ?? plan.generator.spec.attributes["\(entity.name).\(attribute.name)"] ?? DataGenerator.defaultGenerator(attribute.type, unique: true)
-            return (attribute, DataGenerator.value(generator, attribute, entity: entity.name, index: index, random: &random))
+                ?? plan.generator.spec.attributes["\(entity.name).\(attribute.name)"] ?? DataGenerator.defaultGenerator(attribute, unique: true)
+            let value = DataGenerator.value(generator, attribute, entity: entity.name, index: index, random: &random)
+            return (attribute, DataGenerator.fit(value, to: attribute, random: &random))
         }
         return PreparedStep.NewObject(values: values, links: [], children: [])
     }

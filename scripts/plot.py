@@ -22,14 +22,28 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
+# Colour by modelling (or, for declared scenarios, by implementation); the line style tells the implementation.
 STRATEGY_COLORS = {
     "many-to-one": "#1f77b4", "many-to-many": "#2ca02c", "many-to-nil": "#d62728", "manual-fk": "#9467bd",
     "one-to-one": "#17becf", "one-to-nil": "#bcbd22", "raw-sqlite": "#7f7f7f", "grdb": "#ff7f0e",
+    "objectgraph": "#1f77b4", "sql-replay": "#7f7f7f",
 }
+LINE_STYLES = {"raw-sqlite": "--", "grdb": ":", "sql-replay": "--"}
+DECLARED_STRATEGIES = {"objectgraph", "sql-replay"}
 
 
 def color(strategy):
-    return STRATEGY_COLORS.get(strategy, "#444444")
+    implementation, _, modelling = strategy.partition(":")
+    return STRATEGY_COLORS.get(modelling or implementation, "#444444")
+
+
+def line_style(strategy):
+    return LINE_STYLES.get(strategy.partition(":")[0], "-")
+
+
+def size_unit(rows):
+    """What a size counts: students for the school's workloads, objects of the data section for declared scenarios."""
+    return "" if {r["strategy"] for r in rows} <= DECLARED_STRATEGIES else " students"
 
 
 def load_summary(folder):
@@ -48,6 +62,10 @@ def load_summary(folder):
     return rows
 
 
+FIDELITY = ("Times and memory: ObjectGraph on Linux (Core Data does not run here). "
+            "Statement, fault and row counts transfer to an app where ObjectGraph is faithful to Core Data.")
+
+
 def ordered(values):
     return list(OrderedDict.fromkeys(values))
 
@@ -55,6 +73,7 @@ def ordered(values):
 def save(figure, folder, name):
     os.makedirs(os.path.join(folder, "plots"), exist_ok=True)
     name = name.replace(":", "-")  # peer strategies (raw-sqlite:many-to-one) name files on every system
+    figure.text(0.0, -0.02, FIDELITY, fontsize=7, color="#555555", ha="left", va="top", transform=figure.transFigure)
     written = []
     for extension in ("png", "svg"):
         path = os.path.join(folder, "plots", f"{name}.{extension}")
@@ -102,11 +121,12 @@ def plot_scenario(rows, folder, scenario):
             if not points:
                 continue
             sizes = [p["size"] for p in points]
-            axis.plot(sizes, [p["median"] for p in points], marker="o", markersize=3, color=color(strategy), label=strategy)
+            axis.plot(sizes, [p["median"] for p in points], marker="o", markersize=3, color=color(strategy),
+                      linestyle=line_style(strategy), label=strategy)
             axis.fill_between(sizes, [p["min"] for p in points], [p["max"] for p in points], color=color(strategy), alpha=0.15)
         log_axes(axis)
         axis.set_title(f"{phase}" + (f" [{variant}]" if variant else ""), fontsize=9)
-        axis.set_xlabel("size (students)", fontsize=8)
+        axis.set_xlabel(f"size{' (students)' if size_unit(data) else ''}", fontsize=8)
         axis.set_ylabel(label, fontsize=8)
         axis.tick_params(labelsize=7)
         axis.grid(True, which="major", alpha=0.3)
@@ -132,7 +152,7 @@ def plot_figure7(rows, folder):
             if not points:
                 continue
             sizes = [p["size"] for p in points]
-            axis.plot(sizes, [p["median"] for p in points], marker="o", color=color(strategy), label=strategy)
+            axis.plot(sizes, [p["median"] for p in points], marker="o", color=color(strategy), linestyle=line_style(strategy), label=strategy)
             axis.fill_between(sizes, [p["ci_low"] for p in points], [p["ci_high"] for p in points], color=color(strategy), alpha=0.2)
         log_axes(axis)
         axis.set_title(title, fontsize=10)
@@ -207,11 +227,13 @@ def plot_data_loss(rows, folder):
 
 
 def plot_statements(rows, folder):
-    """Statements and faults per phase, bars per strategy (and variant), at each scenario's largest size."""
+    """Statements and faults per phase, bars per strategy (and variant), at each scenario's largest size (sql-replay's
+    equal objectgraph's)."""
     written = []
     metrics = (("sql_statements", "statements"), ("object_faults", "object faults"), ("relationship_faults", "relationship faults"))
     for scenario in ordered(r["scenario"] for r in rows):
-        data = [r for r in rows if r["scenario"] == scenario and r["metric"] in dict(metrics)]
+        # sql-replay runs ObjectGraph's own statements: its bars would repeat objectgraph's.
+        data = [r for r in rows if r["scenario"] == scenario and r["metric"] in dict(metrics) and r["strategy"] != "sql-replay"]
         if not data or scenario == "batch-size":
             continue
         size = max(r["size"] for r in data)
@@ -233,7 +255,7 @@ def plot_statements(rows, folder):
         labels = [" ".join(part for part in (s, v, p if several_phases else "") if part) for s, v, p in groups]
         axis.set_xticklabels(labels, fontsize=7, rotation=60, ha="right")
         axis.set_ylabel("count per phase (log scale)")
-        axis.set_title(f"{scenario}: statements and faults, {size:,} students (no bar: zero, or not measured by a peer)", fontsize=9)
+        axis.set_title(f"{scenario}: statements and faults, size {size:,}{size_unit(data)} (no bar: zero, or not measured by a peer)", fontsize=9)
         axis.grid(True, axis="y", alpha=0.3)
         axis.legend(fontsize=7)
         figure.tight_layout()
@@ -259,12 +281,13 @@ def plot_history(database, folder, scenario, metric):
     for strategy in ordered(r[2] for r in rows):
         points = {(r[0], r[1]): r[6] for r in rows if r[2] == strategy and r[4] == size and r[5] == phase and r[3] == variant}
         xs = [i for i, run in enumerate(runs) if run in points]
-        axis.plot(xs, [points[runs[i]] for i in xs], marker="o", color=color(strategy), label=strategy)
+        axis.plot(xs, [points[runs[i]] for i in xs], marker="o", color=color(strategy), linestyle=line_style(strategy), label=strategy)
     axis.set_xticks(range(len(runs)))
     axis.set_xticklabels([f"{commit[:7]}\n{time[:10]}" for time, commit in runs], fontsize=7)
     axis.set_xlabel("run (commit, date)")
+    unit = size_unit([{"strategy": r[2]} for r in rows])
     axis.set_ylabel(metric)
-    axis.set_title(f"{scenario} {phase}{' [' + variant + ']' if variant else ''}, {size:,} students: {metric} over runs", fontsize=10)
+    axis.set_title(f"{scenario} {phase}{' [' + variant + ']' if variant else ''}, size {size:,}{unit}: {metric} over runs", fontsize=10)
     axis.grid(True, alpha=0.3)
     axis.legend(fontsize=7)
     figure.tight_layout()

@@ -52,6 +52,10 @@ def scenario_tables(summary, complexity):
     return tables
 
 
+FIDELITY = ("Core Data does not run on Linux: these times and memory figures are ObjectGraph's on this machine. "
+            "What transfers to an app on a device are the statement, fault and row counts, where ObjectGraph is faithful "
+            "to Core Data (its README lists what is documented and what is inferred).")
+
 HEADER = ["strategy", "variant", "size", "phase", "wall ms (median [95% CI])", "× raw", "SQL", "faults obj/rel", "rows",
           "peak MiB", "growth"]
 
@@ -76,7 +80,11 @@ def main():
              ("SQLite settings", ", ".join(f"{k}={v}" for k, v in sorted(info.get("sqliteSettings", {}).items()))),
              ("status", info.get("status")), ("command", " ".join(info.get("commandLine", [])))]
 
-    markdown = [f"# RelBench run {os.path.basename(os.path.normpath(folder))}", ""]
+    lint_path = os.path.join(folder, "lint.txt")
+    lint = open(lint_path).read().splitlines() if os.path.exists(lint_path) else []
+    markdown = [f"# RelBench run {os.path.basename(os.path.normpath(folder))}", "", f"> {FIDELITY}", ""]
+    if lint:
+        markdown += ["## Lint findings", ""] + [f"- {line}" for line in lint] + [""]
     markdown += [f"- **{name}**: {value}" for name, value in facts] + [""]
     for scenario, rows in tables.items():
         markdown += [f"## {scenario}", "", "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
@@ -90,7 +98,11 @@ def main():
             "body{font-family:system-ui,sans-serif;margin:2em;max-width:1400px} table{border-collapse:collapse;font-size:13px}",
             "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right} td:nth-child(-n+4),th{text-align:left}",
             "img{max-width:100%;margin:1em 0}</style></head><body>",
-            f"<h1>RelBench run {html.escape(os.path.basename(os.path.normpath(folder)))}</h1><ul>"]
+            f"<h1>RelBench run {html.escape(os.path.basename(os.path.normpath(folder)))}</h1>",
+            f"<p><i>{html.escape(FIDELITY)}</i></p>"]
+    if lint:
+        page += ["<h2>Lint findings</h2><ul>"] + [f"<li>{html.escape(line)}</li>" for line in lint] + ["</ul>"]
+    page.append("<ul>")
     page += [f"<li><b>{html.escape(name)}</b>: {html.escape(str(value))}</li>" for name, value in facts] + ["</ul>"]
     for scenario, rows in tables.items():
         page.append(f"<h2>{html.escape(scenario)}</h2><table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in HEADER) + "</tr>")

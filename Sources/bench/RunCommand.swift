@@ -86,9 +86,11 @@ struct RunCommand: ParsableCommand {
             throw BenchError.invalidInput("this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)")
         }
         let scenarios: [Scenario]
+        var modelFindings: [ModelLint.Finding]?
         if let model {
             let xcode = try loadModel(model)
             let findings = ModelLint.findings(try compile(xcode))
+            modelFindings = findings
             if !quiet {
                 print("lint of \(model): \(findings.isEmpty ? "no findings" : "\(findings.count) finding(s)")")
                 for finding in findings { print("  \(finding)") }
@@ -128,6 +130,10 @@ struct RunCommand: ParsableCommand {
             profile: profile, seed: seed, inMemory: inMemory, options: request.options,
             readPageCacheKiB: request.readPageCacheKiB, scenarios: plan.scenarios.map(\.name),
             plannedRepetitions: plan.measuredCount))
+        if let lint = modelFindings {
+            try Data((lint.map(\.description).joined(separator: "\n") + (lint.isEmpty ? "" : "\n")).utf8)
+                .write(to: URL(fileURLWithPath: folder.file("lint.txt")), options: .atomic)
+        }
         let interrupt = Self.onInterrupt {
             try? folder.finish(status: "interrupted")
             FileHandle.standardError.write(Data("\nbench: interrupted; \(folder.path) holds the \(folder.info.finishedRepetitions) repetitions that finished\n".utf8))

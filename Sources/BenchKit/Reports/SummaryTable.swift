@@ -3,6 +3,9 @@ import Foundation
 /// The summary a run prints: per scenario, one line per (strategy, variant, size, phase) with the median
 /// time and its 95% interval, the ratio to raw SQLite, the exact counters, peak memory and the growth fit.
 public enum SummaryTable {
+    /// What the numbers mean off a device, under every table of results.
+    public static let fidelity = "Core Data does not run on Linux: times and memory are ObjectGraph's on this machine; the sql, faults and rows counts are what transfers to an app, where ObjectGraph is faithful to Core Data."
+
     public static func render(_ rows: [SummaryRow], scenarios: [Scenario]) -> String {
         let fits = ComplexityFit.fits(rows)
         var byKey: [SeriesKey: SummaryRow] = [:]
@@ -62,6 +65,7 @@ public enum SummaryTable {
             }
             output.append("")
         }
+        if !output.isEmpty { output.append(Self.fidelity) }
         return output.joined(separator: "\n")
     }
 }

@@ -132,6 +132,21 @@ import Testing
         }
     }
 
+    /// A declared scenario's statements and bound values repeat between processes (no dictionary order leaks into
+    /// what a step picks): the hand-kept keys an insert copies, the variables, the links.
+    @Test func declaredStatementsRepeatBetweenProcesses() throws {
+        var outputs: [String] = []
+        for _ in 0..<2 {
+            let result = try Self.bench(["explain", "hand-kept-key", "--size", "100", "--variant", "key=uuid-indexed", "--max-lines", "100000"])
+            #expect(result.status == 0, "\(result.error)")
+            // Times and the heap's retained bytes (mallinfo2) are not counters.
+            outputs.append(result.output.split(separator: "\n").filter { !$0.contains("execution time") }
+                .map { $0.replacing(/\ retained_bytes=\d+/, with: "") }.joined(separator: "\n"))
+        }
+        #expect(outputs[0].contains("bind[5]"))
+        #expect(outputs[0] == outputs[1])
+    }
+
     @Test func schemaPrintsTheStoresDDL() throws {
         let result = try Self.bench(["schema", "Scenarios/models/ChatList.xcdatamodeld"])
         #expect(result.status == 0, "\(result.error)")

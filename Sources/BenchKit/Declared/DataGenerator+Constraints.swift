@@ -129,13 +129,13 @@ extension DataGenerator {
             let declared = edges.source.relationship(edges.relationship)
             if declared === relationship {
                 forward = index
-                for (source, targets) in edges.targets {
+                for (source, targets) in edges.ordered {
                     members[source, default: []] += targets
                     if exclusive { for target in targets { owner[target] = source } }
                 }
             } else if let inverse, declared === inverse {
                 backward.append(index)
-                for (destination, targets) in edges.targets {
+                for (destination, targets) in edges.ordered {
                     for source in targets {
                         members[source, default: []].append(destination)
                         if exclusive { owner[destination] = source }
@@ -190,7 +190,7 @@ extension DataGenerator {
             data.edges.append(GraphData.Edges(source: relationship.entity, relationship: relationship.name, targets: [:]))
             return data.edges.count - 1
         }()
-        for (source, targets) in added where !targets.isEmpty {
+        for (source, targets) in added.sorted(by: { ($0.key.entity, $0.key.index) < ($1.key.entity, $1.key.index) }) where !targets.isEmpty {
             if relationship.isToMany {
                 data.edges[index].targets[source, default: []] += targets
             } else {

@@ -25,6 +25,12 @@ final class GraphData: @unchecked Sendable {
         /// For a relationship a variant replaced by a key attribute: the attribute set instead, and the destination
         /// attribute it copies.
         var key: (attribute: String, destinationAttribute: String)?
+
+        /// `targets` by source in object order: a dictionary's own order changes from process to process, and what
+        /// is chosen from it must not.
+        var ordered: [(source: ObjectRef, targets: [ObjectRef])] {
+            targets.sorted { ($0.key.entity, $0.key.index) < ($1.key.entity, $1.key.index) }.map { ($0.key, $0.value) }
+        }
     }
 
     /// By entity number (concrete entities with a count).

@@ -29,7 +29,7 @@ enum GraphFiller {
         }
         for edges in data.edges {
             if let key = edges.key {
-                for (source, targets) in edges.targets {
+                for (source, targets) in edges.ordered {
                     guard let object = objects[source], let target = targets.first,
                           let value = data.objects[target.entity]?.columns.first(where: { $0.attribute.name == key.destinationAttribute })?.values[target.index]
                     else { continue }
@@ -38,7 +38,7 @@ enum GraphFiller {
                 continue
             }
             guard let relationship = edges.source.relationship(edges.relationship) else { continue }
-            for (source, targets) in edges.targets.sorted(by: { ($0.key.entity, $0.key.index) < ($1.key.entity, $1.key.index) }) {
+            for (source, targets) in edges.ordered {
                 guard let object = objects[source] else { continue }
                 if relationship.isToMany {
                     for target in targets { if let member = objects[target] { try object.add(member, to: relationship) } }

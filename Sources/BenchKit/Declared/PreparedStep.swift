@@ -133,7 +133,7 @@ struct StepPreparer {
                 // Memberships the data made, chosen at random.
                 var existing: [(ObjectRef, ObjectRef)] = []
                 for edges in data.edges where edges.key == nil && edges.relationship == relationshipName && entity.isKind(of: edges.source) {
-                    for (source, targets) in edges.targets.sorted(by: { ($0.key.entity, $0.key.index) < ($1.key.entity, $1.key.index) }) {
+                    for (source, targets) in edges.ordered {
                         for target in targets { existing.append((source, target)) }
                     }
                 }
@@ -220,7 +220,7 @@ struct StepPreparer {
         var values: [(AttributeDescription, Value)] = []
         for edges in data.edges where entity.isKind(of: edges.source) {
             guard let key = edges.key, let attribute = entity.attribute(key.attribute) else { continue }
-            let destinations = edges.targets.values.flatMap { $0 }
+            let destinations = edges.ordered.flatMap(\.targets)
             guard !destinations.isEmpty else { continue }
             let pick = destinations[Int(random.next() % UInt64(destinations.count))]
             if let value = data.objects[pick.entity]?.columns.first(where: { $0.attribute.name == key.destinationAttribute })?.values[pick.index] {

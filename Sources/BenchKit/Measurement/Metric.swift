@@ -61,7 +61,9 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
         case exact
         /// Nearly deterministic: a change counts beyond `relative` of the baseline and `absolute` units. Allocation
         /// counts move by a handful between processes (lazily built runtime metadata, a hash table growing a step
-        /// earlier), never by a per-row amount.
+        /// earlier, a thread of the process allocating during the phase: 4,647 against 4,699 in two smoke runs), and
+        /// bytes by one buffer sized at run time (24,528 bytes between repetitions of one process with the same
+        /// count, insert at 1,000), never by a per-row amount.
         case tolerance(relative: Double, absolute: Double)
         /// callgrind's counts: a change counts beyond the instruction thresholds (a few thousand is heap layout).
         case instructionCount
@@ -73,8 +75,8 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
         switch self {
         case .wallMs, .peakRSSBytes, .retainedBytes: return .statistical
         case .instructions: return .instructionCount
-        case .allocations: return .tolerance(relative: 0.01, absolute: 50)
-        case .allocatedBytes: return .tolerance(relative: 0.01, absolute: 16_384)
+        case .allocations: return .tolerance(relative: 0.02, absolute: 100)
+        case .allocatedBytes: return .tolerance(relative: 0.02, absolute: 65_536)
         default: return .exact
         }
     }

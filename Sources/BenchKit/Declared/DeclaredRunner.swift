@@ -103,7 +103,7 @@ final class DeclaredRunner {
         }
         for phase in plan.phases {
             var keys = template.keys
-            if phase.store != .continued || executor == nil {
+            if !phase.store.continues || executor == nil {
                 executor?.release()
                 executor = nil
                 let path = newPath()
@@ -119,8 +119,8 @@ final class DeclaredRunner {
                 if let trace, log == nil { store.sqlTrace = SQLTrace(level: traceLevel, exact: traceExact, sink: trace) }
                 store.logStatements(into: log)
                 executor = StepExecutor(store: store)
-            } else {
-                // A continued phase: the same store, a new context (the previous phase's objects released, untimed).
+            } else if phase.store == .continued {
+                // The same store, a new context (the previous phase's objects released, untimed).
                 executor!.release()
             }
             let runner = executor!
@@ -160,7 +160,7 @@ final class DeclaredRunner {
             for path in paths { removeDatabase(path) }
         }
         for phase in plan.phases {
-            if phase.store != .continued || replayer == nil {
+            if !phase.store.continues || replayer == nil {
                 replayer = nil
                 let path = newPath()
                 paths.append(path)

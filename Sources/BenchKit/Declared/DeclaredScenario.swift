@@ -14,6 +14,12 @@ public struct DeclaredScenario: Sendable {
             case fresh
             /// The store the previous phase left (what it saved), with a new context.
             case continued
+            /// The store and the context the previous phase left: its objects stay registered, and its last fetch's
+            /// results are what a read reads (a screen that fetched, then walks).
+            case sameContext = "same-context"
+
+            /// Whether the phase goes on where the previous one stopped, on its store.
+            var continues: Bool { self == .continued || self == .sameContext }
         }
 
         let name: String
@@ -102,10 +108,12 @@ enum DeclaredScenarioParser {
             }
             var phases: [DeclaredScenario.Phase] = []
             var names = Set<String>()
+            // The entity of the last fetch of objects, which a same-context phase's reads start from.
+            var fetched: String?
             for (index, raw) in phaseList.enumerated() {
                 let field = "phases[\(index)]"
                 guard let object = raw.object, let name = object["name"]?.string, !name.isEmpty, let stepList = object["steps"] else {
-                    throw fail(field, "expected {\"name\": \"...\", \"steps\": [...]} (optionally \"store\": \"prepared\", \"fresh\" or \"continued\")")
+                    throw fail(field, "expected {\"name\": \"...\", \"steps\": [...]} (optionally \"store\": \"prepared\", \"fresh\", \"continued\" or \"same-context\")")
                 }
                 for key in object.keys.sorted() where !["name", "steps", "store", "variables"].contains(key) {
                     throw fail(field, "unknown key '\(key)'; a phase has name, store, variables and steps")
@@ -117,11 +125,11 @@ enum DeclaredScenarioParser {
                 parser.phaseVariables = variables
                 guard names.insert(name).inserted else { throw fail(field, "a second phase named '\(name)'") }
                 let storeName = object["store"]?.string ?? (index == 0 ? "prepared" : "continued")
-                guard let store = DeclaredScenario.Phase.Store(rawValue: storeName), !(index == 0 && store == .continued) else {
-                    throw fail("\(field).store", "expected prepared or fresh" + (index == 0 ? "" : ", or continued") + ", got \(object["store"]!)")
+                guard let store = DeclaredScenario.Phase.Store(rawValue: storeName), !(index == 0 && store.continues) else {
+                    throw fail("\(field).store", "expected prepared or fresh" + (index == 0 ? " (the first phase has no store to continue)" : ", continued or same-context") + ", got \(object["store"]!)")
                 }
                 let steps = try parser.steps(stepList, field: "\(field).steps")
-                try checkReads(steps, parser: parser, field: "\(field).steps")
+                fetched = try checkReads(steps, parser: parser, field: "\(field).steps", fetched: store == .sameContext ? fetched : nil)
                 phases.append(DeclaredScenario.Phase(name: name, store: store, steps: steps, variables: variables))
             }
             plans[variant.description] = DeclaredScenario.Plan(
@@ -132,8 +140,10 @@ enum DeclaredScenarioParser {
     }
 
     /// Every `read` follows a fetch in its phase and names key paths of that fetch's entity.
-    private static func checkReads(_ steps: [Step], parser: StepParser, field: String) throws {
-        var current: String?
+    /// Checks that every read and delete-fetched has a fetch of objects before it; returns the entity of the last one.
+    @discardableResult
+    private static func checkReads(_ steps: [Step], parser: StepParser, field: String, fetched: String? = nil) throws -> String? {
+        var current = fetched
         for (index, step) in steps.enumerated() {
             switch step {
             case let .fetch(fetch): current = fetch.result == .objects ? fetch.entity : nil
@@ -146,9 +156,12 @@ enum DeclaredScenarioParser {
                 for path in paths { try parser.checkKeyPath(path, from: entity, field: "\(field)[\(index)].read") }
             case let .merge(inner):
                 try checkReads(inner, parser: parser, field: "\(field)[\(index)].merge")
+            case .reset, .newContext:
+                current = nil
             default:
                 break
             }
         }
+        return current
     }
 }

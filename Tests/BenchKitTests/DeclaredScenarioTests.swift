@@ -194,7 +194,7 @@ import ObjectGraph
         ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"], \"change\": \"key\", \"target\": \"Book.author\"}", "field 'variants': 'prefetch': a key change needs \"attribute\" (the new UUID attribute) and \"destinationKey\" (the destination's UUID attribute)"),
         ("{\"merge\": [{\"insert\": \"Author\"", "{\"merge\": [{\"insrt\": \"Author\"", "field 'phases[5].steps[1].merge[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, new-context, merge (did you mean 'insert'?)"),
         ("\"Series\": 4}", "\"Series\": 4, \"Ghost\": 1}", "field 'data': with prefetch=off: entities: no entity 'Ghost' in the model"),
-        ("{\"name\": \"import\", \"store\": \"fresh\"", "{\"name\": \"import\", \"store\": \"frozen\"", "field 'phases[6].store': expected prepared or fresh, or continued, got the string \"frozen\""),
+        ("{\"name\": \"import\", \"store\": \"fresh\"", "{\"name\": \"import\", \"store\": \"frozen\"", "field 'phases[6].store': expected prepared or fresh, continued or same-context, got the string \"frozen\""),
         ("\"insert\": \"Book\", \"count\": 3}", "\"insert\": \"Tag\", \"count\": 3, \"children\": {\"posts\": 1}}", "field 'phases[2].steps[0].children': with prefetch=off: 'Tag' has no to-many relationship 'posts'"),
         ("{\"name\": \"count\",", "{\"name\": \"list\",", "field 'phases[1]': a second phase named 'list'"),
     ])

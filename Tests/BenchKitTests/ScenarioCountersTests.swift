@@ -38,6 +38,21 @@ import Testing
         if let registered { #expect(value("objects_registered") == Double(registered), "\(label)", sourceLocation: sourceLocation) }
     }
 
+    /// school-walk declares the query workload's operations on the same model: every counter of both phases equals
+    /// the Swift workload's, so that comparing their instructions measures the declarative machinery alone.
+    @Test func theDeclaredQueryCountsWhatTheSwiftQueryCounts() {
+        for variant in ["prefetch=off", "prefetch=on"] {
+            for phase in ["fetch-all", "walk"] {
+                for metric in ["sql_statements", "fetch_requests", "object_faults", "relationship_faults", "rows_read", "cache_hits",
+                               "objects_registered"] {
+                    let swift = Self.measured["query many-to-one \(variant) \(phase) \(metric)"]
+                    let declared = Self.measured["school-walk objectgraph \(variant) \(phase) \(metric)"]
+                    #expect(swift != nil && swift == declared, "\(variant) \(phase) \(metric)")
+                }
+            }
+        }
+    }
+
     @Test func insert() {
         // Core Data's two transactions: BEGIN, SELECT + UPDATE of Z_PRIMARYKEY for two entities, the new store's
         // auto-vacuum check (2 pragmas), COMMIT; BEGIN, one INSERT per row, COMMIT; then pragma page_count and

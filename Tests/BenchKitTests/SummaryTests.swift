@@ -53,6 +53,21 @@ import Testing
         #expect(row("many-to-nil")?.floor == nil)
     }
 
+    /// A table per scenario, each once, also when the run's scenarios are not given (an --instructions run).
+    @Test func thePrintedSummaryShowsEachScenarioOnce() {
+        var samples: [SampleRecord] = []
+        for repetition in 1...2 {
+            for strategy in ["many-to-one", "many-to-nil"] {
+                samples.append(sample(strategy, "", repetition, "wall_ms", 3))
+                samples.append(sample(strategy, "", repetition, "sql_statements", 2))
+            }
+        }
+        let text = SummaryTable.render(SummaryFile.summarize(samples), scenarios: [])
+        #expect(text.split(separator: "\n").filter { $0 == "query" }.count == 1)
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("many-to-one ") }.count == 1)
+        #expect(text.hasSuffix(SummaryTable.fidelity))
+    }
+
     @Test func csvFilesRoundTrip() throws {
         let samples = [
             sample("many-to-one", "batch=20;access=first-screen", 1, "wall_ms", 1.25),

@@ -139,7 +139,7 @@ struct DataGenerator {
 
     static func defaultGenerator(_ type: AttributeType, unique: Bool) -> DataSpec.Generator {
         switch type {
-        case .string: return .name
+        case .string: return .name(prefix: nil)
         case .int16: return unique ? .sequence : .integer(0, 1000)
         case .int32, .int64: return unique ? .sequence : .integer(0, 100_000)
         case .double, .float, .decimal: return unique ? .sequence : .number(0, 1000)
@@ -163,7 +163,10 @@ struct DataGenerator {
             return (0..<count).map { _ in vocabulary[Int(random.next() % UInt64(vocabulary.count))] }.joined(separator: " ")
         }
         switch generator {
-        case .name: return .string("\(entity) \(attribute.name) \(index + 1)")
+        case let .name(prefix):
+            guard let prefix else { return .string("\(entity) \(attribute.name) \(index + 1)") }
+            let digits = String(index + 1)
+            return .string(prefix + " " + String(repeating: "0", count: max(0, 7 - digits.count)) + digits)
         case let .words(low, high): return .string(words(low, high))
         case let .text(low, high):
             var text = words(max(1, low / 6), max(1, high / 5))

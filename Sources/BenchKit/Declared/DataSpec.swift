@@ -65,8 +65,9 @@ struct DataSpec: Sendable {
 
     /// How an attribute's values are made (the default follows the attribute's type).
     enum Generator: Sendable, Equatable {
-        /// `"<Entity> <attribute> <n>"`: unique, readable.
-        case name
+        /// `"<Entity> <attribute> <n>"`, or with a prefix `"<prefix> <n>"` with n in seven digits, as the school's
+        /// workloads name students (`Student 0000001`): unique, readable.
+        case name(prefix: String?)
         case words(Int, Int)
         case text(Int, Int)
         case integer(Int64, Int64)
@@ -146,7 +147,7 @@ struct DataSpec: Sendable {
     }
 
     private static func generator(_ raw: JSONValue, fail: (String) -> BenchError) throws -> Generator {
-        let expected = "expected one of {\"name\": true}, {\"words\": [min, max]}, {\"text\": [min, max]}, {\"integer\": [min, max]}, {\"number\": [min, max]}, {\"date\": [\"2024-01-01\", \"2025-12-31\"]}, {\"bool\": probability}, {\"bytes\": [min, max]}, {\"uuid\": true}, {\"uri\": true}, {\"sequence\": true}, {\"constant\": \"value\"}"
+        let expected = "expected one of {\"name\": true} (or a prefix), {\"words\": [min, max]}, {\"text\": [min, max]}, {\"integer\": [min, max]}, {\"number\": [min, max]}, {\"date\": [\"2024-01-01\", \"2025-12-31\"]}, {\"bool\": probability}, {\"bytes\": [min, max]}, {\"uuid\": true}, {\"uri\": true}, {\"sequence\": true}, {\"constant\": \"value\"}"
         guard let object = raw.object, object.count == 1, let (key, value) = object.first else { throw fail(expected) }
         func range() -> (Double, Double)? {
             guard let list = value.array?.compactMap(\.number), list.count == 2, list[0] <= list[1] else { return nil }
@@ -159,7 +160,12 @@ struct DataSpec: Sendable {
             return (Int(low), Int(high))
         }
         switch key {
-        case "name": return .name
+        case "name":
+            switch value {
+            case .bool(true): return .name(prefix: nil)
+            case let .string(prefix) where !prefix.isEmpty: return .name(prefix: prefix)
+            default: throw fail("'name' is true (\"Entity attribute N\") or a prefix (\"Student\" for \"Student 0000001\"), got \(value)")
+            }
         case "uuid": return .uuid
         case "uri": return .uri
         case "sequence": return .sequence

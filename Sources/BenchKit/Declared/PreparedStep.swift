@@ -6,7 +6,7 @@ import ObjectGraph
 /// that the recording pass of the SQL replay and the measured run do the same work.
 indirect enum PreparedStep {
     case fetch(FetchRequest, result: Step.Result)
-    case read(paths: [[String]], first: Int?)
+    case read(readers: [KeyPathReader], first: Int?)
     case insert(entity: EntityDescription, roots: [NewObject])
     case insertData(GraphData)
     case update(attribute: AttributeDescription, targets: [(entity: EntityDescription, key: Int64, value: Value)])
@@ -71,7 +71,7 @@ struct StepPreparer {
         switch step {
         case let .fetch(fetch): return .fetch(try request(fetch, random: &random), result: fetch.result)
         case let .count(fetch): return .fetch(try request(fetch, random: &random), result: .count)
-        case let .read(paths, first): return .read(paths: paths.map { $0.split(separator: ".").map(String.init) }, first: first)
+        case let .read(paths, first): return .read(readers: paths.compactMap { KeyPathReader($0.split(separator: ".").map(String.init)[...]) }, first: first)
         case let .insert(entityName, count, children):
             let entity = model.entity(entityName)!
             let total = count.value(size: size)

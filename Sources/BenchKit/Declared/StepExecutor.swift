@@ -62,12 +62,21 @@ final class StepExecutor: CounterSource {
                 checksum.add(String(count))
                 lastCount = count
             }
-        case let .read(paths, first):
+        case let .read(readers, first):
             guard let results else { return }
             let end = min(first ?? results.count, results.count)
-            for index in 0..<end {
-                let object = results[index]
-                for path in paths { try read(path[...], of: object) }
+            // A local sum: an inout class property would check exclusivity for every value read.
+            var sum = checksum
+            defer { checksum = sum }
+            if let objects = results.loadedObjects {
+                for object in objects[..<end] {
+                    for reader in readers { try reader.read(object, into: &sum) }
+                }
+            } else {
+                for index in 0..<end {
+                    let object = results[index]
+                    for reader in readers { try reader.read(object, into: &sum) }
+                }
             }
         case let .insert(entity, roots):
             for root in roots {
@@ -143,27 +152,6 @@ final class StepExecutor: CounterSource {
         let object = try context.insert(entity)
         for (attribute, value) in new.values { try object.setValue(value, for: attribute) }
         return object
-    }
-
-    /// Reads a key path of `object`: attribute values (firing faults), through to-one and to-many relationships,
-    /// `@count` of a to-many.
-    private func read(_ path: ArraySlice<String>, of object: ManagedObject) throws {
-        guard let name = path.first else { return }
-        let rest = path.dropFirst()
-        if let relationship = object.entity.relationship(name) {
-            if relationship.isToMany {
-                let members = try object.objects(relationship)
-                if rest.first == "@count" {
-                    checksum.add(String(members.count))
-                    return
-                }
-                for member in members { try read(rest, of: member) }
-            } else if let destination = try object.object(relationship) {
-                try read(rest, of: destination)
-            }
-            return
-        }
-        checksum.add(try object.value(name).description)
     }
 }
 

@@ -12,7 +12,9 @@ public enum SummaryTable {
         for row in rows { byKey[row.key] = row }
         var output: [String] = []
         let order = scenarios.map(\.name) + rows.map(\.key.scenario).filter { name in !scenarios.contains { $0.name == name } }
-        for scenario in NSOrderedSet(array: order).array as! [String] {
+        // Each name once, in first-seen order (NSOrderedSet does not dedupe Swift strings on Linux).
+        var seen = Set<String>()
+        for scenario in order where seen.insert(scenario).inserted {
             // A --instructions run has no timings: its instruction counts take the time column.
             var measure = Metric.wallMs
             var timing = rows.filter { $0.key.scenario == scenario && $0.key.metric == Metric.wallMs.rawValue }

@@ -100,7 +100,19 @@ public struct Checksum: Equatable, Sendable, CustomStringConvertible {
         hash = hash &+ value
     }
 
-    public mutating func add(_ other: Checksum) {
+    /// Adds a number (its FNV-1a over the eight bytes), without formatting it.
+    public mutating func add(_ number: UInt64) {
+        count += 1
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        var bits = number
+        for _ in 0..<8 {
+            value = (value ^ (bits & 0xff)) &* 0x0000_0100_0000_01b3
+            bits >>= 8
+        }
+        hash = hash &+ value
+    }
+
+        public mutating func add(_ other: Checksum) {
         count += other.count
         hash = hash &+ other.hash
     }

@@ -34,6 +34,13 @@ public struct FetchResults: RandomAccessCollection {
         }
     }
 
+    /// The objects of an unbatched result (nil for a batched one, whose objects load as they are touched): a loop
+    /// over them costs no more than over an array.
+    public var loadedObjects: [ManagedObject]? {
+        if case let .objects(objects) = storage { return objects }
+        return nil
+    }
+
     /// The error of the last batch that failed to load (its objects came back as unfired faults), if any.
     public var batchError: (any Error)? {
         if case let .batched(batched) = storage { return batched.lastError }

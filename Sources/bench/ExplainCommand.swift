@@ -28,6 +28,9 @@ struct ExplainCommand: ParsableCommand {
     @Flag(help: "Print statements exactly as Core Data's SQLDebug log writes them (spacing, annotations), to diff with a device's log.")
     var exact = false
 
+    @Option(help: "Repeats of one statement in a phase above which the N+1 detector flags it.")
+    var threshold = 10
+
     @OptionGroup var scenarioOptions: ScenarioOptions
 
     func run() throws {
@@ -56,6 +59,8 @@ struct ExplainCommand: ParsableCommand {
         let state = State()
         let limit = maxLines
         let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
+        let advisor = PhaseAdvisor(detector: NPlusOneDetector(threshold: threshold), scenario: scenario, variant: chosenVariant)
+        if chosen.implementation == .objectGraph { advisor.attach(to: runner) }
         runner.traceLevel = level
         runner.traceExact = exact
         runner.trace = { line in
@@ -72,6 +77,7 @@ struct ExplainCommand: ParsableCommand {
         }
         runner.observer = PhaseRecorder.Observer(
             phaseStarted: { phase in
+                advisor.phaseStarted()
                 print("\n--- phase \(phase) (after \(state.setup) setup statements, not shown) ---")
                 state.inPhase = true
                 state.shown = 0
@@ -84,6 +90,9 @@ struct ExplainCommand: ParsableCommand {
                 let counters = measurements.filter { $0.metric != .peakRSSBytes && $0.metric != .wallMs }
                     .map { "\($0.metric.rawValue)=\($0.value.map(formatNumber) ?? "n/a")" }
                 print("counters of \(phase): " + counters.joined(separator: " "))
+                for finding in advisor.findings(phase: phase) {
+                    print("N+1: " + finding.line)
+                }
             })
         _ = try runner.run(repetition)
     }

@@ -25,6 +25,8 @@ final class DeclaredRunner {
     private var fileCount = 0
     /// Where `bench explain` wants every statement; nil otherwise.
     var trace: ((String) -> Void)?
+    /// Where ObjectGraph's timed pass logs its statements for the N+1 detector (untimed runs only).
+    var statementLog: StatementLog?
     var traceLevel = 2
     var traceExact = false
 
@@ -117,7 +119,7 @@ final class DeclaredRunner {
                 if phase.store == .prepared { storeOptions.pageCacheKiB = readPageCacheKiB }
                 let store = try PersistentStore(model: plan.model, location: .file(path), options: storeOptions)
                 if let trace, log == nil { store.sqlTrace = SQLTrace(level: traceLevel, exact: traceExact, sink: trace) }
-                store.logStatements(into: log)
+                store.logStatements(into: log ?? statementLog)
                 executor = StepExecutor(store: store)
             } else if phase.store == .continued {
                 // The same store, a new context (the previous phase's objects released, untimed).

@@ -21,6 +21,8 @@ public final class Runner {
     /// Trace as Core Data's SQLDebug log writes statements, to diff against a device's log.
     public var traceExact = false
     public var observer: PhaseRecorder.Observer?
+    /// For the N+1 detector: every statement ObjectGraph runs, with why (untimed passes only).
+    package var statementLog: StatementLog?
     private var declaredRunner: DeclaredRunner?
 
     public init(request: RunRequest, plan: RunPlan, folder: RunFolder?, progress: Progress?) {
@@ -65,6 +67,7 @@ public final class Runner {
                                     parameters: scenario.parameters, seed: seed, location: location, options: request.options,
                                     data: { data }, trace: trace, traceLevel: traceLevel, traceExact: traceExact)
         input.readPageCacheKiB = request.readPageCacheKiB
+        input.statementLog = statementLog
         if !request.inMemory && trace == nil {
             let key = "\(scenario.name) \(repetition.strategy) \(repetition.size)"
             input.preparedSchoolProvider = { [unowned self] input, relationship, fill in
@@ -90,6 +93,7 @@ public final class Runner {
         runner.trace = trace
         runner.traceLevel = traceLevel
         runner.traceExact = traceExact
+        runner.statementLog = statementLog
         let recorder = PhaseRecorder()
         recorder.observer = observer
         recorder.scenario = scenario.name

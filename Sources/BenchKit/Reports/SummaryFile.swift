@@ -96,6 +96,15 @@ public enum SummaryFile {
         })
     }
 
+    /// The summary of a run folder (or a summary.csv path), with a message naming what is missing.
+    public static func load(_ path: String) throws -> [SummaryRow] {
+        let file = path.hasSuffix(".csv") ? path : (path as NSString).appendingPathComponent("summary.csv")
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw BenchError.invalidInput("\(path) has no summary.csv; give a run folder written by 'bench run'")
+        }
+        return try decode(String(decoding: data, as: UTF8.self), file: file)
+    }
+
     public static func decode(_ text: String, file: String) throws -> [SummaryRow] {
         try CSVFiles.decode(text, expected: Array(columns.dropLast(2)), file: file).enumerated().map { index, row in
             guard let size = Int(row["size"]!), let n = Int(row["n"]!) else {

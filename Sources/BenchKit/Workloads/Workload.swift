@@ -141,6 +141,8 @@ public struct RepetitionInput {
     public var traceLevel = 2
     /// Trace statements as Core Data's SQLDebug log writes them (spacing and annotations), not compacted.
     public var traceExact = false
+    /// Where ObjectGraph logs its statements for the N+1 detector; nil in measured runs.
+    package var statementLog: StatementLog?
 
     public func parameter(_ name: String) -> Int { Int(parameters[name] ?? 0) }
     public func number(_ name: String) -> Double { parameters[name] ?? 0 }
@@ -181,6 +183,7 @@ public struct RepetitionInput {
         case .objectGraph:
             let school = try ObjectGraphSchool(modelling: modelling, location: location, options: options)
             if let trace { school.store.sqlTrace = SQLTrace(level: traceLevel, exact: traceExact, sink: trace) }
+            if let statementLog { school.store.logStatements(into: statementLog) }
             school.extraStatementPerOwner = Injection.current.extraStatementStrategy == strategy
             return school
         case .sqlReplay:

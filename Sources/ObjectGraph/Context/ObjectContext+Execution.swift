@@ -16,10 +16,13 @@ extension ObjectContext {
 
     /// Runs a bound statement that returns rows, calling `row` for each; returns the number of rows.
     /// `traceText` is what the trace shows instead of the SQL (Core Data's text, limits written as literals).
+    /// `subject` says what the statement is for (an entity, `Entity.relationship`), computed only while a statement
+    /// log is attached.
     @discardableResult
-    func query(_ statement: SQLiteStatement, _ kind: StatementKind, traceText: String? = nil,
+    func query(_ statement: SQLiteStatement, _ kind: StatementKind, subject: @autoclosure () -> String = "", traceText: String? = nil,
                row: (SQLiteStatement) throws -> Void) throws -> Int {
         countStatement(kind)
+        if let log = store.connection.statementLog { return try loggedQuery(statement, kind, subject(), log, traceText: traceText, row: row) }
         guard store.sqlTrace != nil else {
             defer { statement.reset() }
             var rows = 0
@@ -42,14 +45,38 @@ extension ObjectContext {
         }
         counters.rowsRead &+= rows
         store.counters.rowsRead &+= rows
-        if let trace {
-            let elapsed = SQLTrace.seconds(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            if kind == .other && trace.exact {
-                trace.annotation("sql execution time: \(elapsed)")
-            } else if kind != .other {
-                trace.annotation("sql connection fetch time: \(elapsed)")
-            }
+        if let trace { traceElapsed(since: start, kind, trace) }
+        return rows
+    }
+
+    private func traceElapsed(since start: UInt64, _ kind: StatementKind, _ trace: SQLTrace) {
+        let elapsed = SQLTrace.seconds(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        if kind == .other && trace.exact {
+            trace.annotation("sql execution time: \(elapsed)")
+        } else if kind != .other {
+            trace.annotation("sql connection fetch time: \(elapsed)")
         }
+    }
+
+    /// `query` with the statement's cause and row count logged (the harness's untimed passes only).
+    @inline(never)
+    private func loggedQuery(_ statement: SQLiteStatement, _ kind: StatementKind, _ subject: String, _ log: StatementLog,
+                             traceText: String?, row: (SQLiteStatement) throws -> Void) throws -> Int {
+        log.cause = StatementLog.Cause(kind: kind, subject: subject)
+        defer { log.cause = StatementLog.Cause(kind: .other, subject: "") }
+        let trace = store.sqlTrace
+        let start = DispatchTime.now().uptimeNanoseconds
+        if let trace { traceStatement(statement, trace, text: traceText) }
+        defer { statement.reset() }
+        var rows = 0
+        while try statement.step() {
+            rows &+= 1
+            try row(statement)
+        }
+        counters.rowsRead &+= rows
+        store.counters.rowsRead &+= rows
+        log.recordRows(rows)
+        if let trace { traceElapsed(since: start, kind, trace) }
         return rows
     }
 
@@ -59,6 +86,7 @@ extension ObjectContext {
         // The untraced path first, with no copy of the trace (profiled: 38 instructions a statement).
         guard store.sqlTrace != nil else {
             countStatement(kind)
+            if let log = store.connection.statementLog { log.cause = StatementLog.Cause(kind: kind, subject: "") }
             defer { statement.reset() }
             _ = try statement.step()
             return store.connection.changes

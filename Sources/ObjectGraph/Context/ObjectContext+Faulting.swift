@@ -22,7 +22,7 @@ extension ObjectContext {
         let statement = try self.statement(entity.sql.fault)
         statement.bind(object.primaryKey, at: 1)
         var found: RowSnapshot?
-        let rows = try query(statement, .objectFault) { row in found = snapshot(entity, from: row) }
+        let rows = try query(statement, .objectFault, subject: entity.name) { row in found = snapshot(entity, from: row) }
         if let trace = store.sqlTrace, trace.exact { traceFetchTotal(since: start, rows: rows) }
         guard let found else {
             throw ObjectGraphError.invalidOperation(
@@ -60,7 +60,7 @@ extension ObjectContext {
             var orderKeys: [ObjectIdentifier: Int64] = [:]
             let statement = try self.statement(relationship.sql.fault!)
             statement.bind(owner.primaryKey, at: 1)
-            let rows = try query(statement, .toManyFault) { row in
+            let rows = try query(statement, .toManyFault, subject: relationship.qualifiedName) { row in
                 let entity = hierarchy ? (model.entity(number: Int(row.int64(0))) ?? destination) : destination
                 let member = object(entity, primaryKey: row.int64(1))
                 stored.append(member)

@@ -260,7 +260,7 @@ extension ObjectContext {
         let statement = try self.statement(object.entity.sql.fault)
         statement.bind(object.primaryKey, at: 1)
         var found: RowSnapshot?
-        try query(statement, .objectFault) { row in found = snapshot(object.entity, from: row) }
+        try query(statement, .objectFault, subject: object.entity.name) { row in found = snapshot(object.entity, from: row) }
         return found
     }
 }

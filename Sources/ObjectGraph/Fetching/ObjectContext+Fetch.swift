@@ -56,7 +56,7 @@ extension ObjectContext {
         let query = try QueryCompiler.compile(request, entity: entity, model: model, mode: .count)
         let statement = try bound(query)
         var total = 0
-        try self.query(statement, .fetch, traceText: query.traceSQL) { total = Int($0.int64(0)) }
+        try self.query(statement, .fetch, subject: "count " + entity.name, traceText: query.traceSQL) { total = Int($0.int64(0)) }
         total = max(0, total - request.fetchOffset)
         if request.fetchLimit > 0 { total = min(total, request.fetchLimit) }
         if let trace = store.sqlTrace {
@@ -96,7 +96,7 @@ extension ObjectContext {
         let statement = try bound(query)
         var objects: [ManagedObject] = []
         let asFaults = request.returnsObjectsAsFaults
-        try self.query(statement, .fetch, traceText: query.traceSQL) { row in
+        try self.query(statement, .fetch, subject: entity.name, traceText: query.traceSQL) { row in
             objects.append(materialize(entity, from: row, asFault: asFaults))
         }
         return objects
@@ -108,7 +108,7 @@ extension ObjectContext {
         let statement = try bound(query)
         var ids = FetchedIDs(entity: entity)
         let hierarchy = entity.isInHierarchy
-        try self.query(statement, .fetch, traceText: query.traceSQL) { row in
+        try self.query(statement, .fetch, subject: entity.name, traceText: query.traceSQL) { row in
             ids.append(primaryKey: row.int64(1), entityNumber: hierarchy ? Int32(truncatingIfNeeded: row.int64(0)) : 0)
         }
         return ids
@@ -121,7 +121,7 @@ extension ObjectContext {
         let statement = try self.statement(entity.sql.batchPrefix + String(limit))
         var fetched: [ManagedObject] = []
         fetched.reserveCapacity(ids.count)
-        try query(statement, .batch) { row in fetched.append(materialize(entity, from: row, asFault: asFaults)) }
+        try query(statement, .batch, subject: entity.name) { row in fetched.append(materialize(entity, from: row, asFault: asFaults)) }
         // The registry maps keys to the objects just materialized; `fetched` keeps them alive meanwhile.
         return withExtendedLifetime(fetched) { zip(ids, entities).map { object($0.1, primaryKey: $0.0) } }
     }

@@ -64,7 +64,7 @@ struct Prefetcher {
         if !needed.isEmpty {
             context.bindIDList(needed)
             let statement = try context.statement(relationship.sql.prefetch)
-            let rows = try context.query(statement, .prefetch) { row in
+            let rows = try context.query(statement, .prefetch, subject: relationship.qualifiedName) { row in
                 fetched.append(context.materialize(destination, from: row, asFault: false))
             }
             traceRows(keyPath, rows)
@@ -102,7 +102,7 @@ struct Prefetcher {
             let ordersJoinRows = relationship.kind == .manyToMany && relationship.joinTable!.orderColumn != nil
             var orderKeys: [Int64: [ObjectIdentifier: Int64]] = [:]
             let statement = try context.statement(relationship.sql.prefetch)
-            let rows = try context.query(statement, .prefetch) { row in
+            let rows = try context.query(statement, .prefetch, subject: relationship.qualifiedName) { row in
                 let member = context.materialize(destination, from: row, asFault: false)
                 let owner = row.int64(ownerColumn)
                 if ordersJoinRows { orderKeys[owner, default: [:]][ObjectIdentifier(member)] = row.int64(ownerColumn + 1) }

@@ -56,7 +56,7 @@ final class SQLiteStatement {
                 arrays.append((table, array.values))
             }
         }
-        log.append(StatementLog.Entry(sql: sql, bindings: loggedBindings ?? [], intArrays: arrays))
+        log.append(StatementLog.Entry(sql: sql, bindings: loggedBindings ?? [], intArrays: arrays, cause: log.cause))
     }
 
     deinit { sqlite3_finalize(handle) }

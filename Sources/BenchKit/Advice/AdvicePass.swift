@@ -1,0 +1,68 @@
+import Foundation
+import ObjectGraph
+
+/// Runs scenarios once, untimed, with ObjectGraph's statements logged, and hands each phase to the N+1 detector:
+/// what `bench advise` and the end of `bench run` report. Only ObjectGraph's strategies run (the peers issue the
+/// SQL they were written with); the size is one where an N+1 shows (1,000 by default: 20 classes of 50).
+public struct AdvicePass {
+    public var scenarios: [Scenario]
+    /// Strategies to run among each scenario's ObjectGraph ones; nil runs them all.
+    public var strategies: [StrategySelector]?
+    public var size = 1000
+    public var seed: UInt64 = 42
+    public var detector = NPlusOneDetector()
+
+    public init(scenarios: [Scenario]) { self.scenarios = scenarios }
+
+    /// Every finding, scenario by scenario in the order given.
+    public func run() throws -> [QueryFinding] {
+        var request = RunRequest(scenarios: scenarios)
+        request.sizes = [size]
+        request.repetitions = 1
+        request.warmup = 0
+        request.seed = seed
+        request.inMemory = true
+        request.strategies = strategies
+        let plan = try RunPlan(request)
+        let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
+        var findings: [QueryFinding] = []
+        for repetition in plan.repetitions where repetition.strategy.implementation == .objectGraph {
+            let advisor = PhaseAdvisor(detector: detector, scenario: repetition.scenario, variant: repetition.variant)
+            advisor.attach(to: runner)
+            final class Found { var findings: [QueryFinding] = [] }
+            let found = Found()
+            runner.observer = PhaseRecorder.Observer(
+                phaseStarted: { _ in advisor.phaseStarted() },
+                phaseEnded: { phase, _ in found.findings += advisor.findings(phase: phase) })
+            _ = try runner.run(repetition)
+            for var finding in found.findings {
+                finding.scenario = repetition.scenario.name
+                finding.strategy = repetition.strategy.rawValue
+                finding.variant = repetition.variant.description
+                finding.size = repetition.size
+                findings.append(finding)
+            }
+        }
+        return findings
+    }
+
+    /// Adds to each finding what the run measured for the same phase without the pattern: the sibling variant
+    /// (same scenario, strategy and size, another value of one axis) with the fewest statements, where it ran fewer.
+    public static func attachMeasurements(_ findings: [QueryFinding], summary: [SummaryRow]) -> [QueryFinding] {
+        let statements = summary.filter { $0.key.metric == Metric.sqlStatements.rawValue }
+        return findings.map { finding in
+            var finding = finding
+            let siblings = statements.filter {
+                $0.key.scenario == finding.scenario && $0.key.strategy == finding.strategy && $0.key.phase == finding.phase
+            }
+            guard let size = siblings.map(\.key.size).filter({ $0 <= max(finding.size, 1) }).max() ?? siblings.map(\.key.size).min(),
+                  let own = siblings.first(where: { $0.key.size == size && $0.key.variant == finding.variant })?.summary?.median,
+                  let best = siblings.filter({ $0.key.size == size && $0.key.variant != finding.variant })
+                      .min(by: { ($0.summary?.median ?? .infinity) < ($1.summary?.median ?? .infinity) }),
+                  let bestMedian = best.summary?.median, bestMedian < own
+            else { return finding }
+            finding.measured = "measured at size \(formatCount(size)): \(best.key.variant) ran \(formatNumber(bestMedian)) statements against \(formatNumber(own))"
+            return finding
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import BenchKit
+import Foundation
+
+struct AdviseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "advise",
+        abstract: "Find N+1 access patterns: run each scenario's ObjectGraph strategies once with their statements logged, and say which line of a fetch to change and what it saves.")
+
+    @Argument(help: "A run folder: advise on its scenarios, strategies and variants, with the savings it measured.")
+    var runFolder: String?
+
+    @Option(name: .customLong("scenario"), help: "A scenario to advise on instead of a run's (repeatable).")
+    var scenarioNames: [String] = []
+
+    @Option(help: "The size to run at: large enough for a per-row pattern to repeat.")
+    var size = 1000
+
+    @Option(help: "Repeats of one statement in a phase above which it is flagged.")
+    var threshold = 10
+
+    @Option(help: "Also write the findings as JSON to this file.")
+    var json: String?
+
+    @Flag(help: "Exit with code 1 when there are findings (for a CI gate).")
+    var failOnFindings = false
+
+    @OptionGroup var scenarioOptions: ScenarioOptions
+
+    func validate() throws {
+        guard size >= 1 else { throw ValidationError("--size must be a positive integer") }
+        guard threshold >= 1 else { throw ValidationError("--threshold must be a positive integer") }
+        guard (runFolder == nil) != scenarioNames.isEmpty else {
+            throw ValidationError("give a run folder or --scenario NAME (not both)")
+        }
+    }
+
+    func run() throws {
+        let catalog = try scenarioOptions.catalog()
+        var pass: AdvicePass
+        var summary: [SummaryRow] = []
+        if let runFolder {
+            summary = try SummaryFile.load(runFolder)
+            let names = summary.map(\.key.scenario).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            pass = AdvicePass(scenarios: try names.map(catalog.scenario(named:)))
+            let strategies = Set(summary.map(\.key.strategy))
+            pass.strategies = try strategies.sorted().flatMap(parseStrategies)
+            if let info = try? RunInfo.load(runFolder) { pass.seed = info.seed }
+        } else {
+            pass = AdvicePass(scenarios: try scenarioNames.map(catalog.scenario(named:)))
+        }
+        pass.size = size
+        pass.detector.threshold = threshold
+        var findings = try pass.run()
+        if !summary.isEmpty { findings = AdvicePass.attachMeasurements(findings, summary: summary) }
+        if let json { try AtomicFile.write(String(decoding: try AdviceReport.json(findings), as: UTF8.self), to: json) }
+        print(AdviceReport.text(findings, size: size, threshold: threshold))
+        if failOnFindings && !findings.isEmpty { throw ExitCode(1) }
+    }
+}

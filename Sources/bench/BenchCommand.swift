@@ -8,7 +8,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure how Core Data relationship modelling behaves: time, SQL statements, faults, rows and memory.",
         subcommands: [ListCommand.self, RunCommand.self, ExplainCommand.self, CompareCommand.self, BaselineCommand.self,
-                      MergeCommand.self, HistoryCommand.self, SchemaCommand.self, LintCommand.self, AdviseCommand.self])
+                      MergeCommand.self, HistoryCommand.self, SchemaCommand.self, LintCommand.self, AdviseCommand.self, VerdictsCommand.self])
 
     /// Parses and runs a command; any error is one line on standard error and a non-zero exit code.
     /// `bench compare` keeps its documented codes (0, 2, 4, 5) and uses 1 for every other error.

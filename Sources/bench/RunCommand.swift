@@ -64,6 +64,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Count each phase's instructions under valgrind (callgrind) instead of timing it: repeatable to a few thousand instructions a phase, about 40 times slower.")
     var instructions = false
 
+    @Flag(help: "Skip the N+1 advice pass after the run (each scenario's ObjectGraph strategies once more, untimed, with their statements logged).")
+    var noAdvice = false
+
     @Flag(help: "Let a debug build write timing reports (its timings are not representative).")
     var allowDebug = false
 
@@ -148,13 +151,27 @@ struct RunCommand: ParsableCommand {
             throw error
         }
         try folder.finish(status: "complete")
-        try report(folder, scenarios: plan.scenarios)
+        try report(folder, scenarios: plan.scenarios, strategies: request.strategies)
     }
 
     /// The finished run's export, history entry and printed summary.
-    private func report(_ folder: RunFolder, scenarios: [Scenario]) throws {
+    private func report(_ folder: RunFolder, scenarios: [Scenario], strategies: [StrategySelector]? = nil) throws {
         try publish(folder, export: exportOption, history: noHistory ? nil : history, skipAdvice: "pass --no-history to skip it")
         print(SummaryTable.render(folder.summary, scenarios: scenarios))
+        let verdicts = VerdictReport.judge(folder.summary)
+        try AtomicFile.write(String(decoding: try VerdictReport.json(verdicts), as: UTF8.self) + "\n", to: folder.file("verdicts.json"))
+        try AtomicFile.write(VerdictReport.markdown(verdicts, figures: "plots") + "\n", to: folder.file("verdicts.md"))
+        let decided = VerdictReport.lines(verdicts)
+        if !decided.isEmpty { print("\n" + decided) }
+        if !noAdvice && !scenarios.isEmpty {
+            var pass = AdvicePass(scenarios: scenarios)
+            pass.strategies = strategies
+            pass.seed = seed
+            let findings = AdvicePass.attachMeasurements(try pass.run(), summary: folder.summary)
+            try AtomicFile.write(String(decoding: try AdviceReport.json(findings), as: UTF8.self) + "\n", to: folder.file("advice.json"))
+            let phases = Set(findings.map { "\($0.scenario) \($0.strategy) \($0.variant) \($0.phase)" }).count
+            print("\nN+1 advice: \(findings.isEmpty ? "no repeated statement" : "\(findings.count) finding(s) in \(phases) phase(s)") at size \(formatCount(pass.size)) (bench advise \(folder.path) prints them)")
+        }
         print("reports: \(folder.path)")
     }
 

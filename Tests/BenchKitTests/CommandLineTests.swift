@@ -147,6 +147,45 @@ import Testing
         #expect(outputs[0] == outputs[1])
     }
 
+    /// A real run's verdicts, parsed back from its verdicts.json and from `bench verdicts --json`: every claim of
+    /// the catalog present, none without a verdict, the ones this run decides decided, the others with a command.
+    @Test func verdictsOfARealRunParseBack() throws {
+        let output = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try Self.bench(["run", "faulting", "data-loss", "--profile", "smoke", "--no-advice", "--output", output.path,
+                                  "--quiet", "--allow-debug", "--no-history"])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output.contains("verdicts this run decides"))
+        let json = output.appendingPathComponent("judged.json")
+        let result = try Self.bench(["verdicts", output.path, "--json", json.path])
+        #expect(result.status == 0, "\(result.error)")
+        for file in [json, output.appendingPathComponent("verdicts.json")] {
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
+            #expect(entries.compactMap { $0["id"] as? String } == ClaimCatalog.all.map(\.id))
+            for entry in entries {
+                #expect(!((entry["verdict"] as? String) ?? "").isEmpty && !((entry["label"] as? String) ?? "").isEmpty && !((entry["rule"] as? String) ?? "").isEmpty)
+            }
+            func verdict(_ id: String) -> String? { entries.first { $0["id"] as? String == id }?["verdict"] as? String }
+            #expect(verdict("to-one-fetches") == "holds")
+            #expect(verdict("to-many-fetches") == "holds")
+            #expect(verdict("many-to-nil-loses") == "holds")
+            #expect(verdict("to-one-prefetch") == "not-measured")
+            #expect(verdict("background-ui") == "cannot-test")
+            let unmeasured = entries.first { $0["id"] as? String == "fig7-insert" }
+            #expect((unmeasured?["command"] as? String) == "bench run insert --profile default")
+        }
+        #expect(result.output.contains("HOLDS: Reading student.address.name for the first student costs 2 fetches"))
+        #expect(result.output.contains("Core Data does not run on Linux"))
+    }
+
+    @Test func adviseNamesTheLineToChange() throws {
+        let result = try Self.bench(["advise", "--scenario", "query"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("walk: 20 × \"SELECT 0, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.ZCLASS = ?\" — to-many fault Class.students per owner: add relationshipKeyPathsForPrefetching [\"students\"] to the fetch of Class"))
+        let failing = try Self.bench(["advise", "--scenario", "query", "--fail-on-findings"])
+        #expect(failing.status == 1)
+    }
+
     @Test func schemaPrintsTheStoresDDL() throws {
         let result = try Self.bench(["schema", "Scenarios/models/ChatList.xcdatamodeld"])
         #expect(result.status == 0, "\(result.error)")

@@ -185,7 +185,7 @@ import Testing
 
     @Test func childArgumentsOfAnInstructionRun() {
         #expect(InstructionCount.childArguments(["query", "--instructions", "--output", "x", "--warmup", "2", "--sizes", "10", "--export", "github-action-benchmark", "f.json"])
-                == ["query", "--sizes", "10", "--warmup", "0", "--quiet", "--no-history", "--allow-debug"])
+                == ["query", "--sizes", "10", "--warmup", "0", "--quiet", "--no-history", "--allow-debug", "--no-advice"])
     }
 
     @Test func instructionCountsReplaceTimings() throws {

@@ -38,7 +38,7 @@ import Testing
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Scenarios").path
         let catalog = try ScenarioCatalog(folder: folder)
-        #expect(catalog.scenarios.map(\.name).sorted() == ["batch-size", "chat-list", "data-loss", "faulting", "find-member", "hand-kept-key", "insert", "medical-records", "prefetch", "query", "school-walk", "social-feed"])
+        #expect(catalog.scenarios.map(\.name).sorted() == ["batch-size", "batch-update", "chat-list", "count-across-many-to-many", "data-loss", "faulting", "fetch-result-types", "find-member", "hand-kept-key", "import-reset", "insert", "large-to-many", "medical-records", "prefetch", "query", "school-walk", "social-feed"])
     }
 
     @Test func eachKindOfInvalidFileIsRefusedWithFileFieldAndReason() {

@@ -68,7 +68,7 @@ public struct QueryFinding: Sendable, Codable, Equatable {
 }
 
 /// `2,001`: a count with thousands separators, as the findings print them.
-func formatCount(_ value: Int) -> String {
+public func formatCount(_ value: Int) -> String {
     let digits = String(value.magnitude)
     var grouped = ""
     for (index, character) in digits.enumerated() {

@@ -8,7 +8,7 @@ struct DataGenerator {
     let changes: [ModelChange]
 
     func make(size: Int, seed: UInt64) -> GraphData {
-        let data = GraphData(model: model)
+        let data = GraphData(model: model, size: size)
         for entity in model.entities where !entity.isAbstract {
             guard let count = spec.counts[entity.name]?.value(size: size), count > 0 else { continue }
             var columns: [(AttributeDescription, [Value])] = []
@@ -44,7 +44,7 @@ struct DataGenerator {
                 let target = "\(entity.name).\(relationship.name)"
                 guard !named.contains(target) else { continue }
                 named.insert(target)
-                let fill = DataSpec.RelationshipFill(entity: entity.name, relationship: relationship.name, fanout: .fixed(1), fill: 1, reuse: 0)
+                let fill = DataSpec.RelationshipFill(entity: entity.name, relationship: relationship.name, fanout: .fixed(.fixed(1)), fill: 1, reuse: 0)
                 data.edges.append(edges(fill, relationship, data, seed: seed))
             }
         }
@@ -75,7 +75,9 @@ struct DataGenerator {
         let source = model.entity(fill.entity)!
         let destinationEntity = destination ?? relationship!.destination
         let isToMany = toMany ?? relationship!.isToMany
-        let inverseToOne = inverseIsToOne ?? (relationship?.inverse.map { !$0.isToMany } ?? false)
+        // A variant that removed a to-one inverse keeps the declared model's data: one source per destination.
+        let removedToOne = changes.contains { $0.kind == .inverse && $0.inverseWasToOne && $0.target == "\(fill.entity).\(fill.relationship)" }
+        let inverseToOne = inverseIsToOne ?? (relationship?.inverse.map { !$0.isToMany } ?? removedToOne)
         var random = SplitMix64(seed: seed ^ Self.hash("\(fill.entity).\(fill.relationship) edges"))
         let sources = data.objects(of: source)
         let destinations = data.objects(of: destinationEntity)
@@ -90,7 +92,7 @@ struct DataGenerator {
             let wanted: Int
             if isToMany {
                 switch fill.fanout {
-                case let .fixed(count): wanted = count
+                case let .fixed(count): wanted = count.value(size: data.size)
                 case let .uniform(low, high): wanted = low + Int(random.next() % UInt64(high - low + 1))
                 case let .zipf(exponent, maximum): wanted = Self.zipf(exponent, maximum, &random)
                 }

@@ -45,7 +45,7 @@ struct DataSpec: Sendable {
 
     /// How many destinations each source gets.
     enum Fanout: Sendable, Equatable {
-        case fixed(Int)
+        case fixed(Count)
         case uniform(Int, Int)
         /// Zipf with exponent `s` over 1...max: most sources get few, some get many.
         case zipf(Double, Int)
@@ -113,8 +113,8 @@ struct DataSpec: Sendable {
             }
             var fanout = Fanout.uniform(0, 4)
             if let per = options["per"] {
-                if let number = per.number, number >= 0, number.rounded() == number, number <= 1_000_000 {
-                    fanout = .fixed(Int(number))
+                if per.object == nil, let count = Count.parse(per) {
+                    fanout = .fixed(count)
                 } else if let range = per.object?["uniform"]?.array?.compactMap(\.number), per.object?.count == 1, range.count == 2,
                           range[0] >= 0, range[0] <= range[1], range[1] <= 1_000_000 {
                     fanout = .uniform(Int(range[0]), Int(range[1]))
@@ -123,7 +123,7 @@ struct DataSpec: Sendable {
                           Set(options.keys).isSubset(of: ["zipf", "max"]) {
                     fanout = .zipf(exponent, Int(maximum))
                 } else {
-                    throw fail("relationships.\(target).per: expected a count, {\"uniform\": [min, max]} or {\"zipf\": exponent, \"max\": n}, got \(per)")
+                    throw fail("relationships.\(target).per: expected a count (3, \"size\", \"size/10\"), {\"uniform\": [min, max]} or {\"zipf\": exponent, \"max\": n}, got \(per)")
                 }
             }
             func probability(_ key: String, _ defaultValue: Double) throws -> Double {

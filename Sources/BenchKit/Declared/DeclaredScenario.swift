@@ -77,8 +77,16 @@ enum DeclaredScenarioParser {
                case let .relationship(destination, _, _, _, _, _) = declared.summary {
                 keyDestination = destination
             }
-            let change = ModelChange(kind: kind, entity: parts[0], property: parts[1], keyAttribute: raw["attribute"]?.string,
+            var inverseWasToOne = false
+            if kind == .inverse, let declared = model.entities.first(where: { $0.name == parts[0] })?.properties.first(where: { $0.name == parts[1] }),
+               case let .relationship(destination, _, inverse?, _, _, _) = declared.summary,
+               let inverseProperty = model.entities.first(where: { $0.name == destination })?.properties.first(where: { $0.name == inverse }),
+               case let .relationship(_, inverseIsToMany, _, _, _, _) = inverseProperty.summary {
+                inverseWasToOne = !inverseIsToMany
+            }
+            var change = ModelChange(kind: kind, entity: parts[0], property: parts[1], keyAttribute: raw["attribute"]?.string,
                                      destinationKey: raw["destinationKey"]?.string, keyDestination: keyDestination)
+            change.inverseWasToOne = inverseWasToOne
             if let problem = change.problem(in: model.entities) { throw fail("variants", "'\(axis.name)': \(problem)") }
             for value in axis.values where !kind.values.contains(value.description) {
                 throw fail("variants", "'\(axis.name)': a \(kindName) change takes the values \(kind.values.joined(separator: ", ")), got '\(value)'")

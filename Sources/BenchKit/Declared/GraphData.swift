@@ -37,8 +37,13 @@ final class GraphData: @unchecked Sendable {
     var objects: [Int: Objects] = [:]
     var edges: [Edges] = []
     let model: ObjectModel
+    /// The run's size the data was made for.
+    let size: Int
 
-    init(model: ObjectModel) { self.model = model }
+    init(model: ObjectModel, size: Int) {
+        self.model = model
+        self.size = size
+    }
 
     /// Every object, entity by entity in model order.
     var allObjects: [ObjectRef] {

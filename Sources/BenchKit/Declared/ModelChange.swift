@@ -36,6 +36,9 @@ struct ModelChange: Sendable {
     let destinationKey: String?
     /// For `key`: the destination entity of the replaced relationship (read from the model as declared).
     let keyDestination: String?
+    /// For `inverse`: whether the declared inverse is a to-one, so that the data stays the same when it is removed
+    /// (each destination with one source, as the declared model allows).
+    var inverseWasToOne = false
 
     var target: String { "\(entity).\(property)" }
 

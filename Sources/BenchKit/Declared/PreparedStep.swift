@@ -26,6 +26,8 @@ indirect enum PreparedStep {
         var values: [(AttributeDescription, Value)]
         var links: [(RelationshipDescription, [(entity: EntityDescription, key: Int64)])]
         var children: [(RelationshipDescription, [NewObject])]
+        /// The existing object whose to-many the new one joins, from that side.
+        var into: (relationship: RelationshipDescription, owner: (entity: EntityDescription, key: Int64))?
     }
 }
 
@@ -72,7 +74,7 @@ struct StepPreparer {
         case let .fetch(fetch): return .fetch(try request(fetch, random: &random), result: fetch.result)
         case let .count(fetch): return .fetch(try request(fetch, random: &random), result: .count)
         case let .read(paths, first): return .read(readers: paths.compactMap { KeyPathReader($0.split(separator: ".").map(String.init)[...]) }, first: first)
-        case let .insert(entityName, count, children):
+        case let .insert(entityName, count, children, into):
             let entity = model.entity(entityName)!
             let total = count.value(size: size)
             let offset = data.objects[entity.number]?.count ?? 0
@@ -86,6 +88,12 @@ struct StepPreparer {
                     let childEntity = relationship.destination
                     let childOffset = (data.objects[childEntity.number]?.count ?? 0) + index * childCount
                     object.children.append((relationship, (0..<childCount).map { newObject(childEntity, index: childOffset + $0, random: &random) }))
+                }
+                if let into, let ownerEntity = model.entity(into.entity), let relationship = ownerEntity.relationship(into.relationship) {
+                    let owners = data.objects(of: ownerEntity)
+                    if !owners.isEmpty, let owner = keyed(owners[Int(random.next() % UInt64(owners.count))]) {
+                        object.into = (relationship, owner)
+                    }
                 }
                 roots.append(object)
             }
@@ -153,10 +161,14 @@ struct StepPreparer {
     }
 
     private func keyed(_ source: ObjectRef, _ target: ObjectRef) -> (source: (entity: EntityDescription, key: Int64), destination: (entity: EntityDescription, key: Int64))? {
-        guard let sourceKey = keys.key(source), let targetKey = keys.key(target),
-              let sourceEntity = model.entities.first(where: { $0.number == source.entity }),
-              let targetEntity = model.entities.first(where: { $0.number == target.entity }) else { return nil }
-        return ((sourceEntity, sourceKey), (targetEntity, targetKey))
+        guard let source = keyed(source), let target = keyed(target) else { return nil }
+        return (source, target)
+    }
+
+    /// The concrete entity and primary key a generated object got in the store.
+    private func keyed(_ object: ObjectRef) -> (entity: EntityDescription, key: Int64)? {
+        guard let key = keys.key(object), let entity = model.entities.first(where: { $0.number == object.entity }) else { return nil }
+        return (entity, key)
     }
 
     private func request(_ fetch: Step.Fetch, random: inout SplitMix64) throws -> FetchRequest {
@@ -212,7 +224,7 @@ struct StepPreparer {
             let value = DataGenerator.value(generator, attribute, entity: entity.name, index: index, random: &random)
             return (attribute, DataGenerator.fit(value, to: attribute, random: &random))
         }
-        return PreparedStep.NewObject(values: values, links: [], children: [])
+        return PreparedStep.NewObject(values: values, links: [], children: [], into: nil)
     }
 
     /// For relationships a variant replaced by a hand-kept key: the key of a random existing destination.

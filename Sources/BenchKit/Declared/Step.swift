@@ -49,7 +49,9 @@ indirect enum Step: Sendable {
     case fetch(Fetch)
     case count(Fetch)
     case read(keyPaths: [String], first: Int?)
-    case insert(entity: String, count: DataSpec.Count, children: [(relationship: String, count: Int)])
+    /// `into`: each new object is added to this to-many of an existing object chosen at random
+    /// (`owner.addToMembers(new)`), the side an app adds from.
+    case insert(entity: String, count: DataSpec.Count, children: [(relationship: String, count: Int)], into: (entity: String, relationship: String)?)
     /// Inserts the whole graph of the data section (every entity, every filled relationship), as an import does.
     case insertData
     case update(entity: String, attribute: String, share: Double)
@@ -165,7 +167,7 @@ struct StepParser {
             // Key paths start at the entity of the last fetch; they are checked when the phase is planned.
             return .read(keyPaths: paths, first: try options["first"].map { try integer($0, field: "\(field).first", minimum: 1) })
         case "insert":
-            try allow(["count", "children"])
+            try allow(["count", "children", "into"])
             let entity = try entityName(value, field: field, concrete: true)
             let count = try options["count"].map { raw -> DataSpec.Count in
                 guard let count = DataSpec.Count.parse(raw) else { throw fail("\(field).count", "expected a number, \"size\" or \"k*size\", got \(raw)") }
@@ -181,7 +183,19 @@ struct StepParser {
                 }
                 children.append((name, try integer(raw, field: "\(field).children.\(name)", minimum: 0)))
             }
-            return .insert(entity: entity, count: count, children: children)
+            var into: (String, String)?
+            if let raw = options["into"] {
+                let parts = raw.string?.split(separator: ".").map(String.init) ?? []
+                guard parts.count == 2, let owner = model.entity(parts[0]) else {
+                    throw fail("\(field).into", "expected \"Entity.relationship\", a to-many of an existing entity whose members are \(entity)s, got \(raw)")
+                }
+                guard let relationship = owner.relationship(parts[1]), relationship.isToMany,
+                      let inserted = model.entity(entity), inserted.isKind(of: relationship.destination) else {
+                    throw fail("\(field).into", "'\(parts[0])' has no to-many relationship '\(parts[1])' to \(entity)" + DataSpec.suggestion(parts[1], owner.relationships.filter(\.isToMany).map(\.name)))
+                }
+                into = (parts[0], parts[1])
+            }
+            return .insert(entity: entity, count: count, children: children, into: into)
         case "update":
             try allow(["share"])
             guard let target = value.string, target.split(separator: ".").count == 2 else {

@@ -90,6 +90,9 @@ final class StepExecutor: CounterSource {
                 for (relationship, children) in root.children {
                     for child in children { try object.add(try insert(relationship.destination, child, in: context), to: relationship) }
                 }
+                if let into = root.into {
+                    try context.object(of: into.owner.entity, key: into.owner.key).add(object, to: into.relationship)
+                }
                 kept.append(object)
             }
         case let .insertData(data):
@@ -132,8 +135,10 @@ final class StepExecutor: CounterSource {
                 }
             }
         case .reset:
+            // The objects the steps kept belong to the context being reset: an app's importer lets them go too.
             context.reset()
             results = nil
+            kept = []
         case .newContext:
             kept.append(self.context)
             self.context = store.makeContext()

@@ -59,7 +59,7 @@ public enum InstructionCount {
         let withValue: Set<String> = ["--output", "--warmup", "--history"]
         while index < arguments.count {
             let argument = arguments[index]
-            if argument == "--instructions" || argument == "--quiet" || argument == "--no-history" || argument == "--allow-debug" {
+            if argument == "--instructions" || argument == "--quiet" || argument == "--no-history" || argument == "--allow-debug" || argument == "--no-advice" {
                 index += 1
             } else if withValue.contains(argument) {
                 index += 2
@@ -72,7 +72,7 @@ public enum InstructionCount {
                 index += 1
             }
         }
-        return result + ["--warmup", "0", "--quiet", "--no-history", "--allow-debug"]
+        return result + ["--warmup", "0", "--quiet", "--no-history", "--allow-debug", "--no-advice"]
     }
 
     /// The instructions of each dump (`callgrind.out.1`, `.2`, ...: one per phase, in order).

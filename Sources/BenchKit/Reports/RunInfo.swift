@@ -61,8 +61,12 @@ public struct RunInfo: Codable, Sendable {
         return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
     }
 
+    /// The run.json at `path`, or in the run folder `path`.
     public static func load(_ path: String) throws -> RunInfo {
-        guard let data = FileManager.default.contents(atPath: path) else { throw BenchError.invalidInput("cannot read \(path)") }
+        var isDirectory: ObjCBool = false
+        let path = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            ? (path as NSString).appendingPathComponent("run.json") : path
+        guard let data = FileManager.default.contents(atPath: path) else { throw BenchError.invalidInput("cannot read \(path); give a run folder written by 'bench run'") }
         do {
             return try JSONDecoder().decode(RunInfo.self, from: data)
         } catch {

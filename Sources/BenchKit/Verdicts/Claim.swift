@@ -1,0 +1,121 @@
+/// A claim of a seed article or of a published Core Data measurement, the series of a run that test it and the
+/// rule that decides it. Claims live in `ClaimCatalog`; verdicts are computed, never written.
+public struct Claim: Sendable {
+    /// A short stable name (`fig7-insert`), for JSON and links.
+    public let id: String
+    /// The claim in the source's terms.
+    public let statement: String
+    /// Where it comes from: seed and section, or the publication.
+    public let source: String
+    /// The scenarios whose series the rule reads.
+    public let scenarios: [String]
+    /// The figure of the report that shows the evidence (a plot file's stem under plots/), if any.
+    public let figure: String?
+    public let rule: Rule
+    /// The profile that measures it with enough repetitions (`bench run SCENARIOS --profile PROFILE`).
+    public var profile = "default"
+
+    /// The command that measures the claim.
+    public var command: String { "bench run \(scenarios.joined(separator: " ")) --profile \(profile)" }
+}
+
+/// The series of a run a rule reads: a scenario, strategy, variant (the axes named; the others must not exist or
+/// must be given) and phase.
+public struct SeriesSelector: Sendable, CustomStringConvertible {
+    public let scenario: String
+    public let strategy: String
+    /// Axis = value pairs the series' variant must have exactly.
+    public let variant: [(axis: String, value: String)]
+    public let phase: String
+
+    public init(_ scenario: String, _ strategy: String, _ variant: [(String, String)] = [], phase: String) {
+        self.scenario = scenario
+        self.strategy = strategy
+        self.variant = variant.map { (axis: $0.0, value: $0.1) }
+        self.phase = phase
+    }
+
+    /// `query many-to-one prefetch=off walk`.
+    public var description: String {
+        ([scenario, strategy] + (variant.isEmpty ? [] : [variant.map { "\($0.axis)=\($0.value)" }.joined(separator: ";")]) + [phase])
+            .joined(separator: " ")
+    }
+
+    /// The variant as the run writes it, for a row's variant string with the same axes in the scenario's order.
+    func matches(_ key: SeriesKey) -> Bool {
+        guard key.scenario == scenario, key.strategy == strategy, key.phase == phase else { return false }
+        let pairs = key.variant.isEmpty ? [] : key.variant.split(separator: ";").map { pair -> (String, String) in
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+        }
+        guard pairs.count == variant.count else { return false }
+        return variant.allSatisfy { wanted in pairs.contains { $0.0 == wanted.axis && $0.1 == wanted.value } }
+    }
+}
+
+/// What a rule decided.
+public enum Outcome: Sendable, Equatable {
+    case holds
+    case doesNotHold
+    /// Holds at this size and every larger one measured, not below.
+    case holdsFrom(size: Int)
+    case holdsForStatementsNotTime
+    case holdsForTimeNotStatements
+    /// Some parts hold and others do not (named in the text).
+    case partly(String)
+    /// The run lacks a series or enough repetitions; the reason says which.
+    case notMeasured(String)
+    /// RelBench's store cannot test it honestly; the reason says why.
+    case cannotTest(String)
+
+    /// `holds`, `holds from size 10,000`, ...
+    public var label: String {
+        switch self {
+        case .holds: return "holds"
+        case .doesNotHold: return "does not hold"
+        case let .holdsFrom(size): return "holds from size \(formatCount(size))"
+        case .holdsForStatementsNotTime: return "holds for statements but not for time"
+        case .holdsForTimeNotStatements: return "holds for time but not for statements"
+        case .partly: return "partly holds"
+        case .notMeasured: return "not measured in this run"
+        case .cannotTest: return "cannot be tested here"
+        }
+    }
+
+    /// A short name for JSON and tables.
+    public var kind: String {
+        switch self {
+        case .holds: return "holds"
+        case .doesNotHold: return "does-not-hold"
+        case .holdsFrom: return "holds-from-size"
+        case .holdsForStatementsNotTime: return "holds-for-statements-not-time"
+        case .holdsForTimeNotStatements: return "holds-for-time-not-statements"
+        case .partly: return "partly"
+        case .notMeasured: return "not-measured"
+        case .cannotTest: return "cannot-test"
+        }
+    }
+
+    /// What a partial verdict holds for and what not; empty otherwise.
+    public var detail: String {
+        if case let .partly(text) = self { return text }
+        return ""
+    }
+
+    /// Whether the run decided the claim (true or false), as opposed to lacking what it needs.
+    public var isDecided: Bool {
+        switch self {
+        case .notMeasured, .cannotTest: return false
+        default: return true
+        }
+    }
+}
+
+/// A claim judged from a run: the outcome, the evidence (numbers with units and sizes) and the rule applied.
+public struct Verdict: Sendable {
+    public let claim: Claim
+    public let outcome: Outcome
+    public let evidence: [String]
+    /// The rule in words, as applied.
+    public let rule: String
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import BenchKit
+
+/// The N+1 detector on real traces: the query and prefetch scenarios with prefetching off (flagged, naming the
+/// relationship and the key path to prefetch) and on (not flagged), and a declared phase that prefetches what it
+/// never reads.
+@Suite struct AdviceTests {
+    static let catalog = try! ScenarioCatalog(folder: ScenarioCountersTests.scenariosFolder)
+
+    static func findings(_ scenario: String, strategies: String = "many-to-one") throws -> [QueryFinding] {
+        var pass = AdvicePass(scenarios: [try catalog.scenario(named: scenario)])
+        pass.strategies = [try #require(StrategySelector(strategies))]
+        return try pass.run()
+    }
+
+    @Test func queryWithoutPrefetchingIsFlaggedWithItsRelationship() throws {
+        let found = try Self.findings("query")
+        let off = found.filter { $0.variant == "prefetch=off" }
+        #expect(off.count == 1)
+        let finding = try #require(off.first)
+        #expect(finding.phase == "walk" && finding.pattern == .toManyFaultPerOwner && finding.subject == "Class.students")
+        #expect(finding.repeats == 20 && finding.statements == 21 && finding.statementsAfter == 2)
+        #expect(finding.fingerprint == "SELECT 0, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.ZCLASS = ?")
+        #expect(finding.change.contains("relationshipKeyPathsForPrefetching [\"students\"] to the fetch of Class"))
+        #expect(found.filter { $0.variant == "prefetch=on" }.isEmpty)
+    }
+
+    @Test func prefetchScenarioFindingsNameEachKeyPath() throws {
+        let found = try Self.findings("prefetch")
+        func off(_ keyPath: String) -> [QueryFinding] { found.filter { $0.variant == "keyPath=\(keyPath);prefetch=off" } }
+        #expect(off("to-one").map(\.pattern) == [.toOneFaultPerObject])
+        #expect(off("to-one").first?.change.contains("[\"class\"] to the fetch of Student") == true)
+        #expect(off("to-many").map(\.subject) == ["Class.students"])
+        #expect(off("many-to-many").map(\.subject) == ["Student.subjects"])
+        // Nested: the class's students, then each student's address, named from the fetch of Class.
+        #expect(off("nested").map(\.pattern) == [.toManyFaultPerOwner, .toOneFaultPerObject])
+        #expect(off("nested").last?.change.contains("[\"students.address\"] to the fetch of Class") == true)
+        #expect(found.filter { $0.variant.hasSuffix("prefetch=on") }.isEmpty)
+    }
+
+    @Test func aPrefetchNoReadUsesIsFlagged() throws {
+        let text = DeclaredScenarioTests.library
+            .replacingOccurrences(of: "{\"read\": [\"title\", \"author.name\", \"tags.name\"]}", with: "{\"read\": [\"title\", \"author.name\"]}")
+        let scenario = try DeclaredScenarioTests.parse(text)
+        var pass = AdvicePass(scenarios: [scenario])
+        pass.size = 8
+        let found = try pass.run().filter { $0.phase == "list" }
+        #expect(found.map(\.pattern) == [.unusedPrefetch])
+        #expect(found.first?.subject == "Book.tags" && found.first?.variant == "prefetch=on")
+        #expect(found.first?.change.hasPrefix("drop \"tags\" from relationshipKeyPathsForPrefetching") == true)
+    }
+
+    /// A declared phase that reads only a to-many's count is told to keep a derived count, not to prefetch.
+    @Test func countsThroughFaultsAskForADerivedAttribute() throws {
+        let found = try Self.findings("chat-list", strategies: "objectgraph").filter { $0.phase == "chat-list" }
+        #expect(found.map(\.variant) == ["count=faults"])
+        #expect(found.first?.pattern == .countThroughFaults && found.first?.subject == "Chat.members")
+    }
+
+    @Test func theMeasuredSavingComesFromTheSiblingVariant() {
+        let finding = QueryFinding(scenario: "query", strategy: "many-to-one", variant: "prefetch=off", size: 1000, phase: "walk",
+                                   pattern: .toManyFaultPerOwner, subject: "Class.students", fingerprint: "SELECT", repeats: 20,
+                                   statements: 21, statementsAfter: 2, change: "prefetch")
+        func row(_ variant: String, _ statements: Double) -> SummaryRow {
+            SummaryRow(key: SeriesKey(scenario: "query", strategy: "many-to-one", variant: variant, size: 1000, phase: "walk", metric: "sql_statements"),
+                       unit: "count", summary: SampleSummary([statements]))
+        }
+        let measured = AdvicePass.attachMeasurements([finding], summary: [row("prefetch=off", 21), row("prefetch=on", 2)])
+        #expect(measured.first?.measured == "measured at size 1,000: prefetch=on ran 2 statements against 21")
+        #expect(measured.first?.line.hasSuffix("(21 → 2 statements); measured at size 1,000: prefetch=on ran 2 statements against 21") == true)
+    }
+}

@@ -60,6 +60,26 @@ HEADER = ["strategy", "variant", "size", "phase", "wall ms (median [95% CI])", "
           "peak MiB", "growth"]
 
 
+def verdict_label(verdict):
+    return verdict["label"] + (f": {verdict['reason']}" if verdict["verdict"] == "partly" else "")
+
+
+def evidence_text(verdict, separator):
+    if verdict["verdict"] in ("not-measured", "cannot-test"):
+        return verdict.get("reason", "") + (f"; measure: `{verdict['command']}`" if verdict["verdict"] == "not-measured" else "")
+    return separator.join(verdict["evidence"])
+
+
+def cell(text):
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def finding_line(finding):
+    saving = "" if finding["statementsAfter"] == finding["statements"] else f" ({finding['statements']:,} → {finding['statementsAfter']:,} statements)"
+    repeated = f"{finding['repeats']:,} × \"{finding['fingerprint']}\": " if finding["repeats"] > 0 else ""
+    return f"{finding['phase']}: {repeated}{finding['change']}{saving}" + (f"; {finding['measured']}" if finding.get("measured") else "")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: python3 scripts/report.py RUN_FOLDER")
@@ -74,21 +94,39 @@ def main():
     complexity = read_csv(os.path.join(folder, "complexity.csv")) if os.path.exists(os.path.join(folder, "complexity.csv")) else []
     tables = scenario_tables(summary, complexity)
     plots = sorted(p for p in os.listdir(os.path.join(folder, "plots")) if p.endswith(".png"))
+
+    def has_figure(verdict):
+        return bool(verdict.get("figure")) and f"{verdict['figure']}.png" in plots
     facts = [("commit", info.get("gitCommit")), ("time (UTC)", info.get("utcTime")), ("host", info.get("host")),
              ("CPUs", info.get("cpuCount")), ("profile", info.get("profile")), ("seed", info.get("seed")),
              ("build", info.get("buildConfiguration")), ("Swift", info.get("swiftVersion")), ("SQLite", info.get("sqliteVersion")),
              ("SQLite settings", ", ".join(f"{k}={v}" for k, v in sorted(info.get("sqliteSettings", {}).items()))),
              ("status", info.get("status")), ("command", " ".join(info.get("commandLine", [])))]
 
+    verdicts_path = os.path.join(folder, "verdicts.json")
+    verdicts = json.load(open(verdicts_path)) if os.path.exists(verdicts_path) else []
+    advice_path = os.path.join(folder, "advice.json")
+    advice = json.load(open(advice_path)) if os.path.exists(advice_path) else []
     lint_path = os.path.join(folder, "lint.txt")
     lint = open(lint_path).read().splitlines() if os.path.exists(lint_path) else []
     markdown = [f"# RelBench run {os.path.basename(os.path.normpath(folder))}", "", f"> {FIDELITY}", ""]
+    if verdicts:
+        markdown += ["## Verdicts", "", "| verdict | claim | source | evidence | rule |", "|---|---|---|---|---|"]
+        for verdict in verdicts:
+            claim = verdict["claim"] + (f" ([figure](plots/{verdict['figure']}.png))" if has_figure(verdict) else "")
+            markdown.append("| " + " | ".join(cell(text) for text in (f"**{verdict_label(verdict)}**", claim, verdict["source"],
+                                                                         evidence_text(verdict, "<br>"), verdict["rule"])) + " |")
+        markdown += ["", "Each verdict is computed by its rule from this run's summary (`bench verdicts` prints the same).", ""]
     if lint:
         markdown += ["## Lint findings", ""] + [f"- {line}" for line in lint] + [""]
     markdown += [f"- **{name}**: {value}" for name, value in facts] + [""]
     for scenario, rows in tables.items():
         markdown += [f"## {scenario}", "", "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
         markdown += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+        findings = [f for f in advice if f["scenario"] == scenario]
+        if findings:
+            markdown += ["", f"N+1 advice (size {findings[0]['size']:,}):", ""]
+            markdown += [f"- {f['strategy']} {f['variant']}: {finding_line(f)}" for f in findings]
         markdown += [""] + [f"![{plot}](plots/{plot})" for plot in plots if scenario in plot] + [""]
     markdown += ["## Other plots", ""] + [f"![{plot}](plots/{plot})" for plot in plots if not any(s in plot for s in tables)]
     with open(os.path.join(folder, "report.md"), "w") as handle:
@@ -100,6 +138,16 @@ def main():
             "img{max-width:100%;margin:1em 0}</style></head><body>",
             f"<h1>RelBench run {html.escape(os.path.basename(os.path.normpath(folder)))}</h1>",
             f"<p><i>{html.escape(FIDELITY)}</i></p>"]
+    if verdicts:
+        page.append("<h2>Verdicts</h2><table><tr>" + "".join(f"<th>{h}</th>" for h in ("verdict", "claim", "source", "evidence", "rule")) + "</tr>")
+        for verdict in verdicts:
+            claim = html.escape(verdict["claim"])
+            if has_figure(verdict):
+                claim = f"<a href='#{html.escape(verdict['figure'])}'>{claim}</a>"
+            page.append("<tr>" + "".join(f"<td style='text-align:left'>{cell}</td>" for cell in (
+                f"<b>{html.escape(verdict_label(verdict))}</b>", claim, html.escape(verdict["source"]),
+                "<br>".join(html.escape(line) for line in evidence_text(verdict, "\n").split("\n")), html.escape(verdict["rule"]))) + "</tr>")
+        page.append("</table><p>Each verdict is computed by its rule from this run's summary.</p>")
     if lint:
         page += ["<h2>Lint findings</h2><ul>"] + [f"<li>{html.escape(line)}</li>" for line in lint] + ["</ul>"]
     page.append("<ul>")
@@ -108,9 +156,14 @@ def main():
         page.append(f"<h2>{html.escape(scenario)}</h2><table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in HEADER) + "</tr>")
         page += ["<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows]
         page.append("</table>")
-        page += [f"<img src='plots/{html.escape(plot)}' alt='{html.escape(plot)}'>" for plot in plots if scenario in plot]
+        findings = [f for f in advice if f["scenario"] == scenario]
+        if findings:
+            page.append(f"<p>N+1 advice (size {findings[0]['size']:,}):</p><ul>")
+            page += [f"<li>{html.escape(f['strategy'] + ' ' + f['variant'])}: {html.escape(finding_line(f))}</li>" for f in findings]
+            page.append("</ul>")
+        page += [f"<img id='{html.escape(plot[:-4])}' src='plots/{html.escape(plot)}' alt='{html.escape(plot)}'>" for plot in plots if scenario in plot]
     page.append("<h2>Other plots</h2>")
-    page += [f"<img src='plots/{html.escape(plot)}' alt='{html.escape(plot)}'>" for plot in plots if not any(s in plot for s in tables)]
+    page += [f"<img id='{html.escape(plot[:-4])}' src='plots/{html.escape(plot)}' alt='{html.escape(plot)}'>" for plot in plots if not any(s in plot for s in tables)]
     page.append("</body></html>")
     with open(os.path.join(folder, "report.html"), "w") as handle:
         handle.write("\n".join(page) + "\n")

@@ -41,6 +41,17 @@ public struct SeriesSelector: Sendable, CustomStringConvertible {
             .joined(separator: " ")
     }
 
+    /// What tells this series from `other`, for evidence: the strategy, the variant values or the phase that differ.
+    func label(against other: SeriesSelector) -> String {
+        var parts: [String] = []
+        if strategy != other.strategy { parts.append(strategy) }
+        let differing = variant.filter { pair in !other.variant.contains { $0.axis == pair.axis && $0.value == pair.value } }
+        parts += differing.map { "\($0.axis)=\($0.value)" }
+        if phase != other.phase { parts.append(phase) }
+        if scenario != other.scenario { parts.insert(scenario, at: 0) }
+        return parts.isEmpty ? description : parts.joined(separator: " ")
+    }
+
     /// The variant as the run writes it, for a row's variant string with the same axes in the scenario's order.
     func matches(_ key: SeriesKey) -> Bool {
         guard key.scenario == scenario, key.strategy == strategy, key.phase == phase else { return false }

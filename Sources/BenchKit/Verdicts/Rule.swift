@@ -88,7 +88,8 @@ public indirect enum Rule: Sendable {
             wins.append((size, win))
             let ratio = y.median == 0 ? Double.nan : x.median / y.median
             ratios.append(ratio)
-            evidence.append("size \(formatCount(size)): \(describe(x, metric)) against \(describe(y, metric))" + (ratio.isFinite ? " (×\(String(format: "%.2f", ratio)))" : ""))
+            evidence.append("size \(formatCount(size)): \(a.label(against: b)) \(describe(x, metric)) against \(b.label(against: a)) \(describe(y, metric))"
+                + (ratio.isFinite ? " (×\(String(format: "%.2f", ratio)))" : ""))
         }
         var outcome = sizeOutcome(wins)
         if growing, outcome == .holds {
@@ -112,7 +113,7 @@ public indirect enum Rule: Sendable {
         let text = "\(metric.rawValue) of \(a) equal to \(b)'s at every size"
         let (pairs, missing) = run.pairs(a, b, metric)
         if let missing { return (.notMeasured(missing), [], text) }
-        let evidence = pairs.map { "size \(formatCount($0.size)): \(describe($0.a, metric)) against \(describe($0.b, metric))" }
+        let evidence = pairs.map { "size \(formatCount($0.size)): \(a.label(against: b)) \(describe($0.a, metric)) against \(b.label(against: a)) \(describe($0.b, metric))" }
         return (pairs.allSatisfy { $0.a.median == $0.b.median } ? .holds : .doesNotHold, evidence, text)
     }
 
@@ -170,7 +171,7 @@ public indirect enum Rule: Sendable {
             let (slow, fast) = x.median >= y.median ? (x, y) : (y, x)
             let ratio = fast.median > 0 ? slow.median / fast.median : .infinity
             wins.append((size, ratio >= factor && fast.ciHigh < slow.ciLow))
-            evidence.append("size \(formatCount(size)): \(describe(x, metric)) against \(describe(y, metric)) (×\(String(format: "%.1f", ratio)))")
+            evidence.append("size \(formatCount(size)): \(a.label(against: b)) \(describe(x, metric)) against \(b.label(against: a)) \(describe(y, metric)) (×\(String(format: "%.1f", ratio)))")
         }
         return (sizeOutcome(wins), evidence, text)
     }

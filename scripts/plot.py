@@ -103,39 +103,58 @@ def time_metric(rows, scenario):
     return ("wall_ms", "time (ms)") if "wall_ms" in metrics else ("instructions", "instructions")
 
 
+VARIANT_STYLES = ["-", "--", ":", "-.", (0, (5, 1)), (0, (3, 1, 1, 1)), (0, (1, 3)), (0, (8, 2))]
+
+
 def plot_scenario(rows, folder, scenario):
-    """Time against size, log-log, one line per strategy, a band from min to max; a panel per phase and variant."""
+    """Time against size, log-log, a panel per phase with every strategy and variant on the same axes (colour by
+    strategy, line style and marker by variant: prefetch off against on, one modelling against another), a band
+    from min to max."""
     metric, label = time_metric(rows, scenario)
     data = [r for r in rows if r["scenario"] == scenario and r["metric"] == metric]
     phases, variants, strategies = ordered(r["phase"] for r in data), ordered(r["variant"] for r in data), ordered(r["strategy"] for r in data)
-    if len(variants) > 8:
+    if len(variants) > len(VARIANT_STYLES):
         return []
-    panels = [(p, v) for p in phases for v in variants]
-    columns = min(4, len(panels))
-    lines = math.ceil(len(panels) / columns)
-    figure, axes = plt.subplots(lines, columns, figsize=(4.2 * columns, 3.4 * lines), squeeze=False)
-    for index, (phase, variant) in enumerate(panels):
+    columns = min(3, len(phases))
+    lines = math.ceil(len(phases) / columns)
+    figure, axes = plt.subplots(lines, columns, figsize=(5.2 * columns, 4.0 * lines), squeeze=False)
+    # Colour by modelling, marker by implementation (ObjectGraph, raw SQLite, GRDB; objectgraph and sql-replay for
+    # declared scenarios), line style by variant.
+    implementation_markers = {"raw-sqlite": "x", "grdb": "^", "sql-replay": "x"}
+    strategy_colors = {strategy: color(strategy) for strategy in strategies}
+    for index, phase in enumerate(phases):
         axis = axes[index // columns][index % columns]
         for strategy in strategies:
-            points = series(data, phase=phase, variant=variant, strategy=strategy)
-            if not points:
-                continue
-            sizes = [p["size"] for p in points]
-            axis.plot(sizes, [p["median"] for p in points], marker="o", markersize=3, color=color(strategy),
-                      linestyle=line_style(strategy), label=strategy)
-            axis.fill_between(sizes, [p["min"] for p in points], [p["max"] for p in points], color=color(strategy), alpha=0.15)
+            for variant_index, variant in enumerate(variants):
+                points = series(data, phase=phase, variant=variant, strategy=strategy)
+                if not points:
+                    continue
+                sizes = [p["size"] for p in points]
+                name = strategy + (f" [{variant}]" if variant else "")
+                peer = strategy.partition(":")[0] in implementation_markers
+                axis.plot(sizes, [p["median"] for p in points], marker=implementation_markers.get(strategy.partition(":")[0], "o"), markersize=4,
+                          color=strategy_colors[strategy], linestyle=VARIANT_STYLES[variant_index], alpha=0.55 if peer else 1.0,
+                          linewidth=1.0 if peer else 1.6, label=name)
+                axis.fill_between(sizes, [p["min"] for p in points], [p["max"] for p in points], color=strategy_colors[strategy], alpha=0.08)
         log_axes(axis)
-        axis.set_title(f"{phase}" + (f" [{variant}]" if variant else ""), fontsize=9)
+        axis.set_title(phase, fontsize=9)
         axis.set_xlabel(f"size{' (students)' if size_unit(data) else ''}", fontsize=8)
         axis.set_ylabel(label, fontsize=8)
         axis.tick_params(labelsize=7)
         axis.grid(True, which="major", alpha=0.3)
-    for index in range(len(panels), lines * columns):
+    for index in range(len(phases), lines * columns):
         axes[index // columns][index % columns].axis("off")
-    handles, names = axes[0][0].get_legend_handles_labels()
-    figure.legend(handles, names, loc="upper center", ncol=min(len(names), 8), fontsize=8, bbox_to_anchor=(0.5, 1.0 + 0.04 / lines))
-    figure.suptitle(f"{scenario}: {label} against size (median, band min..max)", y=1.0 + 0.09 / lines, fontsize=10)
-    figure.tight_layout()
+    handles, names = [], []
+    for axis in axes.flat:
+        for handle, name in zip(*axis.get_legend_handles_labels()):
+            if name not in names:
+                handles.append(handle)
+                names.append(name)
+    legend_columns = min(len(names), 4)
+    legend_lines = math.ceil(len(names) / legend_columns)
+    figure.tight_layout(rect=(0, 0, 1, 1 - 0.035 * legend_lines / lines - 0.04 / lines))
+    figure.legend(handles, names, loc="upper center", ncol=legend_columns, fontsize=7, bbox_to_anchor=(0.5, 1 - 0.03 / lines))
+    figure.suptitle(f"{scenario}: {label} against size (median, band min..max)", y=1.0, fontsize=10)
     return save(figure, folder, f"time-{scenario}")
 
 
@@ -283,7 +302,7 @@ def plot_history(database, folder, scenario, metric):
         xs = [i for i, run in enumerate(runs) if run in points]
         axis.plot(xs, [points[runs[i]] for i in xs], marker="o", color=color(strategy), linestyle=line_style(strategy), label=strategy)
     axis.set_xticks(range(len(runs)))
-    axis.set_xticklabels([f"{commit[:7]}\n{time[:10]}" for time, commit in runs], fontsize=7)
+    axis.set_xticklabels([f"{commit[:7]}\n{time[:10]}\n{time[11:16]}" for time, commit in runs], fontsize=7)
     axis.set_xlabel("run (commit, date)")
     unit = size_unit([{"strategy": r[2]} for r in rows])
     axis.set_ylabel(metric)

@@ -14,20 +14,39 @@ struct ScenarioOptions: ParsableArguments {
     }
 }
 
-/// `--export github-action-benchmark FILE`: the summary also written as benchmark-action's JSON.
+/// `--export github-action-benchmark FILE`: the summary also written as benchmark-action's JSON, optionally only
+/// the series `--export-series FILE` names (a dashboard of thousands of series is unreadable).
 struct ExportOption: ParsableArguments {
     @Option(parsing: .upToNextOption, help: "Also export the summary: github-action-benchmark FILE (JSON for benchmark-action/github-action-benchmark).")
     var export: [String] = []
+
+    @Option(help: "Export only the series matching the shell patterns in this file, one per line (# comments; see scripts/headline-series.txt).")
+    var exportSeries: String?
 
     /// Checks the option before any work is done.
     func check() throws {
         guard export.isEmpty || (export.count == 2 && export[0] == "github-action-benchmark") else {
             throw BenchError.invalidInput("--export takes a format and a file: --export github-action-benchmark FILE")
         }
+        guard exportSeries == nil || !export.isEmpty else {
+            throw BenchError.invalidInput("--export-series narrows an export: give --export github-action-benchmark FILE too")
+        }
+        _ = try patterns()
+    }
+
+    /// The patterns of `--export-series`, or nil to export every series.
+    func patterns() throws -> [String]? {
+        guard let exportSeries else { return nil }
+        guard let text = try? String(contentsOfFile: exportSeries, encoding: .utf8) else {
+            throw BenchError.invalidInput("cannot read --export-series \(exportSeries); give a text file of series patterns, one per line")
+        }
+        let patterns = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        guard !patterns.isEmpty else { throw BenchError.invalidInput("--export-series \(exportSeries) names no series") }
+        return patterns
     }
 
     func write(_ summary: [SummaryRow]) throws {
-        if export.count == 2 { try AtomicFile.write(GitHubBenchmarkExport.encode(summary), to: export[1]) }
+        if export.count == 2 { try AtomicFile.write(GitHubBenchmarkExport.encode(summary, patterns: try patterns()), to: export[1]) }
     }
 }
 
@@ -38,22 +57,26 @@ func publish(_ run: RunFolder, export: ExportOption, history: String?, skipAdvic
     try export.write(summary)
     guard let history else { return }
     guard info.status == "complete" else {
-        FileHandle.standardError.write(Data("bench: warning: not added to the history: the run is \(info.status); finish it (or rerun the shard that did not) first\n".utf8))
+        warn("not added to the history: the run is \(info.status); finish it (or rerun the shard that did not) first")
+        return
+    }
+    if let reason = info.unrepresentativeReason {
+        warn("not added to the history: \(reason)")
         return
     }
     do {
         try HistoryStore(path: history).append(info: info, folder: run.path, summary: summary)
     } catch {
-        FileHandle.standardError.write(Data("bench: warning: the run was not added to the history (\(error)); \(skipAdvice)\n".utf8))
+        warn("the run was not added to the history (\(error)); \(skipAdvice)")
     }
 }
 
-/// A comma-separated list of positive integers (`--sizes 1000,10000`).
-func parseSizes(_ text: String, option: String) throws -> [Int] {
+/// `--sizes 1000,10000`: positive integers, comma-separated.
+func parseSizes(_ text: String) throws -> [Int] {
     let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
     return try parts.map { part in
-        guard let value = Int(part), value > 0 else {
-            throw BenchError.invalidInput("\(option): '\(part)' is not a positive integer; give sizes like --sizes 1000,10000")
+        guard let value = Int(part), value > 0, value <= 100_000_000 else {
+            throw BenchError.invalidInput("--sizes: '\(part)' is not a positive integer; give sizes like --sizes 1000,10000")
         }
         return value
     }
@@ -62,30 +85,67 @@ func parseSizes(_ text: String, option: String) throws -> [Int] {
 /// A comma-separated list of strategy names (a bare peer, `raw-sqlite`, selects that peer of every modelling),
 /// with "did you mean ...?" for near misses.
 func parseStrategies(_ text: String) throws -> [StrategySelector] {
-    try text.split(separator: ",").map { part in
-        let name = part.trimmingCharacters(in: .whitespaces)
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    return try parts.map { name in
         guard let selector = StrategySelector(name) else {
-            let near = StrategyID.suggestions(for: name)
-            throw BenchError.invalidInput("unknown strategy '\(name)'" + (near.isEmpty
-                ? "; the strategies are the modellings \(Modelling.allCases.map(\.rawValue).joined(separator: ", ")) and the peers raw-sqlite and grdb (raw-sqlite:many-to-many for one modelling's)"
+            let near = name.isEmpty ? [] : StrategyID.suggestions(for: name)
+            throw BenchError.invalidInput((name.isEmpty ? "an empty strategy name" : "unknown strategy '\(name)'") + (near.isEmpty
+                ? "; the strategies are the modellings \(Modelling.allCases.map(\.rawValue).joined(separator: ", ")), objectgraph and sql-replay (declared scenarios) and the peers raw-sqlite and grdb (raw-sqlite:many-to-many for one modelling's)"
                 : " (did you mean '\(near[0])'?)"))
         }
         return selector
     }
 }
 
-/// A variant given as `name=value;name=value`, matched against a scenario's variants.
-func parseVariant(_ text: String, of scenario: Scenario) throws -> Variant {
-    let given = Dictionary(text.split(separator: ";").map { pair -> (String, String) in
-        let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-        return (parts[0], parts.count > 1 ? parts[1] : "")
-    }, uniquingKeysWith: { $1 })
-    let candidates = scenario.variants.filter { variant in
-        given.allSatisfy { name, value in variant[name]?.description == value }
+/// One strategy name (`--strategy many-to-nil`).
+func parseStrategy(_ text: String) throws -> StrategySelector {
+    let selectors = try parseStrategies(text)
+    guard selectors.count == 1 else { throw BenchError.invalidInput("--strategy takes one strategy, got '\(text)'") }
+    return selectors[0]
+}
+
+/// `--variant batch=20;access=all` (or with commas): axis = value pairs, matched against a scenario later.
+struct VariantChoice: Sendable {
+    let text: String
+    let pairs: [(axis: String, value: String)]
+
+    init(_ text: String) throws {
+        let parts = text.split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmingCharacters(in: .whitespaces) }
+        let pairs = parts.map { part -> (String, String)? in
+            let halves = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard halves.count == 2, !halves[0].isEmpty, !halves[1].isEmpty else { return nil }
+            return (halves[0], halves[1])
+        }
+        guard !pairs.isEmpty, pairs.allSatisfy({ $0 != nil }) else {
+            throw BenchError.invalidInput("--variant '\(text)': each part is AXIS=VALUE, separated by ';' or ',', e.g. --variant 'batch=20;access=all'")
+        }
+        self.text = text
+        self.pairs = pairs.map { (axis: $0!.0, value: $0!.1) }
     }
-    guard let variant = candidates.first else {
-        let known = scenario.variants.map(\.description).joined(separator: " | ")
-        throw BenchError.invalidInput("scenario '\(scenario.name)' has no variant '\(text)'; its variants are \(known)")
+
+    /// The scenario's variant with these values; a warning names the axes left out (a shell splits an unquoted
+    /// `a=1;b=2` at the semicolon), unknown axes and values are refused.
+    func variant(of scenario: Scenario) throws -> Variant {
+        let axes = scenario.variants.first.map { $0.values.map(\.name) } ?? []
+        for pair in pairs where !axes.contains(pair.axis) {
+            let near = nearNames(pair.axis, in: axes)
+            throw BenchError.invalidInput("scenario '\(scenario.name)' has no variant axis '\(pair.axis)'" + (axes.isEmpty ? " (it has no variants)" : near.isEmpty
+                ? "; its axes are \(axes.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+        }
+        let candidates = scenario.variants.filter { variant in pairs.allSatisfy { variant[$0.axis]?.description == $0.value } }
+        guard let variant = candidates.first else {
+            let known = scenario.variants.map(\.description).joined(separator: " | ")
+            throw BenchError.invalidInput("scenario '\(scenario.name)' has no variant '\(text)'; its variants are \(known)")
+        }
+        let missing = axes.filter { axis in !pairs.contains { $0.axis == axis } }
+        if !missing.isEmpty && candidates.count > 1 {
+            warn("--variant '\(text)' names \(pairs.map(\.axis).joined(separator: ", ")) only; using \(variant) (quote a value with ';', or separate with ',': --variant '\(variant)')")
+        }
+        return variant
     }
-    return variant
+}
+
+/// One warning line on standard error.
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("bench: warning: \(message)\n".utf8))
 }

@@ -24,9 +24,12 @@ struct BaselineCommand: ParsableCommand {
 
         func run() throws {
             let folder = try runFolder ?? newestRun()
-            let info = try RunInfo.load((folder as NSString).appendingPathComponent("run.json"))
+            let info = try RunInfo.load(folder)
             guard info.status == "complete" else {
                 throw BenchError.invalidInput("\(folder) is \(info.status), not complete; save a run that finished")
+            }
+            if let reason = info.unrepresentativeReason {
+                throw BenchError.invalidInput("\(folder) cannot be the baseline: \(reason); save a release build's run made without RELBENCH_INJECT_* set")
             }
             guard anyProfile || info.profile == profile.rawValue else {
                 throw BenchError.invalidInput("\(folder) ran profile \(info.profile), but CI compares the \(profile.rawValue) profile; run 'bench run --all --profile \(profile.rawValue)' and save that (or pass --any-profile)")

@@ -7,8 +7,9 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare a run with a baseline: exact counters exactly, timings and memory with statistics.",
         discussion: """
-        Exit codes: 0 no significant change, 2 regression, 4 improvement only, 5 baseline missing or unreadable, \
-        1 any other error.
+        Exit codes: 0 no significant change, 2 regression, 3 series of the baseline missing from the run (see \
+        --allow-missing), 4 improvement only, 5 baseline missing or unreadable, 1 any other error while comparing, \
+        64 wrong arguments.
         """)
 
     @Argument(help: "The baseline: a run folder, its samples.csv, or its summary.csv (counters only).")
@@ -23,8 +24,9 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Noise threshold on the median of timings and memory, in percent.")
     var threshold: Double = 10
 
-    @Option(name: .customLong("threshold-for"), help: "A threshold for a metric, a scenario or scenario/metric: KEY=PERCENT (repeatable).")
-    var thresholdsFor: [String] = []
+    @Option(name: .customLong("threshold-for"), help: "A threshold for a metric, a scenario or scenario/metric: KEY=PERCENT (repeatable).",
+            transform: ThresholdOverride.init)
+    var thresholdsFor: [ThresholdOverride] = []
 
     @Flag(help: "Compare the exact counters only (statements, faults, rows, links): timings on a shared machine are noise.")
     var countersOnly = false
@@ -32,19 +34,35 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Also write the comparison as Markdown to this file (for a CI job summary).")
     var markdown: String?
 
-    func run() throws {
+    @Flag(help: "Do not fail when the run lacks series the baseline has (a run of fewer scenarios or sizes).")
+    var allowMissing = false
+
+    @Flag(help: "Also show the series that moved without being a regression or an improvement (noise).")
+    var all = false
+
+    func validate() throws {
         guard alpha > 0, alpha < 1 else { throw BenchError.invalidInput("--alpha must be between 0 and 1") }
+        guard threshold >= 0, threshold.isFinite else { throw BenchError.invalidInput("--threshold must be a percentage of 0 or more") }
+    }
+
+    func run() throws {
+        do {
+            try compare()
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as BenchError {
+            // compare keeps 1 for every failure after its arguments parsed: 64 is for the arguments themselves.
+            throw CommandFailure(message: error.description, code: 1)
+        }
+    }
+
+    private func compare() throws {
         var options = Comparison.Options()
         options.alpha = alpha
         options.threshold = threshold / 100
         options.countersOnly = countersOnly
-        for item in thresholdsFor {
-            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let percent = Double(parts[1]), percent >= 0 else {
-                throw BenchError.invalidInput("--threshold-for '\(item)' must be KEY=PERCENT, e.g. wall_ms=15 or query/wall_ms=20")
-            }
-            options.thresholds[parts[0]] = percent / 100
-        }
+        options.allowMissing = allowMissing
+        for item in thresholdsFor { options.thresholds[item.key] = item.percent / 100 }
         let baselineRun: RunData
         do {
             baselineRun = try RunData.load(baseline)
@@ -54,10 +72,25 @@ struct CompareCommand: ParsableCommand {
         }
         let currentRun = try RunData.load(current)
         let comparison = Comparison(baseline: baselineRun, current: currentRun, options: options)
-        print(ComparisonReport.text(comparison, baseline: baseline, current: current))
+        print(ComparisonReport.text(comparison, baseline: baseline, current: current, all: all))
         if let markdown {
-            try AtomicFile.write(ComparisonReport.markdown(comparison, baseline: baseline, current: current), to: markdown)
+            try AtomicFile.write(ComparisonReport.markdown(comparison, baseline: baseline, current: current, all: all), to: markdown)
         }
         throw ExitCode(comparison.exitCode)
+    }
+}
+
+/// `--threshold-for query/wall_ms=20`: a noise threshold in percent for a metric, a scenario or both.
+struct ThresholdOverride {
+    let key: String
+    let percent: Double
+
+    init(_ text: String) throws {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, let percent = Double(parts[1]), percent >= 0, percent.isFinite else {
+            throw BenchError.invalidInput("--threshold-for '\(text)' must be KEY=PERCENT, e.g. wall_ms=15 or query/wall_ms=20")
+        }
+        key = parts[0]
+        self.percent = percent
     }
 }

@@ -10,14 +10,14 @@ struct ExplainCommand: ParsableCommand {
     @Argument(help: "The scenario to explain.")
     var scenarioName: String
 
-    @Option(help: "The strategy (default: the scenario's first).")
-    var strategy: String?
+    @Option(help: "The strategy (default: the scenario's first).", transform: { try parseStrategy($0) })
+    var strategy: StrategySelector?
 
     @Option(help: "The number of students (for find-member: students per class).")
     var size: Int = 20
 
-    @Option(help: "The variant, as name=value;name=value (default: the scenario's first).")
-    var variant: String?
+    @Option(help: "The variant, as name=value;name=value or name=value,name=value (default: the scenario's first).", transform: VariantChoice.init)
+    var variant: VariantChoice?
 
     @Option(help: "Trace lines shown per phase before the rest is summarized.")
     var maxLines: Int = 40
@@ -33,17 +33,22 @@ struct ExplainCommand: ParsableCommand {
 
     @OptionGroup var scenarioOptions: ScenarioOptions
 
+    func validate() throws {
+        guard (1...10_000_000).contains(size) else { throw BenchError.invalidInput("--size must be a positive integer up to 10000000") }
+        guard maxLines >= 0 else { throw BenchError.invalidInput("--max-lines must be 0 or more") }
+        guard [1, 2, 3, 4].contains(level) else { throw BenchError.invalidInput("--level must be 1, 2, 3 or 4 (SQLDebug's levels)") }
+        guard threshold >= 1 else { throw BenchError.invalidInput("--threshold must be a positive integer") }
+    }
+
     func run() throws {
-        guard size >= 1 else { throw BenchError.invalidInput("--size must be a positive integer") }
         let scenario = try scenarioOptions.catalog().scenario(named: scenarioName)
-        let chosen = try strategy.map { name -> StrategyID in
-            let selector = try parseStrategies(name).first
-            guard let selector, let match = scenario.strategies.first(where: selector.matches) else {
-                throw BenchError.invalidInput("scenario '\(scenario.name)' does not run strategy '\(name)'; it runs \(StrategyID.summarize(scenario.strategies))")
+        let chosen = try strategy.map { selector -> StrategyID in
+            guard let match = scenario.strategies.first(where: selector.matches) else {
+                throw BenchError.invalidInput("scenario '\(scenario.name)' does not run strategy '\(selector)'; it runs \(StrategyID.summarize(scenario.strategies))")
             }
             return match
         } ?? scenario.strategies[0]
-        let chosenVariant = try variant.map { try parseVariant($0, of: scenario) } ?? scenario.variants[0]
+        let chosenVariant = try variant.map { try $0.variant(of: scenario) } ?? scenario.variants[0]
 
         var request = RunRequest(scenarios: [scenario])
         request.sizes = [size]

@@ -4,41 +4,48 @@ import Foundation
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "history", abstract: "Print a metric of a scenario over the runs recorded in the history store.")
+        commandName: "history", abstract: "Print a metric of a scenario over the runs recorded in the history store, series by series.")
 
     @Argument(help: "The scenario.")
     var scenario: String
 
-    @Option(help: "The metric (e.g. wall_ms, sql_statements).")
-    var metric: String = "wall_ms"
+    @Option(help: "The metric (e.g. wall_ms, sql_statements).", transform: parseMetric)
+    var metric: Metric = .wallMs
 
     @Option(help: "Only this strategy.") var strategy: String?
     @Option(help: "Only this variant (its stable text, e.g. prefetch=on).") var variant: String?
     @Option(help: "Only this size.") var size: Int?
     @Option(help: "Only this phase.") var phase: String?
+    @Option(help: "Only runs of this profile (runs of different profiles are not comparable).") var profile: Profile?
 
     @Option(help: "The history store.")
     var history: String = "Results/history.sqlite"
 
     func run() throws {
-        guard Metric(rawValue: metric) != nil else {
-            let near = nearNames(metric, in: Metric.allCases.map(\.rawValue))
-            throw BenchError.invalidInput("unknown metric '\(metric)'" + (near.isEmpty ? "" : " (did you mean '\(near[0])'?)"))
-        }
         guard FileManager.default.fileExists(atPath: history) else {
-            throw BenchError.invalidInput("no history store at \(history); every completed 'bench run' adds to it")
+            throw BenchError.invalidInput("no history store at \(history); every completed 'bench run' of a release build adds to it")
         }
-        let entries = try HistoryStore(path: history).entries(scenario: scenario, metric: metric, strategy: strategy,
-                                                              variant: variant, size: size, phase: phase)
+        let store = try HistoryStore(path: history)
+        let entries = try store.entries(scenario: scenario, metric: metric.rawValue, strategy: strategy, variant: variant, size: size,
+                                        phase: phase, profile: profile?.rawValue)
         guard !entries.isEmpty else {
-            throw BenchError.invalidInput("the history has no \(metric) for scenario '\(scenario)' with these filters")
+            let known = try store.scenarios()
+            if !known.contains(scenario) {
+                let near = nearNames(scenario, in: known)
+                throw BenchError.invalidInput("the history has no scenario '\(scenario)'" + (near.isEmpty
+                    ? (known.isEmpty ? "; it is empty" : "; it has \(known.joined(separator: ", "))") : " (did you mean '\(near[0])'?)"))
+            }
+            throw BenchError.invalidInput("the history has no \(metric.rawValue) for scenario '\(scenario)' with these filters")
         }
-        var table = TextTable(header: ["time", "commit", "profile", "strategy", "variant", "size", "phase", "median", "95% CI"])
-        for entry in entries {
-            table.add([entry.time, String(entry.commit.prefix(10)), entry.profile, entry.key.strategy,
-                       entry.key.variant.isEmpty ? "-" : entry.key.variant, String(entry.key.size), entry.key.phase,
-                       formatNumber(entry.median), "[\(formatNumber(entry.ciLow)), \(formatNumber(entry.ciHigh))]"])
-        }
-        print(table.rendered)
+        print(HistoryReport.text(entries, metric: metric))
     }
+}
+
+/// A metric name, with "did you mean" for a near miss.
+func parseMetric(_ text: String) throws -> Metric {
+    guard let metric = Metric(rawValue: text) else {
+        let near = nearNames(text, in: Metric.allCases.map(\.rawValue))
+        throw BenchError.invalidInput("unknown metric '\(text)'" + (near.isEmpty ? "; the metrics are \(Metric.allCases.map(\.rawValue).joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+    }
+    return metric
 }

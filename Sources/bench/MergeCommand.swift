@@ -18,11 +18,18 @@ struct MergeCommand: ParsableCommand {
     @Option(help: "Also add the merged run to this history store (shards run with --no-history).")
     var history: String?
 
+    @Flag(help: "Do not add the merged run to a history store (the default; as 'bench run --no-history').")
+    var noHistory = false
+
     @OptionGroup var exportOption: ExportOption
 
-    func run() throws {
+    func validate() throws {
         guard shards.count >= 1 else { throw BenchError.invalidInput("name the shards' run folders to merge") }
+        guard !(noHistory && history != nil) else { throw BenchError.invalidInput("--history and --no-history contradict each other; give one") }
         try exportOption.check()
+    }
+
+    func run() throws {
         let merged = try RunMerge.merge(shards, into: output, asRepetitions: asRepetitions)
         try publish(merged, export: exportOption, history: history, skipAdvice: "the merged run folder is complete")
         print("merged \(shards.count) shard(s), \(merged.samples.count) samples, into \(output)")

@@ -1,8 +1,6 @@
 import ArgumentParser
 import BenchKit
-import Dispatch
 import Foundation
-import ObjectGraph
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,11 +15,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Run the standard suite generated from this Xcode model (.xcdatamodeld, .xcdatamodel or contents) instead of scenarios.")
     var model: String?
 
-    @Option(help: "Sizes to run instead of the profile's, comma-separated (e.g. 1000,10000).")
-    var sizes: String?
+    @Option(help: "Sizes to run instead of the profile's, comma-separated (e.g. 1000,10000).", transform: parseSizes)
+    var sizes: [Int]?
 
-    @Option(help: "Run only these strategies, comma-separated (e.g. many-to-one,raw-sqlite).")
-    var strategies: String?
+    @Option(help: "Run only these strategies, comma-separated (e.g. many-to-one,raw-sqlite).", transform: parseStrategies)
+    var strategies: [StrategySelector]?
 
     @Option(help: "Measured repetitions per series instead of the scenario's.")
     var repetitions: Int?
@@ -47,8 +45,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "SQLite's page cache per connection in MiB for reading a prepared database (default: SQLite's own, 2000 KiB).")
     var readPageCacheMib: Int?
 
-    @Option(help: "Run shard K of N (e.g. 2/4): the scenarios are split over N machines; join them with 'bench merge'.")
-    var shard: String?
+    @Option(help: "Run shard K of N (e.g. 2/4): the scenarios are split over N machines; join them with 'bench merge'.", transform: Shard.init)
+    var shard: Shard?
 
     @Flag(help: "No progress on standard error.")
     var quiet = false
@@ -72,123 +70,87 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var scenarioOptions: ScenarioOptions
 
-    func run() throws {
+    func validate() throws {
         guard [all, !scenarioNames.isEmpty, model != nil].filter({ $0 }).count == 1 else {
             throw BenchError.invalidInput(all || model != nil || !scenarioNames.isEmpty
                 ? "give one of: scenario names, --all, or --model MODEL"
                 : "name the scenarios to run, pass --all, or --model MODEL for the suite generated from an Xcode model (see 'bench list')")
         }
-        guard repetitions.map({ $0 >= 1 }) ?? true else { throw BenchError.invalidInput("--repetitions must be at least 1") }
-        guard warmup.map({ $0 >= 0 }) ?? true else { throw BenchError.invalidInput("--warmup must be 0 or more") }
-        guard pageCacheMib >= 1 else { throw BenchError.invalidInput("--page-cache-mib must be at least 1") }
-        guard readPageCacheMib.map({ $0 >= 1 }) ?? true else { throw BenchError.invalidInput("--read-page-cache-mib must be at least 1") }
+        guard repetitions.map({ (1...100_000).contains($0) }) ?? true else { throw BenchError.invalidInput("--repetitions must be from 1 to 100000") }
+        guard warmup.map({ (0...100_000).contains($0) }) ?? true else { throw BenchError.invalidInput("--warmup must be from 0 to 100000") }
+        guard (1...65_536).contains(pageCacheMib) else { throw BenchError.invalidInput("--page-cache-mib must be from 1 to 65536") }
+        guard readPageCacheMib.map({ (1...65_536).contains($0) }) ?? true else { throw BenchError.invalidInput("--read-page-cache-mib must be at least 1") }
         guard !(inMemory && readPageCacheMib != nil) else {
             throw BenchError.invalidInput("--read-page-cache-mib sets the cache of file databases reopened for reading; in memory the reads share the connection that built them: use --page-cache-mib")
         }
+        guard !(noHistory && history != "Results/history.sqlite") else {
+            throw BenchError.invalidInput("--history and --no-history contradict each other; give one")
+        }
+        try exportOption.check()
+    }
+
+    /// The run as typed values: what the request is built from and what a callgrind child is given again.
+    var arguments: RunArguments {
+        var arguments = RunArguments()
+        arguments.scenarioNames = scenarioNames
+        arguments.all = all
+        arguments.model = model
+        arguments.sizes = sizes
+        arguments.strategies = strategies
+        arguments.repetitions = repetitions
+        arguments.warmup = warmup
+        arguments.profile = profile
+        arguments.seed = seed
+        arguments.settings.inMemory = inMemory
+        arguments.settings.bulkPageCacheMiB = pageCacheMib
+        arguments.settings.readPageCacheMiB = readPageCacheMib
+        arguments.shard = shard
+        arguments.scenariosFolder = scenarioOptions.folder
+        return arguments
+    }
+
+    func run() throws {
         if RunInfo.buildConfiguration == "debug" && !allowDebug {
             throw BenchError.invalidInput("this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)")
         }
-        let scenarios: [Scenario]
         var modelFindings: [ModelLint.Finding]?
+        let scenarios: [Scenario]
         if let model {
-            let xcode = try loadModel(model)
-            let findings = ModelLint.findings(try compile(xcode))
+            let findings = try ModelFile(path: model).findings
             modelFindings = findings
             if !quiet {
                 print("lint of \(model): \(findings.isEmpty ? "no findings" : "\(findings.count) finding(s)")")
                 for finding in findings { print("  \(finding)") }
                 print("")
             }
-            do {
-                scenarios = [try GeneratedSuite.scenario(modelPath: model)]
-            } catch let error as ObjectGraphError {
-                throw BenchError.invalidInput("\(error)")
-            }
+            scenarios = [try GeneratedSuite.scenario(modelPath: model)]
         } else {
             let catalog = try scenarioOptions.catalog()
             scenarios = all ? catalog.scenarios : try scenarioNames.map(catalog.scenario(named:))
         }
         var request = RunRequest(scenarios: scenarios)
         request.profile = profile
-        request.sizes = try sizes.map { try parseSizes($0, option: "--sizes") }
-        request.strategies = try strategies.map(parseStrategies)
+        request.sizes = sizes
+        request.strategies = strategies
         request.repetitions = repetitions
         request.warmup = warmup
         request.seed = seed
-        request.inMemory = inMemory
-        request.options = StoreOptions(pageCacheKiB: pageCacheMib * 1024)
-        request.readPageCacheKiB = readPageCacheMib.map { $0 * 1024 }
-        request.shard = try shard.map(parseShard)
-        try exportOption.check()
+        request.settings = arguments.settings
+        request.shard = shard
         if instructions {
-            let folder = try InstructionCount.run(arguments: Array(CommandLine.arguments.dropFirst(2)),
-                                                  output: output ?? RunFolder.defaultPath(), quiet: quiet)
+            let folder = try InstructionCount.run(arguments, output: output ?? RunFolder.defaultPath(), quiet: quiet)
             try report(folder, scenarios: [])
             return
         }
         let plan = try RunPlan(request)
         guard !plan.repetitions.isEmpty else { throw BenchError.invalidInput("nothing to run: the chosen scenarios have no sizes for profile \(profile.rawValue)") }
-
         let folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: RunInfo.current(
-            profile: profile, seed: seed, inMemory: inMemory, options: request.options,
-            readPageCacheKiB: request.readPageCacheKiB, scenarios: plan.scenarios.map(\.name),
+            profile: profile, seed: seed, settings: request.settings, scenarios: plan.scenarios.map(\.name),
             plannedRepetitions: plan.measuredCount))
-        if let lint = modelFindings {
-            try Data((lint.map(\.description).joined(separator: "\n") + (lint.isEmpty ? "" : "\n")).utf8)
-                .write(to: URL(fileURLWithPath: folder.file("lint.txt")), options: .atomic)
+        if let modelFindings {
+            try AtomicFile.write(modelFindings.map { "\($0)\n" }.joined(), to: folder.file("lint.txt"))
         }
-        let interrupt = Self.onInterrupt {
-            try? folder.finish(status: "interrupted")
-            FileHandle.standardError.write(Data("\nbench: interrupted; \(folder.path) holds the \(folder.info.finishedRepetitions) repetitions that finished\n".utf8))
-            Foundation.exit(130)
-        }
-        defer { interrupt.cancel() }
-        let runner = Runner(request: request, plan: plan, folder: folder, progress: quiet ? nil : Progress(plan: plan))
-        do {
-            try runner.run()
-        } catch {
-            try? folder.finish(status: "failed")
-            throw error
-        }
-        try folder.finish(status: "complete")
+        try measure(plan, request: request, into: folder)
         try report(folder, scenarios: plan.scenarios, strategies: request.strategies)
-    }
-
-    /// The finished run's export, history entry and printed summary.
-    private func report(_ folder: RunFolder, scenarios: [Scenario], strategies: [StrategySelector]? = nil) throws {
-        try publish(folder, export: exportOption, history: noHistory ? nil : history, skipAdvice: "pass --no-history to skip it")
-        print(SummaryTable.render(folder.summary, scenarios: scenarios))
-        let verdicts = VerdictReport.judge(folder.summary)
-        try AtomicFile.write(String(decoding: try VerdictReport.json(verdicts), as: UTF8.self) + "\n", to: folder.file("verdicts.json"))
-        try AtomicFile.write(VerdictReport.markdown(verdicts, figures: "plots") + "\n", to: folder.file("verdicts.md"))
-        let decided = VerdictReport.lines(verdicts)
-        if !decided.isEmpty { print("\n" + decided) }
-        if !noAdvice && !scenarios.isEmpty {
-            var pass = AdvicePass(scenarios: scenarios)
-            pass.strategies = strategies
-            pass.seed = seed
-            let findings = AdvicePass.attachMeasurements(try pass.run(), summary: folder.summary)
-            try AtomicFile.write(String(decoding: try AdviceReport.json(findings), as: UTF8.self) + "\n", to: folder.file("advice.json"))
-            let phases = Set(findings.map { "\($0.scenario) \($0.strategy) \($0.variant) \($0.phase)" }).count
-            print("\nN+1 advice: \(findings.isEmpty ? "no repeated statement" : "\(findings.count) finding(s) in \(phases) phase(s)") at size \(formatCount(pass.size)) (bench advise \(folder.path) prints them)")
-        }
-        print("reports: \(folder.path)")
-    }
-
-    private func parseShard(_ text: String) throws -> (Int, Int) {
-        let parts = text.split(separator: "/").compactMap { Int($0) }
-        guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
-            throw BenchError.invalidInput("--shard '\(text)' must be K/N with 1 <= K <= N, e.g. --shard 1/4")
-        }
-        return (parts[0], parts[1])
-    }
-
-    /// Runs `handler` on Ctrl-C instead of dying mid-write.
-    static func onInterrupt(_ handler: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler(handler: handler)
-        source.resume()
-        return source
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import BenchKit
 import Foundation
-import ObjectGraph
 
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,9 +11,9 @@ struct SchemaCommand: ParsableCommand {
     var model: String
 
     func run() throws {
-        let xcode = try loadModel(model)
-        for note in xcode.notes { print("-- note: \(note)") }
-        for statement in try compile(xcode).schemaSQL { print(statement + ";") }
+        let file = try ModelFile(path: model)
+        for note in file.notes { print("-- note: \(note)") }
+        for statement in file.schemaSQL { print(statement + ";") }
     }
 }
 
@@ -27,29 +26,10 @@ struct LintCommand: ParsableCommand {
     var model: String
 
     func run() throws {
-        let xcode = try loadModel(model)
-        let findings = ModelLint.findings(try compile(xcode))
-        for note in xcode.notes { print("note: \(note)") }
-        for finding in findings { print(finding) }
-        print(findings.isEmpty ? "no findings" : "\(findings.count) finding(s)")
-        if !findings.isEmpty { throw ExitCode(1) }
-    }
-}
-
-/// Reads an Xcode model, turning what is wrong with the file into one line and exit code 64.
-func loadModel(_ path: String) throws -> XcodeModel {
-    do {
-        return try XcodeModel.load(path: path)
-    } catch let error as ObjectGraphError {
-        throw BenchError.invalidInput("\(error)")
-    }
-}
-
-/// Compiles a model read from Xcode's format; a model Core Data would refuse is one line and exit code 64.
-func compile(_ model: XcodeModel) throws -> ObjectModel {
-    do {
-        return try model.makeModel()
-    } catch let error as ObjectGraphError {
-        throw BenchError.invalidInput("\(model.path): \(error)")
+        let file = try ModelFile(path: model)
+        for note in file.notes { print("note: \(note)") }
+        for finding in file.findings { print(finding) }
+        print(file.findings.isEmpty ? "no findings" : "\(file.findings.count) finding(s)")
+        if !file.findings.isEmpty { throw ExitCode(1) }
     }
 }

@@ -44,6 +44,8 @@ public struct Comparison {
         public var thresholds: [String: Double] = [:]
         /// Compare exact counters only (CI on a shared machine, where timings are noise).
         public var countersOnly = false
+        /// Series of the baseline the current run lacks do not fail the comparison (a run of fewer scenarios).
+        public var allowMissing = false
 
         public init() {}
 
@@ -67,9 +69,14 @@ public struct Comparison {
     public var regressions: [Change] { changes.filter { $0.verdict == .regression } }
     public var improvements: [Change] { changes.filter { $0.verdict == .improvement } }
 
-    /// 0 when nothing significant changed, 2 on any regression, 4 on improvements only.
+    /// Series of the baseline the current run lacks that fail the comparison (none with `allowMissing`).
+    public var missing: [SeriesKey] { options.allowMissing ? [] : onlyInBaseline }
+
+    /// 0 when nothing significant changed, 2 on any regression, 3 when the run lacks series of the baseline (an
+    /// interrupted or partial run must not pass a gate), 4 on improvements only.
     public var exitCode: Int32 {
         if !regressions.isEmpty { return 2 }
+        if !missing.isEmpty { return 3 }
         if !improvements.isEmpty { return 4 }
         return 0
     }

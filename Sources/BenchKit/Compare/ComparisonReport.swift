@@ -1,70 +1,121 @@
 import Foundation
 
-/// `bench compare`'s output: a text table for the terminal and Markdown for a CI job summary.
+/// `bench compare`'s output: a text table for the terminal and Markdown (GitHub-flavoured) for a CI job summary.
+/// Regressions, missing series and improvements come first; `noise` and `changed` rows only when asked for.
 public enum ComparisonReport {
-    public static func text(_ comparison: Comparison, baseline: String, current: String) -> String {
-        var lines = ["compare \(baseline) -> \(current): \(comparison.compared) series compared, "
-                     + "\(comparison.regressions.count) regression(s), \(comparison.improvements.count) improvement(s)"
-                     + (comparison.options.countersOnly ? " (exact counters only)" : "")]
+    public static func text(_ comparison: Comparison, baseline: String, current: String, all: Bool = false) -> String {
+        var lines = [headline(comparison, baseline: baseline, current: current)]
         lines += comparison.notes.map { "note: \($0)" }
-        if !comparison.changes.isEmpty {
-            var table = TextTable(header: ["verdict", "scenario", "strategy", "variant", "size", "phase", "metric", "baseline", "current",
-                                           "change", "p (adj.)", "threshold"])
-            for change in sorted(comparison.changes) {
-                table.add(row(change))
-            }
+        let shown = rows(comparison, all: all)
+        if !shown.isEmpty {
+            var table = TextTable(header: header)
+            for change in shown { table.add(row(change)) }
             lines.append(table.rendered)
         }
+        if let hidden = hiddenNote(comparison, all: all) { lines.append(hidden) }
         lines += presence(comparison)
         return lines.joined(separator: "\n")
     }
 
-    public static func markdown(_ comparison: Comparison, baseline: String, current: String) -> String {
-        var lines = ["## RelBench comparison", "",
-                     "`\(baseline)` → `\(current)`: \(comparison.compared) series compared, **\(comparison.regressions.count) regression(s)**, "
-                        + "\(comparison.improvements.count) improvement(s)" + (comparison.options.countersOnly ? " (exact counters only)." : "."), ""]
-        lines += comparison.notes.map { "> \($0)" }
-        if !comparison.changes.isEmpty {
-            lines.append("| verdict | scenario | strategy | variant | size | phase | metric | baseline | current | change | p (adj.) | threshold |")
+    public static func markdown(_ comparison: Comparison, baseline: String, current: String, all: Bool = false) -> String {
+        var lines = ["## RelBench comparison", "", headline(comparison, baseline: "`\(baseline)`", current: "`\(current)`"), ""]
+        // Notes, the table and the lists are separated by blank lines: a table right under a quote is part of the quote.
+        for note in comparison.notes { lines += ["> \(note)", ""] }
+        let shown = rows(comparison, all: all)
+        if !shown.isEmpty {
+            lines.append("| " + header.joined(separator: " | ") + " |")
             lines.append("|---|---|---|---|---:|---|---|---:|---:|---:|---:|---:|")
-            for change in sorted(comparison.changes) {
+            for change in shown {
                 var cells = row(change)
                 cells[0] = change.verdict == .regression ? "❌ regression" : change.verdict == .improvement ? "✅ improvement" : cells[0]
                 lines.append("| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |")
             }
+            lines.append("")
         } else {
-            lines.append("No change.")
+            lines += ["No significant change.", ""]
         }
+        if let hidden = hiddenNote(comparison, all: all) { lines += [hidden, ""] }
         let presence = presence(comparison)
-        if !presence.isEmpty { lines += [""] + presence.map { "- " + $0 } }
-        return lines.joined(separator: "\n") + "\n"
+        if !presence.isEmpty { lines += presence.map { "- " + $0 } + [""] }
+        return lines.joined(separator: "\n")
     }
 
-    private static func sorted(_ changes: [Comparison.Change]) -> [Comparison.Change] {
+    static let header = ["verdict", "scenario", "strategy", "variant", "size", "phase", "metric", "baseline", "current", "change", "p (adj.)", "threshold"]
+
+    private static func headline(_ comparison: Comparison, baseline: String, current: String) -> String {
+        "compare \(baseline) -> \(current): \(comparison.compared) series compared, \(comparison.regressions.count) regression(s), "
+            + (comparison.missing.isEmpty ? "" : "\(comparison.missing.count) missing series, ")
+            + "\(comparison.improvements.count) improvement(s)" + (comparison.options.countersOnly ? " (exact counters only)" : "")
+    }
+
+    /// The rows shown: regressions and improvements always, noise and neutral changes with `all`; in order of
+    /// verdict, then scenario, strategy, variant and size with numbers compared as numbers.
+    private static func rows(_ comparison: Comparison, all: Bool) -> [Comparison.Change] {
         let order: [Comparison.Verdict: Int] = [.regression: 0, .improvement: 1, .changed: 2, .noise: 3]
-        return changes.sorted { (order[$0.verdict]!, $0.key) < (order[$1.verdict]!, $1.key) }
+        return comparison.changes.filter { all || $0.verdict == .regression || $0.verdict == .improvement }.sorted { a, b in
+            if a.verdict != b.verdict { return order[a.verdict]! < order[b.verdict]! }
+            return naturalLess(a.key, b.key)
+        }
+    }
+
+    private static func hiddenNote(_ comparison: Comparison, all: Bool) -> String? {
+        guard !all else { return nil }
+        let hidden = comparison.changes.filter { $0.verdict == .noise || $0.verdict == .changed }.count
+        return hidden == 0 ? nil : "\(hidden) series moved without being a regression or an improvement (noise, or a metric that judges nothing); --all shows them"
+    }
+
+    /// Series keys in reading order: `batch=10` before `batch=100`, size 100 before 1,000.
+    static func naturalLess(_ a: SeriesKey, _ b: SeriesKey) -> Bool {
+        for (x, y) in [(a.scenario, b.scenario), (a.strategy, b.strategy), (a.variant, b.variant)] where x != y {
+            return x.localizedStandardCompare(y) == .orderedAscending
+        }
+        if a.size != b.size { return a.size < b.size }
+        if a.phase != b.phase { return a.phase < b.phase }
+        return a.metric < b.metric
     }
 
     private static func row(_ change: Comparison.Change) -> [String] {
         let relative = change.relative.isInfinite ? "new" : String(format: "%+.1f%%", change.relative * 100)
+        let metric = Metric(rawValue: change.key.metric)
         return [change.verdict.rawValue, change.key.scenario, change.key.strategy, change.key.variant.isEmpty ? "-" : change.key.variant,
-                String(change.key.size), change.key.phase, change.key.metric, formatNumber(change.baseline), formatNumber(change.current),
+                formatCount(change.key.size), change.key.phase, change.key.metric, quantity(change.baseline, metric), quantity(change.current, metric),
                 relative, change.pValue.map { String(format: "%.3g", $0) } ?? "-",
                 change.threshold.map { String(format: "%.1f%%", $0 * 100) } ?? "exact"]
+    }
+
+    /// Three significant digits with the unit: `12.3 ms`, `4.56 MiB`; counts whole.
+    static func quantity(_ value: Double, _ metric: Metric?) -> String {
+        guard let metric else { return formatNumber(value) }
+        switch metric.unit {
+        case "ms": return significant(value) + " ms"
+        case "bytes": return abs(value) >= 1_048_576 ? significant(value / 1_048_576) + " MiB" : significant(value / 1024) + " KiB"
+        case "instructions": return abs(value) >= 1_000_000 ? significant(value / 1_000_000) + "M" : formatCount(Int(value.rounded()))
+        case "ratio": return significant(value)
+        default: return value == value.rounded() ? formatCount(Int(value)) : significant(value)
+        }
+    }
+
+    static func significant(_ value: Double) -> String {
+        guard value.isFinite else { return "-" }
+        if value == 0 { return "0" }
+        let digits = max(0, 2 - Int(floor(log10(abs(value)))))
+        return String(format: "%.\(min(digits, 6))f", value)
     }
 
     private static func presence(_ comparison: Comparison) -> [String] {
         func describe(_ keys: [SeriesKey]) -> String {
             let groups = Set(keys.map { "\($0.scenario) \($0.strategy)\($0.variant.isEmpty ? "" : " \($0.variant)") n=\($0.size)" })
-            let list = groups.sorted()
+            let list = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
             return list.prefix(8).joined(separator: "; ") + (list.count > 8 ? "; and \(list.count - 8) more" : "")
         }
         var lines: [String] = []
         if !comparison.onlyInBaseline.isEmpty {
-            lines.append("only in the baseline (not failed): \(describe(comparison.onlyInBaseline))")
+            lines.append(comparison.options.allowMissing
+                ? "only in the baseline (allowed by --allow-missing): \(describe(comparison.onlyInBaseline))"
+                : "missing from the run (fails: exit 3; pass --allow-missing for a run of fewer scenarios): \(describe(comparison.onlyInBaseline))")
         }
         if !comparison.onlyInCurrent.isEmpty {
-            lines.append("only in the current run (not failed): \(describe(comparison.onlyInCurrent))")
+            lines.append("only in the current run (new, not judged): \(describe(comparison.onlyInCurrent))")
         }
         return lines
     }

@@ -14,10 +14,14 @@ public enum GeneratedSuite {
     /// The scenario for the model at `path`.
     public static func scenario(modelPath: String) throws -> Scenario {
         let absolute = modelPath.hasPrefix("/") ? modelPath : FileManager.default.currentDirectoryPath + "/" + modelPath
-        let xcode = try XcodeModel.load(path: absolute)
-        let model = try xcode.makeModel()
-        let text = try json(for: model, modelPath: absolute, name: modelName(absolute))
-        return try ScenarioFile.parse(Data(text.utf8), file: absolute + " (generated suite)")
+        do {
+            let xcode = try XcodeModel.load(path: absolute)
+            let model = try xcode.makeModel()
+            let text = try json(for: model, modelPath: absolute, name: modelName(absolute))
+            return try ScenarioFile.parse(Data(text.utf8), file: absolute + " (generated suite)")
+        } catch let error as ObjectGraphError {
+            throw BenchError.invalidInput("\(error)")
+        }
     }
 
     static func modelName(_ path: String) -> String {

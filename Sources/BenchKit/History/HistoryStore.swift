@@ -9,6 +9,8 @@ public final class HistoryStore {
         public let commit: String
         public let profile: String
         public let key: SeriesKey
+        public let unit: String
+        public let n: Int
         public let median: Double
         public let ciLow: Double
         public let ciHigh: Double
@@ -20,6 +22,11 @@ public final class HistoryStore {
     public init(path: String) throws {
         do {
             queue = try DatabaseQueue(path: path)
+            // Another program's database is left alone rather than given our tables.
+            let tables = try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+            if !tables.isEmpty && !tables.contains("grdb_migrations") {
+                throw BenchError.invalidInput("\(path) is another program's SQLite database (tables \(tables.prefix(3).joined(separator: ", "))), not a RelBench history store; give another --history path")
+            }
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1") { db in
                 try db.create(table: "run") { table in
@@ -47,17 +54,37 @@ public final class HistoryStore {
                 }
                 try db.create(index: "series_by_scenario_metric", on: "series", columns: ["scenario", "metric"])
             }
+            migrator.registerMigration("v2: build and injections") { db in
+                try db.alter(table: "run") { table in
+                    table.add(column: "buildConfiguration", .text).notNull().defaults(to: "release")
+                    table.add(column: "injections", .text).notNull().defaults(to: "")
+                }
+            }
             try migrator.migrate(queue)
+        } catch let error as BenchError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
+            throw BenchError.invalidInput("\(path) is not a RelBench history store (\(error.message ?? "not a database")); give another --history path, or move it away to start a new one")
         } catch {
             throw BenchError.io("cannot open the history store \(path): \(error)")
         }
     }
 
-    /// Appends a run's summary (series with a value only).
+    /// The scenarios the history has, for "did you mean".
+    public func scenarios() throws -> [String] {
+        try queue.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT scenario FROM series ORDER BY scenario") }
+    }
+
+    /// Appends a run's summary (series with a value only). A debug build's run or one with injected regressions is
+    /// refused: its numbers do not stand for the code.
     public func append(info: RunInfo, folder: String, summary: [SummaryRow]) throws {
+        if let reason = info.unrepresentativeReason {
+            throw BenchError.invalidInput("not added to the history: \(reason)")
+        }
         try queue.write { db in
-            try db.execute(sql: "INSERT INTO run (commitHash, time, profile, host, seed, folder) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [info.gitCommit, info.utcTime, info.profile, info.host, Int64(bitPattern: info.seed), folder])
+            try db.execute(sql: "INSERT INTO run (commitHash, time, profile, host, seed, folder, buildConfiguration, injections) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           arguments: [info.gitCommit, info.utcTime, info.profile, info.host, Int64(bitPattern: info.seed), folder,
+                                       info.buildConfiguration, (info.injections ?? [:]).keys.sorted().joined(separator: ",")])
             let run = db.lastInsertedRowID
             for row in summary {
                 guard let stats = row.summary else { continue }
@@ -70,9 +97,9 @@ public final class HistoryStore {
         }
     }
 
-    /// A metric of a scenario over the recorded runs, oldest first, optionally narrowed down.
+    /// A metric of a scenario over the recorded runs, series by series and oldest first, optionally narrowed down.
     public func entries(scenario: String, metric: String, strategy: String? = nil, variant: String? = nil, size: Int? = nil,
-                        phase: String? = nil) throws -> [Entry] {
+                        phase: String? = nil, profile: String? = nil) throws -> [Entry] {
         try queue.read { db in
             var sql = """
                 SELECT run.time, run.commitHash, run.profile, series.* FROM series JOIN run ON run.id = series.run
@@ -83,12 +110,13 @@ public final class HistoryStore {
             if let variant { sql += " AND series.variant = ?"; arguments += [variant] }
             if let size { sql += " AND series.size = ?"; arguments += [size] }
             if let phase { sql += " AND series.phase = ?"; arguments += [phase] }
-            sql += " ORDER BY run.time, run.id, series.strategy, series.variant, series.size, series.phase"
+            if let profile { sql += " AND run.profile = ?"; arguments += [profile] }
+            sql += " ORDER BY series.strategy, series.variant, series.size, series.phase, run.time, run.id"
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 Entry(time: row["time"], commit: row["commitHash"], profile: row["profile"],
                       key: SeriesKey(scenario: row["scenario"], strategy: row["strategy"], variant: row["variant"], size: row["size"],
                                      phase: row["phase"], metric: row["metric"]),
-                      median: row["median"], ciLow: row["ciLow"], ciHigh: row["ciHigh"])
+                      unit: row["unit"], n: row["n"], median: row["median"], ciLow: row["ciLow"], ciHigh: row["ciHigh"])
             }
         }
     }

@@ -23,6 +23,11 @@ public struct Injection: Sendable {
         extraStatementStrategy = environment["RELBENCH_INJECT_STATEMENT"].flatMap(StrategyID.init(rawValue:))
     }
 
+    /// The `RELBENCH_INJECT_*` variables set in `environment`, recorded in run.json.
+    public static func variables(_ environment: [String: String]) -> [String: String] {
+        environment.filter { $0.key.hasPrefix("RELBENCH_INJECT_") }
+    }
+
     /// The share of its time the phase is slowed down by, or nil when it is not the one slowed down.
     func slowdownFraction(scenario: String?, phase: String) -> Double? {
         guard let slowdown, slowdown.scenario == scenario, slowdown.phase == phase else { return nil }

@@ -11,7 +11,8 @@ public enum InstructionCount {
     /// given the very same pattern, so the two patterns differ.
     static let phaseSymbol = "$s8BenchKit22callgrindMeasuredPhase"
 
-    public static func run(arguments: [String], output: String, quiet: Bool) throws -> RunFolder {
+    /// Runs `arguments` (a timed run's, as parsed) once under callgrind and writes its counts to `output`.
+    public static func run(_ arguments: RunArguments, output: String, quiet: Bool) throws -> RunFolder {
         guard RunInfo.run("valgrind", ["--version"]) != nil else {
             throw BenchError.invalidInput("--instructions needs valgrind; install it (apt-get install valgrind) or run without --instructions")
         }
@@ -27,7 +28,7 @@ public enum InstructionCount {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*callgrindMeasuredPhase*",
                              "--dump-after=\(phaseSymbol)*", "--callgrind-out-file=\(dumps)", "--log-file=\(log)",
-                             executablePath(), "run"] + childArguments(arguments) + ["--output", childRun]
+                             executablePath()] + arguments.childCommandLine(output: childRun)
         // Swift seeds its hashing per process; a fixed seed makes dictionary work (GRDB's caches) repeat too.
         process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { $1 }
         process.standardOutput = FileHandle.nullDevice
@@ -50,29 +51,6 @@ public enum InstructionCount {
         try folder.append(merged, countsAsRepetition: false)
         try folder.finish(status: info.status)
         return folder
-    }
-
-    /// The user's `bench run` arguments for the child: no warmups (counts do not drift), no output of its own.
-    static func childArguments(_ arguments: [String]) -> [String] {
-        var result: [String] = []
-        var index = 0
-        let withValue: Set<String> = ["--output", "--warmup", "--history"]
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--instructions" || argument == "--quiet" || argument == "--no-history" || argument == "--allow-debug" || argument == "--no-advice" {
-                index += 1
-            } else if withValue.contains(argument) {
-                index += 2
-            } else if argument == "--export" {
-                index += 3
-            } else if withValue.contains(where: { argument.hasPrefix($0 + "=") }) {
-                index += 1
-            } else {
-                result.append(argument)
-                index += 1
-            }
-        }
-        return result + ["--warmup", "0", "--quiet", "--no-history", "--allow-debug", "--no-advice"]
     }
 
     /// The instructions of each dump (`callgrind.out.1`, `.2`, ...: one per phase, in order).

@@ -12,14 +12,17 @@ public struct RunRequest {
     public var repetitions: Int?
     public var warmup: Int?
     public var seed: UInt64 = 42
-    public var inMemory = false
-    /// SQLite settings for bulk work: the insert phases and filling the databases other scenarios read.
-    public var options = StoreOptions()
-    /// The page cache in KiB for reading a prepared database; nil keeps SQLite's default (2000 KiB), as an app
-    /// reads. A bulk-sized cache would hold a whole 1,000,000-row store and blur what batching saves.
-    public var readPageCacheKiB: Int?
+    /// SQLite settings for every strategy. The read page cache stays SQLite's default unless set, as an app reads:
+    /// a bulk-sized cache would hold a whole 1,000,000-row store and blur what batching saves.
+    public var settings = StoreSettings()
+    public var inMemory: Bool {
+        get { settings.inMemory }
+        set { settings.inMemory = newValue }
+    }
+    var options: StoreOptions { settings.storeOptions }
+    var readPageCacheKiB: Int? { settings.readPageCacheKiB }
     /// Run only the scenarios of shard `index` (1-based) of `count`, for a CI matrix.
-    public var shard: (index: Int, count: Int)?
+    public var shard: Shard?
 
     public init(scenarios: [Scenario]) { self.scenarios = scenarios }
 }
@@ -46,9 +49,6 @@ public struct RunPlan {
     public init(_ request: RunRequest) throws {
         var scenarios = request.scenarios
         if let shard = request.shard {
-            guard shard.count >= 1, (1...shard.count).contains(shard.index) else {
-                throw BenchError.invalidInput("--shard \(shard.index)/\(shard.count): K must be between 1 and N")
-            }
             scenarios = scenarios.sorted { $0.name < $1.name }.enumerated()
                 .filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
         }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The JSON benchmark-action/github-action-benchmark reads with `tool: customSmallerIsBetter`: one entry per
 /// series with its median, the 95% interval as the range, and the sample count.
@@ -11,14 +14,20 @@ public enum GitHubBenchmarkExport {
         let extra: String
     }
 
-    /// Every series where smaller is better (everything but links persisted and intended).
-    public static func encode(_ summary: [SummaryRow]) throws -> String {
+    /// The name a series has on the dashboard: `query many-to-one [prefetch=off] n=10000 walk wall_ms`.
+    public static func name(_ key: SeriesKey) -> String {
+        let variant = key.variant.isEmpty ? "" : " [\(key.variant)]"
+        return "\(key.scenario) \(key.strategy)\(variant) n=\(key.size) \(key.phase) \(key.metric)"
+    }
+
+    /// Every series whose metric is better lower (`Metric.polarity`, as compare judges it), or only those whose
+    /// name matches one of `patterns` (shell patterns: `query many-to-one [[]prefetch=off] n=* walk wall_ms`).
+    public static func encode(_ summary: [SummaryRow], patterns: [String]? = nil) throws -> String {
         let entries = summary.compactMap { row -> Entry? in
-            guard let stats = row.summary, row.key.metric != Metric.linksPersisted.rawValue,
-                  row.key.metric != Metric.linksIntended.rawValue else { return nil }
-            let variant = row.key.variant.isEmpty ? "" : " [\(row.key.variant)]"
-            return Entry(name: "\(row.key.scenario) \(row.key.strategy)\(variant) n=\(row.key.size) \(row.key.phase) \(row.key.metric)",
-                         unit: row.unit, value: stats.median,
+            guard let stats = row.summary, Metric(rawValue: row.key.metric)?.polarity == .lowerIsBetter else { return nil }
+            let name = name(row.key)
+            if let patterns, !patterns.contains(where: { fnmatch($0, name, 0) == 0 }) { return nil }
+            return Entry(name: name, unit: row.unit, value: stats.median,
                          range: "\(formatNumber(stats.ciLow))...\(formatNumber(stats.ciHigh))", extra: "n=\(stats.n)")
         }
         let encoder = JSONEncoder()

@@ -24,12 +24,28 @@ public struct RunInfo: Codable, Sendable {
     public var plannedRepetitions: Int
     /// "instructions (callgrind)" for a `--instructions` run, whose phases were counted rather than timed.
     public var measurement: String?
+    /// The deliberate regressions injected into the run (`RELBENCH_INJECT_*` and their values); empty for a real run.
+    public var injections: [String: String]?
+    /// The commit of the repository the bench binary was built in (with `-dirty` when its work tree had changes).
+    public var binaryCommit: String?
+
+    /// Whether the run's numbers stand for the code: a release build with nothing injected.
+    public var isRepresentative: Bool { buildConfiguration == "release" && (injections ?? [:]).isEmpty }
+
+    /// Why the run's numbers do not stand for the code (for baseline save and the history), or nil.
+    public var unrepresentativeReason: String? {
+        if let injections, !injections.isEmpty {
+            return "it ran with injected regressions (" + injections.keys.sorted().map { "\($0)=\(injections[$0]!)" }.joined(separator: ", ") + ")"
+        }
+        if buildConfiguration != "release" { return "it is a \(buildConfiguration) build's, whose timings mislead" }
+        return nil
+    }
 
     /// The facts of this process and machine, for a run with the given settings.
-    public static func current(profile: Profile, seed: UInt64, inMemory: Bool, options: StoreOptions, readPageCacheKiB: Int? = nil,
-                               scenarios: [String], plannedRepetitions: Int) -> RunInfo {
+    public static func current(profile: Profile, seed: UInt64, settings: StoreSettings, scenarios: [String], plannedRepetitions: Int) -> RunInfo {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
+        let inMemory = settings.inMemory, options = settings.storeOptions, readPageCacheKiB = settings.readPageCacheKiB
         return RunInfo(
             gitCommit: gitCommit(), utcTime: formatter.string(from: Date()), host: ProcessInfo.processInfo.hostName,
             cpuCount: ProcessInfo.processInfo.processorCount, memoryBytes: ProcessInfo.processInfo.physicalMemory,
@@ -44,8 +60,25 @@ public struct RunInfo: Codable, Sendable {
                 "transaction": "one per save (ObjectGraph), one per insert phase (peers)",
             ],
             scenarios: scenarios, status: "running", finishedRepetitions: 0, plannedRepetitions: plannedRepetitions,
-            measurement: "wall-clock time")
+            measurement: "wall-clock time", injections: Injection.variables(ProcessInfo.processInfo.environment),
+            binaryCommit: binaryCommit)
     }
+
+    /// `bench --version`: the binary's commit and build configuration.
+    public static var version: String { "\(binaryCommit) (\(buildConfiguration) build)" }
+
+    /// The commit of the repository holding the running executable (found from its path, not the working folder).
+    public static let binaryCommit: String = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var folder = (executable as NSString).deletingLastPathComponent
+        while folder.count > 1 {
+            if FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(".git")) {
+                return gitCommit(in: folder)
+            }
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        return "unknown"
+    }()
 
     public static var buildConfiguration: String {
         #if DEBUG
@@ -74,11 +107,13 @@ public struct RunInfo: Codable, Sendable {
         }
     }
 
-    private static func gitCommit() -> String {
-        guard let head = run("git", ["rev-parse", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines), !head.isEmpty else {
+    /// The commit of the repository at `folder` (the working folder by default), `-dirty` when its tracked files changed.
+    private static func gitCommit(in folder: String? = nil) -> String {
+        let location = folder.map { ["-C", $0] } ?? []
+        guard let head = run("git", location + ["rev-parse", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines), !head.isEmpty else {
             return "unknown"
         }
-        let dirty = run("git", ["status", "--porcelain", "--untracked-files=no"])?.isEmpty == false
+        let dirty = run("git", location + ["status", "--porcelain", "--untracked-files=no"])?.isEmpty == false
         return dirty ? head + "-dirty" : head
     }
 

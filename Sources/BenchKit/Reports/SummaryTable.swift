@@ -28,6 +28,9 @@ public enum SummaryTable {
             let measureHeader = measure == .wallMs ? "wall ms (median [95% CI])" : "instructions (median)"
             var table = TextTable(header: ["strategy", "variant", "size", "phase", measureHeader, "x raw", "sql", "faults obj/rel",
                                            "rows", "peak MB", "growth"])
+            var previousGroup: (String, String, Int)?
+            var fewest = Int.max
+            var close = false
             for row in timing {
                 func value(_ metric: Metric) -> String {
                     var key = row.key
@@ -37,19 +40,38 @@ public enum SummaryTable {
                 var peakKey = row.key
                 peakKey.metric = Metric.peakRSSBytes.rawValue
                 let peak = byKey[peakKey]?.summary.map { String(format: "%.1f", $0.median / 1_048_576) } ?? "-"
-                let time = row.summary.map { stats in
-                    measure == .wallMs ? String(format: "%.3g [%.3g, %.3g]", stats.median, stats.ciLow, stats.ciHigh) : formatNumber(stats.median)
+                // A distribution-free 95% interval of the median needs 6 samples; fewer show the median alone.
+                let time = row.summary.map { stats -> String in
+                    fewest = min(fewest, stats.n)
+                    guard measure == .wallMs else { return formatNumber(stats.median) }
+                    return stats.n >= 6 ? String(format: "%.3g [%.3g, %.3g]", stats.median, stats.ciLow, stats.ciHigh)
+                                        : String(format: "%.3g", stats.median) + " (n=\(stats.n))"
                 } ?? "-"
                 let fit = fits.first {
                     $0.scenario == scenario && $0.strategy == row.key.strategy && $0.variant == row.key.variant
                         && $0.phase == row.key.phase && $0.metric == measure.rawValue
                 }
+                // Two fits within 10% of each other's error cannot be told apart: "~" says so.
+                let growth = fit.map { fit -> String in
+                    let uncertain = fit.fits.count > 1 && fit.fits[1].error <= fit.best.error * 1.1 + 0.005
+                    if uncertain { close = true }
+                    return (uncertain ? "~" : "") + fit.best.model.rawValue
+                } ?? "-"
                 let faults = value(.objectFaults) == "-" ? "-" : "\(value(.objectFaults))/\(value(.relationshipFaults))"
-                table.add([row.key.strategy, row.key.variant.isEmpty ? "-" : row.key.variant, String(row.key.size), row.key.phase, time,
+                // One group per strategy, variant and size: its phases follow without repeating them.
+                let group = (row.key.strategy, row.key.variant, row.key.size)
+                let continues = previousGroup.map { $0 == group } ?? false
+                previousGroup = group
+                table.add([continues ? "" : row.key.strategy, continues ? "" : (row.key.variant.isEmpty ? "-" : row.key.variant),
+                           continues ? "" : formatCount(row.key.size), row.key.phase, time,
                            row.ratioToRaw.map { String(format: "%.2f", $0) } ?? "-", value(.sqlStatements), faults, value(.rowsRead),
-                           peak, fit.map { $0.best.model.rawValue } ?? "-"])
+                           peak, growth])
             }
             output.append(table.rendered)
+            if measure == .wallMs && fewest < 6 {
+                output.append("(n=\(fewest)): medians of \(fewest) repetition(s); a 95% interval of the median needs 6 or more (--repetitions 6)")
+            }
+            if close { output.append("~: the second-best growth fits almost as well (within 10%); see complexity.csv") }
             let losses = rows.filter { $0.key.scenario == scenario && $0.key.metric == Metric.lossRate.rawValue }
             if !losses.isEmpty {
                 var lossTable = TextTable(header: ["strategy", "variant", "size", "phase", "links intended", "persisted", "lost", "loss rate"])

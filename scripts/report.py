@@ -4,6 +4,7 @@ and the plots (made first, with plot.py, if they are not there yet).
 
 usage: python3 scripts/report.py RUN_FOLDER
 """
+import argparse
 import csv
 import html
 import json
@@ -80,10 +81,35 @@ def finding_line(finding):
     return f"{finding['phase']}: {repeated}{finding['change']}{saving}" + (f"; {finding['measured']}" if finding.get("measured") else "")
 
 
+LOSS_HEADER = ["strategy", "variant", "size", "phase", "links intended", "links persisted", "links lost", "loss rate"]
+
+
+def loss_rows(summary):
+    """The memberships each series meant to save against those the store kept (the many-to-nil loss)."""
+    index = {(r["scenario"], r["strategy"], r["variant"], r["size"], r["phase"], r["metric"]): r for r in summary}
+    rows = []
+    for row in summary:
+        if row["metric"] != "links_intended" or row["n"] == "0":
+            continue
+        key = (row["scenario"], row["strategy"], row["variant"], row["size"], row["phase"])
+
+        def value(metric, digits=3):
+            found = index.get(key + (metric,))
+            return number(found["median"], digits) if found and found["n"] != "0" else "-"
+        rows.append([row["scenario"], row["strategy"], row["variant"] or "-", f'{int(row["size"]):,}', row["phase"], value("links_intended"),
+                     value("links_persisted"), value("links_lost"), value("loss_rate")])
+    return rows
+
+
+def arguments():
+    parser = argparse.ArgumentParser(
+        description="Write RUN_FOLDER/report.md and report.html: verdicts, N+1 advice, data loss and a table and plots per scenario.")
+    parser.add_argument("folder", metavar="RUN_FOLDER", help="a run folder written by 'bench run' or 'bench merge'")
+    return parser.parse_args()
+
+
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: python3 scripts/report.py RUN_FOLDER")
-    folder = sys.argv[1]
+    folder = arguments().folder
     for name in ("summary.csv", "run.json"):
         if not os.path.exists(os.path.join(folder, name)):
             sys.exit(f"report.py: {folder} has no {name}; give a run folder written by 'bench run'")
@@ -120,6 +146,11 @@ def main():
     if lint:
         markdown += ["## Lint findings", ""] + [f"- {line}" for line in lint] + [""]
     markdown += [f"- **{name}**: {value}" for name, value in facts] + [""]
+    losses = loss_rows(summary)
+    if losses:
+        markdown += ["## Data loss", "", "Memberships saved against memberships the store kept (medians over repetitions).", "",
+                     "| scenario | " + " | ".join(LOSS_HEADER) + " |", "|" + "---|" * (len(LOSS_HEADER) + 1)]
+        markdown += ["| " + " | ".join(cell(text) for text in row) + " |" for row in losses] + [""]
     for scenario, rows in tables.items():
         markdown += [f"## {scenario}", "", "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
         markdown += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
@@ -152,6 +183,11 @@ def main():
         page += ["<h2>Lint findings</h2><ul>"] + [f"<li>{html.escape(line)}</li>" for line in lint] + ["</ul>"]
     page.append("<ul>")
     page += [f"<li><b>{html.escape(name)}</b>: {html.escape(str(value))}</li>" for name, value in facts] + ["</ul>"]
+    if losses:
+        page.append("<h2>Data loss</h2><p>Memberships saved against memberships the store kept (medians over repetitions).</p><table><tr>"
+                    + "".join(f"<th>{html.escape(h)}</th>" for h in ["scenario"] + LOSS_HEADER) + "</tr>")
+        page += ["<tr>" + "".join(f"<td>{html.escape(text)}</td>" for text in row) + "</tr>" for row in losses]
+        page.append("</table>")
     for scenario, rows in tables.items():
         page.append(f"<h2>{html.escape(scenario)}</h2><table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in HEADER) + "</tr>")
         page += ["<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows]

@@ -28,7 +28,7 @@ struct AdviseCommand: ParsableCommand {
     @OptionGroup var scenarioOptions: ScenarioOptions
 
     func validate() throws {
-        guard size >= 1 else { throw ValidationError("--size must be a positive integer") }
+        guard (1...10_000_000).contains(size) else { throw BenchError.invalidInput("--size must be a positive integer up to 10000000") }
         guard threshold >= 1 else { throw ValidationError("--threshold must be a positive integer") }
         guard (runFolder == nil) != scenarioNames.isEmpty else {
             throw ValidationError("give a run folder or --scenario NAME (not both)")

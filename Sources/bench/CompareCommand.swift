@@ -92,5 +92,7 @@ struct ThresholdOverride {
         }
         key = parts[0]
         self.percent = percent
+        // KEY is METRIC or SCENARIO/METRIC: a misspelt metric would silently override nothing.
+        _ = try parseMetric(String(key.split(separator: "/").last ?? ""))
     }
 }

@@ -22,7 +22,7 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: "Trace lines shown per phase before the rest is summarized.")
     var maxLines: Int = 40
 
-    @Option(help: "SQLDebug level: 1 statements and annotations, 2 adds bound values, 4 adds query plans.")
+    @Option(help: "SQLDebug level: 1 statements and annotations, 2 (and 3) add bound values, 4 adds query plans.")
     var level: Int = 2
 
     @Flag(help: "Print statements exactly as Core Data's SQLDebug log writes them (spacing, annotations), to diff with a device's log.")

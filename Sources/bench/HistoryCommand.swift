@@ -25,7 +25,7 @@ struct HistoryCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: history) else {
             throw BenchError.invalidInput("no history store at \(history); every completed 'bench run' of a release build adds to it")
         }
-        let store = try HistoryStore(path: history)
+        let store = try HistoryStore(path: history, create: false)
         let entries = try store.entries(scenario: scenario, metric: metric.rawValue, strategy: strategy, variant: variant, size: size,
                                         phase: phase, profile: profile?.rawValue)
         guard !entries.isEmpty else {

@@ -7,8 +7,8 @@ extension RunCommand {
     /// Runs every repetition of `plan`; Ctrl-C leaves the folder valid, holding the repetitions that finished.
     func measure(_ plan: RunPlan, request: RunRequest, into folder: RunFolder) throws {
         let interrupt = Self.onInterrupt {
-            try? folder.finish(status: "interrupted")
-            FileHandle.standardError.write(Data("\nbench: interrupted; \(folder.path) holds the \(folder.info.finishedRepetitions) repetitions that finished\n".utf8))
+            let outcome = folder.abandon(status: "interrupted")
+            FileHandle.standardError.write(Data("\nbench: interrupted; \(outcome)\n".utf8))
             Foundation.exit(130)
         }
         defer { interrupt.cancel() }
@@ -16,10 +16,15 @@ extension RunCommand {
         do {
             try runner.run()
         } catch {
-            try? folder.finish(status: "failed")
+            folder.abandon(status: "failed")
             throw error
         }
-        try folder.finish(status: "complete")
+        do {
+            try folder.finish(status: "complete")
+        } catch {
+            folder.abandon(status: "failed")
+            throw error
+        }
     }
 
     /// The finished run's export, history entry, printed summary, verdicts and N+1 advice.

@@ -259,6 +259,27 @@ import Testing
         #expect(result.output.contains("counters of first: sql_statements=3 fetch_requests=1 object_faults=1 relationship_faults=1"))
     }
 
+    /// A subset of scripts/bad_input_sweep.py (about 300 cases, run whole in CI's bad-input step) through this build's
+    /// binary: a case of every command, the crashes it once found (Int(1e300), infinite samples), a full disk's output.
+    @Test func theBadInputSweepPasses() throws {
+        let sweep = Process()
+        sweep.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sweep.arguments = ["python3", Self.root.appendingPathComponent("scripts/bad_input_sweep.py").path, "--bench", Self.binary]
+            + ["top/", "list/json-sizes", "list/json-garbled", "scenario/declared-valid-control", "scenario/predicate-",
+               "run/sizes-", "run/strategies-", "run/output-is-a-file", "run/output-disk-full", "schema/garbled", "schema/xccurrentversion",
+               "lint/random-bytes", "explain/scenario-", "compare/current-infinite", "compare/current-nan", "compare/alpha-",
+               "compare/threshold-for-unknown", "baseline/run-running", "merge/shard-nan", "history/store-"].flatMap { ["--only", $0] }
+        let output = Pipe()
+        sweep.standardOutput = output
+        sweep.standardError = output
+        try sweep.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        sweep.waitUntilExit()
+        #expect(sweep.terminationStatus == 0, "\(text.suffix(4000))")
+        let summary = text.split(separator: "\n").last { $0.contains(" cases: ") } ?? ""
+        #expect((Int(summary.split(separator: " ").first ?? "") ?? 0) >= 60, "\(summary)")
+    }
+
     @Test func badInputGetsOneLineAndANonZeroExit() throws {
         func check(_ arguments: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
             let result = try Self.bench(arguments)

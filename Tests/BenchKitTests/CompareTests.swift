@@ -130,6 +130,30 @@ import Testing
         #expect(markdown.contains(")\n\n| verdict | scenario |"))
     }
 
+    /// GitHub's renderer (cmark-gfm, through the cmarkgfm package) shows the Markdown's table as a table with every row.
+    @Test func gitHubRendersTheMarkdownTable() throws {
+        let comparison = try compare(try run(steady), try run(steady.map { $0 * 1.3 }, statements: 23))
+        let markdown = ComparisonReport.markdown(comparison, baseline: "Results/baseline", current: "run")
+        let render = Process()
+        render.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        render.arguments = ["python3", "-c", "import sys, cmarkgfm; print(cmarkgfm.github_flavored_markdown_to_html(sys.stdin.read()))"]
+        let input = Pipe(), output = Pipe()
+        render.standardInput = input
+        render.standardOutput = output
+        render.standardError = FileHandle.nullDevice
+        try render.run()
+        input.fileHandleForWriting.write(Data(markdown.utf8))
+        try input.fileHandleForWriting.close()
+        let html = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        render.waitUntilExit()
+        guard render.terminationStatus == 0 else {
+            print("gitHubRendersTheMarkdownTable: skipped: python3 with cmarkgfm is not installed (pip install -r scripts/requirements.txt)")
+            return
+        }
+        #expect(html.components(separatedBy: "<table>").count == 2)
+        #expect(html.components(separatedBy: "<td>❌ regression</td>").count == 3)
+    }
+
     @Test func theCommandsExitCodes() throws {
         let baseline = try run(steady)
         let missing = try CommandLineTests.bench(["compare", "/nonexistent/baseline", baseline])
@@ -184,6 +208,75 @@ import Testing
         let entries = try HistoryStore(path: path).entries(scenario: "query", metric: "wall_ms", strategy: "many-to-one")
         #expect(entries.map(\.commit) == ["aaa", "bbb"])
         #expect(entries.map(\.median) == [10, 12])
+    }
+
+    /// The dashboard gets only series better lower (never cache hits) and, with patterns, only the series named.
+    @Test func theDashboardExportKeepsTheNamedSeries() throws {
+        let rows = SummaryFile.summarize(["wall_ms", "cache_hits"].flatMap { metric in
+            [("off", 1.0), ("on", 2.0)].map { variant, value in
+                SampleRecord(scenario: "query", strategy: "many-to-one", variant: "prefetch=\(variant)", size: 100, repetition: 1,
+                             phase: "walk", metric: metric, value: value, unit: metric == "wall_ms" ? "ms" : "count")
+            }
+        })
+        func names(_ json: String) throws -> [String] {
+            try (JSONSerialization.jsonObject(with: Data(json.utf8)) as! [[String: Any]]).map { $0["name"] as! String }
+        }
+        #expect(try names(GitHubBenchmarkExport.encode(rows)) == [
+            "query many-to-one [prefetch=off] n=100 walk wall_ms", "query many-to-one [prefetch=on] n=100 walk wall_ms"])
+        #expect(try names(GitHubBenchmarkExport.encode(rows, patterns: ["query many-to-one [[]prefetch=on] n=* walk *"])) == [
+            "query many-to-one [prefetch=on] n=100 walk wall_ms"])
+    }
+
+    /// An interrupted run that lost scenarios fails the counters gate (exit 3) rather than passing it.
+    @Test func anInterruptedRunFailsTheCountersGate() throws {
+        let temporary = FileManager.default.temporaryDirectory
+        func folder(_ scenarios: [String], status: String) throws -> String {
+            let path = temporary.appendingPathComponent("relbench-gate-\(UUID().uuidString)").path
+            let run = try RunFolder(path: path, info: RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory, scenarios: scenarios,
+                                                                      plannedRepetitions: 1))
+            try run.append(scenarios.map { SampleRecord(scenario: $0, strategy: "many-to-one", variant: "", size: 100, repetition: 1,
+                                                        phase: "p", metric: "sql_statements", value: 7, unit: "count") })
+            try run.finish(status: status)
+            return path
+        }
+        let baseline = try folder(["insert", "query"], status: "complete"), interrupted = try folder(["insert"], status: "interrupted")
+        defer { for path in [baseline, interrupted] { try? FileManager.default.removeItem(atPath: path) } }
+        let gate = try CommandLineTests.bench(["compare", baseline, interrupted, "--counters-only"])
+        #expect(gate.status == 3, "\(gate.output)")
+        #expect(gate.output.contains("query many-to-one n=100"))
+        #expect(try CommandLineTests.bench(["compare", baseline, interrupted, "--counters-only", "--allow-missing"]).status == 0)
+    }
+
+    /// A run made with RELBENCH_INJECT_* set is never a baseline; nor is a debug build's.
+    @Test func baselineSaveRefusesUnrepresentativeRuns() throws {
+        let temporary = FileManager.default.temporaryDirectory
+        let run = temporary.appendingPathComponent("relbench-injected-\(UUID().uuidString)").path
+        let destination = temporary.appendingPathComponent("relbench-baseline-\(UUID().uuidString)").path
+        defer { for path in [run, destination] { try? FileManager.default.removeItem(atPath: path) } }
+        var info = RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory, scenarios: ["query"], plannedRepetitions: 1)
+        info.buildConfiguration = "release"
+        info.injections = ["RELBENCH_INJECT_STATEMENT": "many-to-one"]
+        let folder = try RunFolder(path: run, info: info)
+        try folder.append([SampleRecord(scenario: "query", strategy: "many-to-one", variant: "", size: 10, repetition: 1, phase: "walk",
+                                        metric: "sql_statements", value: 3, unit: "count")])
+        try folder.finish(status: "complete")
+        let saved = try CommandLineTests.bench(["baseline", "save", run, "--to", destination])
+        #expect(saved.status == 64)
+        #expect(saved.error.contains("RELBENCH_INJECT_STATEMENT"), "\(saved.error)")
+        #expect(!FileManager.default.fileExists(atPath: destination))
+    }
+
+    /// bench history: one block per series, in numeric order of size, each with its unit and its runs oldest first.
+    @Test func historyIsGroupedBySeries() {
+        func entry(_ commit: String, _ size: Int, _ median: Double) -> HistoryStore.Entry {
+            HistoryStore.Entry(time: "2026-11-2\(commit.count)T10:00:00Z", commit: commit, profile: "smoke",
+                               key: SeriesKey(scenario: "query", strategy: "many-to-one", variant: "prefetch=off", size: size, phase: "walk",
+                                              metric: "wall_ms"), unit: "ms", n: 3, median: median, ciLow: median, ciHigh: median)
+        }
+        let text = HistoryReport.text([entry("a", 1000, 2), entry("a", 100, 1), entry("bb", 1000, 3), entry("bb", 100, 1.5)], metric: .wallMs)
+        let titles = text.split(separator: "\n").filter { $0.hasPrefix("query ") }
+        #expect(titles == ["query many-to-one prefetch=off size 100 walk: wall_ms (ms)", "query many-to-one prefetch=off size 1,000 walk: wall_ms (ms)"])
+        #expect(text.contains("+50.0%"))
     }
 
     /// The child run gets every option the user gave, from the parsed values, and none of the parent's output.
@@ -258,7 +351,8 @@ import Testing
                      "data-loss", "statements-query", "statements-insert", "statements-data-loss"] {
             #expect(plots.contains(name + ".png") && plots.contains(name + ".svg"), "\(name)")
         }
-        #expect(FileManager.default.fileExists(atPath: folder + "/report.md"))
+        let reportText = try String(contentsOfFile: folder + "/report.md", encoding: .utf8)
+        #expect(reportText.contains("## Data loss") && reportText.contains("| data-loss | many-to-nil | duplicates="))
         #expect(FileManager.default.fileExists(atPath: folder + "/report.html"))
     }
 }

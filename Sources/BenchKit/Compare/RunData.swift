@@ -11,6 +11,14 @@ public struct RunData {
 
     /// Reads `path`: a run folder, a samples.csv or a summary.csv. Throws a message naming what is missing.
     public static func load(_ path: String) throws -> RunData {
+        let data = try read(path)
+        guard !data.series.isEmpty else {
+            throw BenchError.invalidInput("\(path) holds no samples (a run stopped before its first repetition?); compare a run that measured something")
+        }
+        return data
+    }
+
+    private static func read(_ path: String) throws -> RunData {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw BenchError.invalidInput("\(path) does not exist")

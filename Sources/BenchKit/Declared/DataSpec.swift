@@ -178,7 +178,10 @@ struct DataSpec: Sendable {
             }
             return .integer(Int64(low), Int64(high))
         case "number":
-            guard let (low, high) = range() else { throw fail("'number' needs [min, max], got \(value)") }
+            // A width beyond Double's range (as [-1.7e308, 1.7e308]) makes Double.random(in:) trap.
+            guard let (low, high) = range(), (high - low).isFinite else {
+                throw fail("'number' needs [min, max] with max - min a finite number, got \(value)")
+            }
             return .number(low, high)
         case "bool":
             guard let chance = value.number, chance >= 0, chance <= 1 else { throw fail("'bool' needs the probability of true, got \(value)") }

@@ -304,6 +304,12 @@ struct StepParser {
             for name in parsed.variableNames.sorted() where variables[name] == nil {
                 throw fail(field, "uses $\(name), which 'variables' does not define")
             }
+            // Each key path names properties of the model (a collection operator's @sum/@min/@max/@avg reads the
+            // attribute after it on the to-many's destination).
+            for path in parsed.keyPaths where path != "SELF" && path != "self" {
+                let plain = path.split(separator: ".").filter { !["@sum", "@min", "@max", "@avg"].contains($0) }.joined(separator: ".")
+                try checkKeyPath(plain, from: entity, field: field)
+            }
         } catch let error as ObjectGraphError {
             throw fail(field, "\(error)")
         }

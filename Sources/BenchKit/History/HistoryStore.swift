@@ -17,15 +17,25 @@ public final class HistoryStore {
     }
 
     private let queue: DatabaseQueue
+    private let path: String
 
-    /// Opens (creating if needed) the history at `path`.
-    public init(path: String) throws {
+    /// Opens the history at `path`, creating it when `create` (to add runs); a reader's `create: false` leaves a
+    /// file that holds no history untouched and says so.
+    public init(path: String, create: Bool = true) throws {
+        self.path = path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw BenchError.invalidInput("the history store \(path) is a folder; give a file path with --history")
+        }
         do {
             queue = try DatabaseQueue(path: path)
             // Another program's database is left alone rather than given our tables.
             let tables = try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
             if !tables.isEmpty && !tables.contains("grdb_migrations") {
                 throw BenchError.invalidInput("\(path) is another program's SQLite database (tables \(tables.prefix(3).joined(separator: ", "))), not a RelBench history store; give another --history path")
+            }
+            if tables.isEmpty && !create {
+                throw BenchError.invalidInput("\(path) holds no history yet; every completed 'bench run' of a release build adds to it")
             }
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1") { db in
@@ -60,11 +70,14 @@ public final class HistoryStore {
                     table.add(column: "injections", .text).notNull().defaults(to: "")
                 }
             }
-            try migrator.migrate(queue)
+            // A reader leaves the file as it is: a v1 store reads as well (its columns are a subset).
+            if create { try migrator.migrate(queue) }
         } catch let error as BenchError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
             throw BenchError.invalidInput("\(path) is not a RelBench history store (\(error.message ?? "not a database")); give another --history path, or move it away to start a new one")
+        } catch let error as DatabaseError where [.SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH].contains(error.resultCode) {
+            throw BenchError.invalidInput("cannot open the history store \(path) (\(error.message ?? "\(error.resultCode)")); check its path and permissions, or give another --history path")
         } catch {
             throw BenchError.io("cannot open the history store \(path): \(error)")
         }
@@ -72,7 +85,7 @@ public final class HistoryStore {
 
     /// The scenarios the history has, for "did you mean".
     public func scenarios() throws -> [String] {
-        try queue.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT scenario FROM series ORDER BY scenario") }
+        try queue.read { db in try String?.fetchAll(db, sql: "SELECT DISTINCT scenario FROM series ORDER BY scenario").compactMap { $0 } }
     }
 
     /// Appends a run's summary (series with a value only). A debug build's run or one with injected regressions is
@@ -113,10 +126,19 @@ public final class HistoryStore {
             if let profile { sql += " AND run.profile = ?"; arguments += [profile] }
             sql += " ORDER BY series.strategy, series.variant, series.size, series.phase, run.time, run.id"
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                Entry(time: row["time"], commit: row["commitHash"], profile: row["profile"],
-                      key: SeriesKey(scenario: row["scenario"], strategy: row["strategy"], variant: row["variant"], size: row["size"],
-                                     phase: row["phase"], metric: row["metric"]),
-                      unit: row["unit"], n: row["n"], median: row["median"], ciLow: row["ciLow"], ciHigh: row["ciHigh"])
+                // Throwing accessors: a database that only looks like ours (NULLs, wrong types) is an error, not a trap.
+                do {
+                    return Entry(time: try row.decode(forColumn: "time"), commit: try row.decode(forColumn: "commitHash"),
+                                 profile: try row.decode(forColumn: "profile"),
+                                 key: SeriesKey(scenario: try row.decode(forColumn: "scenario"), strategy: try row.decode(forColumn: "strategy"),
+                                                variant: try row.decode(forColumn: "variant"), size: try row.decode(forColumn: "size"),
+                                                phase: try row.decode(forColumn: "phase"), metric: try row.decode(forColumn: "metric")),
+                                 unit: try row.decode(forColumn: "unit"), n: try row.decode(forColumn: "n"),
+                                 median: try row.decode(forColumn: "median"), ciLow: try row.decode(forColumn: "ciLow"),
+                                 ciHigh: try row.decode(forColumn: "ciHigh"))
+                } catch {
+                    throw BenchError.invalidInput("\(path) is not a RelBench history store (a row does not decode: \(error)); give another --history path")
+                }
             }
         }
     }

@@ -76,6 +76,15 @@ public struct RunPlan {
                 }
             }
         }
+        // Judged over every scenario chosen, not only this shard's: a strategy none of them runs is a typo or a mix-up.
+        if let strategies = request.strategies {
+            let unused = strategies.filter { selector in !request.scenarios.contains { $0.strategies.contains(where: selector.matches) } }
+            if !unused.isEmpty {
+                let offered = Set(request.scenarios.flatMap(\.strategies).map(\.rawValue)).sorted()
+                throw BenchError.invalidInput("no chosen scenario runs strategy \(unused.map(\.description).joined(separator: ", ")); "
+                                              + "they run \(offered.joined(separator: ", ")) (see 'bench list')")
+            }
+        }
         if let strategies = request.strategies, used.isEmpty {
             throw BenchError.invalidInput("none of the chosen scenarios runs strategy \(strategies.map(\.description).joined(separator: ", ")); see 'bench list'")
         }

@@ -19,6 +19,8 @@ public final class RunFolder: @unchecked Sendable {
     private var samplesFile: Int32 = -1
     /// samples.csv's length after the last whole write: a failed write is cut back to it.
     private var samplesLength: off_t = 0
+    /// Whether this run made the folder (and so may remove it when it cannot be left whole).
+    private var createdFolder = false
 
     public var info: RunInfo { lock.withLock { _info } }
     public var samples: [SampleRecord] { lock.withLock { _samples } }
@@ -46,18 +48,25 @@ public final class RunFolder: @unchecked Sendable {
             if let reason = Self.makeDirectories(path) {
                 throw BenchError.invalidInput("cannot create the output folder \(path) (\(reason)); choose a writable --output folder")
             }
+            createdFolder = true
         }
         guard manager.isWritableFile(atPath: path) else {
             throw BenchError.invalidInput("the output folder \(path) is not writable; choose another with --output")
         }
-        let header = try CSVFiles.encode(header: SamplesFile.columns, rows: [])
-        try AtomicFile.write(header, to: file("samples.csv"))
-        samplesFile = open(file("samples.csv"), O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard samplesFile >= 0 else {
-            throw BenchError.io("cannot open \(file("samples.csv")) for appending (\(String(cString: strerror(errno))))")
+        do {
+            let header = try CSVFiles.encode(header: SamplesFile.columns, rows: [])
+            try AtomicFile.write(header, to: file("samples.csv"))
+            samplesFile = open(file("samples.csv"), O_WRONLY | O_APPEND | O_CLOEXEC)
+            guard samplesFile >= 0 else {
+                throw BenchError.io("cannot open \(file("samples.csv")) for appending (\(String(cString: strerror(errno))))")
+            }
+            samplesLength = off_t(header.utf8.count)
+            try AtomicFile.write(_info.encoded(), to: file("run.json"))
+        } catch {
+            // Nothing half-made stays: a folder this run made goes, one given keeps no samples.csv without run.json.
+            if createdFolder { try? manager.removeItem(atPath: path) } else { try? manager.removeItem(atPath: file("samples.csv")) }
+            throw error
         }
-        samplesLength = off_t(header.utf8.count)
-        try AtomicFile.write(_info.encoded(), to: file("run.json"))
     }
 
     deinit {
@@ -84,6 +93,23 @@ public final class RunFolder: @unchecked Sendable {
     }
 
     public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    /// Ends a run that stopped early (`failed`, `interrupted`) so that the folder is whole: its reports, or at least
+    /// run.json with the status; when not even that can be written (a full disk), the folder this run made is
+    /// removed. Returns what was done, for one line on standard error.
+    @discardableResult
+    public func abandon(status: String) -> String {
+        if (try? finish(status: status)) != nil { return "\(path) holds the \(info.finishedRepetitions) repetitions that finished" }
+        let marked: Bool = lock.withLock {
+            _info.status = status
+            return (try? AtomicFile.write(_info.encoded(), to: file("run.json"))) != nil
+        }
+        if marked { return "\(path) holds the \(info.finishedRepetitions) repetitions that finished, without summaries" }
+        if createdFolder, (try? FileManager.default.removeItem(atPath: path)) != nil {
+            return "\(path) was removed: not even its status could be written"
+        }
+        return "\(path) could not be marked \(status): do not use it"
+    }
 
     /// Appends a finished repetition's samples to samples.csv (whole lines, one write) and updates run.json.
     public func append(_ repetition: [SampleRecord], countsAsRepetition: Bool = true) throws {

@@ -42,8 +42,13 @@ public enum RunMerge {
         info.status = infos.allSatisfy { $0.status == "complete" } ? "complete" : "incomplete"
         info.commandLine = ["bench", "merge", output] + shards
         let folder = try RunFolder(path: output, info: info)
-        try folder.append(samples, countsAsRepetition: false)
-        try folder.finish(status: info.status)
+        do {
+            try folder.append(samples, countsAsRepetition: false)
+            try folder.finish(status: info.status)
+        } catch {
+            folder.abandon(status: "failed")
+            throw error
+        }
         return folder
     }
 }
@@ -55,15 +60,33 @@ public enum Baseline {
     /// Replaces the baseline at `destination` with `run`'s reports: copied to a new folder, then swapped in.
     public static func save(from run: String, to destination: String) throws {
         let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: destination, isDirectory: &isDirectory) {
+            // Only a baseline (or an empty folder) is replaced: never a file or a folder of something else.
+            let contents = isDirectory.boolValue ? ((try? manager.contentsOfDirectory(atPath: destination)) ?? []) : []
+            guard isDirectory.boolValue, contents.isEmpty || contents.contains("run.json") else {
+                throw BenchError.invalidInput("\(destination) is \(isDirectory.boolValue ? "a folder that holds no baseline" : "a file"); "
+                                              + "give --to a baseline folder or a new path")
+            }
+        }
         let staging = destination + ".saving"
         try? manager.removeItem(atPath: staging)
         if let reason = RunFolder.makeDirectories(staging) {
-            throw BenchError.io("cannot create \(staging) (\(reason))")
+            throw BenchError.invalidInput("cannot create \(staging) (\(reason)); give --to a folder in a writable place")
         }
-        for file in files {
-            let source = (run as NSString).appendingPathComponent(file)
-            guard manager.fileExists(atPath: source) else { throw BenchError.invalidInput("\(run) has no \(file); is it a run folder?") }
-            try manager.copyItem(atPath: source, toPath: (staging as NSString).appendingPathComponent(file))
+        do {
+            for file in files {
+                let source = (run as NSString).appendingPathComponent(file)
+                guard manager.fileExists(atPath: source) else { throw BenchError.invalidInput("\(run) has no \(file); is it a run folder?") }
+                do {
+                    try manager.copyItem(atPath: source, toPath: (staging as NSString).appendingPathComponent(file))
+                } catch {
+                    throw BenchError.io("cannot copy \(file) into \(staging) (\((error as NSError).localizedDescription)); the baseline at \(destination) is unchanged")
+                }
+            }
+        } catch {
+            try? manager.removeItem(atPath: staging)
+            throw error
         }
         let old = destination + ".old"
         try? manager.removeItem(atPath: old)

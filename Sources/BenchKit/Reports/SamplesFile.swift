@@ -18,8 +18,8 @@ public enum SamplesFile {
                 throw BenchError.invalidInput("\(file): line \(index + 2): size and repetition must be integers")
             }
             let rawValue = row["value"]!
-            guard rawValue.isEmpty || Double(rawValue) != nil else {
-                throw BenchError.invalidInput("\(file): line \(index + 2): value '\(rawValue)' is not a number")
+            guard rawValue.isEmpty || Double(rawValue)?.isFinite == true else {
+                throw BenchError.invalidInput("\(file): line \(index + 2): value '\(rawValue)' is not a finite number")
             }
             return SampleRecord(scenario: row["scenario"]!, strategy: row["strategy"]!, variant: row["variant"]!, size: size,
                                 repetition: repetition, phase: row["phase"]!, metric: row["metric"]!,

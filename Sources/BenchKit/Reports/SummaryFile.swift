@@ -115,8 +115,8 @@ public enum SummaryFile {
             var summary: SampleSummary?
             if n > 0 {
                 let numbers = ["median", "mean", "stddev", "min", "max", "p90", "ci_low", "ci_high"].map { Double(row[$0]!) }
-                guard numbers.allSatisfy({ $0 != nil }) else {
-                    throw BenchError.invalidInput("\(file): line \(index + 2): statistics must be numbers")
+                guard numbers.allSatisfy({ $0?.isFinite == true }) else {
+                    throw BenchError.invalidInput("\(file): line \(index + 2): statistics must be finite numbers")
                 }
                 summary = SampleSummary(n: n, median: numbers[0]!, mean: numbers[1]!, stddev: numbers[2]!, min: numbers[3]!,
                                         max: numbers[4]!, p90: numbers[5]!, ciLow: numbers[6]!, ciHigh: numbers[7]!)

@@ -98,12 +98,7 @@ public enum ScenarioFile {
             throw fail("variants", "workload '\(spec.name)' needs a '\(variantSpec.name)' variant (\(variantSpec.help))")
         }
 
-        let sizes = try perProfile("sizes", root["sizes"], fail: fail) { value -> [Int]? in
-            guard let list = value.array, !list.isEmpty else { return nil }
-            let numbers = list.compactMap(\.number)
-            guard numbers.count == list.count, numbers.allSatisfy({ $0 >= 1 && $0.rounded() == $0 }) else { return nil }
-            return numbers.map { Int($0) }
-        } expected: { "an array of positive integers" }
+        let sizes = try perProfile("sizes", root["sizes"], fail: fail, convert: sizeList) { "an array of positive integers" }
         let repetitions = try perProfile("repetitions", root["repetitions"] ?? .number(5), fail: fail) { count(from: $0, minimum: 1) } expected: { "a positive integer" }
         let warmup = try perProfile("warmup", root["warmup"] ?? .number(1), fail: fail) { count(from: $0, minimum: 0) } expected: { "a non-negative integer" }
 
@@ -171,12 +166,7 @@ public enum ScenarioFile {
             axes.append((axisName, parsed))
             rawAxes[axisName] = axis
         }
-        let sizes = try perProfile("sizes", root["sizes"], fail: fail) { value -> [Int]? in
-            guard let list = value.array, !list.isEmpty else { return nil }
-            let numbers = list.compactMap(\.number)
-            guard numbers.count == list.count, numbers.allSatisfy({ $0 >= 1 && $0.rounded() == $0 && $0 <= 100_000_000 }) else { return nil }
-            return numbers.map { Int($0) }
-        } expected: { "an array of positive integers" }
+        let sizes = try perProfile("sizes", root["sizes"], fail: fail, convert: sizeList) { "an array of positive integers" }
         let repetitions = try perProfile("repetitions", root["repetitions"] ?? .number(5), fail: fail) { count(from: $0, minimum: 1) } expected: { "a positive integer" }
         let warmup = try perProfile("warmup", root["warmup"] ?? .number(1), fail: fail) { count(from: $0, minimum: 0) } expected: { "a non-negative integer" }
         var combinations: [[(name: String, value: VariantValue)]] = [[]]
@@ -206,6 +196,14 @@ public enum ScenarioFile {
         }
         guard let value = convert(raw) else { throw fail(field, "expected \(expected()) or an object with smoke, default and full, got \(raw)") }
         return Dictionary(uniqueKeysWithValues: Profile.allCases.map { ($0, value) })
+    }
+
+    /// Sizes as whole numbers from 1 to 100,000,000 (a bound checked before converting: `Int(1e300)` traps).
+    private static func sizeList(_ value: JSONValue) -> [Int]? {
+        guard let list = value.array, !list.isEmpty else { return nil }
+        let numbers = list.compactMap(\.number)
+        guard numbers.count == list.count, numbers.allSatisfy({ $0 >= 1 && $0.rounded() == $0 && $0 <= 100_000_000 }) else { return nil }
+        return numbers.map { Int($0) }
     }
 
     private static func count(from value: JSONValue, minimum: Int) -> Int? {

@@ -30,9 +30,29 @@ public struct XcodeModel: Sendable {
 
     /// Reads a model from the text of a `contents` file.
     public static func parse(_ data: Data, path: String = "contents", version: String? = nil) throws -> XcodeModel {
+        // Xcode writes UTF-8. FoundationXML on Linux traps on some invalid UTF-8 (inside a comment, found by
+        // FuzzTests), so bytes that are not UTF-8 are refused before the parser sees them.
+        if let invalid = firstInvalidUTF8(data) {
+            let line = data.prefix(invalid).reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            throw ObjectGraphError.xcodeModel(path: path, reason: "not UTF-8 text (an invalid byte on line \(line)); Xcode writes models as UTF-8")
+        }
         let reader = XcodeModelReader(path: path)
         let parsed = try reader.read(data)
         return XcodeModel(entities: parsed.entities, notes: parsed.notes, path: path, version: version)
+    }
+
+    /// The offset of the first byte that is not part of valid UTF-8, or nil when all of it is.
+    static func firstInvalidUTF8(_ data: Data) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = data.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case let .valid(scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
     }
 
     /// The compiled model (throws a model error naming the entity and property at fault).
@@ -57,9 +77,18 @@ public struct XcodeModel: Sendable {
             }
             var chosen = versions.sorted { $0.compare($1, options: .numeric) == .orderedAscending }.last!
             let current = url.appendingPathComponent(".xccurrentversion")
-            if let data = manager.contents(atPath: current.path),
-               let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
-               let name = plist["_XCCurrentVersionName"] as? String, versions.contains(name) {
+            // Without .xccurrentversion (a model that never had a second version) the only or latest version is current;
+            // one Xcode could not read, or naming a version the folder lacks, is refused rather than guessed around.
+            if let data = manager.contents(atPath: current.path) {
+                guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
+                      let name = plist["_XCCurrentVersionName"] as? String else {
+                    throw ObjectGraphError.xcodeModel(path: current.path, reason: "not a property list naming _XCCurrentVersionName; "
+                                                      + "choose the current version in Xcode again, or give a .xcdatamodel folder")
+                }
+                guard versions.contains(name) else {
+                    throw ObjectGraphError.xcodeModel(path: current.path, reason: "names \(name) as the current version, which the folder does not hold "
+                                                      + "(it holds \(versions.sorted().joined(separator: ", "))); fix it, or give a .xcdatamodel folder")
+                }
                 chosen = name
             }
             let contents = url.appendingPathComponent(chosen).appendingPathComponent("contents")

@@ -289,6 +289,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             if declared == nil || declared?["inverseName"] != name || declared?["transient"].isYes == true {
                 note("\(qualified): its inverse \(owner).\(inverseName) does not point back to it; kept without an inverse")
                 inverse = nil
+            } else if let declared, declared["destinationEntity"].flatMap({ entities[$0] }) == nil {
+                note("\(qualified): its inverse \(owner).\(inverseName) was skipped (no destination entity); kept without an inverse")
+                inverse = nil
             }
         }
         let rule: DeleteRule

@@ -132,6 +132,16 @@ extension FetchPredicate {
         return names
     }
 
+    /// The key paths the predicate reads, as written (`author.name`, `likes.@count`).
+    public var keyPaths: [String] {
+        var paths: [String] = []
+        _ = try? map { (expression: FetchExpression) -> FetchExpression? in
+            if case let .keyPath(path) = expression { paths.append(path) }
+            return nil
+        }
+        return paths
+    }
+
     /// The predicate with each expression `transform` returns a replacement for replaced.
     func map(_ transform: (FetchExpression) throws -> FetchExpression?) throws -> FetchPredicate {
         func replace(_ expression: FetchExpression) throws -> FetchExpression {

@@ -33,6 +33,10 @@ struct PredicateParser {
     private var position = 0
     private var arguments: [any PredicateArgument]
     private var argumentIndex = 0
+    /// How deep NOTs, groups and aggregates nest now: bounded, so that a hostile format cannot overflow the stack
+    /// (SQLite refuses expressions deeper than 1,000 anyway).
+    private var nesting = 0
+    static let maximumNesting = 500
 
     init(format: String, arguments: [any PredicateArgument]) throws {
         self.format = format
@@ -97,15 +101,24 @@ struct PredicateParser {
     }
 
     private mutating func notPredicate() throws -> FetchPredicate {
-        if accept(keyword: "NOT") || accept(symbol: "!") { return .not(try notPredicate()) }
+        if accept(keyword: "NOT") || accept(symbol: "!") { return .not(try nested { try $0.notPredicate() }) }
         return try primaryPredicate()
+    }
+
+    private mutating func nested<T>(_ body: (inout PredicateParser) throws -> T) throws -> T {
+        guard nesting < Self.maximumNesting else {
+            throw error("NOT, parentheses or braces nested more than \(Self.maximumNesting) deep", expected: "a shallower predicate")
+        }
+        nesting += 1
+        defer { nesting -= 1 }
+        return try body(&self)
     }
 
     private mutating func primaryPredicate() throws -> FetchPredicate {
         if accept(keyword: "TRUEPREDICATE") { return .constant(true) }
         if accept(keyword: "FALSEPREDICATE") { return .constant(false) }
         if accept(symbol: "(") {
-            let inner = try orPredicate()
+            let inner = try nested { try $0.orPredicate() }
             try expect(symbol: ")", "')' closing the group")
             return inner
         }
@@ -198,7 +211,7 @@ struct PredicateParser {
             advance()
             var items: [FetchExpression] = []
             if !accept(symbol: "}") {
-                repeat { items.append(try expression()) } while accept(symbol: ",")
+                repeat { items.append(try nested { try $0.expression() }) } while accept(symbol: ",")
                 try expect(symbol: "}", "'}' or ',' in the aggregate")
             }
             return .aggregate(items)

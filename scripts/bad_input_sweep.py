@@ -56,6 +56,7 @@ BAD = (64,)
 CMP_BASELINE = (5,)   # compare: baseline missing or unreadable
 CMP_OTHER = (1,)      # compare: any other error (after the arguments parsed)
 CMP_ARGS = (64,)      # compare: a bad argument, as for every command
+WRITE = (1, 64)       # an output file that cannot be written: 1 (as compare documents) or 64
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -716,10 +717,10 @@ def cases() -> list:
         lambda x: edit(copy_run(x, source="small") / "summary.csv", lambda t: replace_column(t, "strategy", "bogus")))
     add("advise/run-nan-summary", ["advise", "{d}/run", "--size=50"], BAD,
         lambda x: edit(copy_run(x, source="small") / "summary.csv", lambda t: replace_column(t, "median", "nan")))
-    add("advise/json-missing-folder", ["advise", "--scenario", "query", "--size=50", "--json", "{d}/nope/a.json"], BAD)
-    add("advise/json-is-a-folder", ["advise", "--scenario", "query", "--size=50", "--json", "{d}/dir"], BAD,
+    add("advise/json-missing-folder", ["advise", "--scenario", "query", "--size=50", "--json", "{d}/nope/a.json"], WRITE)
+    add("advise/json-is-a-folder", ["advise", "--scenario", "query", "--size=50", "--json", "{d}/dir"], WRITE,
         lambda x: (x.d / "dir").mkdir())
-    add("advise/fail-on-findings", ["advise", "--scenario", "query", "--size=100", "--fail-on-findings", "--json", "{d}/a.json"],
+    add("advise/fail-on-findings", ["advise", "--scenario", "query", "--size=1000", "--fail-on-findings", "--json", "{d}/a.json"],
         (1,), allow=("a.json",), why="documented: exit 1 with findings; the JSON is whole")
 
     # --- verdicts --------------------------------------------------------------------------------------------------
@@ -739,14 +740,14 @@ def cases() -> list:
     add("verdicts/summary-infinite", ["verdicts", "{d}/run"], BAD,
         lambda x: edit(copy_run(x) / "summary.csv", lambda t: replace_column(
             replace_column(replace_column(t, "median", "1e999"), "ci_low", "1e999"), "ci_high", "1e999")))
-    add("verdicts/summary-huge-1e300", ["verdicts", "{d}/run"], BAD,
+    add("verdicts/summary-huge-1e300", ["verdicts", "{d}/run"], (0, 64),
         lambda x: edit(copy_run(x) / "summary.csv", lambda t: replace_column(t, "median", "1e300")))
     add("verdicts/summary-header-only", ["verdicts", "{d}/run"], BAD,
         lambda x: (copy_run(x) / "summary.csv").write_text(SUMMARY_HEADER + "\n"))
-    add("verdicts/json-missing-folder", ["verdicts", "{w}/base", "--json", "{d}/nope/v.json"], BAD)
-    add("verdicts/markdown-unwritable-folder", ["verdicts", "{w}/base", "--markdown", "{d}/ro/v.md"], BAD,
+    add("verdicts/json-missing-folder", ["verdicts", "{w}/base", "--json", "{d}/nope/v.json"], WRITE)
+    add("verdicts/markdown-unwritable-folder", ["verdicts", "{w}/base", "--markdown", "{d}/ro/v.md"], WRITE,
         lambda x: (x.d / "ro").mkdir(mode=0o555))
-    add("verdicts/json-disk-full", ["verdicts", "{w}/base", "--json", "{d}/full/v.json"], BAD,
+    add("verdicts/json-disk-full", ["verdicts", "{w}/base", "--json", "{d}/full/v.json"], WRITE,
         lambda x: mount_full_tmpfs(x, "full", 0))
     add("verdicts/readme-missing", ["verdicts", "{w}/base", "--readme", "{d}/README.md"], BAD)
     add("verdicts/readme-without-markers", ["verdicts", "{w}/base", "--readme", "{d}/README.md"], BAD,

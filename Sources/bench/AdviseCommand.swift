@@ -55,6 +55,9 @@ struct AdviseCommand: ParsableCommand {
         if !summary.isEmpty { findings = AdvicePass.attachMeasurements(findings, summary: summary) }
         if let json { try AtomicFile.write(String(decoding: try AdviceReport.json(findings), as: UTF8.self), to: json) }
         print(AdviceReport.text(findings, size: size, threshold: threshold))
-        if failOnFindings && !findings.isEmpty { throw ExitCode(1) }
+        if failOnFindings && !findings.isEmpty {
+            FileHandle.standardError.write(Data("bench: \(findings.count) N+1 finding(s) (above); exit 1 as --fail-on-findings asks\n".utf8))
+            throw ExitCode(1)
+        }
     }
 }

@@ -21,6 +21,9 @@ struct VerdictsCommand: ParsableCommand {
 
     func run() throws {
         let summary = try SummaryFile.load(runFolder)
+        guard !summary.isEmpty else {
+            throw BenchError.invalidInput("\(runFolder) holds no series (its summary.csv has no rows); give a run that measured something")
+        }
         let verdicts = VerdictReport.judge(summary)
         print(VerdictReport.text(verdicts))
         if let markdown { try AtomicFile.write(VerdictReport.markdown(verdicts) + "\n", to: markdown) }

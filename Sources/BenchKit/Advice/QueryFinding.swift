@@ -68,6 +68,12 @@ public struct QueryFinding: Sendable, Codable, Equatable {
 }
 
 /// `2,001`: a count with thousands separators, as the findings print them.
+/// A whole number with thousands separators; one beyond Int's exact range is written as a plain number.
+public func formatCount(_ value: Double) -> String {
+    guard value.isFinite, abs(value) < 9e15 else { return formatNumber(value) }
+    return formatCount(Int(value.rounded()))
+}
+
 public func formatCount(_ value: Int) -> String {
     let digits = String(value.magnitude)
     var grouped = ""

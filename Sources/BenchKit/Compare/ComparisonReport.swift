@@ -89,9 +89,9 @@ public enum ComparisonReport {
         switch metric.unit {
         case "ms": return significant(value) + " ms"
         case "bytes": return abs(value) >= 1_048_576 ? significant(value / 1_048_576) + " MiB" : significant(value / 1024) + " KiB"
-        case "instructions": return abs(value) >= 1_000_000 ? significant(value / 1_000_000) + "M" : formatCount(Int(value.rounded()))
+        case "instructions": return abs(value) >= 1_000_000 ? significant(value / 1_000_000) + "M" : formatCount(value)
         case "ratio": return significant(value)
-        default: return value == value.rounded() ? formatCount(Int(value)) : significant(value)
+        default: return value == value.rounded() ? formatCount(value) : significant(value)
         }
     }
 

@@ -38,6 +38,9 @@ public enum CSVFiles {
             throw BenchError.invalidInput("\(file): not a CSV file (\(error))")
         }
         let header = reader.headerRow ?? []
+        if let duplicate = header.enumerated().first(where: { header[..<$0.offset].contains($0.element) })?.element {
+            throw BenchError.invalidInput("\(file): the header names column '\(duplicate)' twice; is it a RelBench report?")
+        }
         let missing = expected.filter { !header.contains($0) }
         guard missing.isEmpty else {
             throw BenchError.invalidInput("\(file): missing column(s) \(missing.joined(separator: ", ")); is it a RelBench report?")

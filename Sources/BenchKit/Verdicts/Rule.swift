@@ -234,7 +234,7 @@ public indirect enum Rule: Sendable {
         case "ratio": return String(format: "%.4f", value)
         default:
             let name = metric.rawValue.replacingOccurrences(of: "_", with: " ")
-            return (value == value.rounded() ? formatCount(Int(value)) : formatNumber(value)) + " " + name
+            return (value == value.rounded() ? formatCount(value) : formatNumber(value)) + " " + name
         }
     }
 }

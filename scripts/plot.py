@@ -106,54 +106,74 @@ def time_metric(rows, scenario):
 VARIANT_STYLES = ["-", "--", ":", "-.", (0, (5, 1)), (0, (3, 1, 1, 1)), (0, (1, 3)), (0, (8, 2))]
 
 
+def variant_axes(variant):
+    """`keyPath=to-one;prefetch=on` as an ordered mapping of axis to value."""
+    return OrderedDict(part.split("=", 1) for part in variant.split(";") if "=" in part)
+
+
 def plot_scenario(rows, folder, scenario):
-    """Time against size, log-log, a panel per phase with every strategy and variant on the same axes (colour by
-    strategy, line style and marker by variant: prefetch off against on, one modelling against another), a band
-    from min to max."""
+    """Time against size, log-log: a panel per phase and per value of the variant axes other than prefetch (or the
+    last axis), every strategy in the panel on the same axes (colour by strategy, marker by implementation) and
+    prefetch off against on (or the last axis's values) as line styles, so that one panel shows what it changes;
+    a band from min to max."""
     metric, label = time_metric(rows, scenario)
     data = [r for r in rows if r["scenario"] == scenario and r["metric"] == metric]
     phases, variants, strategies = ordered(r["phase"] for r in data), ordered(r["variant"] for r in data), ordered(r["strategy"] for r in data)
-    if len(variants) > len(VARIANT_STYLES):
+    names = ordered(name for variant in variants for name in variant_axes(variant))
+    style_axis = "prefetch" if "prefetch" in names else (names[-1] if names else None)
+    style_values = ordered(variant_axes(v).get(style_axis, "") for v in variants) if style_axis else [""]
+    if style_axis == "prefetch":
+        style_values = sorted(style_values, key=lambda value: value != "on")  # on solid, off dashed
+    groups = ordered(";".join(f"{k}={v}" for k, v in variant_axes(variant).items() if k != style_axis) for variant in variants)
+    panels = [(phase, group) for phase in phases for group in groups]
+    if len(style_values) > len(VARIANT_STYLES) or len(panels) > 18:
         return []
-    columns = min(3, len(phases))
-    lines = math.ceil(len(phases) / columns)
-    figure, axes = plt.subplots(lines, columns, figsize=(5.2 * columns, 4.0 * lines), squeeze=False)
-    # Colour by modelling, marker by implementation (ObjectGraph, raw SQLite, GRDB; objectgraph and sql-replay for
-    # declared scenarios), line style by variant.
+    columns = min(3, len(panels))
+    lines = math.ceil(len(panels) / columns)
+    figure, axes = plt.subplots(lines, columns, figsize=(5.0 * columns, 3.8 * lines), squeeze=False)
     implementation_markers = {"raw-sqlite": "x", "grdb": "^", "sql-replay": "x"}
-    strategy_colors = {strategy: color(strategy) for strategy in strategies}
-    for index, phase in enumerate(phases):
+    palette = plt.get_cmap("tab10" if len(strategies) <= 10 else "tab20")
+    strategy_colors = {strategy: palette(index % palette.N) for index, strategy in enumerate(strategies)}
+    for index, (phase, group) in enumerate(panels):
         axis = axes[index // columns][index % columns]
         for strategy in strategies:
-            for variant_index, variant in enumerate(variants):
+            for variant in variants:
+                parts = variant_axes(variant)
+                if ";".join(f"{k}={v}" for k, v in parts.items() if k != style_axis) != group:
+                    continue
                 points = series(data, phase=phase, variant=variant, strategy=strategy)
                 if not points:
                     continue
                 sizes = [p["size"] for p in points]
-                name = strategy + (f" [{variant}]" if variant else "")
-                peer = strategy.partition(":")[0] in implementation_markers
-                axis.plot(sizes, [p["median"] for p in points], marker=implementation_markers.get(strategy.partition(":")[0], "o"), markersize=4,
-                          color=strategy_colors[strategy], linestyle=VARIANT_STYLES[variant_index], alpha=0.55 if peer else 1.0,
-                          linewidth=1.0 if peer else 1.6, label=name)
+                style = VARIANT_STYLES[style_values.index(parts.get(style_axis, "")) if style_axis else 0]
+                axis.plot(sizes, [p["median"] for p in points], marker=implementation_markers.get(strategy.partition(":")[0], "o"),
+                          markersize=4, color=strategy_colors[strategy], linestyle=style, linewidth=1.4)
                 axis.fill_between(sizes, [p["min"] for p in points], [p["max"] for p in points], color=strategy_colors[strategy], alpha=0.08)
         log_axes(axis)
-        axis.set_title(phase, fontsize=9)
+        axis.set_title(phase + (f" [{group}]" if group else ""), fontsize=9)
         axis.set_xlabel(f"size{' (students)' if size_unit(data) else ''}", fontsize=8)
         axis.set_ylabel(label, fontsize=8)
         axis.tick_params(labelsize=7)
         axis.grid(True, which="major", alpha=0.3)
-    for index in range(len(phases), lines * columns):
+    # The panels of one phase share their y range, so that a variant's effect reads across them.
+    for phase in phases:
+        shared = [axes[i // columns][i % columns] for i, (p, _) in enumerate(panels) if p == phase]
+        low, high = min(a.get_ylim()[0] for a in shared), max(a.get_ylim()[1] for a in shared)
+        for axis in shared:
+            axis.set_ylim(low, high)
+    for index in range(len(panels), lines * columns):
         axes[index // columns][index % columns].axis("off")
-    handles, names = [], []
-    for axis in axes.flat:
-        for handle, name in zip(*axis.get_legend_handles_labels()):
-            if name not in names:
-                handles.append(handle)
-                names.append(name)
-    legend_columns = min(len(names), 4)
-    legend_lines = math.ceil(len(names) / legend_columns)
-    figure.tight_layout(rect=(0, 0, 1, 1 - 0.035 * legend_lines / lines - 0.04 / lines))
-    figure.legend(handles, names, loc="upper center", ncol=legend_columns, fontsize=7, bbox_to_anchor=(0.5, 1 - 0.03 / lines))
+    # One legend entry per strategy (colour, marker) and per value of the line-style axis.
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], color=strategy_colors[s], marker=implementation_markers.get(s.partition(":")[0], "o"), markersize=4,
+                      linewidth=1.4, label=s) for s in strategies]
+    if style_axis and len(style_values) > 1:
+        handles += [Line2D([], [], color="#333333", linestyle=VARIANT_STYLES[i], linewidth=1.4, label=f"{style_axis}={value}")
+                    for i, value in enumerate(style_values)]
+    legend_columns = min(len(handles), 5)
+    legend_lines = math.ceil(len(handles) / legend_columns)
+    figure.tight_layout(rect=(0, 0, 1, 1 - (0.035 * legend_lines + 0.05) / lines))
+    figure.legend(handles=handles, loc="upper center", ncol=legend_columns, fontsize=7, bbox_to_anchor=(0.5, 1 - 0.03 / lines))
     figure.suptitle(f"{scenario}: {label} against size (median, band min..max)", y=1.0, fontsize=10)
     return save(figure, folder, f"time-{scenario}")
 

@@ -79,7 +79,7 @@ extension DataGenerator {
     /// Double rounds above).
     static func clampedInt64(_ value: Double) -> Int64 {
         if value.isNaN { return 0 }
-        if value >= 9_223_372_036_854_775_807 { return .max }
+        if value >= 9_223_372_036_854_775_808.0 { return .max }  // 2^63: the first Double beyond Int64
         if value <= -9_223_372_036_854_775_808 { return .min }
         return Int64(value)
     }

@@ -64,7 +64,7 @@ final class DeclaredRunner {
         let plan = declared.plan(for: repetition.variant)
         let key = Key(scenario: repetition.scenario.name, variant: repetition.variant.description, size: repetition.size)
         keepOnly(key)
-        let graph = try data[key] ?? {
+        let graph = data[key] ?? {
             let made = plan.generator.make(size: repetition.size, seed: seed)
             data[key] = made
             return made

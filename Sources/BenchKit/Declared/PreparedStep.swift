@@ -230,9 +230,9 @@ struct StepPreparer {
     /// For relationships a variant replaced by a hand-kept key: the key of a random existing destination.
     private func keyValues(for entity: EntityDescription, random: inout SplitMix64) -> [(AttributeDescription, Value)] {
         var values: [(AttributeDescription, Value)] = []
-        for edges in data.edges where entity.isKind(of: edges.source) {
+        for (index, edges) in data.edges.enumerated() where entity.isKind(of: edges.source) {
             guard let key = edges.key, let attribute = entity.attribute(key.attribute) else { continue }
-            let destinations = edges.ordered.flatMap(\.targets)
+            let destinations = data.orderedTargets(ofEdges: index)
             guard !destinations.isEmpty else { continue }
             let pick = destinations[Int(random.next() % UInt64(destinations.count))]
             if let value = data.objects[pick.entity]?.columns.first(where: { $0.attribute.name == key.destinationAttribute })?.values[pick.index] {

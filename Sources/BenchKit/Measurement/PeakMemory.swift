@@ -9,7 +9,7 @@ enum PeakMemory {
     /// Resets the high-water mark to the current resident size; false where the system cannot.
     @discardableResult
     static func reset() -> Bool {
-        releaseFreedHeap?(0)
+        _ = releaseFreedHeap?(0)
         guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
         defer { try? handle.close() }
         do {

@@ -1,10 +1,17 @@
 import Foundation
 import ObjectGraph
 
+#if compiler(>=6.2)
+/// Lets a workload's metatype cross into the (Sendable) scenarios that name it; workloads hold no state.
+public protocol StatelessWorkload: SendableMetatype {}
+#else
+public protocol StatelessWorkload {}
+#endif
+
 /// A named job a scenario runs: untimed setup, then timed phases, for each strategy it supports.
 ///
 /// Workloads are Swift; scenario files combine them with strategies, variants, sizes and parameters.
-public protocol Workload {
+public protocol Workload: StatelessWorkload {
     static var spec: WorkloadSpec { get }
     /// The data of a size, built once per scenario and size, outside every timed region.
     static func makeData(size: Int, parameters: [String: Double], seed: UInt64) -> SchoolData

@@ -61,7 +61,9 @@ public struct VariantSpec: Sendable {
             let near = nearNames(text, in: allowed)
             return "'\(text)' is not one of \(allowed.joined(separator: ", "))" + (near.isEmpty ? "" : " (did you mean '\(near[0])'?)")
         case let (.integers(range), .number(number)):
-            return number.rounded() == number && range.contains(Int(number)) ? nil : "\(value) is not an integer in \(range)"
+            // The bounds are compared as Doubles first: Int(1e300) traps (found by FuzzTests).
+            return number.rounded() == number && number >= Double(range.lowerBound) && number <= Double(range.upperBound)
+                && range.contains(Int(number)) ? nil : "\(value) is not an integer in \(range)"
         case let (.numbers(range), .number(number)):
             return range.contains(number) ? nil : "\(value) is not a number in \(range)"
         case (.oneOf, .number): return "expected a name, got the number \(value)"

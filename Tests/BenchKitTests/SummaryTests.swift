@@ -68,6 +68,18 @@ import Testing
         #expect(text.hasSuffix(SummaryTable.fidelity))
     }
 
+    /// An --instructions run prints one table: instruction counts in the time column, its header once.
+    @Test func anInstructionRunPrintsOneTable() {
+        var samples: [SampleRecord] = []
+        for strategy in ["many-to-one", "raw-sqlite:many-to-one"] {
+            samples.append(sample(strategy, "", 1, "instructions", 3_000_000))
+            samples.append(sample(strategy, "", 1, "sql_statements", 2))
+        }
+        let text = SummaryTable.render(SummaryFile.summarize(samples), scenarios: [])
+        #expect(text.components(separatedBy: "instructions (median)").count == 2)
+        #expect(text.split(separator: "\n").filter { $0 == "query" }.count == 1)
+    }
+
     @Test func csvFilesRoundTrip() throws {
         let samples = [
             sample("many-to-one", "batch=20;access=first-screen", 1, "wall_ms", 1.25),

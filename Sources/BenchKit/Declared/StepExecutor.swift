@@ -21,17 +21,7 @@ final class StepExecutor: CounterSource {
     }
 
     func readings() -> CounterReadings {
-        let counters = store.counters
-        var readings = CounterReadings()
-        readings.statements = counters.statements
-        readings.fetchRequests = counters.fetchRequests
-        readings.objectFaults = counters.objectFaults
-        readings.relationshipFaults = counters.relationshipFaults
-        readings.rowsRead = counters.rowsRead
-        readings.cacheHits = counters.cacheHits
-        readings.cacheMisses = counters.cacheMisses
-        readings.objectsRegistered = context.registeredObjectCount
-        return readings
+        CounterReadings(store.counters, objectsRegistered: context.registeredObjectCount)
     }
 
     /// Drops what the steps kept and starts a new context (outside timed regions).

@@ -31,15 +31,8 @@ public enum ScenarioFile {
             throw fail(nil, "not valid JSON (\(error))")
         }
         if root["model"] != nil { return try parseDeclared(root, file: file, fail: fail) }
-        for key in root.keys.sorted() where !fields.contains(key) {
-            let near = nearNames(key, in: fields)
-            throw fail(key, "unknown field" + (near.isEmpty ? "; known fields: \(fields.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
-        }
-        func string(_ field: String) throws -> String {
-            guard let value = root[field] else { throw fail(field, "missing") }
-            guard let text = value.string, !text.isEmpty else { throw fail(field, "expected a non-empty string, got \(value)") }
-            return text
-        }
+        try refuseUnknownFields(root, known: fields, what: "unknown field", fail: fail)
+        func string(_ field: String) throws -> String { try requiredString(root, field, fail: fail) }
         let name = try string("name")
         let description = try string("description")
         let workloadName = try string("workload")
@@ -98,9 +91,7 @@ public enum ScenarioFile {
             throw fail("variants", "workload '\(spec.name)' needs a '\(variantSpec.name)' variant (\(variantSpec.help))")
         }
 
-        let sizes = try perProfile("sizes", root["sizes"], fail: fail, convert: sizeList) { "an array of positive integers" }
-        let repetitions = try perProfile("repetitions", root["repetitions"] ?? .number(5), fail: fail) { count(from: $0, minimum: 1) } expected: { "a positive integer" }
-        let warmup = try perProfile("warmup", root["warmup"] ?? .number(1), fail: fail) { count(from: $0, minimum: 0) } expected: { "a non-negative integer" }
+        let (sizes, repetitions, warmup) = try schedule(root, fail: fail)
 
         var parameters: [String: Double] = [:]
         for parameter in spec.parameters { parameters[parameter.name] = parameter.defaultValue }
@@ -128,15 +119,8 @@ public enum ScenarioFile {
     /// A scenario that declares its model, data and phases (see `DeclaredScenario`).
     private static func parseDeclared(_ root: [String: JSONValue], file: String, fail: (String?, String) -> BenchError) throws -> Scenario {
         let fields = DeclaredScenarioParser.fields
-        for key in root.keys.sorted() where !fields.contains(key) {
-            let near = nearNames(key, in: fields)
-            throw fail(key, "unknown field for a scenario with its own model" + (near.isEmpty ? "; known fields: \(fields.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
-        }
-        func string(_ field: String) throws -> String {
-            guard let value = root[field] else { throw fail(field, "missing") }
-            guard let text = value.string, !text.isEmpty else { throw fail(field, "expected a non-empty string, got \(value)") }
-            return text
-        }
+        try refuseUnknownFields(root, known: fields, what: "unknown field for a scenario with its own model", fail: fail)
+        func string(_ field: String) throws -> String { try requiredString(root, field, fail: fail) }
         let name = try string("name")
         let description = try string("description")
         var strategies: [StrategyID] = []
@@ -166,9 +150,7 @@ public enum ScenarioFile {
             axes.append((axisName, parsed))
             rawAxes[axisName] = axis
         }
-        let sizes = try perProfile("sizes", root["sizes"], fail: fail, convert: sizeList) { "an array of positive integers" }
-        let repetitions = try perProfile("repetitions", root["repetitions"] ?? .number(5), fail: fail) { count(from: $0, minimum: 1) } expected: { "a positive integer" }
-        let warmup = try perProfile("warmup", root["warmup"] ?? .number(1), fail: fail) { count(from: $0, minimum: 0) } expected: { "a non-negative integer" }
+        let (sizes, repetitions, warmup) = try schedule(root, fail: fail)
         var combinations: [[(name: String, value: VariantValue)]] = [[]]
         for axis in axes { combinations = combinations.flatMap { prefix in axis.values.map { prefix + [(axis.name, $0)] } } }
         let declared = try DeclaredScenarioParser.parse(root, file: file, axes: axes, rawAxes: rawAxes, variants: combinations.map(Variant.init))
@@ -196,6 +178,30 @@ public enum ScenarioFile {
         }
         guard let value = convert(raw) else { throw fail(field, "expected \(expected()) or an object with smoke, default and full, got \(raw)") }
         return Dictionary(uniqueKeysWithValues: Profile.allCases.map { ($0, value) })
+    }
+
+    /// Sizes, repetitions (default 5) and warmup (default 1), each one value or one per profile.
+    private static func schedule(_ root: [String: JSONValue], fail: (String?, String) -> BenchError) throws
+        -> (sizes: [Profile: [Int]], repetitions: [Profile: Int], warmup: [Profile: Int]) {
+        let sizes = try perProfile("sizes", root["sizes"], fail: fail, convert: sizeList) { "an array of positive integers" }
+        let repetitions = try perProfile("repetitions", root["repetitions"] ?? .number(5), fail: fail) { count(from: $0, minimum: 1) } expected: { "a positive integer" }
+        let warmup = try perProfile("warmup", root["warmup"] ?? .number(1), fail: fail) { count(from: $0, minimum: 0) } expected: { "a non-negative integer" }
+        return (sizes, repetitions, warmup)
+    }
+
+    /// Throws for the first field (in name order) not in `known`, naming the nearest known one.
+    private static func refuseUnknownFields(_ root: [String: JSONValue], known: [String], what: String,
+                                            fail: (String?, String) -> BenchError) throws {
+        for key in root.keys.sorted() where !known.contains(key) {
+            let near = nearNames(key, in: known)
+            throw fail(key, what + (near.isEmpty ? "; known fields: \(known.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+        }
+    }
+
+    private static func requiredString(_ root: [String: JSONValue], _ field: String, fail: (String?, String) -> BenchError) throws -> String {
+        guard let value = root[field] else { throw fail(field, "missing") }
+        guard let text = value.string, !text.isEmpty else { throw fail(field, "expected a non-empty string, got \(value)") }
+        return text
     }
 
     /// Sizes as whole numbers from 1 to 100,000,000 (a bound checked before converting: `Int(1e300)` traps).

@@ -34,6 +34,13 @@ extension ObjectContext {
             store.counters.rowsRead &+= rows
             return rows
         }
+        return try tracedQuery(statement, kind, traceText: traceText, row: row)
+    }
+
+    /// `query` with the trace on: the statement shown before it runs, its time after.
+    @inline(never)
+    private func tracedQuery(_ statement: SQLiteStatement, _ kind: StatementKind, traceText: String?,
+                             row: (SQLiteStatement) throws -> Void) throws -> Int {
         let trace = store.sqlTrace
         let start = DispatchTime.now().uptimeNanoseconds
         if let trace { traceStatement(statement, trace, text: traceText) }
@@ -64,19 +71,8 @@ extension ObjectContext {
                              traceText: String?, row: (SQLiteStatement) throws -> Void) throws -> Int {
         log.cause = StatementLog.Cause(kind: kind, subject: subject)
         defer { log.cause = StatementLog.Cause(kind: .other, subject: "") }
-        let trace = store.sqlTrace
-        let start = DispatchTime.now().uptimeNanoseconds
-        if let trace { traceStatement(statement, trace, text: traceText) }
-        defer { statement.reset() }
-        var rows = 0
-        while try statement.step() {
-            rows &+= 1
-            try row(statement)
-        }
-        counters.rowsRead &+= rows
-        store.counters.rowsRead &+= rows
+        let rows = try tracedQuery(statement, kind, traceText: traceText, row: row)
         log.recordRows(rows)
-        if let trace { traceElapsed(since: start, kind, trace) }
         return rows
     }
 

@@ -46,7 +46,7 @@ struct GRDBClass<S: GRDBSchemaSource>: FetchableRecord, MutablePersistableRecord
     }
 
     static var studentsThroughJoin: HasManyThroughAssociation<GRDBClass, GRDBStudent<S>> {
-        hasMany(GRDBStudent<S>.self, through: memberships, using: GRDBMembership<S>.student, key: "students")
+        hasMany(GRDBStudent<S>.self, through: memberships, using: GRDBMembership<S>.member, key: "students")
     }
 }
 
@@ -111,7 +111,7 @@ struct GRDBStudent<S: GRDBSchemaSource>: FetchableRecord, MutablePersistableReco
 
     /// Student.subjects through the join table (many-to-many).
     static var subjects: HasManyThroughAssociation<GRDBStudent, GRDBSubject<S>> {
-        hasMany(GRDBSubject<S>.self, through: subjectMemberships, using: GRDBSubjectMembership<S>.subject, key: "subjects")
+        hasMany(GRDBSubject<S>.self, through: subjectMemberships, using: GRDBSubjectMembership<S>.member, key: "subjects")
     }
 }
 
@@ -179,9 +179,31 @@ struct GRDBAddress<S: GRDBSchemaSource>: FetchableRecord, MutablePersistableReco
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
-/// A row of the class-student join table (many-to-many membership).
-struct GRDBMembership<S: GRDBSchemaSource>: FetchableRecord, PersistableRecord {
-    static var databaseTableName: String { S.names.membershipJoin!.table }
+/// Which many-to-many join table a `GRDBJoinRow` is a row of: its names and the record its member column points at.
+protocol GRDBJoinKind {
+    associatedtype Member: TableRecord
+    static var join: SchoolSchema.Join { get }
+    /// The key of the association from a join row to its member.
+    static var memberKey: String { get }
+}
+
+/// The class-student join table (many-to-many membership).
+enum GRDBClassStudentsJoin<S: GRDBSchemaSource>: GRDBJoinKind {
+    typealias Member = GRDBStudent<S>
+    static var join: SchoolSchema.Join { S.names.membershipJoin! }
+    static var memberKey: String { "student" }
+}
+
+/// The student-subject join table (many-to-many subjects).
+enum GRDBStudentSubjectsJoin<S: GRDBSchemaSource>: GRDBJoinKind {
+    typealias Member = GRDBSubject<S>
+    static var join: SchoolSchema.Join { S.names.subjectsJoin! }
+    static var memberKey: String { "subject" }
+}
+
+/// A row of a many-to-many join table: an owner and a member key.
+struct GRDBJoinRow<Kind: GRDBJoinKind>: FetchableRecord, PersistableRecord {
+    static var databaseTableName: String { Kind.join.table }
     var owner: Int64
     var member: Int64
 
@@ -191,46 +213,19 @@ struct GRDBMembership<S: GRDBSchemaSource>: FetchableRecord, PersistableRecord {
     }
 
     init(row: Row) throws {
-        let join = S.names.membershipJoin!
-        owner = row[join.ownerColumn]
-        member = row[join.memberColumn]
+        owner = row[Kind.join.ownerColumn]
+        member = row[Kind.join.memberColumn]
     }
 
     func encode(to container: inout PersistenceContainer) throws {
-        let join = S.names.membershipJoin!
-        container[join.ownerColumn] = owner
-        container[join.memberColumn] = member
+        container[Kind.join.ownerColumn] = owner
+        container[Kind.join.memberColumn] = member
     }
 
-    static var student: BelongsToAssociation<GRDBMembership, GRDBStudent<S>> {
-        belongsTo(GRDBStudent<S>.self, key: "student", using: ForeignKey([S.names.membershipJoin!.memberColumn]))
-    }
-}
-
-/// A row of the student-subject join table (many-to-many subjects).
-struct GRDBSubjectMembership<S: GRDBSchemaSource>: FetchableRecord, PersistableRecord {
-    static var databaseTableName: String { S.names.subjectsJoin!.table }
-    var owner: Int64
-    var member: Int64
-
-    init(owner: Int64, member: Int64) {
-        self.owner = owner
-        self.member = member
-    }
-
-    init(row: Row) throws {
-        let join = S.names.subjectsJoin!
-        owner = row[join.ownerColumn]
-        member = row[join.memberColumn]
-    }
-
-    func encode(to container: inout PersistenceContainer) throws {
-        let join = S.names.subjectsJoin!
-        container[join.ownerColumn] = owner
-        container[join.memberColumn] = member
-    }
-
-    static var subject: BelongsToAssociation<GRDBSubjectMembership, GRDBSubject<S>> {
-        belongsTo(GRDBSubject<S>.self, key: "subject", using: ForeignKey([S.names.subjectsJoin!.memberColumn]))
+    static var member: BelongsToAssociation<GRDBJoinRow, Kind.Member> {
+        belongsTo(Kind.Member.self, key: Kind.memberKey, using: ForeignKey([Kind.join.memberColumn]))
     }
 }
+
+typealias GRDBMembership<S: GRDBSchemaSource> = GRDBJoinRow<GRDBClassStudentsJoin<S>>
+typealias GRDBSubjectMembership<S: GRDBSchemaSource> = GRDBJoinRow<GRDBStudentSubjectsJoin<S>>

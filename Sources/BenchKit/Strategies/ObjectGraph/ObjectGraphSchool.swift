@@ -52,17 +52,7 @@ public final class ObjectGraphSchool: SchoolStore {
     }
 
     public func readings() -> CounterReadings {
-        let counters = store.counters
-        var readings = CounterReadings()
-        readings.statements = counters.statements
-        readings.fetchRequests = counters.fetchRequests
-        readings.objectFaults = counters.objectFaults
-        readings.relationshipFaults = counters.relationshipFaults
-        readings.rowsRead = counters.rowsRead
-        readings.cacheHits = counters.cacheHits
-        readings.cacheMisses = counters.cacheMisses
-        readings.objectsRegistered = context.registeredObjectCount
-        return readings
+        CounterReadings(store.counters, objectsRegistered: context.registeredObjectCount)
     }
 
     public func releaseObjects() {
@@ -147,5 +137,20 @@ public final class ObjectGraphSchool: SchoolStore {
         case .manyToNil: try classes[index].add(object, to: classStudents!)
         case .manualFK: try object.setValue(.uuid(data.classIDs[index]), for: studentClassID!)
         }
+    }
+}
+
+extension CounterReadings {
+    /// The readings of an ObjectGraph store's counters, with the objects one of its contexts holds.
+    init(_ counters: Counters, objectsRegistered: Int) {
+        self.init()
+        statements = counters.statements
+        fetchRequests = counters.fetchRequests
+        objectFaults = counters.objectFaults
+        relationshipFaults = counters.relationshipFaults
+        rowsRead = counters.rowsRead
+        cacheHits = counters.cacheHits
+        cacheMisses = counters.cacheMisses
+        self.objectsRegistered = objectsRegistered
     }
 }

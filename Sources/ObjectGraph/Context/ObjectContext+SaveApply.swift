@@ -21,7 +21,7 @@ extension ObjectContext {
             }
             store.rowCache.insert(written.snapshot)
             object.snapshot = written.snapshot
-            object.localValues = nil
+            object.localRow = nil
         }
         for (state, keys) in result.joinOrderKeys { state.joinOrderKeys = keys }
         for object in updated { clearChanges(object) }
@@ -58,10 +58,11 @@ extension ObjectContext {
                                 updatedRows: SavedRows(snapshots: updatedRows))
     }
 
+    /// Reads only the to-many slots (profiled: copying every slot retained and released each to-one destination).
     private func clearChanges(_ object: ManagedObject) {
         object.isUpdated = false
-        for slot in object.relations {
-            if case let .toMany(state) = slot { state.clearChanges() }
+        for relationship in object.entity.toManyRelationships {
+            if case let .toMany(state) = object.relations[relationship.index] { state.clearChanges() }
         }
     }
 
@@ -79,7 +80,7 @@ extension ObjectContext {
         store.rowCache.insert(snapshot)
         if let object {
             object.snapshot = snapshot
-            if object.localValues != nil { object.localValues![derived.slot] = value }
+            object.localRow?.set(derived.slot, value)
         }
     }
 }

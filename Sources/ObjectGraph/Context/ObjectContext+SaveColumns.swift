@@ -7,12 +7,14 @@ extension ObjectContext {
 
     func pendingColumnWrites(deleted: [ManagedObject]) throws -> ColumnWrites {
         var writes = ColumnWrites()
+        // One hash lookup per write (profiled: four, through `writes[id]`, made a many-to-nil insert's save
+        // spend a sixth of its instructions here).
         func set(_ member: ManagedObject, _ slot: Int, _ value: Value) {
             guard !member.isDeleted else { return }
-            let id = ObjectIdentifier(member)
-            if writes[id] == nil { writes[id] = (member, []) }
-            writes[id]!.columns.removeAll { $0.0 == slot }
-            writes[id]!.columns.append((slot, value))
+            writes.updateValue(forKey: ObjectIdentifier(member), default: (member, [])) { entry in
+                entry.columns.removeAll { $0.0 == slot }
+                entry.columns.append((slot, value))
+            }
         }
         if model.hasManyToNil { hiddenOwnerWrites(deleted: deleted, set: set) }
         if model.hasOrdered { try orderKeyWrites(set: set) }

@@ -45,6 +45,7 @@ extension ObjectContext {
         try execute("BEGIN EXCLUSIVE", .other)
         store.derivedValues.updates = []
         var result = SaveResult()
+        result.written.reserveCapacity(inserted.count + updated.count)
         do {
             let firstDeleted = Set(deletingFirst.map(ObjectIdentifier.init))
             for object in deletingFirst where object.primaryKey > 0 { try deleteRow(object, into: &result) }
@@ -69,8 +70,8 @@ extension ObjectContext {
         } catch {
             try? execute("ROLLBACK", .other)
             // Inserted objects whose rows were written hand their values back (see insertRow).
-            for written in result.written where written.wasInserted && written.object.localValues == nil {
-                written.object.localValues = written.snapshot.values
+            for written in result.written where written.wasInserted && written.object.localRow == nil {
+                written.object.localRow = written.snapshot
                 written.object.snapshot = nil
             }
             store.derivedValues.updates = []
@@ -133,14 +134,13 @@ extension ObjectContext {
 
     /// Puts the keys (and foreign entity keys) of the object's resolved to-one relationships into `row`.
     @inline(__always)
-    private func writeToOneKeys(of object: ManagedObject, into row: inout ContiguousArray<Value>) {
+    private func writeToOneKeys(of object: ManagedObject, into row: RowSnapshot) {
         for relationship in object.entity.toOneRelationships {
             if case let .toOne(destination) = object.relations[relationship.index] {
                 let key = key(of: destination)
-                if row[relationship.slot] != key { row[relationship.slot] = key }
+                row.set(relationship.slot, key)
                 if relationship.entitySlot >= 0 {
-                    let entity: Value = key.isNull ? .null : .int(Int64(destination!.entity.number))
-                    if row[relationship.entitySlot] != entity { row[relationship.entitySlot] = entity }
+                    row.set(relationship.entitySlot, key.isNull ? .null : .int(Int64(destination!.entity.number)))
                 }
             }
         }
@@ -148,50 +148,35 @@ extension ObjectContext {
 
     /// Puts the columns the save computes for the object (hidden owners, order keys) into `row`.
     @inline(__always)
-    private func writeComputedColumns(of object: ManagedObject, _ columns: ColumnWrites, into row: inout ContiguousArray<Value>) {
+    private func writeComputedColumns(of object: ManagedObject, _ columns: ColumnWrites, into row: RowSnapshot) {
         guard !columns.isEmpty, let write = columns[ObjectIdentifier(object)] else { return }
-        for (slot, value) in write.columns { row[slot] = value }
+        for (slot, value) in write.columns { row.set(slot, value) }
     }
 
-    /// INSERT of a new row, built once in the snapshot it leaves behind: the object's values, its to-one keys and
-    /// the computed columns written straight into the snapshot's storage and bound from there. (Profiled: copying
-    /// the row into an array first, then into the snapshot, was a sixth of the save's own instructions.) The object's
-    /// values move into the snapshot; a failed save moves them back, so it loses nothing.
+    /// INSERT of a new row from the object's own row buffer, which becomes its snapshot: the to-one keys and the
+    /// computed columns are written into it and every value is bound from it. (Profiled: copying the row into an
+    /// array first, then into a new snapshot, was a sixth of the save's own instructions.) A failed save gives the
+    /// buffer back as the object's changed row, so it loses nothing.
     private func insertRow(_ object: ManagedObject, with insert: SQLiteStatement, columns: ColumnWrites,
                            into result: inout SaveResult) throws {
         let entity = object.entity
         let key = reservedKey(of: object)
-        let values = object.localValues!
-        let computed = columns.isEmpty ? nil : columns[ObjectIdentifier(object)]?.columns
-        let snapshot = RowSnapshot.make(tableNumber: entity.rootNumber, primaryKey: key, version: 1, count: values.count) { row in
-            values.withUnsafeBufferPointer { source in
-                _ = UnsafeMutableBufferPointer(start: row, count: source.count).initialize(from: source)
-            }
-            for relationship in entity.toOneRelationships {
-                guard case let .toOne(destination) = object.relations[relationship.index] else { continue }
-                let foreignKey = self.key(of: destination)
-                row[relationship.slot] = foreignKey
-                if relationship.entitySlot >= 0 {
-                    row[relationship.entitySlot] = foreignKey.isNull ? .null : .int(Int64(destination!.entity.number))
-                }
-            }
-            if let computed { for (slot, value) in computed { row[slot] = value } }
-        }
+        let row = object.localRow!
+        row.stamp(primaryKey: key, version: 1)
+        writeToOneKeys(of: object, into: row)
+        writeComputedColumns(of: object, columns, into: row)
         insert.bind(key, at: 1)
         insert.bind(Int64(entity.number), at: 2)
         insert.bind(Int64(1), at: 3)
         var index: Int32 = 4
         for slot in entity.insertOrder {
-            insert.bind(snapshot[slot], at: index)
+            insert.bind(row[slot], at: index)
             index += 1
         }
         try execute(insert, .insert)
-        result.written.append(.init(object: object, snapshot: snapshot, wasInserted: true))
-        // The snapshot now holds the object's values: the object reads them there, and its own copy is freed at
-        // once rather than after the whole save (profiled: both copies of every row at the end of a large save made
-        // a fifth of its peak memory). A failed save gives them back.
-        object.snapshot = snapshot
-        object.localValues = nil
+        result.written.append(.init(object: object, snapshot: row, wasInserted: true))
+        object.snapshot = row
+        object.localRow = nil
     }
 
     private func updateRow(_ object: ManagedObject, columns: ColumnWrites, into result: inout SaveResult) throws {
@@ -200,11 +185,13 @@ extension ObjectContext {
         let entity = object.entity
         for attempt in 0..<2 {
             let snapshot = object.snapshot!
-            var row = object.currentRow
-            writeToOneKeys(of: object, into: &row)
-            writeComputedColumns(of: object, columns, into: &row)
+            // The object's own row buffer becomes the written snapshot (one held only by the save if the object
+            // changed no attribute): no array of the row, no second copy.
+            let row = object.localRow ?? snapshot.copy()
+            writeToOneKeys(of: object, into: row)
+            writeComputedColumns(of: object, columns, into: row)
             var changed: [Int] = []
-            for slot in row.indices where row[slot] != snapshot[slot] { changed.append(slot) }
+            for slot in 0..<row.count where row[slot] != snapshot[slot] { changed.append(slot) }
             let toManyChanged = object.relations.contains { slot in
                 if case let .toMany(state) = slot { return state.hasChanges }
                 return false
@@ -223,8 +210,8 @@ extension ObjectContext {
             update.bind(object.primaryKey, at: index + 1)
             update.bind(snapshot.version, at: index + 2)
             if try execute(update, .update) == 1 {
-                let written = RowSnapshot.make(tableNumber: entity.rootNumber, primaryKey: object.primaryKey, version: snapshot.version + 1, values: row)
-                result.written.append(.init(object: object, snapshot: written, wasInserted: false))
+                row.stamp(primaryKey: object.primaryKey, version: snapshot.version + 1)
+                result.written.append(.init(object: object, snapshot: row, wasInserted: false))
                 return
             }
             // The row changed outside this store's cache (another process, a batch request): read it and let the

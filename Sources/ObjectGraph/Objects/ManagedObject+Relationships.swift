@@ -327,7 +327,8 @@ extension ManagedObject {
             throw ObjectGraphError.invalidOperation(
                 "\(relationship.qualifiedName) holds \(relationship.destination.name) objects, not \(object.entity.name)")
         }
-        guard object.owner != nil, object.owner === owner else {
+        // Compared as references, without retaining either context.
+        guard let theirs = object.ownerReference, theirs.toOpaque() == ownerReference?.toOpaque() else {
             throw ObjectGraphError.invalidOperation(
                 "cannot relate \(objectID) to \(object.objectID): they are not registered in the same context")
         }

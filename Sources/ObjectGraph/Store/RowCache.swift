@@ -6,8 +6,8 @@
 final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, Value> {
     /// 24 bytes, so that the first value (often the one read most) starts within the first cache line.
     struct Header {
-        let primaryKey: Int64
-        let version: Int32
+        var primaryKey: Int64
+        var version: Int32
         /// The number of the root entity whose table holds the row (the row cache's key with the primary key).
         let tableNumber: Int16
         let count: Int16
@@ -54,6 +54,27 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, Value> {
 
     @inline(__always)
     subscript(slot: Int) -> Value { withUnsafeMutablePointerToElements { $0[slot] } }
+
+    /// A copy with its own storage, for an object about to change values of this row.
+    func copy() -> RowSnapshot {
+        RowSnapshot.make(tableNumber: tableNumber, primaryKey: primaryKey, version: version, count: count) { elements in
+            withUnsafeMutablePointerToElements { elements.initialize(from: $0, count: count) }
+        }
+    }
+
+    // Mutators, only for a row buffer one object holds alone (`ManagedObject.localRow`), never for a snapshot
+    // that is shared or in the cache.
+
+    @inline(__always)
+    func set(_ slot: Int, _ value: Value) { withUnsafeMutablePointerToElements { $0[slot] = value } }
+
+    /// Gives a row buffer the key and version it is written with, making it the row's snapshot.
+    func stamp(primaryKey: Int64, version: Int64) {
+        withUnsafeMutablePointerToHeader {
+            $0.pointee.primaryKey = primaryKey
+            $0.pointee.version = Int32(truncatingIfNeeded: version)
+        }
+    }
 
     /// The values as an array, for an object about to change some of them.
     var values: ContiguousArray<Value> {

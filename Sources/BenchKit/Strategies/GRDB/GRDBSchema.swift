@@ -5,11 +5,19 @@ import ObjectGraph
 /// model as the raw peer's (`SchoolSchema`): records are generic over a `GRDBSchemaSource`, one per modelling.
 final class GRDBNames: Sendable {
     let schema: SchoolSchema
-    let studentTable, classTable, subjectTable, addressTable: String
-    let studentName, className, classUUID, subjectName, addressName: String
+    var studentTable: String { schema.student.name }
+    var classTable: String { schema.schoolClass.name }
+    var subjectTable: String { schema.subject.name }
+    var addressTable: String { schema.address.name }
+    var studentName: String { schema.studentName }
+    var className: String { schema.className }
+    var classUUID: String { schema.classUUID }
+    var subjectName: String { schema.subjectName }
+    var addressName: String { schema.addressName }
     /// ZSTUDENT's address key; ZADDRESS's student key (one-to-one only).
-    let addressKey: String
-    let addressOwner: String?
+    var addressKey: String { schema.addressKey }
+    var addressOwner: String? { schema.addressOwner }
+    // The membership and subjects layouts are unpacked once from the schema's enums.
     /// The student's class column: a foreign key (many-to-one), a hidden owner column (many-to-nil), or the
     /// class's UUID (manual-fk); nil for a join table.
     let memberClassColumn: String?
@@ -22,17 +30,6 @@ final class GRDBNames: Sendable {
         // The school's model is fixed and compiles; a failure here is a programming error.
         let schema = try! SchoolSchema(modelling)
         self.schema = schema
-        studentTable = schema.student.name
-        classTable = schema.schoolClass.name
-        subjectTable = schema.subject.name
-        addressTable = schema.address.name
-        studentName = schema.studentName
-        className = schema.className
-        classUUID = schema.classUUID
-        subjectName = schema.subjectName
-        addressName = schema.addressName
-        addressKey = schema.addressKey
-        addressOwner = schema.addressOwner
         switch schema.membership {
         case let .ownerColumn(column), let .classID(column):
             memberClassColumn = column

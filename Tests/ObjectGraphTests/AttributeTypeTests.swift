@@ -164,4 +164,24 @@ import Testing
             ])
         }
     }
+
+    /// A transient value is kept across a save and a merging refresh, dropped by a plain refresh, and forgotten
+    /// with its object (the context holds transient values, not the object).
+    @Test func transientValuesLiveAsLongAsTheirObject() throws {
+        let temporary = try TemporaryStore(Self.everyTypeModel())
+        let context = temporary.store.makeContext()
+        var sample: ManagedObject? = try context.insert("Sample")
+        try sample!.setValue("kept", for: "scratch")
+        try context.save()
+        #expect(try sample!.string("scratch") == "kept")
+        context.refresh(sample!, mergeChanges: true)
+        #expect(try sample!.string("scratch") == "kept")
+        context.refresh(sample!)
+        #expect(try sample!.value("scratch") == .null)
+        #expect(context.transientValues.isEmpty)
+        try sample!.setValue("again", for: "scratch")
+        #expect(context.transientValues.count == 1)
+        sample = nil
+        #expect(context.transientValues.isEmpty)
+    }
 }

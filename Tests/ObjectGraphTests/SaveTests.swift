@@ -189,4 +189,33 @@ import Testing
         storeOnly.includesPendingChanges = false
         #expect(try context.fetch(storeOnly).count == 3)
     }
+
+    /// Temporary IDs count per entity hierarchy and are never reused in a context, across saves and rollbacks;
+    /// the primary keys a save gives follow insertion order within each hierarchy.
+    @Test func temporaryNumbersArePerHierarchyAndNeverReused() throws {
+        let temporary = try TemporaryStore(seedModel())
+        let context = temporary.store.makeContext()
+        let schoolClass = try context.insert("Class")
+        try schoolClass.setValue("A", for: "name")
+        var students: [ManagedObject] = []
+        for index in 0..<3 {
+            let student = try context.insert("Student")
+            try student.setValue(.string("S\(index)"), for: "name")
+            try student.setObject(schoolClass, for: "class")
+            students.append(student)
+        }
+        #expect(students.map(\.objectID.uriRepresentation) == ["x-coredata:///Student/t1", "x-coredata:///Student/t2", "x-coredata:///Student/t3"])
+        try context.delete(students[1])
+        try context.save()
+        #expect(students[0].objectID.primaryKey == 1 && students[2].objectID.primaryKey == 3)
+        let dropped = try context.insert("Student")
+        #expect(dropped.objectID.uriRepresentation == "x-coredata:///Student/t4")
+        context.rollback()
+        let later = try context.insert("Student")
+        try later.setValue("S4", for: "name")
+        try later.setObject(schoolClass, for: "class")
+        #expect(later.objectID.uriRepresentation == "x-coredata:///Student/t5")
+        try context.save()
+        #expect(later.objectID.primaryKey == 4)
+    }
 }

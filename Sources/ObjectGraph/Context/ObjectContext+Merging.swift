@@ -98,7 +98,7 @@ extension ObjectContext {
                 // A fault may hold loaded to-many relationships (firing one does not fire the owner): they are
                 // read again too.
                 if object.snapshot !== cached { object.snapshot = nil }
-                for index in object.relations.indices {
+                for index in object.entity.relationships.indices {
                     if case let .toMany(state) = object.relations[index] {
                         if state.hasChanges { state.members = nil } else { object.relations[index] = .unresolved }
                     }
@@ -115,9 +115,9 @@ extension ObjectContext {
         var affected = registeredObjects
         affected += inserted
         for object in affected where !gone.contains(ObjectIdentifier(object)) {
-            for index in object.relations.indices {
+            for index in object.entity.relationships.indices {
                 switch object.relations[index] {
-                case let .toOne(destination?) where gone.contains(ObjectIdentifier(destination)):
+                case let .toOneObject(destination) where gone.contains(ObjectIdentifier(destination)):
                     object.relations[index] = .unresolved
                 case let .toMany(state):
                     if var members = state.members {
@@ -151,8 +151,9 @@ extension ObjectContext {
             switch object.relations[index] {
             case let .toMany(state):
                 if state.hasChanges { state.members = nil } else { object.relations[index] = .unresolved }
-            case let .toOne(destination):
+            case .toOneNil, .toOneObject:
                 // A destination only resolved from the old row (not set here) is read again from the new row.
+                let destination = object.relations[index].destination
                 let stored = old?[relationship.slot] ?? .null
                 let current: Value = destination.map { $0.primaryKey > 0 ? .int($0.primaryKey) : .int(-1) } ?? .null
                 if stored == current || (stored.isNull && current.isNull) { object.relations[index] = .unresolved }

@@ -101,8 +101,10 @@ extension ObjectContext {
             if !relationship.isOptional {
                 let missing: Bool
                 switch object.relations[relationship.index] {
-                case let .toOne(destination):
-                    missing = destination == nil || destination!.isDeleted
+                case .toOneNil:
+                    missing = true
+                case let .toOneObject(destination):
+                    missing = destination.isDeleted
                 case .unresolved:
                     // A to-many still unresolved on an inserted object was never given a member.
                     missing = relationship.isToMany ? object.isInserted : object.current(relationship.slot).isNull
@@ -118,7 +120,7 @@ extension ObjectContext {
             switch object.relations[relationship.index] {
             case let .toMany(state): loaded = state.hasChanges || object.isInserted ? try object.loadedToMany(relationship).members : nil
             case .unresolved: loaded = object.isInserted ? MemberList() : nil
-            case .toOne: loaded = nil
+            case .toOneNil, .toOneObject: loaded = nil
             }
             guard let members = loaded else { continue }
             let count = members.filter { !$0.isDeleted }.count

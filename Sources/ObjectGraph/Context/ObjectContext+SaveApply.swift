@@ -9,19 +9,21 @@ extension ObjectContext {
         var insertedIDs: [ObjectID] = []
         var updatedIDs: [ObjectID] = []
         var deletedIDs: [ObjectID] = []
-        for written in result.written {
-            let object = written.object
-            if written.wasInserted {
-                object.primaryKey = written.snapshot.primaryKey
-                object.insertOrdinal = 0
-                object.temporaryNumber = 0
-                object.isInserted = false
-                register(object)
-                clearChanges(object)
-            }
+        // Every inserted object not deleted was written: its row is its snapshot (see insertRow).
+        for object in inserted where !object.isDeleted {
+            let row = object.snapshot!
+            object.primaryKey = row.primaryKey
+            object.temporaryNumber = 0
+            object.isInserted = false
+            register(object)
+            clearChanges(object)
+            store.rowCache.insert(row)
+            if describing { insertedIDs.append(object.objectID) }
+        }
+        for written in result.updated {
             store.rowCache.insert(written.snapshot)
-            object.snapshot = written.snapshot
-            object.localRow = nil
+            written.object.snapshot = written.snapshot
+            written.object.localRow = nil
         }
         for (state, keys) in result.joinOrderKeys { state.joinOrderKeys = keys }
         for object in updated { clearChanges(object) }
@@ -32,20 +34,16 @@ extension ObjectContext {
                 store.rowCache.evict(table: object.entity.rootNumber, primaryKey: object.primaryKey)
                 objectWillDeallocate(object)
             }
+            object.turnIntoFault(keepSnapshot: false)
             object.owner = nil
             object.isInserted = false
             object.isUpdated = false
             object.isDeleted = false
-            object.turnIntoFault(keepSnapshot: false)
         }
         var updatedRows: [RowSnapshot] = []
-        for written in result.written where describing && !gone.contains(ObjectIdentifier(written.object)) {
-            if written.wasInserted {
-                insertedIDs.append(written.object.objectID)
-            } else {
-                updatedIDs.append(written.object.objectID)
-                updatedRows.append(written.snapshot)
-            }
+        for written in result.updated where describing && !gone.contains(ObjectIdentifier(written.object)) {
+            updatedIDs.append(written.object.objectID)
+            updatedRows.append(written.snapshot)
         }
         inserted = []
         updated = []

@@ -60,7 +60,9 @@ extension ObjectContext {
             if mergePolicy != .overwrite {
                 // A to-one only resolved from the old row (not set here) follows the store's row.
                 for relationship in object.entity.toOneRelationships {
-                    guard case let .toOne(destination) = object.relations[relationship.index] else { continue }
+                    let slot = object.relations[relationship.index]
+                    guard slot.isResolvedToOne else { continue }
+                    let destination = slot.destination
                     let current: Value = destination.map { $0.primaryKey > 0 ? .int($0.primaryKey) : .int(-1) } ?? .null
                     let stored = old[relationship.slot]
                     if stored == current || (stored.isNull && current.isNull) { object.relations[relationship.index] = .unresolved }
@@ -201,7 +203,7 @@ extension ObjectContext {
             if relationship.isToMany {
                 guard case let .toMany(state) = source.relations[relationship.index], let members = state.members else { continue }
                 for member in members.elements where !member.isDeleted { try target.add(member, to: relationship) }
-            } else if case let .toOne(destination?) = source.relations[relationship.index], !destination.isDeleted {
+            } else if case let .toOneObject(destination) = source.relations[relationship.index], !destination.isDeleted {
                 try target.setObject(destination, for: relationship)
             }
         }

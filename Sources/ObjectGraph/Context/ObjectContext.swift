@@ -30,10 +30,12 @@ public final class ObjectContext {
     @exclusivity(unchecked) var inserted: [ManagedObject] = []
     @exclusivity(unchecked) var updated: [ManagedObject] = []
     @exclusivity(unchecked) var deleted: [ManagedObject] = []
-    @exclusivity(unchecked) var nextTemporaryNumber: Int64 = 1
     /// Per root entity number: objects inserted since the last save (their insert ordinals run up to this), and
     /// how many of them are not deleted.
     @exclusivity(unchecked) var insertedCounts: [Int64]
+    /// Per root entity number: objects inserted before the last save, so that an inserted object's temporary
+    /// number less this is its ordinal among those inserted since (one number per object, not two).
+    @exclusivity(unchecked) var temporaryBases: [Int64]
     @exclusivity(unchecked) var liveInsertedCounts: [Int64]
     /// Per root entity number, during a save: the first primary key reserved for its inserted objects; 0 otherwise.
     @exclusivity(unchecked) var reservedBases: [Int64]
@@ -44,6 +46,10 @@ public final class ObjectContext {
     @exclusivity(unchecked) var orderOwners: [ManagedObject] = []
     /// Open while a save propagates deletes, so that a failed save can put every touched object back.
     @exclusivity(unchecked) var saveUndo: SaveUndoLog?
+    /// Values of transient attributes, per object that set one; kept across saves, dropped when the object is
+    /// turned back into a fault without merging or leaves the context. Held here rather than in each object,
+    /// which stays smaller for the many entities with no transient attribute.
+    @exclusivity(unchecked) var transientValues: [ObjectIdentifier: ContiguousArray<Value>] = [:]
 
     /// The thread confinement or queue of the context.
     public let concurrencyType: ConcurrencyType
@@ -65,6 +71,7 @@ public final class ObjectContext {
         insertedCounts = Array(repeating: 0, count: store.model.entities.count + 1)
         liveInsertedCounts = insertedCounts
         reservedBases = insertedCounts
+        temporaryBases = insertedCounts
     }
 
     deinit {
@@ -110,9 +117,7 @@ public final class ObjectContext {
         let table = entity.rootNumber
         insertedCounts[table] += 1
         liveInsertedCounts[table] += 1
-        let object = ManagedObject(inserting: entity, temporaryNumber: nextTemporaryNumber,
-                                   insertOrdinal: insertedCounts[table], owner: self)
-        nextTemporaryNumber += 1
+        let object = ManagedObject(inserting: entity, temporaryNumber: temporaryBases[table] + insertedCounts[table], owner: self)
         inserted.append(object)
         return object
     }
@@ -198,6 +203,7 @@ public final class ObjectContext {
     }
 
     func objectWillDeallocate(_ object: ManagedObject) {
+        if object.entity.hasTransients { transientValues[ObjectIdentifier(object)] = nil }
         let table = object.entity.rootNumber
         guard object.primaryKey > 0, registry[table][object.primaryKey]?.takeUnretainedValue() === object else { return }
         registry[table][object.primaryKey] = nil
@@ -255,6 +261,7 @@ public final class ObjectContext {
         hiddenColumnOwners = []
         orderOwners = []
         for index in insertedCounts.indices {
+            temporaryBases[index] += insertedCounts[index]
             insertedCounts[index] = 0
             liveInsertedCounts[index] = 0
         }
@@ -285,6 +292,7 @@ public final class ObjectContext {
         deleted = []
         clearSaveBookkeeping()
         for index in registry.indices { registry[index].removeAll() }
+        transientValues = [:]
     }
 
     /// Turns `object` into a fault again. With `mergeChanges` false (Core Data's default) its unsaved changes
@@ -293,7 +301,7 @@ public final class ObjectContext {
     /// unsaved changes applied on top.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool = false) {
         guard object.owner === self, !object.isInserted else { return }
-        if mergeChanges, object.hasChanges || object.transientValues != nil {
+        if mergeChanges, object.hasChanges || transientValues[ObjectIdentifier(object)] != nil {
             rebase(object, on: store.rowCache.snapshot(table: object.entity.rootNumber, primaryKey: object.primaryKey))
             return
         }
@@ -308,10 +316,10 @@ public final class ObjectContext {
     }
 
     func detach(_ object: ManagedObject) {
+        object.turnIntoFault(keepSnapshot: false)
         object.owner = nil
         object.isInserted = false
         object.isUpdated = false
         object.isDeleted = false
-        object.turnIntoFault(keepSnapshot: false)
     }
 }

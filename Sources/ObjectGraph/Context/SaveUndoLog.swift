@@ -4,7 +4,7 @@ final class SaveUndoLog {
     private struct Backup {
         let object: ManagedObject
         let values: ContiguousArray<Value>?
-        let relations: ContiguousArray<RelationSlot>
+        let relations: RelationSlots
         let isFault: Bool
         let isUpdated: Bool
         let isDeleted: Bool
@@ -33,10 +33,7 @@ final class SaveUndoLog {
     func record(_ object: ManagedObject) {
         let key = ObjectIdentifier(object)
         guard backups[key] == nil else { return }
-        let relations = ContiguousArray(object.relations.map { slot -> RelationSlot in
-            if case let .toMany(state) = slot { return .toMany(state.copy()) }
-            return slot
-        })
+        let relations = object.relations.copyingToManyStates(count: object.entity.relationships.count)
         backups[key] = Backup(object: object, values: object.localValues, relations: relations, isFault: object.isFault,
                               isUpdated: object.isUpdated, isDeleted: object.isDeleted,
                               hasPendingJoinRows: object.hasPendingJoinRows, hasPendingHiddenOwners: object.hasPendingHiddenOwners)

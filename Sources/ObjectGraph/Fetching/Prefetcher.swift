@@ -47,7 +47,7 @@ struct Prefetcher {
         for source in sources {
             let key: Int64
             switch source.relations[relationship.index] {
-            case let .toOne(object?):
+            case let .toOneObject(object):
                 key = object.primaryKey
                 guard object.isFault else { continue }
             case .unresolved:

@@ -46,6 +46,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     @exclusivity(unchecked) var defaultRow: ContiguousArray<Value> = []
     /// Transient attributes' defaults, in transient slot order.
     @exclusivity(unchecked) var transientDefaults: ContiguousArray<Value> = []
+    /// Whether the entity has transient attributes (whose values its objects' context holds).
+    var hasTransients: Bool { !transientDefaults.isEmpty }
     /// Many-to-nil relationships of other entities whose hidden owner column lives in this entity's row.
     @exclusivity(unchecked) var hiddenOwnerRelationships: [RelationshipDescription] = []
     /// Ordered relationships of other entities whose order column lives in this entity's row.
@@ -58,8 +60,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// object cost 2% of an insert's instructions, measuring strings no rule limits).
     @exclusivity(unchecked) var validatedAttributes: [AttributeDescription] = []
     @exclusivity(unchecked) var validatedRelationships: [RelationshipDescription] = []
-    /// The relationship slots of a fault, all unresolved: shared by every fault, copied on first write.
-    @exclusivity(unchecked) var unresolvedRelations: ContiguousArray<RelationSlot> = []
+    /// The relationship slots of a fault, all unresolved (the slots past the third shared by every fault, copied
+    /// on first write).
+    @exclusivity(unchecked) var unresolvedRelations = RelationSlots(unresolved: 0)
     /// SQL text this entity's objects need again and again, built once.
     @exclusivity(unchecked) var sql: EntitySQL!
 

@@ -43,7 +43,7 @@ public final class ObjectModel: @unchecked Sendable {
         for entity in entities {
             entity.columnTypes = entity.columns.map(\.attributeType)
             entity.insertOrder = entity.columns.indices.sorted { (entity.columns[$0].writeRank, $0) < (entity.columns[$1].writeRank, $1) }
-            entity.unresolvedRelations = ContiguousArray(repeating: .unresolved, count: entity.relationships.count)
+            entity.unresolvedRelations = RelationSlots(unresolved: entity.relationships.count)
         }
         for entity in entities { entity.sql = EntitySQL(entity: entity) }
         for relationship in relationships { relationship.sql = relationship.sql ?? RelationshipSQL(relationship) }

@@ -18,7 +18,7 @@ extension ManagedObject {
     public func value(_ attribute: AttributeDescription) throws -> Value {
         guard entity === attribute.declaringEntity || entity.isKind(of: attribute.entity) else { throw wrongEntity(attribute.name, of: attribute.entity) }
         try checkOwnerThread()
-        if attribute.isTransient { return transientValues?[attribute.slot] ?? entity.transientDefaults[attribute.slot] }
+        if attribute.isTransient { return owner?.transientValues[ObjectIdentifier(self)]?[attribute.slot] ?? entity.transientDefaults[attribute.slot] }
         if isFault { try fire() }
         return current(attribute.slot)
     }
@@ -51,8 +51,8 @@ extension ManagedObject {
         }
         let context = try requireContext()
         if attribute.isTransient {
-            if transientValues == nil { transientValues = entity.transientDefaults }
-            transientValues![attribute.slot] = value.normalized(for: attribute.type)
+            context.transientValues[ObjectIdentifier(self), default: entity.transientDefaults][attribute.slot] =
+                value.normalized(for: attribute.type)
             return
         }
         if isFault { try context.fulfilFault(self) }

@@ -50,7 +50,7 @@ extension ManagedObject {
         if isFault { return true }
         switch relations[relationship.index] {
         case .unresolved: return relationship.isToMany && !isInserted
-        case .toOne: return false
+        case .toOneNil, .toOneObject: return false
         case let .toMany(state): return state.members == nil
         }
     }
@@ -252,7 +252,9 @@ extension ManagedObject {
     /// The to-one destination, resolved from the row's key on first use (no SQL: a fault stands in for it).
     func resolvedToOne(_ relationship: RelationshipDescription, context: ObjectContext) -> ManagedObject? {
         switch relations[relationship.index] {
-        case let .toOne(object):
+        case .toOneNil:
+            return nil
+        case let .toOneObject(object):
             return object
         case .unresolved:
             guard case let .int(key)? = storedValue(slot: relationship.slot), key > 0 else {

@@ -61,11 +61,3 @@ final class ToManyState {
         reordered = false
     }
 }
-
-/// What an object knows of one relationship.
-enum RelationSlot {
-    /// To-one: read the key in the object's row. To-many: a fault, unchanged since the last save.
-    case unresolved
-    case toOne(ManagedObject?)
-    case toMany(ToManyState)
-}

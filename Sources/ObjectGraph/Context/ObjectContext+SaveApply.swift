@@ -59,8 +59,8 @@ extension ObjectContext {
     /// Reads only the to-many slots (profiled: copying every slot retained and released each to-one destination).
     private func clearChanges(_ object: ManagedObject) {
         object.isUpdated = false
-        for relationship in object.entity.toManyRelationships {
-            if case let .toMany(state) = object.relations[relationship.index] { state.clearChanges() }
+        for index in object.entity.toManyIndices {
+            if case let .toMany(state) = object.relations[index] { state.clearChanges() }
         }
     }
 

@@ -52,10 +52,7 @@ extension ObjectContext {
             let firstDeleted = Set(deletingFirst.map(ObjectIdentifier.init))
             for object in deletingFirst where object.primaryKey > 0 { try deleteRow(object, into: &result) }
             let columns = try pendingColumnWrites(deleted: persistedDeleted)
-            for (entity, objects) in liveInsertedByEntity() {
-                let insert = try statement(entity.sql.insert)
-                for object in objects { try insertRow(object, with: insert, columns: columns) }
-            }
+            for (entity, objects) in liveInsertedByEntity() { try insertRows(objects, of: entity, columns: columns) }
             var toUpdate = updated.filter { !$0.isDeleted && !$0.isInserted }
             for (_, write) in columns where !write.object.isInserted && !write.object.isDeleted && !write.object.isUpdated {
                 toUpdate.append(write.object)
@@ -137,17 +134,22 @@ extension ObjectContext {
 
     /// Puts the keys (and foreign entity keys) of the object's resolved to-one relationships into `row`.
     @inline(__always)
-    private func writeToOneKeys(of object: ManagedObject, into row: RowSnapshot) {
-        for relationship in object.entity.toOneRelationships {
-            let slot = object.relations[relationship.index]
-            if slot.isResolvedToOne {
-                let destination = slot.destination
-                let key = key(of: destination)
-                row.set(relationship.slot, key)
-                if relationship.entitySlot >= 0 {
-                    row.set(relationship.entitySlot, key.isNull ? .null : .int(Int64(destination!.entity.number)))
-                }
+    private func writeToOneKeys(of object: ManagedObject, _ toOnes: [ToOneColumn], into row: RowSnapshot) {
+        for column in toOnes {
+            let key: Value
+            let entityKey: Value
+            switch object.relations[column.index] {
+            case .unresolved, .toMany:
+                continue
+            case .toOneNil:
+                key = .null
+                entityKey = .null
+            case let .toOneObject(destination):
+                key = self.key(of: destination)
+                entityKey = column.entitySlot < 0 || key.isNull ? .null : .int(Int64(destination.entity.number))
             }
+            row.set(column.slot, key)
+            if column.entitySlot >= 0 { row.set(column.entitySlot, entityKey) }
         }
     }
 
@@ -158,28 +160,36 @@ extension ObjectContext {
         for (slot, value) in write.columns { row.set(slot, value) }
     }
 
-    /// INSERT of a new row from the object's own row buffer, which becomes its snapshot: the to-one keys and the
-    /// computed columns are written into it and every value is bound from it. (Profiled: copying the row into an
-    /// array first, then into a new snapshot, was a sixth of the save's own instructions.) A failed save gives the
-    /// buffer back as the object's changed row, so it loses nothing.
-    private func insertRow(_ object: ManagedObject, with insert: SQLiteStatement, columns: ColumnWrites) throws {
-        let entity = object.entity
-        let key = reservedKey(of: object)
-        let row = object.localRow!
-        row.stamp(primaryKey: key, version: 1)
-        writeToOneKeys(of: object, into: row)
-        writeComputedColumns(of: object, columns, into: row)
-        insert.bind(key, at: 1)
-        insert.bind(Int64(entity.number), at: 2)
-        insert.bind(Int64(1), at: 3)
-        var index: Int32 = 4
-        for slot in entity.insertOrder {
-            insert.bind(row[slot], at: index)
-            index += 1
+    /// One INSERT per new row of `entity`, each from its object's own row buffer, which becomes its snapshot: the
+    /// to-one keys and the computed columns are written into it and every value is bound from it. (Profiled:
+    /// copying the row into an array first, then into a new snapshot, was a sixth of the save's own instructions;
+    /// what the entity says of its rows is read once, not per row.) A failed save gives each buffer back as its
+    /// object's changed row, so it loses nothing.
+    private func insertRows(_ objects: [ManagedObject], of entity: EntityDescription, columns: ColumnWrites) throws {
+        let insert = try statement(entity.sql.insert)
+        let table = entity.rootNumber
+        // reservedKey(of:) with the entity's part worked out once.
+        let keyBase = reservedBases[table] - temporaryBases[table] - 1
+        let entityNumber = Int64(entity.number)
+        let insertOrder = entity.insertOrder
+        let toOnes = entity.toOneColumns
+        for object in objects {
+            let key = keyBase + object.temporaryNumber
+            let row = object.localRow!
+            row.stamp(primaryKey: key, version: 1)
+            writeToOneKeys(of: object, toOnes, into: row)
+            writeComputedColumns(of: object, columns, into: row)
+            insert.bind(key, at: 1)
+            insert.bind(entityNumber, at: 2)
+            insert.bind(Int64(1), at: 3)
+            var index: Int32 = 4
+            for slot in insertOrder {
+                insert.bind(row[slot], at: index)
+                index += 1
+            }
+            try execute(insert, .insert)
+            object.snapshot = object.localRow.take()
         }
-        try execute(insert, .insert)
-        object.snapshot = row
-        object.localRow = nil
     }
 
     private func updateRow(_ object: ManagedObject, columns: ColumnWrites, into result: inout SaveResult) throws {
@@ -191,7 +201,7 @@ extension ObjectContext {
             // The object's own row buffer becomes the written snapshot (one held only by the save if the object
             // changed no attribute): no array of the row, no second copy.
             let row = object.localRow ?? snapshot.copy()
-            writeToOneKeys(of: object, into: row)
+            writeToOneKeys(of: object, entity.toOneColumns, into: row)
             writeComputedColumns(of: object, columns, into: row)
             var changed: [Int] = []
             for slot in 0..<row.count where row[slot] != snapshot[slot] { changed.append(slot) }

@@ -44,6 +44,8 @@ public final class ObjectModel: @unchecked Sendable {
             entity.columnTypes = entity.columns.map(\.attributeType)
             entity.insertOrder = entity.columns.indices.sorted { (entity.columns[$0].writeRank, $0) < (entity.columns[$1].writeRank, $1) }
             entity.unresolvedRelations = RelationSlots(unresolved: entity.relationships.count)
+            entity.toOneColumns = entity.toOneRelationships.map { ToOneColumn(index: $0.index, slot: $0.slot, entitySlot: $0.entitySlot) }
+            entity.toManyIndices = entity.toManyRelationships.map(\.index)
         }
         for entity in entities { entity.sql = EntitySQL(entity: entity) }
         for relationship in relationships { relationship.sql = relationship.sql ?? RelationshipSQL(relationship) }

@@ -218,4 +218,25 @@ import Testing
         try context.save()
         #expect(later.objectID.primaryKey == 4)
     }
+
+    /// A many-to-nil member inserted with its owner: a failed save leaves no owner key in the member's values, so
+    /// that after it leaves the set the next save stores it with no owner.
+    @Test func aFailedSaveLeavesNoHiddenOwnerBehind() throws {
+        let temporary = try TemporaryStore(seedModel(subjectsInverse: false))
+        try temporary.store.connection.execute(
+            "CREATE TEMP TRIGGER refuse BEFORE INSERT ON ZSTUDENT WHEN NEW.ZNAME = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by test'); END")
+        let context = temporary.store.makeContext()
+        let subject = try context.insert("Subject")
+        try subject.setValue("Maths", for: "name")
+        let student = try context.insert("Student")
+        try student.setValue("boom", for: "name")
+        try student.add(subject, to: "subjects")
+        #expect(throws: ObjectGraphError.self) { try context.save() }
+        try student.remove(subject, from: "subjects")
+        try student.setValue("fine", for: "name")
+        try context.save()
+        let connection = temporary.store.connection
+        #expect(try connection.scalarInt("SELECT COUNT(*) FROM ZSUBJECT WHERE Z3SUBJECTS IS NULL") == 1)
+        #expect(try student.objects("subjects").isEmpty)
+    }
 }

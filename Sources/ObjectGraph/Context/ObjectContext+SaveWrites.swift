@@ -73,6 +73,7 @@ extension ObjectContext {
                 object.localRow = object.snapshot
                 object.snapshot = nil
             }
+            clearSaveComputedColumns()
             store.derivedValues.updates = []
             for index in reservedBases.indices { reservedBases[index] = 0 }
             if case let ObjectGraphError.sqlite(code, message, sql) = error, code & 0xFF == 19, message.contains("UNIQUE") {

@@ -64,6 +64,12 @@ struct ColumnLayout {
             entity.defaultRow = ContiguousArray(defaults)
             entity.hiddenOwnerRelationships = columns.compactMap { if case let .hiddenOwner(r) = $0.kind { return r } else { return nil } }
             entity.orderedInverseRelationships = columns.compactMap { if case let .order(r) = $0.kind { return r } else { return nil } }
+            entity.saveComputedSlots = columns.indices.filter {
+                switch columns[$0].kind {
+                case .hiddenOwner, .order: return true
+                default: return false
+                }
+            }
         }
     }
 

@@ -52,6 +52,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     @exclusivity(unchecked) var hiddenOwnerRelationships: [RelationshipDescription] = []
     /// Ordered relationships of other entities whose order column lives in this entity's row.
     @exclusivity(unchecked) var orderedInverseRelationships: [RelationshipDescription] = []
+    /// The slots of those hidden owner and order columns: what only a save writes.
+    @exclusivity(unchecked) var saveComputedSlots: [Int] = []
     @exclusivity(unchecked) var toManyRelationships: [RelationshipDescription] = []
     @exclusivity(unchecked) var toOneRelationships: [RelationshipDescription] = []
     /// The slots of `toOneRelationships` and `toManyRelationships` as plain numbers, for the loops a save runs per

@@ -77,7 +77,9 @@ extension ObjectContext {
     // MARK: Validation
 
     private func validateChanges() throws {
-        for object in inserted where !object.isDeleted && object.entity.needsValidation { try validate(object) }
+        try inserted.forEachUnretained { object in
+            if !object.isDeleted && object.entity.needsValidation { try validate(object) }
+        }
         for object in updated where !object.isDeleted && !object.isFault && object.entity.needsValidation { try validate(object) }
     }
 

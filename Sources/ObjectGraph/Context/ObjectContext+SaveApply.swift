@@ -10,14 +10,16 @@ extension ObjectContext {
         var updatedIDs: [ObjectID] = []
         var deletedIDs: [ObjectID] = []
         // Every inserted object not deleted was written: its row is its snapshot (see insertRow).
-        for object in inserted where !object.isDeleted {
+        let rowCache = store.rowCache
+        inserted.forEachUnretained { object in
+            guard !object.isDeleted else { return }
             let row = object.snapshot!
             object.primaryKey = row.primaryKey
             object.temporaryNumber = 0
             object.isInserted = false
             register(object)
             clearChanges(object)
-            store.rowCache.insert(row)
+            rowCache.insert(row)
             if describing { insertedIDs.append(object.objectID) }
         }
         for written in result.updated {

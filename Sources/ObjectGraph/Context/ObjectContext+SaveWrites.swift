@@ -83,10 +83,13 @@ extension ObjectContext {
         }
     }
 
-    /// The inserted objects not deleted since, entity by entity in save order, in one pass over them.
-    private func liveInsertedByEntity() -> [(EntityDescription, [ManagedObject])] {
-        var buckets = [[ManagedObject]](repeating: [], count: model.entities.count + 1)
-        for object in inserted where !object.isDeleted { buckets[object.entity.number].append(object) }
+    /// The inserted objects not deleted since, entity by entity in save order, in one pass over them; unretained,
+    /// as `inserted` holds them.
+    private func liveInsertedByEntity() -> [(EntityDescription, ContiguousArray<Unmanaged<ManagedObject>>)] {
+        var buckets = [ContiguousArray<Unmanaged<ManagedObject>>](repeating: [], count: model.entities.count + 1)
+        inserted.forEachUnretained { object in
+            if !object.isDeleted { buckets[object.entity.number].append(Unmanaged.passUnretained(object)) }
+        }
         return model.saveOrder.compactMap { entity in buckets[entity.number].isEmpty ? nil : (entity, buckets[entity.number]) }
     }
 
@@ -166,7 +169,8 @@ extension ObjectContext {
     /// copying the row into an array first, then into a new snapshot, was a sixth of the save's own instructions;
     /// what the entity says of its rows is read once, not per row.) A failed save gives each buffer back as its
     /// object's changed row, so it loses nothing.
-    private func insertRows(_ objects: [ManagedObject], of entity: EntityDescription, columns: ColumnWrites) throws {
+    private func insertRows(_ objects: ContiguousArray<Unmanaged<ManagedObject>>, of entity: EntityDescription,
+                            columns: ColumnWrites) throws {
         let insert = try statement(entity.sql.insert)
         let table = entity.rootNumber
         // reservedKey(of:) with the entity's part worked out once.
@@ -174,7 +178,7 @@ extension ObjectContext {
         let entityNumber = Int64(entity.number)
         let insertOrder = entity.insertOrder
         let toOnes = entity.toOneColumns
-        for object in objects {
+        try objects.forEachGuaranteed { object in
             let key = keyBase + object.temporaryNumber
             let row = object.localRow!
             row.stamp(primaryKey: key, version: 1)

@@ -24,7 +24,7 @@ public final class ObjectContext {
     @exclusivity(unchecked) public var name: String?
 
     /// Registered objects with a primary key, per root entity number (a hierarchy shares its keys); not retained.
-    let registry: [PKTable<Unmanaged<ManagedObject>>]
+    let registry: PKTables<Unmanaged<ManagedObject>>
     /// Changed objects in the order they changed. Plain arrays: membership is the object's own flag
     /// (isInserted, isUpdated, isDeleted), so no hashing is needed to track a change.
     @exclusivity(unchecked) var inserted: [ManagedObject] = []
@@ -67,7 +67,7 @@ public final class ObjectContext {
         self.concurrencyType = concurrencyType
         executor = ContextExecutor(type: concurrencyType)
         confinedThread = concurrencyType == .confined ? pthread_self() : nil
-        registry = (0...store.model.entities.count).map { _ in PKTable() }
+        registry = PKTables(count: store.model.entities.count + 1)
         insertedCounts = Array(repeating: 0, count: store.model.entities.count + 1)
         liveInsertedCounts = insertedCounts
         reservedBases = insertedCounts
@@ -88,7 +88,7 @@ public final class ObjectContext {
 
     /// Objects registered now: every live object with a primary key, plus unsaved inserted objects.
     public var registeredObjectCount: Int {
-        registry.reduce(0) { $0 + $1.count } + inserted.count
+        registry.count + inserted.count
     }
 
     /// Zeroes this context's counters.
@@ -184,7 +184,7 @@ public final class ObjectContext {
     /// The registered object for a row, if any.
     @inline(__always)
     func registered(_ entity: EntityDescription, primaryKey: Int64) -> ManagedObject? {
-        registry[entity.rootNumber][primaryKey]?.takeUnretainedValue()
+        registry[entity.rootNumber, primaryKey]?.takeUnretainedValue()
     }
 
     /// The registered object for a row, or a new fault registered for it.
@@ -199,20 +199,20 @@ public final class ObjectContext {
 
     @inline(__always)
     func register(_ object: ManagedObject) {
-        registry[object.entity.rootNumber][object.primaryKey] = Unmanaged.passUnretained(object)
+        registry[object.entity.rootNumber, object.primaryKey] = Unmanaged.passUnretained(object)
     }
 
     func objectWillDeallocate(_ object: ManagedObject) {
         if object.entity.hasTransients { transientValues[ObjectIdentifier(object)] = nil }
         let table = object.entity.rootNumber
-        guard object.primaryKey > 0, registry[table][object.primaryKey]?.takeUnretainedValue() === object else { return }
-        registry[table][object.primaryKey] = nil
+        guard object.primaryKey > 0, registry[table, object.primaryKey]?.takeUnretainedValue() === object else { return }
+        registry[table, object.primaryKey] = nil
     }
 
     /// Every registered object (live objects with a primary key).
     var registeredObjects: [ManagedObject] {
         var live: [ManagedObject] = []
-        for table in registry { table.forEach { live.append($0.takeUnretainedValue()) } }
+        for table in registry.all { table.forEach { live.append($0.takeUnretainedValue()) } }
         return live
     }
 
@@ -291,7 +291,7 @@ public final class ObjectContext {
         updated = []
         deleted = []
         clearSaveBookkeeping()
-        for index in registry.indices { registry[index].removeAll() }
+        registry.removeAll()
         transientValues = [:]
     }
 

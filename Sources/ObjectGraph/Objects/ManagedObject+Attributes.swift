@@ -49,16 +49,17 @@ extension ManagedObject {
             throw ObjectGraphError.invalidOperation(
                 "cannot store \(value.kindName) \(value) in \(entity.name).\(attribute.name), which holds \(attribute.type.xcodeName) values")
         }
-        let context = try requireContext()
-        if attribute.isTransient {
-            context.transientValues[ObjectIdentifier(self), default: entity.transientDefaults][attribute.slot] =
-                value.normalized(for: attribute.type)
-            return
+        try withContext { context in
+            if attribute.isTransient {
+                context.transientValues[ObjectIdentifier(self), default: entity.transientDefaults][attribute.slot] =
+                    value.normalized(for: attribute.type)
+                return
+            }
+            if isFault { try context.fulfilFault(self) }
+            try checkNotDeleted(changing: attribute.name)
+            context.willChange(self)
+            setCurrent(attribute.slot, value.normalized(for: attribute.type))
         }
-        if isFault { try context.fulfilFault(self) }
-        try checkNotDeleted(changing: attribute.name)
-        context.willChange(self)
-        setCurrent(attribute.slot, value.normalized(for: attribute.type))
     }
 
     /// Sets a transformable (or binary) attribute to `value` encoded by `transformer`; nil clears it.

@@ -26,10 +26,11 @@ extension ManagedObject {
     public func setObject(_ object: ManagedObject?, for relationship: RelationshipDescription) throws {
         try check(relationship, toMany: false)
         if let object { try checkDestination(object, of: relationship) }
-        let context = try requireContext()
-        if isFault { try context.fulfilFault(self) }
-        try checkNotDeleted(changing: relationship.name)
-        try setToOneMaintainingInverse(relationship, object, context: context)
+        try withContext { context in
+            if isFault { try context.fulfilFault(self) }
+            try checkNotDeleted(changing: relationship.name)
+            try setToOneMaintainingInverse(relationship, object, context: context)
+        }
     }
 
     /// The members of the to-many relationship called `name`, firing the relationship fault if needed.
@@ -65,21 +66,23 @@ extension ManagedObject {
         try check(relationship, toMany: true)
         try checkDestination(object, of: relationship)
         try checkNotDeleted(changing: relationship.name)
-        let context = try requireContext()
-        let state = try loadedToMany(relationship)
-        guard !state.members!.contains(object) else { return }
-        if let inverse = relationship.inverse, !inverse.isToMany {
-            if object.isFault { try context.fulfilFault(object) }
-            try object.setToOneMaintainingInverse(inverse, self, context: context)
-            return
-        }
-        context.willChange(self)
-        context.noteToManyChange(self, relationship)
-        state.insert(object, tracking: !isInserted)
-        if relationship.isOrdered { state.reordered = true }
-        // A reflexive relationship adding its own object already holds it on "both" sides.
-        if let inverse = relationship.inverse, !(inverse === relationship && object === self) {
-            object.insertRaw(object: self, into: inverse, context: context)
+        try withContext { context in
+            let state = try loadedToMany(relationship)
+            guard !state.members!.contains(object) else { return }
+            let inverse = relationship.resolvedInverse
+            if let inverse, !inverse.isToMany {
+                if object.isFault { try context.fulfilFault(object) }
+                try object.setToOneMaintainingInverse(inverse, self, context: context)
+                return
+            }
+            context.willChange(self)
+            context.noteToManyChange(self, relationship)
+            state.insert(object, tracking: !isInserted)
+            if relationship.isOrdered { state.reordered = true }
+            // A reflexive relationship adding its own object already holds it on "both" sides.
+            if let inverse, !(inverse === relationship && object === self) {
+                object.insertRaw(object: self, into: inverse, context: context)
+            }
         }
     }
 
@@ -197,7 +200,7 @@ extension ManagedObject {
         guard old !== newValue else { return }
         context.willChange(self)
         relations[relationship.index] = .toOne(newValue)
-        guard let inverse = relationship.inverse else { return }
+        guard let inverse = relationship.resolvedInverse else { return }
         if inverse.isToMany {
             old?.removeRaw(object: self, from: inverse, context: context)
             newValue?.insertRaw(object: self, into: inverse, context: context)
@@ -325,7 +328,7 @@ extension ManagedObject {
     }
 
     private func checkDestination(_ object: ManagedObject, of relationship: RelationshipDescription) throws {
-        guard object.entity.isKind(of: relationship.destination) else {
+        guard object.entity === relationship.resolvedDestination || object.entity.isKind(of: relationship.destination) else {
             throw ObjectGraphError.invalidOperation(
                 "\(relationship.qualifiedName) holds \(relationship.destination.name) objects, not \(object.entity.name)")
         }

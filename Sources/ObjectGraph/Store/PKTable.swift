@@ -78,3 +78,27 @@ final class PKTable<Element> {
         count = 0
     }
 }
+
+/// One `PKTable` per root entity number, reached without retaining the table.
+///
+/// Profiled (perf, insert and save of 100,000 objects): indexing an array of tables retained and released the
+/// table on every registration and every row cached.
+struct PKTables<Element> {
+    /// Owns the tables.
+    let all: [PKTable<Element>]
+    private let references: [Unmanaged<PKTable<Element>>]
+
+    init(count: Int) {
+        all = (0..<count).map { _ in PKTable() }
+        references = all.map { Unmanaged.passUnretained($0) }
+    }
+
+    subscript(table: Int, key: Int64) -> Element? {
+        @inline(__always) get { references[table]._withUnsafeGuaranteedRef { $0[key] } }
+        @inline(__always) nonmutating set { references[table]._withUnsafeGuaranteedRef { $0[key] = newValue } }
+    }
+
+    var count: Int { all.reduce(0) { $0 + $1.count } }
+
+    func removeAll() { for table in all { table.removeAll() } }
+}

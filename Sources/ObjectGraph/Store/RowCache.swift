@@ -87,44 +87,44 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, Value> {
 /// The cache does not own its rows: objects do, through their snapshots (as Core Data's row cache holds a
 /// snapshot while a managed object refers to it). Memory therefore follows the objects a program keeps.
 final class RowCache {
-    private let tables: [PKTable<Unmanaged<RowSnapshot>>]
+    private let tables: PKTables<Unmanaged<RowSnapshot>>
 
     init(entityCount: Int) {
-        tables = (0...entityCount).map { _ in PKTable() }
+        tables = PKTables(count: entityCount + 1)
     }
 
     deinit {
-        for table in tables {
+        for table in tables.all {
             table.forEach { $0.takeUnretainedValue().cache = nil }
         }
     }
 
     @inline(__always)
     func snapshot(table: Int, primaryKey: Int64) -> RowSnapshot? {
-        tables[table][primaryKey]?.takeUnretainedValue()
+        tables[table, primaryKey]?.takeUnretainedValue()
     }
 
     /// Caches `snapshot`, replacing any older version of its row.
     func insert(_ snapshot: RowSnapshot) {
-        if let old = tables[snapshot.tableNumber][snapshot.primaryKey]?.takeUnretainedValue() {
+        if let old = tables[snapshot.tableNumber, snapshot.primaryKey]?.takeUnretainedValue() {
             if old === snapshot { return }
             old.cache = nil
         }
         snapshot.cache = self
-        tables[snapshot.tableNumber][snapshot.primaryKey] = Unmanaged.passUnretained(snapshot)
+        tables[snapshot.tableNumber, snapshot.primaryKey] = Unmanaged.passUnretained(snapshot)
     }
 
     /// Forgets a row (deleted from the store).
     func evict(table: Int, primaryKey: Int64) {
-        if let old = tables[table][primaryKey]?.takeUnretainedValue() {
+        if let old = tables[table, primaryKey]?.takeUnretainedValue() {
             old.cache = nil
-            tables[table][primaryKey] = nil
+            tables[table, primaryKey] = nil
         }
     }
 
     fileprivate func remove(_ snapshot: RowSnapshot) {
-        tables[snapshot.tableNumber][snapshot.primaryKey] = nil
+        tables[snapshot.tableNumber, snapshot.primaryKey] = nil
     }
 
-    var count: Int { tables.reduce(0) { $0 + $1.count } }
+    var count: Int { tables.count }
 }

@@ -134,9 +134,10 @@ public final class RawSQLiteSchool: SchoolStore {
     }
 
     /// Students with their class (by the membership modelling) and, when `firstAddress` is given, their address key.
+    /// Every row sets the address column, null without addresses, as Core Data's INSERT (and GRDB's record) does:
+    /// the floor runs the statements ObjectGraph runs.
     private func insertStudents(_ data: SchoolData, first: Int64, firstClass: Int64, firstAddress: Int64?) throws {
-        var columns = [schema.studentName]
-        if firstAddress != nil { columns.append(schema.addressKey) }
+        var columns = [schema.studentName, schema.addressKey]
         var join: OpaquePointer?
         switch schema.membership {
         case let .ownerColumn(column), let .classID(column): columns.append(column)
@@ -148,14 +149,10 @@ public final class RawSQLiteSchool: SchoolStore {
             let schoolClass = data.classOfStudent[index]
             try bindHead(insert, schema.student, key: key)
             try connection.bind(insert, 4, name)
-            var column: Int32 = 5
-            if let firstAddress {
-                try connection.bind(insert, column, firstAddress + Int64(index))
-                column += 1
-            }
+            if let firstAddress { try connection.bind(insert, 5, firstAddress + Int64(index)) } else { try connection.bindNull(insert, 5) }
             switch schema.membership {
-            case .ownerColumn: try connection.bind(insert, column, firstClass + Int64(schoolClass))
-            case .classID: try connection.bind(insert, column, data.classIDs[schoolClass])
+            case .ownerColumn: try connection.bind(insert, 6, firstClass + Int64(schoolClass))
+            case .classID: try connection.bind(insert, 6, data.classIDs[schoolClass])
             case .joinTable: break
             }
             try connection.run(insert)

@@ -124,4 +124,38 @@ import Testing
         #expect(throws: ObjectGraphError.self) { try student.setObject(foreign, for: "class") }
         #expect(throws: ObjectGraphError.self) { _ = try context.insert("Teacher") }
     }
+
+    /// An entity with more relationships than an object holds inline (three): every slot keeps its own
+    /// destination through changes, a save and a fresh read, and a sub-entity uses its parent's slots.
+    @Test func relationshipsPastTheInlineSlots() throws {
+        let model = try ObjectModel([
+            Entity("Hub", [
+                .attribute("name", .string),
+                .toOne("first", "Leaf", inverse: nil), .toOne("second", "Leaf", inverse: nil),
+                .toOne("third", "Leaf", inverse: nil), .toOne("fourth", "Leaf", inverse: nil),
+                .toMany("leaves", "Leaf", inverse: "hub"),
+            ]),
+            Entity("BigHub", parent: "Hub", [.toOne("fifth", "Leaf", inverse: nil)]),
+            Entity("Leaf", [.attribute("name", .string), .toOne("hub", "Hub", inverse: "leaves")]),
+        ])
+        let temporary = try TemporaryStore(model)
+        let context = temporary.store.makeContext()
+        let hub = try named(context, "BigHub", "H")
+        let slots = ["first", "second", "third", "fourth", "fifth"]
+        var leaves: [ManagedObject] = []
+        for slot in slots {
+            let leaf = try named(context, "Leaf", slot)
+            try hub.setObject(leaf, for: slot)
+            leaves.append(leaf)
+        }
+        try hub.add(leaves[3], to: "leaves")
+        try hub.setObject(nil, for: "second")
+        #expect(try slots.map { try hub.object($0)?.string("name") ?? "-" } == ["first", "-", "third", "fourth", "fifth"])
+        #expect(try leaves[3].object("hub") === hub)
+        try context.save()
+        let fresh = temporary.store.makeContext()
+        let reread = try #require(try fresh.fetch(FetchRequest("BigHub")).first)
+        #expect(try slots.map { try reread.object($0)?.string("name") ?? "-" } == ["first", "-", "third", "fourth", "fifth"])
+        #expect(try names(reread.objects("leaves")) == ["fourth"])
+    }
 }

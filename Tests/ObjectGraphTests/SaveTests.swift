@@ -239,4 +239,28 @@ import Testing
         #expect(try connection.scalarInt("SELECT COUNT(*) FROM ZSUBJECT WHERE Z3SUBJECTS IS NULL") == 1)
         #expect(try student.objects("subjects").isEmpty)
     }
+
+    /// The same for a saved member with unsaved changes: the owner key a failed save put in its changed values is
+    /// taken back, so that after it leaves the set the next save stores it with no owner.
+    @Test func aFailedSaveLeavesNoHiddenOwnerInAChangedMember() throws {
+        let temporary = try TemporaryStore(seedModel(subjectsInverse: false))
+        let setup = temporary.store.makeContext()
+        let maths = try setup.insert("Subject")
+        try maths.setValue("Maths", for: "name")
+        try setup.save()
+        try temporary.store.connection.execute(
+            "CREATE TEMP TRIGGER refuse BEFORE UPDATE ON ZSUBJECT WHEN NEW.ZNAME = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by test'); END")
+        let context = temporary.store.makeContext()
+        let subject = try #require(try context.fetch(FetchRequest("Subject")).first)
+        try subject.setValue("boom", for: "name")
+        let student = try context.insert("Student")
+        try student.setValue("S", for: "name")
+        try student.add(subject, to: "subjects")
+        #expect(throws: ObjectGraphError.self) { try context.save() }
+        try student.remove(subject, from: "subjects")
+        try subject.setValue("fine", for: "name")
+        try context.save()
+        let connection = temporary.store.connection
+        #expect(try connection.scalarInt("SELECT COUNT(*) FROM ZSUBJECT WHERE Z3SUBJECTS IS NULL AND ZNAME = 'fine'") == 1)
+    }
 }

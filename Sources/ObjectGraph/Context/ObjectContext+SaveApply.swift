@@ -9,7 +9,7 @@ extension ObjectContext {
         var insertedIDs: [ObjectID] = []
         var updatedIDs: [ObjectID] = []
         var deletedIDs: [ObjectID] = []
-        // Every inserted object not deleted was written: its row is its snapshot (see insertRow).
+        // Every inserted object not deleted was written: its row is its snapshot (see insertRows).
         let rowCache = store.rowCache
         inserted.forEachUnretained { object in
             guard !object.isDeleted else { return }

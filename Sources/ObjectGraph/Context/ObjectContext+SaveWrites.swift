@@ -68,12 +68,12 @@ extension ObjectContext {
             return result
         } catch {
             try? execute("ROLLBACK", .other)
-            // Inserted objects whose rows were written hand their values back (see insertRow).
+            // Inserted objects whose rows were written hand their values back (see insertRows).
             for object in inserted where object.localRow == nil && object.snapshot != nil {
                 object.localRow = object.snapshot
                 object.snapshot = nil
             }
-            clearSaveComputedColumns()
+            restoreSaveComputedColumns()
             store.derivedValues.updates = []
             for index in reservedBases.indices { reservedBases[index] = 0 }
             if case let ObjectGraphError.sqlite(code, message, sql) = error, code & 0xFF == 19, message.contains("UNIQUE") {
@@ -97,7 +97,8 @@ extension ObjectContext {
 
     /// Reserves the primary keys of each hierarchy's inserted objects on its root entity's row:
     /// `SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?` then `UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? ...`.
-    /// An object's key is then the first reserved key plus its insert ordinal, with no pass over objects.
+    /// An object's key is then the first reserved key plus its ordinal less one (`ManagedObject.temporaryNumber`),
+    /// with no pass over objects.
     private func reservePrimaryKeys() throws {
         for entity in model.entities where entity.parent == nil && liveInsertedCounts[entity.number] > 0 {
             let count = insertedCounts[entity.number]

@@ -30,13 +30,13 @@ public final class ObjectContext {
     @exclusivity(unchecked) var inserted: [ManagedObject] = []
     @exclusivity(unchecked) var updated: [ManagedObject] = []
     @exclusivity(unchecked) var deleted: [ManagedObject] = []
-    /// Per root entity number: objects inserted since the last save (their insert ordinals run up to this), and
-    /// how many of them are not deleted.
+    /// Per root entity number: objects inserted since the last save, rollback or reset (what the save reserves
+    /// keys for), and how many of them are not deleted.
     @exclusivity(unchecked) var insertedCounts: [Int64]
-    /// Per root entity number: objects inserted before the last save, so that an inserted object's temporary
-    /// number less this is its ordinal among those inserted since (one number per object, not two).
-    @exclusivity(unchecked) var temporaryBases: [Int64]
     @exclusivity(unchecked) var liveInsertedCounts: [Int64]
+    /// Per root entity number: objects inserted before the last save, rollback or reset. An inserted object's
+    /// ordinal among those inserted since is `temporaryNumber - temporaryBases[root]` (one number per object).
+    @exclusivity(unchecked) var temporaryBases: [Int64]
     /// Per root entity number, during a save: the first primary key reserved for its inserted objects; 0 otherwise.
     @exclusivity(unchecked) var reservedBases: [Int64]
     /// Primary-side owners of many-to-many changes, owners of many-to-nil changes, and owners of changed ordered

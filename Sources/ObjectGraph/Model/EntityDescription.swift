@@ -56,8 +56,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     @exclusivity(unchecked) var saveComputedSlots: [Int] = []
     @exclusivity(unchecked) var toManyRelationships: [RelationshipDescription] = []
     @exclusivity(unchecked) var toOneRelationships: [RelationshipDescription] = []
-    /// The slots of `toOneRelationships` and `toManyRelationships` as plain numbers, for the loops a save runs per
-    /// row (profiled: iterating the descriptions retained and released each one for every row).
+    /// Where `toOneRelationships` live (relationship index, key column slots) and the relationship indices of
+    /// `toManyRelationships`, as plain numbers for the loops a save runs per row (profiled: iterating the
+    /// descriptions retained and released each one for every row).
     @exclusivity(unchecked) var toOneColumns: [ToOneColumn] = []
     @exclusivity(unchecked) var toManyIndices: [Int] = []
     @exclusivity(unchecked) var storedAttributes: [AttributeDescription] = []

@@ -32,7 +32,8 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var ownerReference: Unmanaged<ObjectContext>?
     /// For an inserted object: its number among the objects of its entity hierarchy inserted in its context (from
     /// 1, never reused), which its temporary ID shows; 0 once saved. The save gives it primary key `first reserved
-    /// key + its ordinal among the objects inserted since the last save - 1` (`ObjectContext.reservedKey(of:)`).
+    /// key + ordinal - 1`, its ordinal being its place among the objects inserted since the last save, rollback
+    /// or reset (`ObjectContext.temporaryBases`).
     @exclusivity(unchecked) var temporaryNumber: Int64 = 0
     // Last, and inline: no allocation for up to three relationships. Transient values live in the context
     // (`ObjectContext.transientValues`), so that the object stays at 104 bytes, a 112-byte malloc chunk.

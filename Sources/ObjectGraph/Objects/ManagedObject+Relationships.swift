@@ -260,6 +260,12 @@ extension ManagedObject {
         case let .toOneObject(object):
             return object
         case .unresolved:
+            // An inserted object's destination is only ever set through its slot: unresolved means none (its row's
+            // key column may hold a key from a failed save, which means nothing).
+            if isInserted {
+                relations[relationship.index] = .toOneNil
+                return nil
+            }
             guard case let .int(key)? = storedValue(slot: relationship.slot), key > 0 else {
                 if !isFault { relations[relationship.index] = .toOne(nil) }
                 return nil

@@ -58,8 +58,17 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         self.isFault = false
         self.isInserted = true
         let defaults = entity.defaultRow
+        let trivial = entity.defaultRowIsTrivial
         self.localRow = RowSnapshot.make(tableNumber: entity.rootNumber, primaryKey: 0, version: 0, count: defaults.count) { row in
-            defaults.withUnsafeBufferPointer { _ = UnsafeMutableBufferPointer(start: row, count: $0.count).initialize(from: $0) }
+            defaults.withUnsafeBufferPointer { source in
+                // Values holding no reference copy as bytes (profiled: copying value by value was 15% of
+                // `ObjectContext.insert(_:)`'s instructions).
+                if trivial, let base = source.baseAddress {
+                    UnsafeMutableRawPointer(row).copyMemory(from: base, byteCount: source.count * MemoryLayout<Value>.stride)
+                } else {
+                    _ = UnsafeMutableBufferPointer(start: row, count: source.count).initialize(from: source)
+                }
+            }
         }
         // Every relationship starts unresolved: to-one keys read null, to-many sets are created empty on first use.
         self.relations = entity.unresolvedRelations

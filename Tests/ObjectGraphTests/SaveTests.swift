@@ -70,8 +70,7 @@ import Testing
         let temporary = try TemporaryStore(seedModel())
         try makeSchool(temporary, classes: 1, studentsPerClass: 2)
         // An SQLite failure in the middle of the transaction.
-        try temporary.store.connection.execute(
-            "CREATE TEMP TRIGGER refuse BEFORE INSERT ON ZSTUDENT WHEN NEW.ZNAME = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by test'); END")
+        try temporary.refuse("INSERT", on: "ZSTUDENT")
         let context = temporary.store.makeContext()
         let schoolClass = try #require(try context.fetch(FetchRequest("Class")).first)
         let existing = try schoolClass.objects("students")
@@ -223,8 +222,7 @@ import Testing
     /// that after it leaves the set the next save stores it with no owner.
     @Test func aFailedSaveLeavesNoHiddenOwnerBehind() throws {
         let temporary = try TemporaryStore(seedModel(subjectsInverse: false))
-        try temporary.store.connection.execute(
-            "CREATE TEMP TRIGGER refuse BEFORE INSERT ON ZSTUDENT WHEN NEW.ZNAME = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by test'); END")
+        try temporary.refuse("INSERT", on: "ZSTUDENT")
         let context = temporary.store.makeContext()
         let subject = try context.insert("Subject")
         try subject.setValue("Maths", for: "name")
@@ -248,8 +246,7 @@ import Testing
         let maths = try setup.insert("Subject")
         try maths.setValue("Maths", for: "name")
         try setup.save()
-        try temporary.store.connection.execute(
-            "CREATE TEMP TRIGGER refuse BEFORE UPDATE ON ZSUBJECT WHEN NEW.ZNAME = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by test'); END")
+        try temporary.refuse("UPDATE", on: "ZSUBJECT")
         let context = temporary.store.makeContext()
         let subject = try #require(try context.fetch(FetchRequest("Subject")).first)
         try subject.setValue("boom", for: "name")

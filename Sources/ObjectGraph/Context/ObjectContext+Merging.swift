@@ -153,10 +153,7 @@ extension ObjectContext {
                 if state.hasChanges { state.members = nil } else { object.relations[index] = .unresolved }
             case .toOneNil, .toOneObject:
                 // A destination only resolved from the old row (not set here) is read again from the new row.
-                let destination = object.relations[index].destination
-                let stored = old?[relationship.slot] ?? .null
-                let current: Value = destination.map { $0.primaryKey > 0 ? .int($0.primaryKey) : .int(-1) } ?? .null
-                if stored == current || (stored.isNull && current.isNull) { object.relations[index] = .unresolved }
+                object.unresolveToOne(relationship, storedIn: old)
             case .unresolved:
                 break
             }

@@ -8,7 +8,7 @@ extension ObjectContext {
     /// What the save must write besides each changed object's own values. An inserted member's columns go
     /// straight into its row buffer, which its INSERT binds (profiled: at 100,000 many-to-nil members, the
     /// dictionary entry per member cost about a quarter of the insert's time); a failed save clears them again
-    /// (`restoreSaveComputedColumns`). Other members' columns are listed for an UPDATE of their rows.
+    /// (`takeBackRowWrites`). Other members' columns are listed for an UPDATE of their rows.
     func pendingColumnWrites(deleted: [ManagedObject]) throws -> ColumnWrites {
         var writes = ColumnWrites()
         // One hash lookup per write (profiled: four, through `writes[id]`, made a many-to-nil insert's save
@@ -82,22 +82,6 @@ extension ObjectContext {
                     set(member, relationship.orderSlot, .int(key))
                 }
             }
-        }
-    }
-
-    /// Puts the hidden owner and order columns back after a failed save, as they were before it: null in
-    /// inserted objects' rows, the stored values in changed objects' rows (the save writes them into both, and
-    /// the next save computes them again; a key left from the failed save would be stored by the next one if the
-    /// object had meanwhile left the set).
-    func restoreSaveComputedColumns() {
-        guard model.hasManyToNil || model.hasOrdered else { return }
-        for object in inserted {
-            guard let row = object.localRow else { continue }
-            for slot in object.entity.saveComputedSlots { row.set(slot, .null) }
-        }
-        for object in updated {
-            guard let row = object.localRow, let snapshot = object.snapshot else { continue }
-            for slot in object.entity.saveComputedSlots { row.set(slot, snapshot[slot]) }
         }
     }
 

@@ -59,14 +59,7 @@ extension ObjectContext {
             }
             if mergePolicy != .overwrite {
                 // A to-one only resolved from the old row (not set here) follows the store's row.
-                for relationship in object.entity.toOneRelationships {
-                    let slot = object.relations[relationship.index]
-                    guard slot.isResolvedToOne else { continue }
-                    let destination = slot.destination
-                    let current: Value = destination.map { $0.primaryKey > 0 ? .int($0.primaryKey) : .int(-1) } ?? .null
-                    let stored = old[relationship.slot]
-                    if stored == current || (stored.isNull && current.isNull) { object.relations[relationship.index] = .unresolved }
-                }
+                for relationship in object.entity.toOneRelationships { object.unresolveToOne(relationship, storedIn: old) }
             }
             object.snapshot = newer
             object.localValues = merged

@@ -68,12 +68,7 @@ extension ObjectContext {
             return result
         } catch {
             try? execute("ROLLBACK", .other)
-            // Inserted objects whose rows were written hand their values back (see insertRows).
-            for object in inserted where object.localRow == nil && object.snapshot != nil {
-                object.localRow = object.snapshot
-                object.snapshot = nil
-            }
-            restoreSaveComputedColumns()
+            takeBackRowWrites()
             store.derivedValues.updates = []
             for index in reservedBases.indices { reservedBases[index] = 0 }
             if case let ObjectGraphError.sqlite(code, message, sql) = error, code & 0xFF == 19, message.contains("UNIQUE") {
@@ -120,8 +115,14 @@ extension ObjectContext {
     /// The primary key a save in progress writes for an inserted object.
     @inline(__always)
     func reservedKey(of object: ManagedObject) -> Int64 {
-        let table = object.entity.rootNumber
-        return reservedBases[table] + object.temporaryNumber - temporaryBases[table] - 1
+        reservedKeyBase(table: object.entity.rootNumber) + object.temporaryNumber
+    }
+
+    /// What a temporary number of root table `table` adds to for its reserved key: the first reserved key, less
+    /// the numbers used before the last save, rollback or reset, less one.
+    @inline(__always)
+    func reservedKeyBase(table: Int) -> Int64 {
+        reservedBases[table] - temporaryBases[table] - 1
     }
 
     // MARK: Rows
@@ -173,9 +174,7 @@ extension ObjectContext {
     private func insertRows(_ objects: ContiguousArray<Unmanaged<ManagedObject>>, of entity: EntityDescription,
                             columns: ColumnWrites) throws {
         let insert = try statement(entity.sql.insert)
-        let table = entity.rootNumber
-        // reservedKey(of:) with the entity's part worked out once.
-        let keyBase = reservedBases[table] - temporaryBases[table] - 1
+        let keyBase = reservedKeyBase(table: entity.rootNumber)
         let entityNumber = Int64(entity.number)
         let insertOrder = entity.insertOrder
         let toOnes = entity.toOneColumns
@@ -198,6 +197,28 @@ extension ObjectContext {
         }
     }
 
+    /// Undoes what a failed save wrote into objects' own row buffers. Inserted objects whose rows were written get
+    /// their buffers back as changed rows (see insertRows). The hidden owner and order columns go back to what
+    /// they were: null in inserted objects' rows, the stored values in changed objects' rows (the next save
+    /// computes them again; a key left from the failed save would be stored if the object had meanwhile left the
+    /// set).
+    private func takeBackRowWrites() {
+        let computed = model.hasManyToNil || model.hasOrdered
+        for object in inserted {
+            if object.localRow == nil, let written = object.snapshot {
+                object.localRow = written
+                object.snapshot = nil
+            }
+            guard computed, let row = object.localRow else { continue }
+            for slot in object.entity.saveComputedSlots { row.set(slot, .null) }
+        }
+        guard computed else { return }
+        for object in updated {
+            guard let row = object.localRow, let snapshot = object.snapshot else { continue }
+            for slot in object.entity.saveComputedSlots { row.set(slot, snapshot[slot]) }
+        }
+    }
+
     private func updateRow(_ object: ManagedObject, columns: ColumnWrites, into result: inout SaveResult) throws {
         if object.isFault { try fulfilFault(object) }
         guard object.snapshot != nil else { return }
@@ -211,8 +232,8 @@ extension ObjectContext {
             writeComputedColumns(of: object, columns, into: row)
             var changed: [Int] = []
             for slot in 0..<row.count where row[slot] != snapshot[slot] { changed.append(slot) }
-            let toManyChanged = entity.toManyRelationships.contains { relationship in
-                if case let .toMany(state) = object.relations[relationship.index] { return state.hasChanges }
+            let toManyChanged = entity.toManyIndices.contains { index in
+                if case let .toMany(state) = object.relations[index] { return state.hasChanges }
                 return false
             }
             guard !changed.isEmpty || toManyChanged else { return }

@@ -95,20 +95,22 @@ extension ManagedObject {
     public func remove(_ object: ManagedObject, from relationship: RelationshipDescription) throws {
         try check(relationship, toMany: true)
         try checkNotDeleted(changing: relationship.name)
-        let context = try requireContext()
-        let state = try loadedToMany(relationship)
-        guard state.members!.contains(object) else { return }
-        if let inverse = relationship.inverse, !inverse.isToMany {
-            if object.isFault { try context.fulfilFault(object) }
-            try object.setToOneMaintainingInverse(inverse, nil, context: context)
-            return
-        }
-        context.willChange(self)
-        context.noteToManyChange(self, relationship)
-        state.remove(object, tracking: !isInserted)
-        if relationship.isOrdered { state.reordered = true }
-        if let inverse = relationship.inverse, !(inverse === relationship && object === self) {
-            object.removeRaw(object: self, from: inverse, context: context)
+        try withContext { context in
+            let state = try loadedToMany(relationship)
+            guard state.members!.contains(object) else { return }
+            let inverse = relationship.resolvedInverse
+            if let inverse, !inverse.isToMany {
+                if object.isFault { try context.fulfilFault(object) }
+                try object.setToOneMaintainingInverse(inverse, nil, context: context)
+                return
+            }
+            context.willChange(self)
+            context.noteToManyChange(self, relationship)
+            state.remove(object, tracking: !isInserted)
+            if relationship.isOrdered { state.reordered = true }
+            if let inverse, !(inverse === relationship && object === self) {
+                object.removeRaw(object: self, from: inverse, context: context)
+            }
         }
     }
 
@@ -281,6 +283,16 @@ extension ManagedObject {
         case .toMany:
             return nil
         }
+    }
+
+    /// Turns a resolved to-one back into unresolved when it holds what `old` stored, so that it follows a newer
+    /// row; a destination set since (its key differs from `old`'s) stays.
+    func unresolveToOne(_ relationship: RelationshipDescription, storedIn old: RowSnapshot?) {
+        let slot = relations[relationship.index]
+        guard slot.isResolvedToOne else { return }
+        let current: Value = slot.destination.map { $0.primaryKey > 0 ? .int($0.primaryKey) : .int(-1) } ?? .null
+        let stored = old?[relationship.slot] ?? .null
+        if stored == current || (stored.isNull && current.isNull) { relations[relationship.index] = .unresolved }
     }
 
     /// This object's state for a to-many relationship with its members loaded (firing the fault if needed).

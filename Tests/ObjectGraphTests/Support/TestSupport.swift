@@ -50,6 +50,13 @@ final class TemporaryStore {
     }
 
     /// Records every `CoreData: sql:` line from now on.
+    /// Makes SQLite refuse `operation` ("INSERT", "UPDATE") on `table` for rows named 'boom' ("refused by test"):
+    /// a failure in the middle of a save's transaction.
+    func refuse(_ operation: String, on table: String) throws {
+        try store.connection.execute(
+            "CREATE TEMP TRIGGER refuse BEFORE \(operation) ON \(table) WHEN NEW.ZNAME = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by test'); END")
+    }
+
     func recordSQL() {
         let box = traceBox
         box.lines = []

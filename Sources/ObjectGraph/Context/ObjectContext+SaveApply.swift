@@ -15,7 +15,6 @@ extension ObjectContext {
             guard !object.isDeleted else { return }
             let row = object.snapshot!
             object.primaryKey = row.primaryKey
-            object.temporaryNumber = 0
             object.isInserted = false
             register(object)
             clearChanges(object)

@@ -10,7 +10,7 @@ extension ObjectContext {
     public func save() throws {
         try checkThread()
         guard hasChanges else { return }
-        let undo = SaveUndoLog(context: self)
+        var undo: SaveUndoLog? = SaveUndoLog(context: self)
         saveUndo = undo
         let result: SaveResult
         do {
@@ -22,9 +22,11 @@ extension ObjectContext {
             result = try writeChanges(deletingFirst: overwritten)
         } catch {
             saveUndo = nil
-            undo.restore(into: self)
+            undo?.restore(into: self)
             throw error
         }
+        // Let go of the log's copy of the change lists, so that applySaved holds the inserted list alone.
+        undo = nil
         guard let notification = applySaved(result, describing: !saveObservers.isEmpty || store.hasListeners(besides: inbox)) else { return }
         for observer in saveObservers { observer(notification) }
         store.contextDidSave(notification, from: self)

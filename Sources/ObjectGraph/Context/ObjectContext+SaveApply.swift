@@ -9,10 +9,15 @@ extension ObjectContext {
         var insertedIDs: [ObjectID] = []
         var updatedIDs: [ObjectID] = []
         var deletedIDs: [ObjectID] = []
-        // Every inserted object not deleted was written: its row is its snapshot (see insertRows).
+        // Every inserted object not deleted was written: its row is its snapshot (see insertRows). The list lets go
+        // of each object as it is applied, while its line is in the cache (perf, 100,000 one-to-one students:
+        // releasing the whole list afterwards walked cold objects, about 5% of ObjectGraph's own samples in the
+        // phase). Taken from the end, so the IDs are reversed once at the end.
         let rowCache = store.rowCache
-        inserted.forEachUnretained { object in
-            guard !object.isDeleted else { return }
+        var written = inserted
+        inserted = []
+        while let object = written.popLast() {
+            guard !object.isDeleted else { continue }
             let row = object.snapshot!
             object.primaryKey = row.primaryKey
             object.isInserted = false
@@ -21,6 +26,7 @@ extension ObjectContext {
             rowCache.insert(row)
             if describing { insertedIDs.append(object.objectID) }
         }
+        insertedIDs.reverse()
         for written in result.updated {
             store.rowCache.insert(written.snapshot)
             written.object.snapshot = written.snapshot
@@ -46,7 +52,6 @@ extension ObjectContext {
             updatedIDs.append(written.object.objectID)
             updatedRows.append(written.snapshot)
         }
-        inserted = []
         updated = []
         deleted = []
         clearSaveBookkeeping()

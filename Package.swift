@@ -21,10 +21,13 @@ let package = Package(
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // A cache-line prefetch hint, which Swift cannot express: ObjectGraph's save walks objects no longer cached.
+        .target(name: "CPrefetch", path: "Sources/CPrefetch"),
         .target(
             name: "ObjectGraph",
             dependencies: [
                 "CSQLite",
+                "CPrefetch",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

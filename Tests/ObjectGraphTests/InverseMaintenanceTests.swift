@@ -180,7 +180,22 @@ import Testing
         for object in [narrow, wide] {
             #expect(malloc_usable_size(Unmanaged.passUnretained(object).toOpaque()) == 88)
         }
+        #expect(ManagedObject.instanceBytes == 88)
         #expect(try wide.object("link5") === narrow)
+        #endif
+    }
+
+    /// What prefetching asks for is what the instances take: a row of n values is `RowSnapshot.instanceBytes(count:)`
+    /// bytes (rounded up to malloc's 16-byte granule at most).
+    @Test func aRowIsTheSizePrefetchingAsksFor() throws {
+        #if os(Linux)
+        let model = try ObjectModel([Entity("Narrow", [.attribute("name", .string), .attribute("age", .int64)])])
+        let context = try TemporaryStore(model).store.makeContext()
+        let object = try context.insert("Narrow")
+        let row = try #require(object.localRow)
+        let expected = RowSnapshot.instanceBytes(count: object.entity.defaultRow.count)
+        let usable = malloc_usable_size(Unmanaged.passUnretained(row).toOpaque())
+        #expect(usable >= expected && usable < expected + 16)
         #endif
     }
 }

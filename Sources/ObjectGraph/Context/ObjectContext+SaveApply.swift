@@ -17,6 +17,9 @@ extension ObjectContext {
         var written = inserted
         inserted = []
         while let object = written.popLast() {
+            if written.count >= 2 { Prefetch.object(Unmanaged.passUnretained(written[written.count - 2])) }
+            let nextRow = written.last?.snapshot.map { Unmanaged.passUnretained($0).toOpaque() }
+            if let nextRow { Prefetch.lines(at: nextRow, length: 64) }
             guard !object.isDeleted else { continue }
             let row = object.snapshot!
             object.primaryKey = row.primaryKey

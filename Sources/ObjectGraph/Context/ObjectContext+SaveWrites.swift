@@ -144,15 +144,17 @@ extension ObjectContext {
         for column in toOnes {
             let key: Value
             let entityKey: Value
-            switch object.relations[column.index] {
-            case .unresolved, .toMany:
+            switch object.relations.toOne(at: column.index) {
+            case .unresolved:
                 continue
-            case .toOneNil:
+            case .none:
                 key = .null
                 entityKey = .null
-            case let .toOneObject(destination):
-                key = self.key(of: destination)
-                entityKey = column.entitySlot < 0 || key.isNull ? .null : .int(Int64(destination.entity.number))
+            case let .object(destination):
+                (key, entityKey) = destination._withUnsafeGuaranteedRef { destination in
+                    let key = self.key(of: destination)
+                    return (key, column.entitySlot < 0 || key.isNull ? .null : .int(Int64(destination.entity.number)))
+                }
             }
             row.set(column.slot, key)
             if column.entitySlot >= 0 { row.set(column.entitySlot, entityKey) }
@@ -178,22 +180,29 @@ extension ObjectContext {
         let entityNumber = Int64(entity.number)
         let insertOrder = entity.insertOrder
         let toOnes = entity.toOneColumns
-        try objects.forEachGuaranteed { object in
-            let key = keyBase + object.temporaryNumber
-            let row = object.localRow!
-            row.stamp(primaryKey: key, version: 1)
-            writeToOneKeys(of: object, toOnes, into: row)
-            writeComputedColumns(of: object, columns, into: row)
-            insert.bind(key, at: 1)
-            insert.bind(entityNumber, at: 2)
-            insert.bind(Int64(1), at: 3)
-            var index: Int32 = 4
-            for slot in insertOrder {
-                insert.bind(row[slot], at: index)
-                index += 1
+        let rowBytes = RowSnapshot.instanceBytes(count: entity.defaultRow.count)
+        let count = objects.count
+        for index in 0..<count {
+            // Two rows ahead the object, one row ahead what it points to (read from the object now in cache).
+            if index + 2 < count { Prefetch.object(objects[index + 2]) }
+            if index + 1 < count { Prefetch.insertedObject(objects[index + 1], rowBytes: rowBytes, toOnes: toOnes) }
+            try objects[index]._withUnsafeGuaranteedRef { object in
+                let key = keyBase + object.temporaryNumber
+                let row = object.localRow!
+                row.stamp(primaryKey: key, version: 1)
+                writeToOneKeys(of: object, toOnes, into: row)
+                writeComputedColumns(of: object, columns, into: row)
+                insert.bind(key, at: 1)
+                insert.bind(entityNumber, at: 2)
+                insert.bind(Int64(1), at: 3)
+                var parameter: Int32 = 4
+                for slot in insertOrder {
+                    insert.bind(row[slot], at: parameter)
+                    parameter += 1
+                }
+                try execute(insert, .insert)
+                object.snapshot = object.localRow.take()
             }
-            try execute(insert, .insert)
-            object.snapshot = object.localRow.take()
         }
     }
 

@@ -70,6 +70,9 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         self.relations = entity.unresolvedRelations
     }
 
+    /// The instance's size in bytes, header included (what prefetching a whole object asks for; a test checks it).
+    static let instanceBytes = 88
+
     deinit { owner?.objectWillDeallocate(self) }
 
     /// Z_PK; 0 until the first save of an inserted object. Setting it (at that save) ends the temporary number.

@@ -32,6 +32,22 @@ enum RelationSlot {
     }
 }
 
+/// A to-one slot as a save reads it: not resolved (the row's key stands), no destination, or one held elsewhere.
+enum ToOneSlot {
+    case unresolved
+    case none
+    case object(Unmanaged<ManagedObject>)
+
+    @inline(__always)
+    init(_ slot: borrowing RelationSlot) {
+        switch slot {
+        case .unresolved, .toMany: self = .unresolved
+        case .toOneNil: self = .none
+        case let .toOneObject(destination): self = .object(.passUnretained(destination))
+        }
+    }
+}
+
 /// An object's relationship slots, indexed by `RelationshipDescription.index`.
 ///
 /// Three slots live inline in the object, so that an object of an entity with up to three relationships makes no
@@ -82,6 +98,22 @@ struct RelationSlots {
                     buffer[index - 2] = newValue
                     tail = .overflow(buffer)
                 }
+            }
+        }
+    }
+
+    /// What to-one slot `index` holds, its destination unretained: for a save's pass over every new row, where
+    /// copying the slot retained and released each destination (profiled, perf at 100,000 many-to-one students:
+    /// that retain was a tenth of ObjectGraph's own samples in the insert phase, an atomic on a cold object).
+    @inline(__always)
+    func toOne(at index: Int) -> ToOneSlot {
+        switch index {
+        case 0: return ToOneSlot(first)
+        case 1: return ToOneSlot(second)
+        default:
+            switch tail {
+            case let .slot(slot): return ToOneSlot(slot)
+            case let .overflow(buffer): return buffer.withUnsafeMutablePointerToElements { ToOneSlot($0[index - 2]) }
             }
         }
     }

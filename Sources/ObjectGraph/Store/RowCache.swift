@@ -14,6 +14,11 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, Value> {
         unowned(unsafe) var cache: RowCache?
     }
 
+    /// The instance's size in bytes for a row of `count` values: the object header, `Header`, then the values.
+    static func instanceBytes(count: Int) -> Int {
+        2 * MemoryLayout<Int>.size + MemoryLayout<Header>.stride + count * MemoryLayout<Value>.stride
+    }
+
     /// A snapshot whose `count` values `fill` initializes, in row order.
     static func make(tableNumber: Int, primaryKey: Int64, version: Int64, count: Int,
                      fill: (UnsafeMutablePointer<Value>) -> Void) -> RowSnapshot {

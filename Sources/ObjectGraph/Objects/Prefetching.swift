@@ -1,0 +1,42 @@
+import CPrefetch
+
+/// Cache-line prefetch hints for the save's passes over objects created long before. Each row's INSERT takes
+/// about two microseconds in SQLite, so lines asked for one row ahead are in the cache when that row's turn comes;
+/// a pass without SQL asks `distance` objects ahead.
+enum Prefetch {
+    /// How many objects ahead a pass that does little per object asks for: enough to cover a memory access.
+    static let distance = 6
+
+    /// The bytes of the instance at `base` from `offset` to `offset + length`, one hint per cache line.
+    @inline(__always)
+    static func lines(at base: UnsafeMutableRawPointer, from offset: Int = 0, length: Int) {
+        var line = offset
+        while line < offset + length {
+            relbench_prefetch_for_write(base + line)
+            line += 64
+        }
+        relbench_prefetch_for_write(base + offset + length - 1)
+    }
+
+    /// The object itself, an instance of `ManagedObject.instanceBytes`.
+    @inline(__always)
+    static func object(_ reference: Unmanaged<ManagedObject>) {
+        lines(at: reference.toOpaque(), length: ManagedObject.instanceBytes)
+    }
+
+    /// The row and the to-one destinations (through `toOnes`) that a save's INSERT of `reference` reads and writes.
+    @inline(__always)
+    static func insertedObject(_ reference: Unmanaged<ManagedObject>, rowBytes: Int, toOnes: [ToOneColumn]) {
+        reference._withUnsafeGuaranteedRef { object in
+            // The address first, the hint after: a hint between reading the reference and letting it go kept a
+            // retain and a release of the row, an atomic on the very line being asked for.
+            let row = object.localRow.map { Unmanaged.passUnretained($0).toOpaque() }
+            if let row { lines(at: row, length: rowBytes) }
+            for column in toOnes {
+                if case let .object(destination) = object.relations.toOne(at: column.index) {
+                    lines(at: destination.toOpaque(), length: ManagedObject.instanceBytes)
+                }
+            }
+        }
+    }
+}

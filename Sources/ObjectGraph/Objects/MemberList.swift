@@ -24,18 +24,22 @@ struct MemberList: RandomAccessCollection {
 
     /// Appends `member`, which the caller knows is not in the list.
     mutating func append(_ member: ManagedObject) {
-        assert(!elements.contains { $0 === member }, "a member was added twice")
+        assert(scan(for: member) == nil, "a member was added twice")
         positions?[ObjectIdentifier(member)] = elements.count
         elements.append(member)
     }
 
     /// The position of `member`, building the index first if the list is long.
     mutating func position(of member: ManagedObject) -> Int? {
-        if elements.count <= Self.indexThreshold { return elements.firstIndex { $0 === member } }
+        if elements.count <= Self.indexThreshold { return scan(for: member) }
         if positions == nil {
             var index: [ObjectIdentifier: Int] = [:]
             index.reserveCapacity(elements.count)
-            for (position, element) in elements.enumerated() { index[ObjectIdentifier(element)] = position }
+            elements.withUnsafeBufferPointer { buffer in
+                buffer.forEachUnretained(prefetchingRows: false) { element in
+                    index[ObjectIdentifier(element)] = index.count
+                }
+            }
             positions = index
         }
         return positions![ObjectIdentifier(member)]
@@ -46,7 +50,21 @@ struct MemberList: RandomAccessCollection {
     /// Whether `member` is in the list, without building an index (for read-only callers).
     func containsScanning(_ member: ManagedObject) -> Bool {
         if let positions { return positions[ObjectIdentifier(member)] != nil }
-        return elements.contains { $0 === member }
+        return scan(for: member) != nil
+    }
+
+    /// The position of `member` found by comparing references alone. (Profiled, perf at 100,000 many-to-nil
+    /// members: comparing element by element retained and released each member, an atomic on a cold object per
+    /// comparison, a twelfth of ObjectGraph's own samples in the insert phase.)
+    private func scan(for member: ManagedObject) -> Int? {
+        let target = UnsafeRawPointer(Unmanaged.passUnretained(member).toOpaque())
+        return elements.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            return UnsafeRawPointer(base).withMemoryRebound(to: UnsafeRawPointer.self, capacity: buffer.count) { references in
+                for index in 0..<buffer.count where references[index] == target { return index }
+                return nil
+            }
+        }
     }
 
     /// Inserts `member`, which the caller knows is not in the list, at `index`.

@@ -24,6 +24,13 @@ enum Prefetch {
         lines(at: reference.toOpaque(), length: ManagedObject.instanceBytes)
     }
 
+    /// The first two cache lines of the object's own row buffer, if it has one (an inserted or changed object).
+    @inline(__always)
+    static func row(of reference: Unmanaged<ManagedObject>) {
+        let row = reference._withUnsafeGuaranteedRef { $0.localRow.map { Unmanaged.passUnretained($0).toOpaque() } }
+        if let row { lines(at: row, length: 128) }
+    }
+
     /// The row and the to-one destinations (through `toOnes`) that a save's INSERT of `reference` reads and writes.
     @inline(__always)
     static func insertedObject(_ reference: Unmanaged<ManagedObject>, rowBytes: Int, toOnes: [ToOneColumn]) {

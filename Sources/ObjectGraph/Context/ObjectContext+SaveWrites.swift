@@ -82,6 +82,12 @@ extension ObjectContext {
     /// as `inserted` holds them.
     private func liveInsertedByEntity() -> [(EntityDescription, ContiguousArray<Unmanaged<ManagedObject>>)] {
         var buckets = [ContiguousArray<Unmanaged<ManagedObject>>](repeating: [], count: model.entities.count + 1)
+        // An entity alone in its hierarchy knows its count: its bucket is allocated once, not grown by doubling,
+        // which copied it over again at each step (perf, page faults at 100,000 students: those in memmove fell
+        // by a third; the total stays, the bucket's own pages being touched once either way).
+        for entity in model.entities where entity.parent == nil && entity.subentities.isEmpty {
+            buckets[entity.number].reserveCapacity(Int(liveInsertedCounts[entity.number]))
+        }
         inserted.forEachUnretained { object in
             if !object.isDeleted { buckets[object.entity.number].append(Unmanaged.passUnretained(object)) }
         }

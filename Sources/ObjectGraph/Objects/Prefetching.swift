@@ -7,15 +7,16 @@ enum Prefetch {
     /// How many objects ahead a pass that does little per object asks for: enough to cover a memory access.
     static let distance = 6
 
-    /// The bytes of the instance at `base` from `offset` to `offset + length`, one hint per cache line.
+    /// The first `length` bytes of the instance at `base`, one hint per cache line (the last byte's line too: an
+    /// instance starts on malloc's 16-byte granule, not on a line).
     @inline(__always)
-    static func lines(at base: UnsafeMutableRawPointer, from offset: Int = 0, length: Int) {
-        var line = offset
-        while line < offset + length {
+    static func lines(at base: UnsafeMutableRawPointer, length: Int) {
+        var line = 0
+        while line < length {
             relbench_prefetch_for_write(base + line)
             line += 64
         }
-        relbench_prefetch_for_write(base + offset + length - 1)
+        relbench_prefetch_for_write(base + length - 1)
     }
 
     /// The object itself, an instance of `ManagedObject.instanceBytes`.

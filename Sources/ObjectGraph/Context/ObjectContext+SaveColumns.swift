@@ -165,7 +165,7 @@ extension ObjectContext {
                 }
                 // Members in their owner's order: cold objects, asked for ahead and not retained (profiled, perf at
                 // 100,000 many-to-many students: the walk was a third of ObjectGraph's own samples in the phase).
-                let write = { (member: ManagedObject) throws in
+                let writeMember = { (member: ManagedObject) throws in
                     guard !member.isDeleted else { return }
                     let (first, _) = pair(relationship, owner, member)
                     try write(first)
@@ -173,8 +173,8 @@ extension ObjectContext {
                         try write(JoinPair(table: first.table, source: first.destination, destination: first.source))
                     }
                 }
-                if owner.isInserted { try state.members?.elements.forEachUnretained(write) }
-                else { try state.added.elements.forEachUnretained(write) }
+                if owner.isInserted { try state.members?.elements.forEachUnretained(writeMember) }
+                else { try state.added.elements.forEachUnretained(writeMember) }
                 if relationship.isReflexive {
                     for member in state.removed where owner.primaryKey > 0 && member.primaryKey > 0 {
                         let (id, primary) = pair(relationship, member, owner)

@@ -153,7 +153,7 @@ extension ObjectContext {
             switch object.relations.toOne(at: column.index) {
             case .unresolved:
                 continue
-            case .none:
+            case .noDestination:
                 key = .null
                 entityKey = .null
             case let .object(destination):

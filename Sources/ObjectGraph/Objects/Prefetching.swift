@@ -25,21 +25,20 @@ enum Prefetch {
         lines(at: reference.toOpaque(), length: ManagedObject.instanceBytes)
     }
 
-    /// The first two cache lines of the object's own row buffer, if it has one (an inserted or changed object).
+    /// The first `length` bytes (by default two cache lines) of the object's own row buffer, if it has one (an
+    /// inserted or changed object). The address first, the hints after: a hint between reading the reference and
+    /// letting it go kept a retain and a release of the row, an atomic on the very line being asked for.
     @inline(__always)
-    static func row(of reference: Unmanaged<ManagedObject>) {
+    static func row(of reference: Unmanaged<ManagedObject>, length: Int = 128) {
         let row = reference._withUnsafeGuaranteedRef { $0.localRow.map { Unmanaged.passUnretained($0).toOpaque() } }
-        if let row { lines(at: row, length: 128) }
+        if let row { lines(at: row, length: length) }
     }
 
     /// The row and the to-one destinations (through `toOnes`) that a save's INSERT of `reference` reads and writes.
     @inline(__always)
     static func insertedObject(_ reference: Unmanaged<ManagedObject>, rowBytes: Int, toOnes: [ToOneColumn]) {
+        row(of: reference, length: rowBytes)
         reference._withUnsafeGuaranteedRef { object in
-            // The address first, the hint after: a hint between reading the reference and letting it go kept a
-            // retain and a release of the row, an atomic on the very line being asked for.
-            let row = object.localRow.map { Unmanaged.passUnretained($0).toOpaque() }
-            if let row { lines(at: row, length: rowBytes) }
             for column in toOnes {
                 if case let .object(destination) = object.relations.toOne(at: column.index) {
                     lines(at: destination.toOpaque(), length: ManagedObject.instanceBytes)

@@ -35,14 +35,14 @@ enum RelationSlot {
 /// A to-one slot as a save reads it: not resolved (the row's key stands), no destination, or one held elsewhere.
 enum ToOneSlot {
     case unresolved
-    case none
+    case noDestination
     case object(Unmanaged<ManagedObject>)
 
     @inline(__always)
     init(_ slot: borrowing RelationSlot) {
         switch slot {
         case .unresolved, .toMany: self = .unresolved
-        case .toOneNil: self = .none
+        case .toOneNil: self = .noDestination
         case let .toOneObject(destination): self = .object(.passUnretained(destination))
         }
     }

@@ -229,27 +229,33 @@ extension ManagedObject {
     /// Adds `object` to this object's side of a to-many without firing its fault or touching inverses; the
     /// other side has just gained this object, so it is not yet a member here.
     func insertRaw(object: ManagedObject, into relationship: RelationshipDescription, context: ObjectContext) {
-        let state = toManyStateForChange(relationship, context: context)
-        state.insert(object, tracking: !isInserted)
-        if relationship.isOrdered { state.reordered = true }
+        let tracking = !isInserted
+        toManyStateForChange(relationship, context: context)._withUnsafeGuaranteedRef { state in
+            state.insert(object, tracking: tracking)
+            if relationship.isOrdered { state.reordered = true }
+        }
     }
 
     /// Removes `object` from this object's side of a to-many without firing its fault or touching inverses.
     func removeRaw(object: ManagedObject, from relationship: RelationshipDescription, context: ObjectContext) {
-        let state = toManyStateForChange(relationship, context: context)
-        if state.members != nil, !state.members!.contains(object) { return }
-        state.remove(object, tracking: !isInserted)
-        if relationship.isOrdered { state.reordered = true }
+        let tracking = !isInserted
+        toManyStateForChange(relationship, context: context)._withUnsafeGuaranteedRef { state in
+            if state.members != nil, !state.members!.contains(object) { return }
+            state.remove(object, tracking: tracking)
+            if relationship.isOrdered { state.reordered = true }
+        }
     }
 
-    private func toManyStateForChange(_ relationship: RelationshipDescription, context: ObjectContext) -> ToManyState {
+    /// The state of this object's side of `relationship`, made if there is none yet; unretained, since the slot
+    /// keeps it and the callers change no slot of this object while they use it.
+    private func toManyStateForChange(_ relationship: RelationshipDescription, context: ObjectContext) -> Unmanaged<ToManyState> {
         context.willChange(self)
         context.noteToManyChange(self, relationship)
-        if case let .toMany(state) = relations[relationship.index] { return state }
+        if let state = relations.toManyState(at: relationship.index) { return state }
         // An inserted object's set is known (empty); a saved object's set stays a fault with pending changes.
         let state = ToManyState(members: isInserted ? MemberList() : nil)
         relations[relationship.index] = .toMany(state)
-        return state
+        return .passUnretained(state)
     }
 
     // MARK: Resolution

@@ -65,9 +65,9 @@ import Testing
         #expect(result.output.contains("reports: \(output.path)"))
         let samples = try SamplesFile.load(output.appendingPathComponent("samples.csv").path)
         // query: 4 strategies (many-to-one, many-to-nil and the raw peer of each) x 2 variants x 2 repetitions x
-        // 2 phases x 13 metrics;
-        // data-loss: 1 strategy x 4 variants x 2 repetitions x 2 phases x 17 metrics.
-        #expect(samples.count == 4 * 2 * 2 * 2 * 13 + 4 * 2 * 2 * 17)
+        // 2 phases x 16 metrics;
+        // data-loss: 1 strategy x 4 variants x 2 repetitions x 2 phases x 20 metrics.
+        #expect(samples.count == 4 * 2 * 2 * 2 * 16 + 4 * 2 * 2 * 20)
         let summaryText = try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8)
         #expect(summaryText.hasPrefix("scenario,strategy,variant,size,phase,metric,unit,n,median,mean,stddev,min,max,p90,ci_low,ci_high,ratio_to_raw,floor\n"))
         let summary = try SummaryFile.decode(summaryText, file: "summary.csv")
@@ -97,7 +97,7 @@ import Testing
         // Kill it once a few repetitions are on disk (or after 20 s whatever happened).
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            if let text = try? String(contentsOfFile: samplesPath, encoding: .utf8), text.split(separator: "\n").count > 3 * 26 { break }
+            if let text = try? String(contentsOfFile: samplesPath, encoding: .utf8), text.split(separator: "\n").count > 3 * 32 { break }
             usleep(20_000)
         }
         kill(process.processIdentifier, SIGKILL)
@@ -106,8 +106,8 @@ import Testing
         let text = try String(contentsOfFile: samplesPath, encoding: .utf8)
         #expect(text.hasSuffix("\n"))
         let samples = try SamplesFile.decode(text, file: samplesPath)
-        // A repetition (one variant) writes 2 phases x 13 metrics; the kill came after the third was on disk.
-        #expect(samples.count % 26 == 0 && samples.count >= 3 * 26, "\(samples.count) rows")
+        // A repetition (one variant) writes 2 phases x 16 metrics; the kill came after the third was on disk.
+        #expect(samples.count % 32 == 0 && samples.count >= 3 * 32, "\(samples.count) rows")
     }
 
     /// Allocation counts repeat between processes: the same workload, run twice, counts within the tolerance

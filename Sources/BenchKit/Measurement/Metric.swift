@@ -2,6 +2,12 @@
 /// runs' values of it are compared.
 public enum Metric: String, CaseIterable, Codable, Sendable {
     case wallMs = "wall_ms"
+    /// CPU time the process spent in the phase in user space and in the kernel (every thread): unlike wall time,
+    /// without the time the process waited for a core.
+    case cpuUserMs = "cpu_user_ms"
+    case cpuSystemMs = "cpu_system_ms"
+    /// Minor and major page faults the process took in the phase (mostly first touches of new heap pages).
+    case pageFaults = "page_faults"
     case sqlStatements = "sql_statements"
     case fetchRequests = "fetch_requests"
     case objectFaults = "object_faults"
@@ -30,7 +36,7 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
 
     public var unit: String {
         switch self {
-        case .wallMs: return "ms"
+        case .wallMs, .cpuUserMs, .cpuSystemMs: return "ms"
         case .peakRSSBytes, .allocatedBytes, .retainedBytes: return "bytes"
         case .lossRate: return "ratio"
         case .instructions: return "instructions"
@@ -73,7 +79,8 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
 
     public var comparison: Comparison {
         switch self {
-        case .wallMs, .peakRSSBytes, .retainedBytes: return .statistical
+        // Page faults follow the heap's state, which the repetitions before leave behind: measured, not exact.
+        case .wallMs, .cpuUserMs, .cpuSystemMs, .pageFaults, .peakRSSBytes, .retainedBytes: return .statistical
         case .instructions: return .instructionCount
         case .allocations: return .tolerance(relative: 0.02, absolute: 100)
         case .allocatedBytes: return .tolerance(relative: 0.02, absolute: 65_536)

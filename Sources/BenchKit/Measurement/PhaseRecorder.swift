@@ -34,6 +34,7 @@ public final class PhaseRecorder {
         let slowdown = Injection.current.slowdownFraction(scenario: scenario, phase: phase)
         let memoryReset = PeakMemory.reset()
         let allocationsBefore = AllocationCounter.read()
+        let usageBefore = ProcessUsage.read()
         let start = MonotonicClock.now()
         let result = try callgrindMeasuredPhase { () throws -> T in
             let value = try body()
@@ -42,6 +43,7 @@ public final class PhaseRecorder {
             return value
         }
         let elapsed = MonotonicClock.milliseconds(since: start)
+        let usageAfter = ProcessUsage.read()
         let allocationsAfter = AllocationCounter.read()
         let peak = memoryReset ? PeakMemory.highWaterMark() : nil
         let after = school.readings()
@@ -63,6 +65,15 @@ public final class PhaseRecorder {
             record(phase, .allocations, nil)
             record(phase, .allocatedBytes, nil)
             record(phase, .retainedBytes, nil)
+        }
+        if let before = usageBefore, let after = usageAfter {
+            record(phase, .cpuUserMs, after.userMilliseconds - before.userMilliseconds)
+            record(phase, .cpuSystemMs, after.systemMilliseconds - before.systemMilliseconds)
+            record(phase, .pageFaults, Double(after.pageFaults - before.pageFaults))
+        } else {
+            record(phase, .cpuUserMs, nil)
+            record(phase, .cpuSystemMs, nil)
+            record(phase, .pageFaults, nil)
         }
         observer?.phaseEnded(phase, Array(measurements[firstIndex...]))
         return result

@@ -9,40 +9,100 @@
 public final class ManagedObject: Hashable, CustomStringConvertible {
     // Stored properties are laid out in declaration order: what every attribute read and every fetch that meets
     // the object touches comes first, so that it shares the first cache line with the reference count.
-    @exclusivity(unchecked) public internal(set) var isFault: Bool
-    @exclusivity(unchecked) public internal(set) var isInserted = false
-    @exclusivity(unchecked) public internal(set) var isUpdated = false
-    @exclusivity(unchecked) public internal(set) var isDeleted = false
-    /// Set while the object is listed in its context's owners of unsaved join-table, hidden-column or order changes.
-    @exclusivity(unchecked) var hasPendingJoinRows = false
-    @exclusivity(unchecked) var hasPendingHiddenOwners = false
-    @exclusivity(unchecked) var hasPendingOrder = false
-    /// The row as last read from or written to the store; nil for inserted objects and for faults not in cache.
-    @exclusivity(unchecked) var snapshot: RowSnapshot?
-    /// The current row when it differs from the snapshot (or every value of an inserted object), held by this
-    /// object alone; nil while the object shows its snapshot unchanged, or is a fault. An inserted object's
-    /// buffer becomes its snapshot when saved, so that the save neither allocates nor copies a row (profiled:
-    /// the copy-on-write array and the snapshot made from it were two of an insert's five allocations).
-    @exclusivity(unchecked) var localRow: RowSnapshot?
+    /// The context, unretained (nil once that context is reset or released), and the flags below.
+    @exclusivity(unchecked) private var word: ObjectWord
+    /// The object's own row when it has one (`localRow`; its snapshot then hangs off that row), else its snapshot.
+    @exclusivity(unchecked) private var row: RowSnapshot?
     /// The entity of the object (a concrete entity: an abstract entity has no objects).
     public let entity: EntityDescription
     /// Z_PK when positive; for an inserted object not yet saved, its temporary number negated. One word for both,
     /// since an object never has both (profiled at 1,000,000 students: the second word made each object a
     /// 112-byte malloc chunk instead of 96).
     @exclusivity(unchecked) private var key: Int64
-    /// The context the object is registered in, unretained; nil once that context is reset or released.
-    @exclusivity(unchecked) var ownerReference: Unmanaged<ObjectContext>?
     // Last, and inline: no allocation for up to three relationships. Transient values live in the context
-    // (`ObjectContext.transientValues`), so that the object stays at 88 bytes, a 96-byte malloc chunk.
+    // (`ObjectContext.transientValues`), so that the object stays at 72 bytes, an 80-byte malloc chunk.
     @exclusivity(unchecked) var relations: RelationSlots
+
+    public internal(set) var isFault: Bool {
+        @inline(__always) get { word[.fault] }
+        @inline(__always) set { word[.fault] = newValue }
+    }
+    public internal(set) var isInserted: Bool {
+        @inline(__always) get { word[.inserted] }
+        @inline(__always) set { word[.inserted] = newValue }
+    }
+    public internal(set) var isUpdated: Bool {
+        @inline(__always) get { word[.updated] }
+        @inline(__always) set { word[.updated] = newValue }
+    }
+    public internal(set) var isDeleted: Bool {
+        @inline(__always) get { word[.deleted] }
+        @inline(__always) set { word[.deleted] = newValue }
+    }
+    /// Set while the object is listed in its context's owners of unsaved join-table, hidden-column or order changes.
+    var hasPendingJoinRows: Bool {
+        @inline(__always) get { word[.pendingJoinRows] }
+        @inline(__always) set { word[.pendingJoinRows] = newValue }
+    }
+    var hasPendingHiddenOwners: Bool {
+        @inline(__always) get { word[.pendingHiddenOwners] }
+        @inline(__always) set { word[.pendingHiddenOwners] = newValue }
+    }
+    var hasPendingOrder: Bool {
+        @inline(__always) get { word[.pendingOrder] }
+        @inline(__always) set { word[.pendingOrder] = newValue }
+    }
+    /// The context the object is registered in, unretained; nil once that context is reset or released.
+    var ownerReference: Unmanaged<ObjectContext>? {
+        @inline(__always) get { word.owner }
+        set { word.owner = newValue }
+    }
+
+    /// The row as last read from or written to the store; nil for inserted objects and for faults not in cache.
+    var snapshot: RowSnapshot? {
+        @inline(__always) get { word[.localRow] ? row.unsafelyUnwrapped.base : row }
+        set {
+            guard word[.localRow] else { row = newValue; return }
+            let local = row.unsafelyUnwrapped
+            if newValue === local {
+                // The object's own row, just written by a save, becomes its snapshot.
+                local.dropBase()
+                word[.localRow] = false
+            } else {
+                local.base = newValue
+            }
+        }
+    }
+
+    /// The current row when it differs from the snapshot (or every value of an inserted object), held by this
+    /// object alone; nil while the object shows its snapshot unchanged, or is a fault. An inserted object's
+    /// buffer becomes its snapshot when saved, so that the save neither allocates nor copies a row (profiled:
+    /// the copy-on-write array and the snapshot made from it were two of an insert's five allocations).
+    var localRow: RowSnapshot? {
+        @inline(__always) get { word[.localRow] ? row : nil }
+        set {
+            let base = snapshot
+            if word[.localRow], let old = row, old !== newValue { old.dropBase() }
+            guard let newValue else {
+                if word[.localRow] {
+                    row = base
+                    word[.localRow] = false
+                }
+                return
+            }
+            // A row is never its own snapshot: a snapshot taken back as the object's own row leaves none.
+            newValue.base = base === newValue ? nil : base
+            row = newValue
+            word[.localRow] = true
+        }
+    }
 
     /// A fault for the row `primaryKey`, optionally with its row snapshot already at hand.
     init(faultOf entity: EntityDescription, primaryKey: Int64, snapshot: RowSnapshot?, owner: ObjectContext) {
         self.entity = entity
         self.key = primaryKey
-        self.snapshot = snapshot
-        self.ownerReference = Unmanaged.passUnretained(owner)
-        self.isFault = true
+        self.row = snapshot
+        self.word = ObjectWord(owner: Unmanaged.passUnretained(owner), flags: .fault)
         self.relations = entity.unresolvedRelations
     }
 
@@ -50,12 +110,10 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     init(inserting entity: EntityDescription, temporaryNumber: Int64, owner: ObjectContext) {
         self.entity = entity
         self.key = -temporaryNumber
-        self.ownerReference = Unmanaged.passUnretained(owner)
-        self.isFault = false
-        self.isInserted = true
+        self.word = ObjectWord(owner: Unmanaged.passUnretained(owner), flags: [.inserted, .localRow])
         let defaults = entity.defaultRow
         let trivial = entity.defaultRowIsTrivial
-        self.localRow = RowSnapshot.make(tableNumber: entity.rootNumber, primaryKey: 0, version: 0, count: defaults.count) { row in
+        self.row = RowSnapshot.make(tableNumber: entity.rootNumber, primaryKey: 0, version: 0, count: defaults.count) { row in
             defaults.withUnsafeBufferPointer { source in
                 // Values holding no reference copy as bytes (profiled: copying value by value was 15% of
                 // `ObjectContext.insert(_:)`'s instructions).
@@ -71,7 +129,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// The instance's size in bytes, header included (what prefetching a whole object asks for; a test checks it).
-    static let instanceBytes = 88
+    static let instanceBytes = 72
 
     deinit { owner?.objectWillDeallocate(self) }
 
@@ -162,19 +220,18 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// The current value of a column; the object must not be a fault.
     @inline(__always)
     func current(_ slot: Int) -> Value {
-        if localRow != nil { return localRow![slot] }
-        return snapshot![slot]
+        row.unsafelyUnwrapped[slot]
     }
 
     /// Changes a column, copying the snapshot's values on the first change.
     @inline(__always)
     func setCurrent(_ slot: Int, _ value: Value) {
-        if localRow == nil { localRow = snapshot!.copy() }
-        localRow!.set(slot, value)
+        if !word[.localRow] { localRow = row!.copy() }
+        row.unsafelyUnwrapped.set(slot, value)
     }
 
     /// The current row; the object must not be a fault.
-    var currentRow: ContiguousArray<Value> { (localRow ?? snapshot!).values }
+    var currentRow: ContiguousArray<Value> { row!.values }
 
     /// The changed row as an array (a copy: changing it changes nothing), or nil; setting it gives the object
     /// a buffer of its own with these values. For the paths that treat the row as a value (merges, undo).

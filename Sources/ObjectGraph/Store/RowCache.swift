@@ -11,7 +11,18 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, Value> {
         /// The number of the root entity whose table holds the row (the row cache's key with the primary key).
         let tableNumber: Int16
         let count: Int16
-        unowned(unsafe) var cache: RowCache?
+        var link: Link
+    }
+
+    /// What a row points to besides its values, in one word: a snapshot may be in a row cache, and an object's own
+    /// row keeps that object's snapshot (so that an object needs one reference for both, `ManagedObject.row`).
+    /// An object's own row is never in a cache.
+    enum Link {
+        case none
+        /// The row cache holding this snapshot, unretained: the row's release removes it from there.
+        case cache(Unmanaged<RowCache>)
+        /// For an object's own row: the snapshot the object read (nil for an inserted object).
+        case base(RowSnapshot)
     }
 
     /// The instance's size in bytes for a row of `count` values: the object header, `Header`, then the values.
@@ -24,7 +35,7 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, Value> {
                      fill: (UnsafeMutablePointer<Value>) -> Void) -> RowSnapshot {
         let buffer = create(minimumCapacity: count) { _ in
             Header(primaryKey: primaryKey, version: Int32(truncatingIfNeeded: version), tableNumber: Int16(tableNumber),
-                   count: Int16(count), cache: nil)
+                   count: Int16(count), link: .none)
         }
         buffer.withUnsafeMutablePointerToElements(fill)
         return unsafeDowncast(buffer, to: RowSnapshot.self)
@@ -41,7 +52,7 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, Value> {
 
     deinit {
         withUnsafeMutablePointers { header, elements in
-            header.pointee.cache?.remove(self)
+            if case let .cache(cache) = header.pointee.link { cache.takeUnretainedValue().remove(self) }
             _ = elements.deinitialize(count: Int(header.pointee.count))
         }
     }
@@ -53,8 +64,36 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, Value> {
     var version: Int64 { withUnsafeMutablePointerToHeader { Int64($0.pointee.version) } }
     var count: Int { withUnsafeMutablePointerToHeader { Int($0.pointee.count) } }
     var cache: RowCache? {
-        get { withUnsafeMutablePointerToHeader { $0.pointee.cache } }
-        set { withUnsafeMutablePointerToHeader { $0.pointee.cache = newValue } }
+        get {
+            withUnsafeMutablePointerToHeader {
+                if case let .cache(cache) = $0.pointee.link { return cache.takeUnretainedValue() }
+                return nil
+            }
+        }
+        set { withUnsafeMutablePointerToHeader { $0.pointee.link = newValue.map { .cache(.passUnretained($0)) } ?? .none } }
+    }
+
+    /// For an object's own row: the object's snapshot. Setting it takes the row out of a cache that holds it.
+    var base: RowSnapshot? {
+        @inline(__always) get {
+            withUnsafeMutablePointerToHeader {
+                if case let .base(snapshot) = $0.pointee.link { return snapshot }
+                return nil
+            }
+        }
+        set {
+            withUnsafeMutablePointerToHeader {
+                if case let .cache(cache) = $0.pointee.link { cache.takeUnretainedValue().remove(self) }
+                $0.pointee.link = newValue.map { .base($0) } ?? .none
+            }
+        }
+    }
+
+    /// Lets go of the snapshot an object's own row kept, leaving a cache link alone.
+    func dropBase() {
+        withUnsafeMutablePointerToHeader {
+            if case .base = $0.pointee.link { $0.pointee.link = .none }
+        }
     }
 
     @inline(__always)

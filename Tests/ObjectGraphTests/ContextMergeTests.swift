@@ -51,6 +51,29 @@ import Testing
         #expect(try schoolClass.int("studentCount") == 2)
     }
 
+    /// A save merged into a context of another store on the same file: each store caches only the rows it read or
+    /// wrote (as each Core Data coordinator has its own row cache), so the other store reads the row again. (Its
+    /// cache taking over the saving store's row would leave the saving store's cache pointing at that row after
+    /// its release.)
+    @Test func aSaveMergedAcrossStoresLeavesTheRowInItsOwnCache() throws {
+        let temporary = try school()
+        let saver = temporary.store.makeContext()
+        var notification: SaveNotification?
+        saver.addSaveObserver { notification = $0 }
+        let student = try #require(try saver.fetch(FetchRequest("Student", sortDescriptors: [FetchSort("name")])).first)
+        try student.setValue("Renamed", for: "name")
+        try saver.save()
+        let other = try PersistentStore(model: temporary.model, location: .file(temporary.path))
+        let reader = other.makeContext()
+        try reader.mergeChanges(from: try #require(notification))
+        let table = student.entity.rootNumber, key = student.objectID.primaryKey
+        let saved = try #require(temporary.store.rowCache.snapshot(table: table, primaryKey: key))
+        #expect(saved.cache === temporary.store.rowCache)
+        #expect(other.rowCache.snapshot(table: table, primaryKey: key) == nil)
+        #expect(try reader.existingObject(with: student.objectID).string("name") == "Renamed")
+        #expect(reader.counters.statements == 1, "\(reader.counters)")
+    }
+
     @Test func unsavedChangesSurviveAMerge() throws {
         let temporary = try school()
         let main = temporary.store.makeContext()

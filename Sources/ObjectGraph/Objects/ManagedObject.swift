@@ -220,7 +220,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// The current value of a column; the object must not be a fault.
     @inline(__always)
     func current(_ slot: Int) -> Value {
-        row.unsafelyUnwrapped[slot]
+        row![slot]
     }
 
     /// Changes a column, copying the snapshot's values on the first change.

@@ -148,8 +148,12 @@ final class RowCache {
         tables[table, primaryKey]?.takeUnretainedValue()
     }
 
-    /// Caches `snapshot`, replacing any older version of its row.
+    /// Caches `snapshot`, replacing any older version of its row. A snapshot another store's cache holds (a save
+    /// merged from a context of another store on the same file) is left there: a row has one cache link, and
+    /// taking it over would leave the other cache pointing at the row after its release. Each store caches what
+    /// it read or wrote itself, as each Core Data coordinator keeps its own row cache.
     func insert(_ snapshot: RowSnapshot) {
+        if let holder = snapshot.cache, holder !== self { return }
         if let old = tables[snapshot.tableNumber, snapshot.primaryKey]?.takeUnretainedValue() {
             if old === snapshot { return }
             old.cache = nil

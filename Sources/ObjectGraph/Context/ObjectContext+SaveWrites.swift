@@ -207,7 +207,7 @@ extension ObjectContext {
                     parameter += 1
                 }
                 try execute(insert, .insert)
-                object.snapshot = object.localRow.take()
+                object.adoptLocalRowAsSnapshot()
             }
         }
     }

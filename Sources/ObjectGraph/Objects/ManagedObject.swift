@@ -128,6 +128,16 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         self.relations = entity.unresolvedRelations
     }
 
+    /// Makes the object's own row, just written by a save, its snapshot: what `snapshot = localRow.take()` does,
+    /// without reading and setting the snapshot the row kept (callgrind, insert at 10,000: about 110 instructions
+    /// fewer an inserted object, many-to-one 205.2M -> 204.1M).
+    @inline(__always)
+    func adoptLocalRowAsSnapshot() {
+        guard word[.localRow] else { return }
+        row.unsafelyUnwrapped.dropBase()
+        word[.localRow] = false
+    }
+
     /// The instance's size in bytes, header included (what prefetching a whole object asks for; a test checks it).
     static let instanceBytes = 72
 

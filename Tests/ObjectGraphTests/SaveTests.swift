@@ -133,6 +133,31 @@ import Testing
         }
     }
 
+    /// A save that fails after the rollback merge policy turned a conflicting object into a fault gives the object
+    /// back as it was: fired, showing the values it showed (the undo log keeps its snapshot too).
+    @Test func aFailedSaveGivesBackAnObjectTheRollbackPolicyFaulted() throws {
+        let temporary = try TemporaryStore(seedModel())
+        try makeSchool(temporary, classes: 1, studentsPerClass: 1)
+        let context = temporary.store.makeContext()
+        context.mergePolicy = .rollback
+        let student = try #require(try context.fetch(FetchRequest("Student")).first)
+        #expect(try student.string("name") == "Student1")
+        let schoolClass = try #require(try student.object("class"))
+        // Another context renames the student: its row's version moves on.
+        let other = temporary.store.makeContext()
+        let elsewhere = try other.existingObject(with: student.objectID)
+        try elsewhere.setValue("Elsewhere", for: "name")
+        try other.save()
+        // Deleting the class nullifies the student's class; a student without a name then fails validation.
+        try context.delete(schoolClass)
+        _ = try context.insert("Student")
+        #expect(throws: ObjectGraphError.self) { try context.save() }
+        #expect(!student.isFault && !student.isUpdated)
+        #expect(try student.string("name") == "Student1")
+        #expect(try student.object("class") === schoolClass)
+        #expect(try elsewhere.string("name") == "Elsewhere")
+    }
+
     @Test func rollbackAndReset() throws {
         let temporary = try TemporaryStore(seedModel())
         try makeSchool(temporary, classes: 1, studentsPerClass: 2)

@@ -3,6 +3,9 @@
 final class SaveUndoLog {
     private struct Backup {
         let object: ManagedObject
+        /// The row the object showed: a conflict the rollback policy resolves drops it (turning the object into a
+        /// fault) after the object was recorded, and a later failure must give it back with the object fired.
+        let snapshot: RowSnapshot?
         let values: ContiguousArray<Value>?
         let relations: RelationSlots
         let isFault: Bool
@@ -34,7 +37,7 @@ final class SaveUndoLog {
         let key = ObjectIdentifier(object)
         guard backups[key] == nil else { return }
         let relations = object.relations.copyingToManyStates(count: object.entity.relationships.count)
-        backups[key] = Backup(object: object, values: object.localValues, relations: relations, isFault: object.isFault,
+        backups[key] = Backup(object: object, snapshot: object.snapshot, values: object.localValues, relations: relations, isFault: object.isFault,
                               isUpdated: object.isUpdated, isDeleted: object.isDeleted,
                               hasPendingJoinRows: object.hasPendingJoinRows, hasPendingHiddenOwners: object.hasPendingHiddenOwners)
     }
@@ -43,6 +46,7 @@ final class SaveUndoLog {
     func restore(into context: ObjectContext) {
         for backup in backups.values {
             let object = backup.object
+            object.snapshot = backup.snapshot
             object.localValues = backup.values
             object.relations = backup.relations
             object.isFault = backup.isFault

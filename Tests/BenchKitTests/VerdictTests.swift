@@ -72,6 +72,9 @@ import Testing
         let heap = [Self.row("a", size: 100, [990_000], metric: .allocatedBytes), Self.row("b", size: 100, [1_000_000], metric: .allocatedBytes),
                     Self.row("a", size: 1000, [500_000], metric: .allocatedBytes), Self.row("b", size: 1000, [1_000_000], metric: .allocatedBytes)]
         #expect(Self.outcome(.lower(Self.a, than: Self.b, .allocatedBytes), heap) == .holdsFrom(size: 1000))
+        // A claim of parts none of which holds whole names each part's outcome, and no "holds for none".
+        let parts: Rule = .all([("heap", .lower(Self.a, than: Self.b, .allocatedBytes)), ("statements", .equals(Self.a, .sqlStatements, 3))])
+        #expect(Self.outcome(parts, heap + rows) == .partly("heap holds from size 1,000, statements does not hold"))
     }
 
     @Test func statementsAndTimeAreJudgedApart() {

@@ -185,7 +185,9 @@ public indirect enum Rule: Sendable {
         if holding.count == results.count { return (.holds, evidence, text) }
         if holding.isEmpty && results.allSatisfy({ $0.result.outcome == .doesNotHold }) { return (.doesNotHold, evidence, text) }
         let others = results.filter { $0.result.outcome != .holds }.map { "\($0.label) \($0.result.outcome.label)" }
-        return (.partly("holds for " + (holding.isEmpty ? "none" : holding.map(\.label).joined(separator: ", ")) + "; " + others.joined(separator: ", ")), evidence, text)
+        // With no part holding whole, the parts say it alone ("holds for none; ..." read as a contradiction).
+        if holding.isEmpty { return (.partly(others.joined(separator: ", ")), evidence, text) }
+        return (.partly("holds for " + holding.map(\.label).joined(separator: ", ") + "; " + others.joined(separator: ", ")), evidence, text)
     }
 
     // MARK: Helpers

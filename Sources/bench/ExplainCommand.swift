@@ -7,9 +7,6 @@ struct ExplainCommand: ParsableCommand {
         commandName: "explain",
         abstract: "Run one small repetition with the SQL trace on: every statement of each phase, and its counters.")
 
-    /// Left off the counters line: they change from one repetition to the next.
-    private static let timesAndResidentMemory: Set<Metric> = [.wallMs, .cpuUserMs, .cpuSystemMs, .pageFaults, .peakRSSBytes]
-
     @Argument(help: "The scenario to explain.")
     var scenarioName: String
 
@@ -95,7 +92,7 @@ struct ExplainCommand: ParsableCommand {
             phaseEnded: { phase, measurements in
                 state.inPhase = false
                 if state.hidden > 0 { print("  ... \(state.hidden) more trace lines (raise --max-lines to see them)") }
-                let counters = measurements.filter { !Self.timesAndResidentMemory.contains($0.metric) }
+                let counters = measurements.filter(\.metric.isCounter)
                     .map { "\($0.metric.rawValue)=\($0.value.map(formatNumber) ?? "n/a")" }
                 print("counters of \(phase): " + counters.joined(separator: " "))
                 for finding in advisor.findings(phase: phase) {

@@ -56,9 +56,9 @@ extension ObjectContext {
                 // for ahead (profiled, perf at 100,000 members: retaining each was a ninth of ObjectGraph's own
                 // samples in the insert phase).
                 let ownerKey = key(of: owner)
-                let write = { (member: ManagedObject) in set(member, relationship.slot, ownerKey) }
-                if owner.isInserted { state.members?.elements.forEachUnretained(prefetchingRows: true, write) }
-                else { state.added.elements.forEachUnretained(prefetchingRows: true, write) }
+                state.forEachMemberToWrite(ownerIsInserted: owner.isInserted, prefetchingRows: true) { member in
+                    set(member, relationship.slot, ownerKey)
+                }
             }
         }
     }
@@ -173,8 +173,7 @@ extension ObjectContext {
                         try write(JoinPair(table: first.table, source: first.destination, destination: first.source))
                     }
                 }
-                if owner.isInserted { try state.members?.elements.forEachUnretained(writeMember) }
-                else { try state.added.elements.forEachUnretained(writeMember) }
+                try state.forEachMemberToWrite(ownerIsInserted: owner.isInserted, writeMember)
                 if relationship.isReflexive {
                     for member in state.removed where owner.primaryKey > 0 && member.primaryKey > 0 {
                         let (id, primary) = pair(relationship, member, owner)

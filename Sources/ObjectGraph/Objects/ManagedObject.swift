@@ -64,13 +64,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         set {
             guard word[.localRow] else { row = newValue; return }
             let local = row.unsafelyUnwrapped
-            if newValue === local {
-                // The object's own row, just written by a save, becomes its snapshot.
-                local.dropBase()
-                word[.localRow] = false
-            } else {
-                local.base = newValue
-            }
+            if newValue === local { adoptLocalRowAsSnapshot() } else { local.base = newValue }
         }
     }
 

@@ -63,12 +63,7 @@ struct MemberList: RandomAccessCollection {
     /// members: comparing element by element retained and released each member, an atomic on a cold object per
     /// comparison, a twelfth of ObjectGraph's own samples in the insert phase.)
     private func withUnretainedElements<R>(_ body: (UnsafeBufferPointer<Unmanaged<ManagedObject>>) -> R) -> R {
-        elements.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-            return UnsafeRawPointer(base).withMemoryRebound(to: Unmanaged<ManagedObject>.self, capacity: buffer.count) {
-                body(UnsafeBufferPointer(start: $0, count: buffer.count))
-            }
-        }
+        elements.withUnsafeBufferPointer { $0.withUnretainedReferences(body) }
     }
 
     /// Inserts `member`, which the caller knows is not in the list, at `index`.

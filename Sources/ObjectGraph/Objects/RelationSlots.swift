@@ -107,15 +107,7 @@ struct RelationSlots {
     /// that retain was a tenth of ObjectGraph's own samples in the insert phase, an atomic on a cold object).
     @inline(__always)
     func toOne(at index: Int) -> ToOneSlot {
-        switch index {
-        case 0: return ToOneSlot(first)
-        case 1: return ToOneSlot(second)
-        default:
-            switch tail {
-            case let .slot(slot): return ToOneSlot(slot)
-            case let .overflow(buffer): return buffer.withUnsafeMutablePointerToElements { ToOneSlot($0[index - 2]) }
-            }
-        }
+        reading(index) { ToOneSlot($0) }
     }
 
     /// The to-many state slot `index` holds, unretained; nil if the slot holds none. For inverse maintenance, which
@@ -123,22 +115,25 @@ struct RelationSlots {
     /// state of a random class was 166 of ObjectGraph's 2,436 samples in the insert phase, an atomic on a cold line).
     @inline(__always)
     func toManyState(at index: Int) -> Unmanaged<ToManyState>? {
-        switch index {
-        case 0: return Self.state(in: first)
-        case 1: return Self.state(in: second)
-        default:
-            switch tail {
-            case let .slot(slot): return Self.state(in: slot)
-            case let .overflow(buffer): return buffer.withUnsafeMutablePointerToElements { Self.state(in: $0[index - 2]) }
+        reading(index) { slot in
+            switch slot {
+            case let .toMany(state): return .passUnretained(state)
+            case .unresolved, .toOneNil, .toOneObject: return nil
             }
         }
     }
 
+    /// Hands `read` slot `index` borrowed, without copying it (a copy retains what the slot holds).
     @inline(__always)
-    private static func state(in slot: borrowing RelationSlot) -> Unmanaged<ToManyState>? {
-        switch slot {
-        case let .toMany(state): return .passUnretained(state)
-        case .unresolved, .toOneNil, .toOneObject: return nil
+    private func reading<Result>(_ index: Int, _ read: (borrowing RelationSlot) -> Result) -> Result {
+        switch index {
+        case 0: return read(first)
+        case 1: return read(second)
+        default:
+            switch tail {
+            case let .slot(slot): return read(slot)
+            case let .overflow(buffer): return buffer.withUnsafeMutablePointerToElements { read($0[index - 2]) }
+            }
         }
     }
 

@@ -8,14 +8,22 @@ extension UnsafeBufferPointer where Element == ManagedObject {
     /// write to a cold line.
     @inline(__always)
     func forEachUnretained(prefetchingRows rows: Bool, _ body: (ManagedObject) throws -> Void) rethrows {
-        guard let base = baseAddress else { return }
-        let count = self.count
-        try UnsafeRawPointer(base).withMemoryRebound(to: Unmanaged<ManagedObject>.self, capacity: count) { references in
+        try withUnretainedReferences { references in
+            let count = references.count
             for index in 0..<count {
                 if index + Prefetch.distance < count { Prefetch.object(references[index + Prefetch.distance]) }
                 if rows, index + Prefetch.distance / 2 < count { Prefetch.row(of: references[index + Prefetch.distance / 2]) }
                 try references[index]._withUnsafeGuaranteedRef(body)
             }
+        }
+    }
+
+    /// The same objects as references that neither retain nor touch them; the caller keeps the objects alive.
+    @inline(__always)
+    func withUnretainedReferences<R>(_ body: (UnsafeBufferPointer<Unmanaged<ManagedObject>>) throws -> R) rethrows -> R {
+        guard let base = baseAddress else { return try body(UnsafeBufferPointer<Unmanaged<ManagedObject>>(start: nil, count: 0)) }
+        return try UnsafeRawPointer(base).withMemoryRebound(to: Unmanaged<ManagedObject>.self, capacity: count) {
+            try body(UnsafeBufferPointer<Unmanaged<ManagedObject>>(start: $0, count: count))
         }
     }
 }

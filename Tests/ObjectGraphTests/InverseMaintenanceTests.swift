@@ -185,7 +185,7 @@ import Testing
         #endif
     }
 
-    /// What prefetching asks for is what the instances take: a row of n values is `RowSnapshot.instanceBytes(count:)`
+    /// What prefetching asks for is what the instances take: a row is `RowSnapshot.instanceBytes(_:)` of its shape
     /// bytes (rounded up to malloc's 16-byte granule at most).
     @Test func aRowIsTheSizePrefetchingAsksFor() throws {
         #if os(Linux)
@@ -193,7 +193,7 @@ import Testing
         let context = try TemporaryStore(model).store.makeContext()
         let object = try context.insert("Narrow")
         let row = try #require(object.localRow)
-        let expected = RowSnapshot.instanceBytes(count: object.entity.defaultRow.count)
+        let expected = RowSnapshot.instanceBytes(object.entity.rowShape)
         let usable = malloc_usable_size(Unmanaged.passUnretained(row).toOpaque())
         #expect(usable >= expected && usable < expected + 16)
         #endif

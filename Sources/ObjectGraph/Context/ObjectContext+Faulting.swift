@@ -91,12 +91,12 @@ extension ObjectContext {
             return cached
         }
         let columns = entity.columnTypes
-        let snapshot = RowSnapshot.make(tableNumber: entity.rootNumber, primaryKey: primaryKey, version: version,
-                                        count: columns.count) { values in
+        let snapshot = RowSnapshot.make(entity.rowShape, tableNumber: entity.rootNumber, primaryKey: primaryKey,
+                                        version: version) { snapshot in
             if let positions {
-                for (slot, type) in columns.enumerated() { (values + slot).initialize(to: row.value(positions[slot], as: type)) }
+                for (slot, type) in columns.enumerated() { snapshot.set(slot, row.value(positions[slot], as: type)) }
             } else {
-                for (slot, type) in columns.enumerated() { (values + slot).initialize(to: row.value(Int32(slot + 3), as: type)) }
+                for (slot, type) in columns.enumerated() { snapshot.set(slot, row.value(Int32(slot + 3), as: type)) }
             }
         }
         store.rowCache.insert(snapshot)

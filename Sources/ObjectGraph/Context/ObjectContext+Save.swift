@@ -92,14 +92,13 @@ extension ObjectContext {
             .validation(object: "\(entity.name) \(object.objectID)", property: property, reason: "\"\(message)\" (\(code)): \(detail)")
         }
         for attribute in entity.validatedAttributes {
-            let value = object.current(attribute.slot)
-            if value.isNull {
+            if object.currentIsNull(attribute.slot) {
                 if !attribute.isOptional {
                     throw failure(attribute.name, "\(attribute.name) is a required value.", "NSValidationMissingMandatoryPropertyError, 1570", "it is nil")
                 }
                 continue
             }
-            if attribute.hasValueRules { try validateValue(value, of: attribute, failure: failure) }
+            if attribute.hasValueRules { try validateValue(object.current(attribute.slot), of: attribute, failure: failure) }
         }
         for relationship in entity.validatedRelationships {
             if !relationship.isOptional {
@@ -111,7 +110,7 @@ extension ObjectContext {
                     missing = destination.isDeleted
                 case .unresolved:
                     // A to-many still unresolved on an inserted object was never given a member.
-                    missing = relationship.isToMany ? object.isInserted : object.current(relationship.slot).isNull
+                    missing = relationship.isToMany ? object.isInserted : object.currentIsNull(relationship.slot)
                 case let .toMany(state):
                     missing = state.members.map { !$0.contains(where: { !$0.isDeleted }) } ?? false
                 }

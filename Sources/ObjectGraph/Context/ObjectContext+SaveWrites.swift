@@ -186,7 +186,7 @@ extension ObjectContext {
         let entityNumber = Int64(entity.number)
         let insertOrder = entity.insertOrder
         let toOnes = entity.toOneColumns
-        let rowBytes = RowSnapshot.instanceBytes(count: entity.defaultRow.count)
+        let rowBytes = RowSnapshot.instanceBytes(entity.rowShape)
         let count = objects.count
         for index in 0..<count {
             // Two rows ahead the object, one row ahead what it points to (read from the object now in cache).
@@ -203,7 +203,7 @@ extension ObjectContext {
                 insert.bind(Int64(1), at: 3)
                 var parameter: Int32 = 4
                 for slot in insertOrder {
-                    insert.bind(row[slot], at: parameter)
+                    insert.bind(row, slot: slot, at: parameter)
                     parameter += 1
                 }
                 try execute(insert, .insert)

@@ -44,8 +44,11 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     @exclusivity(unchecked) var propertiesByName: [String: PropertyDescription] = [:]
     /// The row of a newly inserted object: attribute defaults, zero counts, null foreign keys.
     @exclusivity(unchecked) var defaultRow: ContiguousArray<Value> = []
-    /// Whether every default holds no reference (null, numbers, dates), so that a new object's row is a byte copy.
-    @exclusivity(unchecked) var defaultRowIsTrivial = false
+    /// How the entity's rows lay out their values, and a new object's row as it starts (`rowShapeOwner`'s shape).
+    @exclusivity(unchecked) private(set) var rowShape = RowShape.Owner.empty.shape
+    @exclusivity(unchecked) var rowShapeOwner = RowShape.Owner.empty {
+        didSet { rowShape = rowShapeOwner.shape }
+    }
     /// Transient attributes' defaults, in transient slot order.
     @exclusivity(unchecked) var transientDefaults: ContiguousArray<Value> = []
     /// Whether the entity has transient attributes (whose values its objects' context holds).

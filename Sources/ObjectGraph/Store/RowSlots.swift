@@ -1,0 +1,158 @@
+import Foundation
+
+/// A slot's tag: what its payload holds, and in its top bit whether the slot is sixteen bytes wide.
+enum SlotTag: UInt8 {
+    case null, int, double, bool, string, date, uuid, binary, url
+    /// A `ValueBox` holding a value whose payload does not fit the slot.
+    case boxed
+
+    static let wideBit: UInt8 = 0x80
+    /// The wide bits of eight tags in one word.
+    static let wideMask: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether the payload holds a reference to release.
+    var holdsReference: Bool {
+        switch self {
+        case .string, .binary, .url, .boxed: return true
+        case .null, .int, .double, .bool, .date, .uuid: return false
+        }
+    }
+}
+
+/// A value kept out of line: a decimal, or a value too wide for its slot.
+final class ValueBox {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// The tags and payloads of a row's words, read and written in place; it does not own them.
+struct RowSlots {
+    let words: UnsafeMutablePointer<UInt64>
+    let count: Int
+
+    @inline(__always)
+    init(_ words: UnsafeMutablePointer<UInt64>, count: Int) {
+        self.words = words
+        self.count = count
+    }
+
+    @inline(__always)
+    private var tags: UnsafeMutablePointer<UInt8> { UnsafeMutableRawPointer(words).assumingMemoryBound(to: UInt8.self) }
+
+    @inline(__always)
+    func tag(_ slot: Int) -> SlotTag {
+        // Every tag byte was written from a `SlotTag` (profiled: `init(rawValue:)` was a call, not inlined).
+        unsafeBitCast(tags[slot] & ~SlotTag.wideBit, to: SlotTag.self)
+    }
+
+    @inline(__always)
+    func isWide(_ slot: Int) -> Bool { tags[slot] & SlotTag.wideBit != 0 }
+
+    /// The payload of `slot`: after the tag words, eight bytes for each slot before it and eight more for each of
+    /// those that is wide.
+    @inline(__always)
+    func payload(_ slot: Int) -> UnsafeMutableRawPointer {
+        let tagWords = RowShape.tagWords(count: count)
+        let word = slot >> 3
+        var wide = (words[word] & SlotTag.wideMask & ((1 &<< UInt64((slot & 7) << 3)) &- 1)).nonzeroBitCount
+        var index = 0
+        while index < word {
+            wide += (words[index] & SlotTag.wideMask).nonzeroBitCount
+            index += 1
+        }
+        return UnsafeMutableRawPointer(words + tagWords + slot + wide)
+    }
+
+    /// The value in `slot`.
+    @inline(__always)
+    func value(_ slot: Int) -> Value {
+        let payload = payload(slot)
+        switch tag(slot) {
+        case .null: return .null
+        case .int: return .int(payload.load(as: Int64.self))
+        case .double: return .double(payload.load(as: Double.self))
+        case .bool: return .bool(payload.load(as: Bool.self))
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: payload.load(as: Double.self)))
+        case .uuid: return .uuid(payload.load(as: UUID.self))
+        case .string: return .string(payload.assumingMemoryBound(to: String.self).pointee)
+        case .binary: return .binary(payload.assumingMemoryBound(to: Data.self).pointee)
+        case .url: return .url(payload.assumingMemoryBound(to: URL.self).pointee)
+        case .boxed: return payload.assumingMemoryBound(to: ValueBox.self).pointee.value
+        }
+    }
+
+    /// Puts `value` into `slot`, whose payload holds nothing to release.
+    @inline(__always)
+    func initialize(_ slot: Int, _ value: Value) {
+        initialize(slot, value, at: payload(slot))
+    }
+
+    @inline(__always)
+    private func initialize(_ slot: Int, _ value: Value, at payload: UnsafeMutableRawPointer) {
+        let wide = isWide(slot)
+        let tag: SlotTag
+        switch value {
+        case .null: tag = .null
+        case let .int(v): payload.storeBytes(of: v, as: Int64.self); tag = .int
+        case let .double(v): payload.storeBytes(of: v, as: Double.self); tag = .double
+        case let .bool(v): payload.storeBytes(of: v, as: Bool.self); tag = .bool
+        case let .date(v): payload.storeBytes(of: v.timeIntervalSinceReferenceDate, as: Double.self); tag = .date
+        case let .uuid(v) where wide: payload.storeBytes(of: v, as: UUID.self); tag = .uuid
+        case let .string(v) where wide: payload.initializeMemory(as: String.self, repeating: v, count: 1); tag = .string
+        case let .binary(v) where wide: payload.initializeMemory(as: Data.self, repeating: v, count: 1); tag = .binary
+        case let .url(v) where wide: payload.initializeMemory(as: URL.self, repeating: v, count: 1); tag = .url
+        case .uuid, .string, .binary, .url, .decimal:
+            payload.initializeMemory(as: ValueBox.self, repeating: ValueBox(value), count: 1); tag = .boxed
+        }
+        tags[slot] = (wide ? SlotTag.wideBit : 0) | tag.rawValue
+    }
+
+    /// Releases what `slot`'s payload holds, leaving it null.
+    @inline(__always)
+    func deinitialize(_ slot: Int) {
+        guard tag(slot).holdsReference else { return }
+        release(slot, at: payload(slot))
+    }
+
+    @inline(__always)
+    private func release(_ slot: Int, at payload: UnsafeMutableRawPointer) {
+        switch tag(slot) {
+        case .string: payload.assumingMemoryBound(to: String.self).deinitialize(count: 1)
+        case .binary: payload.assumingMemoryBound(to: Data.self).deinitialize(count: 1)
+        case .url: payload.assumingMemoryBound(to: URL.self).deinitialize(count: 1)
+        case .boxed: payload.assumingMemoryBound(to: ValueBox.self).deinitialize(count: 1)
+        case .null, .int, .double, .bool, .date, .uuid: break
+        }
+        tags[slot] &= SlotTag.wideBit
+    }
+
+    /// Initializes the reference in `slot`'s payload as a copy of `source`'s, slot for slot: for a row whose tags
+    /// and bytes were copied from `source`, so that each reference gets its own count.
+    func initializeReference(_ slot: Int, from source: RowSlots) {
+        let target = payload(slot), payload = source.payload(slot)
+        switch source.tag(slot) {
+        case .string: target.initializeMemory(as: String.self, repeating: payload.assumingMemoryBound(to: String.self).pointee, count: 1)
+        case .binary: target.initializeMemory(as: Data.self, repeating: payload.assumingMemoryBound(to: Data.self).pointee, count: 1)
+        case .url: target.initializeMemory(as: URL.self, repeating: payload.assumingMemoryBound(to: URL.self).pointee, count: 1)
+        case .boxed:
+            target.initializeMemory(as: ValueBox.self, repeating: payload.assumingMemoryBound(to: ValueBox.self).pointee, count: 1)
+        case .null, .int, .double, .bool, .date, .uuid: break
+        }
+    }
+
+    /// Replaces the value in `slot`.
+    @inline(__always)
+    func set(_ slot: Int, _ value: Value) {
+        let payload = payload(slot)
+        if tag(slot).holdsReference { release(slot, at: payload) }
+        initialize(slot, value, at: payload)
+    }
+
+    @inline(__always)
+    func isNull(_ slot: Int) -> Bool { tag(slot) == .null }
+
+    /// Whether some slot holds a reference.
+    var holdsReferences: Bool {
+        (0..<count).contains { tag($0).holdsReference }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// Rows keep each value in a slot sized by its column's type: every value reads back as it was put, in a slot of
+/// either width, through copies and replacements, and what a slot holds is released exactly once.
+@Suite struct RowSnapshotTests {
+    /// Ten columns (two tag words), narrow and wide mixed.
+    private let types: [AttributeType] = [.int64, .string, .bool, .uuid, .date, .binary, .double, .uri, .decimal, .undefined]
+
+    private let shape: RowShape.Owner
+
+    init() {
+        shape = RowShape.Owner(types: types, defaults: ContiguousArray(repeating: .null, count: types.count))
+    }
+
+    private var everyValue: [Value] {
+        [.null, .int(-7), .double(2.5), .bool(true), .string("a string longer than fifteen bytes"), .string("short"),
+         .date(Date(timeIntervalSinceReferenceDate: 12.25)), .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
+         .binary(Data([1, 2, 3])), .decimal(Decimal(string: "12.345")!), .url(URL(string: "https://example.com/a")!)]
+    }
+
+    private func row(_ values: [Value]) -> RowSnapshot {
+        RowSnapshot.make(shape.shape, tableNumber: 1, primaryKey: 5, version: 2, values: ContiguousArray(values))
+    }
+
+    @Test func everyValueReadsBackFromEverySlot() {
+        for value in everyValue {
+            let row = row(Array(repeating: value, count: types.count))
+            #expect(Array(row.values) == Array(repeating: value, count: types.count), "\(value)")
+            let copy = row.copy()
+            #expect(Array(copy.values) == Array(row.values))
+            for slot in 0..<types.count { copy.set(slot, everyValue[(slot + 3) % everyValue.count]) }
+            #expect(Array(row.values) == Array(repeating: value, count: types.count), "a copy's change shows in its source")
+            #expect((0..<types.count).allSatisfy { copy[$0] == everyValue[($0 + 3) % everyValue.count] })
+            #expect(row.primaryKey == 5 && row.version == 2 && row.count == types.count && copy.primaryKey == 5)
+        }
+    }
+
+    @Test func aRowIsAsLargeAsItsColumnsNeed() {
+        // Ten tags take two words; five narrow slots one word each, five wide slots two each.
+        #expect(RowSnapshot.instanceBytes(shape.shape) == 16 + 24 + 8 * (2 + 5 + 2 * 5))
+        // The school's student under many-to-one: a name and two keys.
+        let student = RowShape.Owner(types: [.string, .int64, .int64], defaults: [.null, .null, .null])
+        #expect(RowSnapshot.instanceBytes(student.shape) == 16 + 24 + 8 + 16 + 8 + 8)
+    }
+
+    @Test func aNewRowStartsWithItsDefaults() {
+        let defaults: ContiguousArray<Value> = [.int(3), .string("default"), .null, .date(Date(timeIntervalSinceReferenceDate: 1))]
+        let shape = RowShape.Owner(types: [.int64, .string, .double, .date], defaults: defaults)
+        #expect(!shape.shape.startsComplete)
+        let trivial = RowShape.Owner(types: [.int64, .double], defaults: [.int(3), .double(1.5)])
+        #expect(trivial.shape.startsComplete)
+        #expect(Array(RowSnapshot.make(trivial.shape, tableNumber: 1, primaryKey: 0, version: 0).values) == [.int(3), .double(1.5)])
+    }
+
+    /// A `Data` whose bytes' deallocator counts, to see when the last reference to it goes.
+    private final class Releases: @unchecked Sendable { var count = 0 }
+
+    private func counted(_ releases: Releases) -> Value {
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 8)
+        return .binary(Data(bytesNoCopy: bytes, count: 64, deallocator: .custom { pointer, _ in
+            pointer.deallocate()
+            releases.count += 1
+        }))
+    }
+
+    @Test func whatASlotHoldsIsReleasedOnceItsLastHolderGoes() {
+        let releases = Releases()
+        // Slot 0 is narrow (the data is boxed there), slot 5 wide (the data is inline).
+        for slot in [0, 5] {
+            var original: RowSnapshot? = row(Array(repeating: .null, count: types.count))
+            original!.set(slot, counted(releases))
+            var copy: RowSnapshot? = original!.copy()
+            original = nil
+            #expect(releases.count == 0, "the copy still holds the data")
+            copy!.set(slot, .int(1))
+            #expect(releases.count == 1)
+            copy!.set(slot, counted(releases))
+            copy = nil
+            #expect(releases.count == 2)
+            releases.count = 0
+        }
+    }
+}

@@ -37,6 +37,17 @@ import Testing
         }
     }
 
+    @Test func wideSlotsAreCountedAsAPopcountWould() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let tags = UInt64.random(in: .min ... .max, using: &generator)
+            for slots in 0...8 {
+                let mask: UInt64 = slots == 8 ? ~0 : (1 << UInt64(slots * 8)) - 1
+                #expect(RowSlots.wideSlots(in: tags, before: slots) == (tags & SlotTag.wideMask & mask).nonzeroBitCount)
+            }
+        }
+    }
+
     @Test func aRowIsAsLargeAsItsColumnsNeed() {
         // Ten tags take two words; five narrow slots one word each, five wide slots two each.
         #expect(RowSnapshot.instanceBytes(shape.shape) == 16 + 24 + 8 * (2 + 5 + 2 * 5))

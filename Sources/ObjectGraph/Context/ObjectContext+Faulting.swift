@@ -90,13 +90,14 @@ extension ObjectContext {
         if let cached = store.rowCache.snapshot(table: entity.rootNumber, primaryKey: primaryKey), cached.version == version {
             return cached
         }
-        let columns = entity.columnTypes
-        let snapshot = RowSnapshot.make(entity.rowShape, tableNumber: entity.rootNumber, primaryKey: primaryKey,
+        let shape = entity.rowShape
+        let snapshot = RowSnapshot.make(shape, tableNumber: entity.rootNumber, primaryKey: primaryKey,
                                         version: version) { snapshot in
+            let slots = snapshot.slots
             if let positions {
-                for (slot, type) in columns.enumerated() { snapshot.set(slot, row.value(positions[slot], as: type)) }
+                for slot in 0..<shape.count { row.read(positions[slot], as: shape.columns[slot], into: slots, slot: slot) }
             } else {
-                for (slot, type) in columns.enumerated() { snapshot.set(slot, row.value(Int32(slot + 3), as: type)) }
+                for slot in 0..<shape.count { row.read(Int32(slot + 3), as: shape.columns[slot], into: slots, slot: slot) }
             }
         }
         store.rowCache.insert(snapshot)

@@ -39,8 +39,6 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     @exclusivity(unchecked) var tableColumns: [Column] = []
     /// Column slots in INSERT order: keys first, then attributes (Core Data's `_NSSQLGenerator`).
     @exclusivity(unchecked) var insertOrder: [Int] = []
-    /// The type each column is read as, in row order.
-    @exclusivity(unchecked) var columnTypes: [AttributeType] = []
     @exclusivity(unchecked) var propertiesByName: [String: PropertyDescription] = [:]
     /// The row of a newly inserted object: attribute defaults, zero counts, null foreign keys.
     @exclusivity(unchecked) var defaultRow: ContiguousArray<Value> = []

@@ -41,7 +41,6 @@ public final class ObjectModel: @unchecked Sendable {
             ($0.name, fnv1a64Hex(Self.canonicalDescription(of: [$0])))
         })
         for entity in entities {
-            entity.columnTypes = entity.columns.map(\.attributeType)
             entity.insertOrder = entity.columns.indices.sorted { (entity.columns[$0].writeRank, $0) < (entity.columns[$1].writeRank, $1) }
             entity.unresolvedRelations = RelationSlots(unresolved: entity.relationships.count)
             entity.toOneColumns = entity.toOneRelationships.map { ToOneColumn(index: $0.index, slot: $0.slot, entitySlot: $0.entitySlot) }

@@ -259,6 +259,26 @@ final class SQLiteStatement {
         }
     }
 
+    /// Reads `column` as `value(_:as:)` reads a column of `shape`'s type into `slot` of a row being made,
+    /// straight into the slot's payload (profiled: making a `Value` of each column and switching on it again made
+    /// fetch-all 7% more instructions).
+    @inline(__always)
+    func read(_ column: Int32, as shape: RowShape.Column, into slots: RowSlots, slot: Int) {
+        if sqlite3_column_type(handle, column) == SQLITE_NULL { return slots.initializeNull(slot) }
+        let payload = slots.payload(atWord: shape.word)
+        switch shape.type {
+        case .string: slots.initialize(slot, string: string(column), at: payload)
+        case .int64, .int32, .int16: slots.initialize(slot, int64(column), as: .int, at: payload)
+        case .double, .float: slots.initialize(slot, double(column), as: .double, at: payload)
+        case .bool: slots.initialize(slot, int64(column) != 0, as: .bool, at: payload)
+        case .date: slots.initialize(slot, double(column), as: .date, at: payload)
+        // A UUID column's slot is wide (`AttributeType.hasWideSlot`).
+        case .uuid:
+            if let uuid = uuid(column) { slots.initialize(slot, uuid.uuid, as: .uuid, at: payload) } else { slots.initializeNull(slot) }
+        case .binary, .transformable, .decimal, .uri, .undefined: slots.initialize(slot, value(column, as: shape.type))
+        }
+    }
+
     /// Reads an integer column that may be NULL (foreign keys): 0 stands for NULL, as primary keys start at 1.
     @inline(__always)
     func foreignKey(_ column: Int32) -> Int64 {

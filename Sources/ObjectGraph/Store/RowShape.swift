@@ -20,6 +20,15 @@ struct RowShape {
     /// which is then set slot by slot.
     let startsComplete: Bool
 
+    /// Each column's type and the word its payload starts at, in slot order (kept by the `Owner` too): what a
+    /// fetch reads each column as and where it puts it, without counting wide slots per column.
+    let columns: UnsafePointer<Column>
+
+    struct Column {
+        let type: AttributeType
+        let word: Int
+    }
+
     static func tagWords(count: Int) -> Int { (count + 7) >> 3 }
 
     /// Keeps a shape's initial words; an entity holds the owner of its rows' shape. Immutable once made.
@@ -41,13 +50,23 @@ struct RowShape {
                 let slots = RowSlots(words, count: count)
                 for (slot, value) in defaults.enumerated() { slots.initialize(slot, value) }
             }
-            shape = RowShape(count: count, wordCount: wordCount, initialWords: UnsafePointer(words), startsComplete: complete)
+            let columns = UnsafeMutablePointer<Column>.allocate(capacity: count)
+            var word = tagWords
+            for (slot, type) in types.enumerated() {
+                (columns + slot).initialize(to: Column(type: type, word: word))
+                word += type.hasWideSlot ? 2 : 1
+            }
+            shape = RowShape(count: count, wordCount: wordCount, initialWords: UnsafePointer(words), startsComplete: complete,
+                             columns: UnsafePointer(columns))
         }
 
         /// The shape of a row of no columns, until an entity's columns are laid out.
         static let empty = Owner(types: [], defaults: [])
 
-        deinit { shape.initialWords.deallocate() }
+        deinit {
+            shape.initialWords.deallocate()
+            shape.columns.deallocate()
+        }
     }
 }
 

@@ -41,7 +41,8 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, UInt64> {
         return unsafeDowncast(buffer, to: RowSnapshot.self)
     }
 
-    /// A snapshot of `shape` whose values `fill` sets (`set(_:_:)`); a slot it leaves holds what a new row does.
+    /// A snapshot of `shape` whose values `fill` sets (`set(_:_:)`, or the initializers of `slots`: no slot of a new
+    /// row holds a reference to release); a slot it leaves holds what a new row does.
     @inline(__always)
     static func make(_ shape: RowShape, tableNumber: Int, primaryKey: Int64, version: Int64,
                      fill: (RowSnapshot) -> Void) -> RowSnapshot {

@@ -56,6 +56,46 @@ import Testing
         #expect(RowSnapshot.instanceBytes(student.shape) == 16 + 24 + 8 + 16 + 8 + 8)
     }
 
+    /// Where a fetch puts each column (`RowShape.Column.word`) is where every other access finds it.
+    @Test func aFetchPutsEachColumnWhereItIsRead() {
+        let types: [AttributeType] = [.string, .int64, .int64, .uuid, .double, .string, .bool, .date, .binary, .int16, .uri, .string]
+        let owner = RowShape.Owner(types: types, defaults: ContiguousArray(repeating: .null, count: types.count))
+        let row = RowSnapshot.make(owner.shape, tableNumber: 1, primaryKey: 1, version: 1)
+        let slots = row.slots
+        for slot in 0..<types.count {
+            #expect(slots.payload(atWord: owner.shape.columns[slot].word) == slots.payload(slot), "slot \(slot)")
+        }
+        #expect(slots.wordCount == owner.shape.wordCount)
+    }
+
+    /// A default kept boxed (a UUID in an eight-byte column) holds a reference, so new rows do not copy it as bytes.
+    @Test func aDefaultHoldingAReferenceIsNotCopiedAsBytes() {
+        let owner = RowShape.Owner(types: [.int64, .uuid], defaults: [.uuid(UUID()), .uuid(UUID())])
+        #expect(!owner.shape.startsComplete)
+        for _ in 0..<3 { #expect(Array(RowSnapshot.make(owner.shape, tableNumber: 1, primaryKey: 0, version: 0).values) == [.null, .null]) }
+    }
+
+    /// A fetch reads a column into its slot exactly as `value(_:as:)` reads it, whatever SQLite holds there.
+    @Test func aFetchReadsEachColumnAsValueDoes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rowsnapshot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let connection = try SQLiteConnection(path: directory.appendingPathComponent("read.sqlite").path)
+        try connection.execute("CREATE TABLE T(A)")
+        let stored = ["NULL", "42", "-7", "2.5", "'text'", "'12'", "'https://example.com/a'", "X'E621E1F8C36C495A93FC0C247A3E6E5F'",
+                      "X'0102'", "''", "'12.345'"]
+        for literal in stored { try connection.execute("INSERT INTO T(A) VALUES (\(literal))") }
+        let types: [AttributeType] = [.int16, .int32, .int64, .decimal, .double, .float, .string, .bool, .date, .binary, .uuid, .uri,
+                                      .transformable]
+        let owner = RowShape.Owner(types: types, defaults: ContiguousArray(repeating: .null, count: types.count))
+        let statement = try SQLiteStatement(connection: connection, sql: "SELECT A FROM T")
+        while try statement.step() {
+            let row = RowSnapshot.make(owner.shape, tableNumber: 1, primaryKey: 1, version: 1)
+            for slot in 0..<types.count { statement.read(0, as: owner.shape.columns[slot], into: row.slots, slot: slot) }
+            for (slot, type) in types.enumerated() { #expect(row[slot] == statement.value(0, as: type), "\(type)") }
+        }
+    }
+
     @Test func aNewRowStartsWithItsDefaults() {
         let defaults: ContiguousArray<Value> = [.int(3), .string("default"), .null, .date(Date(timeIntervalSinceReferenceDate: 1))]
         let shape = RowShape.Owner(types: [.int64, .string, .double, .date], defaults: defaults)

@@ -108,10 +108,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         self.word = ObjectWord(owner: Unmanaged.passUnretained(owner), flags: [.inserted, .localRow])
         // Defaults holding no reference copy as bytes, with the tags (profiled: copying value by value was 15% of
         // `ObjectContext.insert(_:)`'s instructions).
-        let shape = entity.rowShape
-        self.row = shape.startsComplete
-            ? RowSnapshot.make(shape, tableNumber: entity.rootNumber, primaryKey: 0, version: 0)
-            : RowSnapshot.makeDefaultRow(of: entity)
+        self.row = RowSnapshot.makeNew(of: entity)
         // Every relationship starts unresolved: to-one keys read null, to-many sets are created empty on first use.
         self.relations = entity.unresolvedRelations
     }

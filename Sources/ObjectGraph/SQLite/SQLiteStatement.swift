@@ -259,14 +259,14 @@ final class SQLiteStatement {
         }
     }
 
-    /// Reads `column` as `value(_:as:)` reads a column of `shape`'s type into `slot` of a row being made,
+    /// Reads `column` as `value(_:as:)` reads a column of `layout`'s type into `slot` of a row being made,
     /// straight into the slot's payload (profiled: making a `Value` of each column and switching on it again made
     /// fetch-all 7% more instructions).
     @inline(__always)
-    func read(_ column: Int32, as shape: RowShape.Column, into slots: RowSlots, slot: Int) {
+    func read(_ column: Int32, as layout: RowShape.Column, into slots: RowSlots, slot: Int) {
         if sqlite3_column_type(handle, column) == SQLITE_NULL { return slots.initializeNull(slot) }
-        let payload = slots.payload(atWord: shape.word)
-        switch shape.type {
+        let payload = slots.payload(atWord: layout.word)
+        switch layout.type {
         case .string: slots.initialize(slot, string: string(column), at: payload)
         case .int64, .int32, .int16: slots.initialize(slot, int64(column), as: .int, at: payload)
         case .double, .float: slots.initialize(slot, double(column), as: .double, at: payload)
@@ -275,7 +275,7 @@ final class SQLiteStatement {
         // A UUID column's slot is wide (`AttributeType.hasWideSlot`).
         case .uuid:
             if let uuid = uuid(column) { slots.initialize(slot, uuid.uuid, as: .uuid, at: payload) } else { slots.initializeNull(slot) }
-        case .binary, .transformable, .decimal, .uri, .undefined: slots.initialize(slot, value(column, as: shape.type))
+        case .binary, .transformable, .decimal, .uri, .undefined: slots.initialize(slot, value(column, as: layout.type))
         }
     }
 

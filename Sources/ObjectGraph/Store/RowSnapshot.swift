@@ -4,7 +4,7 @@
 /// Snapshots are shared by every object of every context that shows this row, and by the store's row cache
 /// for as long as some object holds them; the last holder's release removes the row from the cache.
 final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, UInt64> {
-    /// 24 bytes, so that the first value (often the one read most) starts within the first cache line.
+    /// 24 bytes, so that the tags and the first values (often the ones read most) share the header's cache line.
     struct Header {
         var primaryKey: Int64
         var version: Int32
@@ -30,7 +30,8 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, UInt64> {
         2 * MemoryLayout<Int>.size + MemoryLayout<Header>.stride + shape.wordCount * MemoryLayout<UInt64>.stride
     }
 
-    /// A snapshot of `shape` as a new row of it starts (see `RowShape.startsComplete`).
+    /// A snapshot of `shape` with the tags and trivial defaults of `RowShape.initialWords` (all null unless the
+    /// shape `startsComplete`).
     @inline(__always)
     static func make(_ shape: RowShape, tableNumber: Int, primaryKey: Int64, version: Int64) -> RowSnapshot {
         let buffer = create(minimumCapacity: shape.wordCount) { _ in
@@ -51,18 +52,20 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, UInt64> {
         return row
     }
 
-    /// A new row of `entity`, whose defaults include a value holding a reference (a string default).
-    @inline(never)
-    static func makeDefaultRow(of entity: EntityDescription) -> RowSnapshot {
-        make(entity.rowShape, tableNumber: entity.rootNumber, primaryKey: 0, version: 0) { row in
-            for (slot, value) in entity.defaultRow.enumerated() where !value.isNull { row.set(slot, value) }
-        }
+    /// A new object's row of `entity`: its defaults, copied as bytes unless one holds a reference.
+    @inline(__always)
+    static func makeNew(of entity: EntityDescription) -> RowSnapshot {
+        let shape = entity.rowShape
+        guard shape.startsComplete else { return make(shape, tableNumber: entity.rootNumber, primaryKey: 0, version: 0, values: entity.defaultRow) }
+        return make(shape, tableNumber: entity.rootNumber, primaryKey: 0, version: 0)
     }
 
-    /// A snapshot of `shape` holding `values`.
+    /// A snapshot of `shape` holding `values`, one for each of its columns.
+    @inline(never)
     static func make(_ shape: RowShape, tableNumber: Int, primaryKey: Int64, version: Int64,
                      values: ContiguousArray<Value>) -> RowSnapshot {
-        make(shape, tableNumber: tableNumber, primaryKey: primaryKey, version: version) { row in
+        precondition(values.count == shape.count, "a row of \(shape.count) columns given \(values.count) values")
+        return make(shape, tableNumber: tableNumber, primaryKey: primaryKey, version: version) { row in
             for (slot, value) in values.enumerated() { row.set(slot, value) }
         }
     }
@@ -129,14 +132,13 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, UInt64> {
     /// A copy with its own storage, for an object about to change values of this row.
     func copy() -> RowSnapshot {
         let source = slots
-        let words = RowShape.tagWords(count: source.count) + source.count
-            + (0..<source.count).reduce(0) { $0 + (source.isWide($1) ? 1 : 0) }
+        let words = source.wordCount
         let buffer = RowSnapshot.create(minimumCapacity: words) { _ in
             Header(primaryKey: primaryKey, version: Int32(truncatingIfNeeded: version), tableNumber: Int16(tableNumber),
                    count: Int16(source.count), link: .none)
         }
         buffer.withUnsafeMutablePointerToElements { elements in
-            elements.initialize(from: source.words, count: words)
+            UnsafeMutableRawPointer(elements).copyMemory(from: source.words, byteCount: words * MemoryLayout<UInt64>.size)
             // The bytes copied share the references of the source's payloads: each gets its own count.
             let target = RowSlots(elements, count: source.count)
             for slot in 0..<source.count where source.tag(slot).holdsReference { target.initializeReference(slot, from: source) }

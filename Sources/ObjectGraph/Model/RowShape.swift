@@ -1,18 +1,17 @@
 import Foundation
 
 /// How an entity's rows lay out their values: a tag byte per column, then each column's payload in a slot of
-/// eight bytes (numbers, booleans, dates, keys) or sixteen (strings, UUIDs, data, URIs, undefined).
+/// eight bytes (numbers, booleans, dates, keys) or sixteen (strings, UUIDs, data, URIs).
 ///
-/// A `Value` is 24 bytes in an array (17 and padding: its payloads have no spare bits to keep the case in). Kept
-/// as tags and slots sized by column type, a student's row of a name and two keys takes 40 bytes of values
-/// instead of 72, a 96-byte malloc chunk instead of 128 (massif, 1,000,000 students inserted: rows were 114 of
-/// ObjectGraph's 366 MB at the peak). A value whose payload does not fit its slot (a string in an integer
-/// column, as SQLite's dynamic typing or an undefined attribute allows; any decimal) is kept boxed.
+/// A `Value` takes 24 bytes in an array (17 and padding: its payloads leave no spare bits for the case). Kept in
+/// slots sized by column type, a student's row of a name and two keys takes 40 bytes of values instead of 72,
+/// a 96-byte malloc chunk instead of 128 (massif, 1,000,000 students inserted: rows were the heap's largest
+/// part). A value whose payload does not fit its slot (any decimal; a string in an integer column) is boxed.
 struct RowShape {
     let count: Int
     /// The words of a row: tag words, then payload words.
     let wordCount: Int
-    /// A new row's words: tags (nulls, or the defaults when `startsComplete`), then the payloads of those defaults.
+    /// A new row's words: tags (the defaults when `startsComplete`, else nulls), then the payloads of those defaults.
     /// The `Owner` that made the shape keeps them (a plain pointer, so that reading an entity's shape for each
     /// insert retains nothing: profiled, an array here cost two retains an insert).
     let initialWords: UnsafePointer<UInt64>
@@ -39,16 +38,23 @@ struct RowShape {
         init(types: [AttributeType], defaults: ContiguousArray<Value>) {
             let count = types.count
             let tagWords = RowShape.tagWords(count: count)
-            var tags = [UInt8](repeating: 0, count: tagWords * 8)
-            for (slot, type) in types.enumerated() where type.hasWideSlot { tags[slot] = SlotTag.wideBit }
+            precondition(RowSlots.payloadsFit, "String, Data, URL or UUID is larger than a wide slot on this platform")
+            precondition(defaults.count == count, "a row shape needs one default per column")
             let wordCount = tagWords + count + types.filter(\.hasWideSlot).count
             let words = UnsafeMutablePointer<UInt64>.allocate(capacity: wordCount)
             words.initialize(repeating: 0, count: wordCount)
-            tags.withUnsafeBytes { UnsafeMutableRawPointer(words).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            let complete = defaults.allSatisfy { $0.isTrivialInSlot }
-            if complete {
-                let slots = RowSlots(words, count: count)
-                for (slot, value) in defaults.enumerated() { slots.initialize(slot, value) }
+            for (slot, type) in types.enumerated() where type.hasWideSlot {
+                UnsafeMutableRawPointer(words).storeBytes(of: SlotTag.wideBit, toByteOffset: slot, as: UInt8.self)
+            }
+            // The defaults are copied as bytes into every new row unless one of them, as kept, holds a reference.
+            let slots = RowSlots(words, count: count)
+            for (slot, value) in defaults.enumerated() { slots.initialize(slot, value) }
+            let complete = !slots.holdsReferences
+            if !complete {
+                for slot in 0..<count {
+                    slots.deinitialize(slot)
+                    slots.initializeNull(slot)
+                }
             }
             let columns = UnsafeMutablePointer<Column>.allocate(capacity: count)
             var word = tagWords
@@ -71,22 +77,12 @@ struct RowShape {
 }
 
 extension AttributeType {
-    /// Whether the column's values take sixteen bytes (a string, a UUID, data, a URL).
+    /// Whether the column's slot is sixteen bytes (a string, a UUID, data or a transformed value, a URI; an
+    /// undefined attribute is transient and has no column).
     var hasWideSlot: Bool {
         switch self {
         case .string, .uuid, .binary, .transformable, .uri, .undefined: return true
         case .int16, .int32, .int64, .decimal, .double, .float, .bool, .date: return false
-        }
-    }
-}
-
-extension Value {
-    /// Whether the value is kept in its slot as bytes alone, holding no reference (so that a row of such values
-    /// copies as bytes).
-    var isTrivialInSlot: Bool {
-        switch self {
-        case .null, .int, .double, .bool, .date, .uuid: return true
-        case .string, .binary, .decimal, .url: return false
         }
     }
 }

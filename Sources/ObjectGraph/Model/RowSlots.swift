@@ -1,5 +1,9 @@
 import Foundation
 
+#if _endian(big)
+#error("RowSlots counts wide slots in a tag word as little-endian bytes")
+#endif
+
 /// A slot's tag: what its payload holds, and in its top bit whether the slot is sixteen bytes wide.
 enum SlotTag: UInt8 {
     case null, int, double, bool, string, date, uuid, binary, url
@@ -36,17 +40,37 @@ struct RowSlots {
         self.count = count
     }
 
+    /// Whether String, Data, URL and UUID fit a wide slot, so that they can be kept in one.
+    static let payloadsFit = fitsWideSlot(String.self) && fitsWideSlot(Data.self) && fitsWideSlot(URL.self)
+        && fitsWideSlot(UUID.self)
+
+    private static func fitsWideSlot<T>(_: T.Type) -> Bool {
+        MemoryLayout<T>.size <= 16 && MemoryLayout<T>.alignment <= 8
+    }
+
+    /// Tag bytes are read and written as bytes of the words (raw), which are read whole to count wide slots.
     @inline(__always)
-    private var tags: UnsafeMutablePointer<UInt8> { UnsafeMutableRawPointer(words).assumingMemoryBound(to: UInt8.self) }
+    private func tagByte(_ slot: Int) -> UInt8 { UnsafeRawPointer(words).load(fromByteOffset: slot, as: UInt8.self) }
+
+    @inline(__always)
+    private func setTagByte(_ slot: Int, _ byte: UInt8) {
+        UnsafeMutableRawPointer(words).storeBytes(of: byte, toByteOffset: slot, as: UInt8.self)
+    }
 
     @inline(__always)
     func tag(_ slot: Int) -> SlotTag {
         // Every tag byte was written from a `SlotTag` (profiled: `init(rawValue:)` was a call, not inlined).
-        unsafeBitCast(tags[slot] & ~SlotTag.wideBit, to: SlotTag.self)
+        unsafeBitCast(tagByte(slot) & ~SlotTag.wideBit, to: SlotTag.self)
     }
 
     @inline(__always)
-    func isWide(_ slot: Int) -> Bool { tags[slot] & SlotTag.wideBit != 0 }
+    func isWide(_ slot: Int) -> Bool { tagByte(slot) & SlotTag.wideBit != 0 }
+
+    /// The words of the row: tag words, then a word for each slot and one more for each wide slot.
+    var wordCount: Int {
+        let tagWords = RowShape.tagWords(count: count)
+        return (0..<tagWords).reduce(tagWords + count) { $0 + RowSlots.wideSlots(in: words[$1], before: 8) }
+    }
 
     /// The payload of `slot`: after the tag words, eight bytes for each slot before it and eight more for each of
     /// those that is wide.
@@ -115,23 +139,25 @@ struct RowSlots {
         case .uuid, .string, .binary, .url, .decimal:
             payload.initializeMemory(as: ValueBox.self, repeating: ValueBox(value), count: 1); tag = .boxed
         }
-        tags[slot] = (wide ? SlotTag.wideBit : 0) | tag.rawValue
+        setTagByte(slot, (wide ? SlotTag.wideBit : 0) | tag.rawValue)
     }
 
-    /// Puts a value of a payload that fits any slot into `slot` (whose payload, at `payload`, holds nothing to
-    /// release).
+    /// Puts the bytes of a value that holds no reference into `slot` (whose payload, at `payload`, holds nothing to
+    /// release); they must fit the slot.
     @inline(__always)
     func initialize<Payload: BitwiseCopyable>(_ slot: Int, _ bits: Payload, as tag: SlotTag, at payload: UnsafeMutableRawPointer) {
+        assert(MemoryLayout<Payload>.size <= (isWide(slot) ? 16 : 8))
         payload.storeBytes(of: bits, as: Payload.self)
-        tags[slot] = tags[slot] & SlotTag.wideBit | tag.rawValue
+        setTagByte(slot, tagByte(slot) & SlotTag.wideBit | tag.rawValue)
     }
 
-    /// Puts a string into `slot` (whose payload, at `payload`, holds nothing to release).
+    /// Puts a string into `slot` (whose payload, at `payload`, holds nothing to release); a string column's slot is
+    /// wide, any other's gets the string boxed.
     @inline(__always)
     func initialize(_ slot: Int, string: consuming String, at payload: UnsafeMutableRawPointer) {
         guard isWide(slot) else { return initialize(slot, .string(string)) }
         payload.initializeMemory(as: String.self, repeating: string, count: 1)
-        tags[slot] = SlotTag.wideBit | SlotTag.string.rawValue
+        setTagByte(slot, SlotTag.wideBit | SlotTag.string.rawValue)
     }
 
     /// The payload of a slot that starts at `word` (`RowShape.Column.word`).
@@ -141,7 +167,7 @@ struct RowSlots {
     /// Makes `slot`, whose payload holds nothing to release, null.
     @inline(__always)
     func initializeNull(_ slot: Int) {
-        tags[slot] &= SlotTag.wideBit
+        setTagByte(slot, tagByte(slot) & SlotTag.wideBit)
     }
 
     /// Releases what `slot`'s payload holds, leaving it null.
@@ -160,7 +186,7 @@ struct RowSlots {
         case .boxed: payload.assumingMemoryBound(to: ValueBox.self).deinitialize(count: 1)
         case .null, .int, .double, .bool, .date, .uuid: break
         }
-        tags[slot] &= SlotTag.wideBit
+        setTagByte(slot, tagByte(slot) & SlotTag.wideBit)
     }
 
     /// Initializes the reference in `slot`'s payload as a copy of `source`'s, slot for slot: for a row whose tags
@@ -188,7 +214,7 @@ struct RowSlots {
     @inline(__always)
     func isNull(_ slot: Int) -> Bool { tag(slot) == .null }
 
-    /// Whether some slot holds a reference.
+    /// Whether some slot holds a reference to release.
     var holdsReferences: Bool {
         (0..<count).contains { tag($0).holdsReference }
     }

@@ -37,20 +37,21 @@ import Testing
         }
     }
 
-    @Test func wideSlotsAreCountedAsAPopcountWould() {
+    @Test func extraWordsAreCountedTagByTag() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             let tags = UInt64.random(in: .min ... .max, using: &generator)
+            let bytes = withUnsafeBytes(of: tags.littleEndian) { Array($0) }
             for slots in 0...8 {
-                let mask: UInt64 = slots == 8 ? ~0 : (1 << UInt64(slots * 8)) - 1
-                #expect(RowSlots.wideSlots(in: tags, before: slots) == (tags & SlotTag.wideMask & mask).nonzeroBitCount)
+                let expected = bytes[0..<slots].reduce(0) { $0 + Int($1 >> 7) + Int($1 >> 6 & 1) }
+                #expect(RowSlots.extraWords(in: tags, before: slots) == expected)
             }
         }
     }
 
     @Test func aRowIsAsLargeAsItsColumnsNeed() {
-        // Ten tags take two words; five narrow slots one word each, five wide slots two each.
-        #expect(RowSnapshot.instanceBytes(shape.shape) == 16 + 24 + 8 * (2 + 5 + 2 * 5))
+        // Ten tags take two words; four narrow slots one word each, five wide slots two each, the decimal three.
+        #expect(RowSnapshot.instanceBytes(shape.shape) == 16 + 24 + 8 * (2 + 4 + 2 * 5 + 3))
         // The school's student under many-to-one: a name and two keys.
         let student = RowShape.Owner(types: [.string, .int64, .int64], defaults: [.null, .null, .null])
         #expect(RowSnapshot.instanceBytes(student.shape) == 16 + 24 + 8 + 16 + 8 + 8)
@@ -66,6 +67,16 @@ import Testing
             #expect(slots.payload(atWord: owner.shape.columns[slot].word) == slots.payload(slot), "slot \(slot)")
         }
         #expect(slots.wordCount == owner.shape.wordCount)
+    }
+
+    /// A decimal column keeps its values inline; only a value too wide for its slot is boxed.
+    @Test func onlyAValueTooWideForItsSlotIsBoxed() {
+        let row = row(Array(repeating: .decimal(Decimal(string: "12.345")!), count: types.count))
+        let tags = (0..<types.count).map { row.slots.tag($0) }
+        #expect(tags == [.boxed, .boxed, .boxed, .boxed, .boxed, .boxed, .boxed, .boxed, .decimal, .boxed])
+        row.set(1, .string("a string"))
+        row.set(0, .string("a string"))
+        #expect(row.slots.tag(1) == .string && row.slots.tag(0) == .boxed)
     }
 
     /// A default kept boxed (a UUID in an eight-byte column) holds a reference, so new rows do not copy it as bytes.

@@ -1,12 +1,12 @@
 import Foundation
 
 /// How an entity's rows lay out their values: a tag byte per column, then each column's payload in a slot of
-/// eight bytes (numbers, booleans, dates, keys) or sixteen (strings, UUIDs, data, URIs).
+/// eight bytes (numbers, booleans, dates, keys), sixteen (strings, UUIDs, data, URIs) or twenty-four (decimals).
 ///
 /// A `Value` takes 24 bytes in an array (17 and padding: its payloads leave no spare bits for the case). Kept in
 /// slots sized by column type, a student's row of a name and two keys takes 40 bytes of values instead of 72,
 /// a 96-byte malloc chunk instead of 128 (massif, 1,000,000 students inserted: rows were the heap's largest
-/// part). A value whose payload does not fit its slot (any decimal; a string in an integer column) is boxed.
+/// part). A value whose payload does not fit its slot (a string in an integer column) is boxed.
 struct RowShape {
     let count: Int
     /// The words of a row: tag words, then payload words.
@@ -40,11 +40,11 @@ struct RowShape {
             let tagWords = RowShape.tagWords(count: count)
             precondition(RowSlots.payloadsFit, "String, Data, URL or UUID is larger than a wide slot on this platform")
             precondition(defaults.count == count, "a row shape needs one default per column")
-            let wordCount = tagWords + count + types.filter(\.hasWideSlot).count
+            let wordCount = tagWords + types.reduce(0) { $0 + $1.slotWords }
             let words = UnsafeMutablePointer<UInt64>.allocate(capacity: wordCount)
             words.initialize(repeating: 0, count: wordCount)
-            for (slot, type) in types.enumerated() where type.hasWideSlot {
-                UnsafeMutableRawPointer(words).storeBytes(of: SlotTag.wideBit, toByteOffset: slot, as: UInt8.self)
+            for (slot, type) in types.enumerated() {
+                UnsafeMutableRawPointer(words).storeBytes(of: SlotTag.widthBits(words: type.slotWords), toByteOffset: slot, as: UInt8.self)
             }
             // The defaults are copied as bytes into every new row unless one of them, as kept, holds a reference.
             let slots = RowSlots(words, count: count)
@@ -60,7 +60,7 @@ struct RowShape {
             var word = tagWords
             for (slot, type) in types.enumerated() {
                 (columns + slot).initialize(to: Column(type: type, word: word))
-                word += type.hasWideSlot ? 2 : 1
+                word += type.slotWords
             }
             shape = RowShape(count: count, wordCount: wordCount, initialWords: UnsafePointer(words), startsComplete: complete,
                              columns: UnsafePointer(columns))
@@ -77,12 +77,13 @@ struct RowShape {
 }
 
 extension AttributeType {
-    /// Whether the column's slot is sixteen bytes (a string, a UUID, data or a transformed value, a URI; an
-    /// undefined attribute is transient and has no column).
-    var hasWideSlot: Bool {
+    /// The words of the column's slot: two for a string, a UUID, data or a transformed value, a URI (an undefined
+    /// attribute is transient and has no column); three for a decimal; one for the rest.
+    var slotWords: Int {
         switch self {
-        case .string, .uuid, .binary, .transformable, .uri, .undefined: return true
-        case .int16, .int32, .int64, .decimal, .double, .float, .bool, .date: return false
+        case .string, .uuid, .binary, .transformable, .uri, .undefined: return 2
+        case .decimal: return 3
+        case .int16, .int32, .int64, .double, .float, .bool, .date: return 1
         }
     }
 }

@@ -171,7 +171,7 @@ final class SQLiteStatement {
         case .bool: bind(Int64(payload.load(as: Bool.self) ? 1 : 0), at: index)
         case .double, .date: bind(payload.load(as: Double.self), at: index)
         case .string: bind(payload.assumingMemoryBound(to: String.self).pointee, at: index)
-        case .uuid, .binary, .url, .boxed: bind(row[slot], at: index)
+        case .uuid, .binary, .url, .decimal, .boxed: bind(row[slot], at: index)
         }
     }
 
@@ -272,7 +272,7 @@ final class SQLiteStatement {
         case .double, .float: slots.initialize(slot, double(column), as: .double, at: payload)
         case .bool: slots.initialize(slot, int64(column) != 0, as: .bool, at: payload)
         case .date: slots.initialize(slot, double(column), as: .date, at: payload)
-        // A UUID column's slot is wide (`AttributeType.hasWideSlot`).
+        // A UUID column's slot is two words (`AttributeType.slotWords`).
         case .uuid:
             if let uuid = uuid(column) { slots.initialize(slot, uuid.uuid, as: .uuid, at: payload) } else { slots.initializeNull(slot) }
         case .binary, .transformable, .decimal, .uri, .undefined: slots.initialize(slot, value(column, as: layout.type))

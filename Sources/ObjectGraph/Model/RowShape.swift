@@ -15,12 +15,12 @@ struct RowShape {
     /// The `Owner` that made the shape keeps them (a plain pointer, so that reading an entity's shape for each
     /// insert retains nothing: profiled, an array here cost two retains an insert).
     let initialWords: UnsafePointer<UInt64>
-    /// Whether `initialWords` holds every default: true unless a default holds a reference (a string default),
-    /// which is then set slot by slot.
+    /// Whether `initialWords` holds every default: true unless a default, as kept, holds a reference (a string
+    /// default, or one boxed for its slot); the defaults are then set slot by slot.
     let startsComplete: Bool
 
     /// Each column's type and the word its payload starts at, in slot order (kept by the `Owner` too): what a
-    /// fetch reads each column as and where it puts it, without counting wide slots per column.
+    /// fetch reads each column as and where it puts it, without summing tag words per column.
     let columns: UnsafePointer<Column>
 
     struct Column {
@@ -38,7 +38,7 @@ struct RowShape {
         init(types: [AttributeType], defaults: ContiguousArray<Value>) {
             let count = types.count
             let tagWords = RowShape.tagWords(count: count)
-            precondition(RowSlots.payloadsFit, "String, Data, URL or UUID is larger than a wide slot on this platform")
+            precondition(RowSlots.payloadsFit, "String, Data, URL, UUID or Decimal is larger than its slot on this platform")
             precondition(defaults.count == count, "a row shape needs one default per column")
             let wordCount = tagWords + types.reduce(0) { $0 + $1.slotWords }
             let words = UnsafeMutablePointer<UInt64>.allocate(capacity: wordCount)

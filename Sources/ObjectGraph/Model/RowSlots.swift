@@ -56,7 +56,7 @@ struct RowSlots {
         MemoryLayout<T>.size <= 8 * words && MemoryLayout<T>.alignment <= 8
     }
 
-    /// Tag bytes are read and written as bytes of the words (raw), which are read whole to count wide slots.
+    /// Tag bytes are read and written as bytes of the words (raw), which are read whole to sum extra words.
     @inline(__always)
     private func tagByte(_ slot: Int) -> UInt8 { UnsafeRawPointer(words).load(fromByteOffset: slot, as: UInt8.self) }
 
@@ -162,7 +162,7 @@ struct RowSlots {
     }
 
     /// Puts a string into `slot` (whose payload, at `payload`, holds nothing to release); a string column's slot is
-    /// wide, any other's gets the string boxed.
+    /// two words, and a one-word slot gets the string boxed.
     @inline(__always)
     func initialize(_ slot: Int, string: consuming String, at payload: UnsafeMutableRawPointer) {
         guard slotWords(slot) >= 2 else { return initialize(slot, .string(string)) }

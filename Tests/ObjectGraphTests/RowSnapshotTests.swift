@@ -11,7 +11,7 @@ import Testing
     private let shape: RowShape.Owner
 
     init() {
-        shape = RowShape.Owner(types: types, defaults: ContiguousArray(repeating: .null, count: types.count))
+        shape = RowShape.Owner(tableNumber: 1, types: types, defaults: ContiguousArray(repeating: .null, count: types.count))
     }
 
     private var everyValue: [Value] {
@@ -21,7 +21,7 @@ import Testing
     }
 
     private func row(_ values: [Value]) -> RowSnapshot {
-        RowSnapshot.make(shape.shape, tableNumber: 1, primaryKey: 5, version: 2, values: ContiguousArray(values))
+        RowSnapshot.make(shape.shape, primaryKey: 5, version: 2, values: ContiguousArray(values))
     }
 
     @Test func everyValueReadsBackFromEverySlot() {
@@ -53,15 +53,15 @@ import Testing
         // Ten tags take two words; four narrow slots one word each, five wide slots two each, the decimal three.
         #expect(RowSnapshot.instanceBytes(shape.shape) == 16 + 24 + 8 * (2 + 4 + 2 * 5 + 3))
         // The school's student under many-to-one: a name and two keys.
-        let student = RowShape.Owner(types: [.string, .int64, .int64], defaults: [.null, .null, .null])
+        let student = RowShape.Owner(tableNumber: 1, types: [.string, .int64, .int64], defaults: [.null, .null, .null])
         #expect(RowSnapshot.instanceBytes(student.shape) == 16 + 24 + 8 + 16 + 8 + 8)
     }
 
     /// Where a fetch puts each column (`RowShape.Column.word`) is where every other access finds it.
     @Test func aFetchPutsEachColumnWhereItIsRead() {
         let types: [AttributeType] = [.string, .int64, .int64, .uuid, .double, .string, .bool, .date, .binary, .int16, .uri, .string]
-        let owner = RowShape.Owner(types: types, defaults: ContiguousArray(repeating: .null, count: types.count))
-        let row = RowSnapshot.make(owner.shape, tableNumber: 1, primaryKey: 1, version: 1)
+        let owner = RowShape.Owner(tableNumber: 1, types: types, defaults: ContiguousArray(repeating: .null, count: types.count))
+        let row = RowSnapshot.make(owner.shape, primaryKey: 1, version: 1)
         let slots = row.slots
         for slot in 0..<types.count {
             #expect(slots.payload(atWord: owner.shape.columns[slot].word) == slots.payload(slot), "slot \(slot)")
@@ -81,9 +81,9 @@ import Testing
 
     /// A default kept boxed (a UUID in an eight-byte column) holds a reference, so new rows do not copy it as bytes.
     @Test func aDefaultHoldingAReferenceIsNotCopiedAsBytes() {
-        let owner = RowShape.Owner(types: [.int64, .uuid], defaults: [.uuid(UUID()), .uuid(UUID())])
+        let owner = RowShape.Owner(tableNumber: 1, types: [.int64, .uuid], defaults: [.uuid(UUID()), .uuid(UUID())])
         #expect(!owner.shape.startsComplete)
-        for _ in 0..<3 { #expect(Array(RowSnapshot.make(owner.shape, tableNumber: 1, primaryKey: 0, version: 0).values) == [.null, .null]) }
+        for _ in 0..<3 { #expect(Array(RowSnapshot.make(owner.shape, primaryKey: 0, version: 0).values) == [.null, .null]) }
     }
 
     /// A fetch reads a column into its slot exactly as `value(_:as:)` reads it, whatever SQLite holds there.
@@ -98,10 +98,10 @@ import Testing
         for literal in stored { try connection.execute("INSERT INTO T(A) VALUES (\(literal))") }
         let types: [AttributeType] = [.int16, .int32, .int64, .decimal, .double, .float, .string, .bool, .date, .binary, .uuid, .uri,
                                       .transformable]
-        let owner = RowShape.Owner(types: types, defaults: ContiguousArray(repeating: .null, count: types.count))
+        let owner = RowShape.Owner(tableNumber: 1, types: types, defaults: ContiguousArray(repeating: .null, count: types.count))
         let statement = try SQLiteStatement(connection: connection, sql: "SELECT A FROM T")
         while try statement.step() {
-            let row = RowSnapshot.make(owner.shape, tableNumber: 1, primaryKey: 1, version: 1)
+            let row = RowSnapshot.make(owner.shape, primaryKey: 1, version: 1)
             for slot in 0..<types.count { statement.read(0, as: owner.shape.columns[slot], into: row.slots, slot: slot) }
             for (slot, type) in types.enumerated() { #expect(row[slot] == statement.value(0, as: type), "\(type)") }
         }
@@ -109,11 +109,11 @@ import Testing
 
     @Test func aNewRowStartsWithItsDefaults() {
         let defaults: ContiguousArray<Value> = [.int(3), .string("default"), .null, .date(Date(timeIntervalSinceReferenceDate: 1))]
-        let shape = RowShape.Owner(types: [.int64, .string, .double, .date], defaults: defaults)
+        let shape = RowShape.Owner(tableNumber: 1, types: [.int64, .string, .double, .date], defaults: defaults)
         #expect(!shape.shape.startsComplete)
-        let trivial = RowShape.Owner(types: [.int64, .double], defaults: [.int(3), .double(1.5)])
+        let trivial = RowShape.Owner(tableNumber: 1, types: [.int64, .double], defaults: [.int(3), .double(1.5)])
         #expect(trivial.shape.startsComplete)
-        #expect(Array(RowSnapshot.make(trivial.shape, tableNumber: 1, primaryKey: 0, version: 0).values) == [.int(3), .double(1.5)])
+        #expect(Array(RowSnapshot.make(trivial.shape, primaryKey: 0, version: 0).values) == [.int(3), .double(1.5)])
     }
 
     /// A `Data` whose bytes' deallocator counts, to see when the last reference to it goes.

@@ -91,8 +91,7 @@ extension ObjectContext {
             return cached
         }
         let shape = entity.rowShape
-        let snapshot = RowSnapshot.make(shape, tableNumber: entity.rootNumber, primaryKey: primaryKey,
-                                        version: version) { snapshot in
+        let snapshot = RowSnapshot.make(shape, primaryKey: primaryKey, version: version) { snapshot in
             let slots = snapshot.slots
             if let positions {
                 for slot in 0..<shape.count { row.read(positions[slot], as: shape.columns[slot], into: slots, slot: slot) }

@@ -83,8 +83,7 @@ extension ObjectContext {
         var values = old.values
         guard values[derived.slot] != value else { return }
         values[derived.slot] = value
-        let snapshot = RowSnapshot.make(entity.rowShape, tableNumber: entity.rootNumber, primaryKey: update.primaryKey,
-                                        version: old.version, values: values)
+        let snapshot = RowSnapshot.make(entity.rowShape, primaryKey: update.primaryKey, version: old.version, values: values)
         store.rowCache.insert(snapshot)
         if let object {
             object.snapshot = snapshot

@@ -62,7 +62,7 @@ struct ColumnLayout {
             }
             entity.columns = columns
             entity.defaultRow = ContiguousArray(defaults)
-            entity.rowShapeOwner = RowShape.Owner(types: columns.map(\.attributeType), defaults: entity.defaultRow)
+            entity.rowShapeOwner = RowShape.Owner(tableNumber: entity.rootNumber, types: columns.map(\.attributeType), defaults: entity.defaultRow)
             entity.hiddenOwnerRelationships = columns.compactMap { if case let .hiddenOwner(r) = $0.kind { return r } else { return nil } }
             entity.orderedInverseRelationships = columns.compactMap { if case let .order(r) = $0.kind { return r } else { return nil } }
             entity.saveComputedSlots = columns.indices.filter {

@@ -8,6 +8,8 @@ import Foundation
 /// a 96-byte malloc chunk instead of 128 (massif, 1,000,000 students inserted: rows were the heap's largest
 /// part). A value whose payload does not fit its slot (a string in an integer column) is boxed.
 struct RowShape {
+    /// The number of the root entity whose table holds the rows.
+    let tableNumber: Int
     let count: Int
     /// The words of a row: tag words, then payload words.
     let wordCount: Int
@@ -34,8 +36,9 @@ struct RowShape {
     final class Owner: @unchecked Sendable {
         let shape: RowShape
 
-        /// A shape for columns of `types`; `defaults` (one per column) are what a new row holds.
-        init(types: [AttributeType], defaults: ContiguousArray<Value>) {
+        /// A shape for rows of table `tableNumber` with columns of `types`; `defaults` (one per column) are what a
+        /// new row holds.
+        init(tableNumber: Int, types: [AttributeType], defaults: ContiguousArray<Value>) {
             let count = types.count
             let tagWords = RowShape.tagWords(count: count)
             precondition(RowSlots.payloadsFit, "String, Data, URL, UUID or Decimal is larger than its slot on this platform")
@@ -62,12 +65,12 @@ struct RowShape {
                 (columns + slot).initialize(to: Column(type: type, word: word))
                 word += type.slotWords
             }
-            shape = RowShape(count: count, wordCount: wordCount, initialWords: UnsafePointer(words), startsComplete: complete,
+            shape = RowShape(tableNumber: tableNumber, count: count, wordCount: wordCount, initialWords: UnsafePointer(words), startsComplete: complete,
                              columns: UnsafePointer(columns))
         }
 
         /// The shape of a row of no columns, until an entity's columns are laid out.
-        static let empty = Owner(types: [], defaults: [])
+        static let empty = Owner(tableNumber: 0, types: [], defaults: [])
 
         deinit {
             shape.initialWords.deallocate()

@@ -196,7 +196,7 @@ struct RowSlots {
         case .boxed: payload.assumingMemoryBound(to: ValueBox.self).deinitialize(count: 1)
         case .null, .int, .double, .bool, .date, .uuid, .decimal: break
         }
-        setTagByte(slot, tagByte(slot) & SlotTag.widthBits)
+        initializeNull(slot)
     }
 
     /// Initializes the reference in `slot`'s payload as a copy of `source`'s, slot for slot: for a row whose tags

@@ -240,7 +240,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         get { localRow?.values }
         set {
             localRow = newValue.map {
-                RowSnapshot.make(entity.rowShape, tableNumber: entity.rootNumber, primaryKey: primaryKey, version: 0, values: $0)
+                RowSnapshot.make(entity.rowShape, primaryKey: primaryKey, version: 0, values: $0)
             }
         }
     }

@@ -30,24 +30,30 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, UInt64> {
         2 * MemoryLayout<Int>.size + MemoryLayout<Header>.stride + shape.wordCount * MemoryLayout<UInt64>.stride
     }
 
+    /// A row buffer of `words` words for a row of `count` columns, its words not yet initialized.
+    private static func allocate(words: Int, tableNumber: Int, count: Int, primaryKey: Int64, version: Int64) -> RowSnapshot {
+        let buffer = create(minimumCapacity: words) { _ in
+            Header(primaryKey: primaryKey, version: Int32(truncatingIfNeeded: version), tableNumber: Int16(tableNumber),
+                   count: Int16(count), link: .none)
+        }
+        return unsafeDowncast(buffer, to: RowSnapshot.self)
+    }
+
     /// A snapshot of `shape` with the tags and trivial defaults of `RowShape.initialWords` (all null unless the
     /// shape `startsComplete`).
     @inline(__always)
-    static func make(_ shape: RowShape, tableNumber: Int, primaryKey: Int64, version: Int64) -> RowSnapshot {
-        let buffer = create(minimumCapacity: shape.wordCount) { _ in
-            Header(primaryKey: primaryKey, version: Int32(truncatingIfNeeded: version), tableNumber: Int16(tableNumber),
-                   count: Int16(shape.count), link: .none)
-        }
-        buffer.withUnsafeMutablePointerToElements { $0.initialize(from: shape.initialWords, count: shape.wordCount) }
-        return unsafeDowncast(buffer, to: RowSnapshot.self)
+    static func make(_ shape: RowShape, primaryKey: Int64, version: Int64) -> RowSnapshot {
+        let row = allocate(words: shape.wordCount, tableNumber: shape.tableNumber, count: shape.count,
+                           primaryKey: primaryKey, version: version)
+        row.withUnsafeMutablePointerToElements { $0.initialize(from: shape.initialWords, count: shape.wordCount) }
+        return row
     }
 
     /// A snapshot of `shape` whose values `fill` sets (`set(_:_:)`, or the initializers of `slots`: no slot of a new
     /// row holds a reference to release); a slot it leaves holds what a new row does.
     @inline(__always)
-    static func make(_ shape: RowShape, tableNumber: Int, primaryKey: Int64, version: Int64,
-                     fill: (RowSnapshot) -> Void) -> RowSnapshot {
-        let row = make(shape, tableNumber: tableNumber, primaryKey: primaryKey, version: version)
+    static func make(_ shape: RowShape, primaryKey: Int64, version: Int64, fill: (RowSnapshot) -> Void) -> RowSnapshot {
+        let row = make(shape, primaryKey: primaryKey, version: version)
         fill(row)
         return row
     }
@@ -56,16 +62,15 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, UInt64> {
     @inline(__always)
     static func makeNew(of entity: EntityDescription) -> RowSnapshot {
         let shape = entity.rowShape
-        guard shape.startsComplete else { return make(shape, tableNumber: entity.rootNumber, primaryKey: 0, version: 0, values: entity.defaultRow) }
-        return make(shape, tableNumber: entity.rootNumber, primaryKey: 0, version: 0)
+        guard shape.startsComplete else { return make(shape, primaryKey: 0, version: 0, values: entity.defaultRow) }
+        return make(shape, primaryKey: 0, version: 0)
     }
 
     /// A snapshot of `shape` holding `values`, one for each of its columns.
     @inline(never)
-    static func make(_ shape: RowShape, tableNumber: Int, primaryKey: Int64, version: Int64,
-                     values: ContiguousArray<Value>) -> RowSnapshot {
+    static func make(_ shape: RowShape, primaryKey: Int64, version: Int64, values: ContiguousArray<Value>) -> RowSnapshot {
         precondition(values.count == shape.count, "a row of \(shape.count) columns given \(values.count) values")
-        return make(shape, tableNumber: tableNumber, primaryKey: primaryKey, version: version) { row in
+        return make(shape, primaryKey: primaryKey, version: version) { row in
             for (slot, value) in values.enumerated() { row.set(slot, value) }
         }
     }
@@ -133,17 +138,15 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, UInt64> {
     func copy() -> RowSnapshot {
         let source = slots
         let words = source.wordCount
-        let buffer = RowSnapshot.create(minimumCapacity: words) { _ in
-            Header(primaryKey: primaryKey, version: Int32(truncatingIfNeeded: version), tableNumber: Int16(tableNumber),
-                   count: Int16(source.count), link: .none)
-        }
-        buffer.withUnsafeMutablePointerToElements { elements in
+        let copy = RowSnapshot.allocate(words: words, tableNumber: tableNumber, count: source.count,
+                                        primaryKey: primaryKey, version: version)
+        copy.withUnsafeMutablePointerToElements { elements in
             UnsafeMutableRawPointer(elements).copyMemory(from: source.words, byteCount: words * MemoryLayout<UInt64>.size)
             // The bytes copied share the references of the source's payloads: each gets its own count.
             let target = RowSlots(elements, count: source.count)
             for slot in 0..<source.count where source.tag(slot).holdsReference { target.initializeReference(slot, from: source) }
         }
-        return unsafeDowncast(buffer, to: RowSnapshot.self)
+        return copy
     }
 
     // Mutators, only for a row buffer one object holds alone (`ManagedObject.localRow`), or for a snapshot being

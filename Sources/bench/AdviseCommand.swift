@@ -36,6 +36,7 @@ struct AdviseCommand: ParsableCommand {
     }
 
     func run() throws {
+        try AtomicFile.refuseOverwriting(json, option: "--json", reportsOf: runFolder.map { [$0] } ?? [])
         let catalog = try scenarioOptions.catalog()
         var pass: AdvicePass
         var summary: [SummaryRow] = []

@@ -18,6 +18,7 @@ struct BenchCommand: ParsableCommand {
         do {
             try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
+            Interruption.install()
             try command.run()
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)

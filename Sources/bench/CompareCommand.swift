@@ -57,6 +57,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     private func compare() throws {
+        try AtomicFile.refuseOverwriting(markdown, option: "--markdown", reportsOf: [baseline, current])
         var options = Comparison.Options()
         options.alpha = alpha
         options.threshold = threshold / 100

@@ -20,6 +20,8 @@ struct VerdictsCommand: ParsableCommand {
     var readme: String?
 
     func run() throws {
+        try AtomicFile.refuseOverwriting(markdown, option: "--markdown", reportsOf: [runFolder])
+        try AtomicFile.refuseOverwriting(json, option: "--json", reportsOf: [runFolder])
         let summary = try SummaryFile.load(runFolder)
         guard !summary.isEmpty else {
             throw BenchError.invalidInput("\(runFolder) holds no series (its summary.csv has no rows); give a run that measured something")

@@ -110,6 +110,34 @@ import Testing
         #expect(samples.count % 32 == 0 && samples.count >= 3 * 32, "\(samples.count) rows")
     }
 
+    /// A run stopped by SIGTERM (a CI cancellation, `timeout`) ends as Ctrl-C does: exit 143, its folder whole
+    /// and marked interrupted, with summaries, and none of its temporary folders left behind.
+    @Test func aTerminatedRunLeavesAWholeFolderAndNoTemporaryFolders() throws {
+        let output = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = ["run", "query", "--sizes", "2000", "--repetitions", "200", "--warmup", "0", "--strategies", "many-to-one",
+                             "--output", output.path, "--quiet", "--allow-debug", "--no-history"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let samplesPath = output.appendingPathComponent("samples.csv").path
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: samplesPath, encoding: .utf8), text.split(separator: "\n").count > 3 * 32 { break }
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 143)
+        let info = try RunInfo.load(output.appendingPathComponent("run.json").path)
+        #expect(info.status == "interrupted")
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("summary.csv").path))
+        let temporary = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+        #expect(!temporary.contains { $0.hasPrefix("relbench-") && $0.contains("-\(process.processIdentifier)-") })
+    }
+
     /// Allocation counts repeat between processes: the same workload, run twice, counts within the tolerance
     /// compare uses.
     @Test func allocationCountsRepeatBetweenRuns() throws {

@@ -266,6 +266,57 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: destination))
     }
 
+    /// baseline save replaces only a baseline: a folder with anything else in it (a run's verdicts, a user's
+    /// notes) is refused and left as it was; names beside it that look like staging folders are not touched.
+    @Test func baselineSaveLeavesOtherFoldersAlone() throws {
+        let temporary = FileManager.default.temporaryDirectory
+        let run = temporary.appendingPathComponent("relbench-run-\(UUID().uuidString)").path
+        let destination = temporary.appendingPathComponent("relbench-notes-\(UUID().uuidString)").path
+        defer { for path in [run, destination, destination + ".saving", destination + ".old"] { try? FileManager.default.removeItem(atPath: path) } }
+        var info = RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory, scenarios: ["query"], plannedRepetitions: 1)
+        info.buildConfiguration = "release"
+        let folder = try RunFolder(path: run, info: info)
+        try folder.append([SampleRecord(scenario: "query", strategy: "many-to-one", variant: "", size: 10, repetition: 1, phase: "walk",
+                                        metric: "sql_statements", value: 3, unit: "count")])
+        try folder.finish(status: "complete")
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        try "keep".write(toFile: destination + "/notes.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: run + "/run.json", toPath: destination + "/run.json")
+        for sibling in [destination + ".saving", destination + ".old"] {
+            try FileManager.default.createDirectory(atPath: sibling, withIntermediateDirectories: true)
+        }
+        let refused = try CommandLineTests.bench(["baseline", "save", run, "--to", destination, "--any-profile"])
+        #expect(refused.status == 64)
+        #expect(refused.error.contains("notes.txt"), "\(refused.error)")
+        #expect(FileManager.default.fileExists(atPath: destination + "/notes.txt"))
+        try FileManager.default.removeItem(atPath: destination + "/notes.txt")
+        let saved = try CommandLineTests.bench(["baseline", "save", run, "--to", destination + "/", "--any-profile"])
+        #expect(saved.status == 0, "\(saved.error)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: destination)) == Set(RunFolder.reportFiles))
+        for sibling in [destination + ".saving", destination + ".old"] { #expect(FileManager.default.fileExists(atPath: sibling)) }
+        let empty = try CommandLineTests.bench(["baseline", "save", run, "--to", "", "--any-profile"])
+        #expect(empty.status == 64 && empty.error.contains("--to is empty"), "\(empty.error)")
+    }
+
+    /// Reports are written through a symbolic link and straight into a device, never replacing either, and
+    /// never over a report of the run being read.
+    @Test func reportsWriteThroughLinksAndDevices() throws {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-atomic-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let target = temporary + "/target.md", link = temporary + "/link.md"
+        try "old".write(toFile: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        try AtomicFile.write("new", to: link)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "new")
+        try AtomicFile.write("discarded", to: "/dev/null")
+        #expect((try FileManager.default.attributesOfItem(atPath: "/dev/null"))[.type] as? FileAttributeType == .typeCharacterSpecial)
+        #expect(throws: BenchError.self) { try AtomicFile.write("x", to: temporary) }
+        #expect(throws: BenchError.self) { try AtomicFile.refuseOverwriting(temporary + "/./run.json", option: "--json", reportsOf: [temporary]) }
+        try AtomicFile.refuseOverwriting(temporary + "/verdicts.json", option: "--json", reportsOf: [temporary])
+    }
+
     /// bench history: one block per series, in numeric order of size, each with its unit and its runs oldest first.
     @Test func historyIsGroupedBySeries() {
         func entry(_ commit: String, _ size: Int, _ median: Double) -> HistoryStore.Entry {

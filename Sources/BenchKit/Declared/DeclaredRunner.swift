@@ -33,12 +33,10 @@ final class DeclaredRunner {
     init(options: StoreOptions, readPageCacheKiB: Int?) throws {
         self.options = options
         self.readPageCacheKiB = readPageCacheKiB
-        folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("relbench-declared-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))").path
-        if let reason = RunFolder.makeDirectories(folder) { throw BenchError.io("cannot create \(folder) (\(reason))") }
+        folder = try TemporaryFolders.make("declared")
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
+    deinit { TemporaryFolders.remove(folder) }
 
     /// Forgets the data and stores of other scenarios and sizes than `key`'s (they are built in order).
     private func keepOnly(_ key: Key) {

@@ -16,10 +16,8 @@ public enum InstructionCount {
         guard RunInfo.run("valgrind", ["--version"]) != nil else {
             throw BenchError.invalidInput("--instructions needs valgrind; install it (apt-get install valgrind) or run without --instructions")
         }
-        let manager = FileManager.default
-        let work = manager.temporaryDirectory.appendingPathComponent("relbench-callgrind-\(UUID().uuidString)").path
-        if let reason = RunFolder.makeDirectories(work) { throw BenchError.io("cannot create \(work) (\(reason))") }
-        defer { if ProcessInfo.processInfo.environment["RELBENCH_KEEP_CALLGRIND"] == nil { try? manager.removeItem(atPath: work) } }
+        let work = try TemporaryFolders.make("callgrind")
+        defer { if ProcessInfo.processInfo.environment["RELBENCH_KEEP_CALLGRIND"] == nil { TemporaryFolders.remove(work) } }
         let childRun = (work as NSString).appendingPathComponent("run")
         let dumps = (work as NSString).appendingPathComponent("callgrind.out")
         let log = (work as NSString).appendingPathComponent("valgrind.log")
@@ -34,8 +32,17 @@ public enum InstructionCount {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = quiet ? FileHandle.nullDevice : FileHandle.standardError
         if !quiet { FileHandle.standardError.write(Data("counting instructions under callgrind (about 40 times slower than a timed run)...\n".utf8)) }
-        try process.run()
-        process.waitUntilExit()
+        // The child runs in a process group of its own, which a terminal's Ctrl-C does not reach: stop it here.
+        try Interruption.guarding({ signal in
+            if process.isRunning {
+                kill(process.processIdentifier, SIGTERM)
+                process.waitUntilExit()
+            }
+            FileHandle.standardError.write(Data("\nbench: \(Interruption.describe(signal)); the run under callgrind was stopped and wrote nothing\n".utf8))
+        }) {
+            try process.run()
+            process.waitUntilExit()
+        }
         guard process.terminationStatus == 0 else {
             let tail = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").suffix(5).joined(separator: "\n") ?? ""
             throw BenchError.io("the run under callgrind failed (exit \(process.terminationStatus)):\n\(tail)")

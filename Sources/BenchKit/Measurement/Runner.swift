@@ -13,8 +13,6 @@ public final class Runner {
     /// Filled databases by "scenario strategy size", copied for each repetition (file databases only).
     private var templates: [String: String] = [:]
     private var templateFolder: String?
-    private var databaseCount = 0
-    private let runID = UUID().uuidString.prefix(8)
     /// For `bench explain`: every statement, and the start and end of each phase.
     public var trace: ((String) -> Void)?
     public var traceLevel = 2
@@ -62,7 +60,7 @@ public final class Runner {
         }
         let data = self.data!
         let (location, directory) = try freshDatabase()
-        defer { if let directory { try? FileManager.default.removeItem(atPath: directory) } }
+        defer { if let directory { TemporaryFolders.remove(directory) } }
         var input = RepetitionInput(strategy: repetition.strategy, variant: repetition.variant, size: repetition.size,
                                     parameters: scenario.parameters, seed: seed, location: location, options: request.options,
                                     data: { data }, trace: trace, traceLevel: traceLevel, traceExact: traceExact)
@@ -123,11 +121,7 @@ public final class Runner {
         guard case let .file(path) = input.location else { throw BenchError.io("a prepared school needs a file database") }
         let manager = FileManager.default
         if templates[key] == nil {
-            let folder = try templateFolder ?? {
-                let folder = manager.temporaryDirectory.appendingPathComponent("relbench-templates-\(ProcessInfo.processInfo.processIdentifier)-\(runID)").path
-                if let reason = RunFolder.makeDirectories(folder) { throw BenchError.io("cannot create \(folder) (\(reason))") }
-                return folder
-            }()
+            let folder = try templateFolder ?? TemporaryFolders.make("templates")
             templateFolder = folder
             let template = (folder as NSString).appendingPathComponent("\(templates.count + 1).sqlite")
             do {
@@ -146,7 +140,7 @@ public final class Runner {
     }
 
     private func removeTemplates() {
-        if let templateFolder { try? FileManager.default.removeItem(atPath: templateFolder) }
+        if let templateFolder { TemporaryFolders.remove(templateFolder) }
         templateFolder = nil
         templates = [:]
     }
@@ -155,14 +149,7 @@ public final class Runner {
 
     private func freshDatabase() throws -> (StoreLocation, String?) {
         if request.inMemory { return (.inMemory, nil) }
-        databaseCount += 1
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("relbench-\(ProcessInfo.processInfo.processIdentifier)-\(runID)-\(databaseCount)").path
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw BenchError.io("cannot create a temporary database folder \(directory): \(error.localizedDescription)")
-        }
+        let directory = try TemporaryFolders.make("database")
         return (.file((directory as NSString).appendingPathComponent("store.sqlite")), directory)
     }
 }

@@ -57,12 +57,38 @@ public enum CSVFiles {
 }
 
 /// Writes files so that a reader never sees a half-written one: to a temporary file, then renamed over.
+///
+/// A symbolic link is written through (its target replaced, the link kept); a device, pipe or socket (such as
+/// /dev/stdout) is written to directly, since there is no file to replace.
 public enum AtomicFile {
     public static func write(_ text: String, to path: String) throws {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
+        if type == .typeDirectory {
+            throw BenchError.invalidInput("cannot write \(path): it is a folder; give a file path")
+        }
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            if let type, type != .typeRegular {
+                guard let handle = FileHandle(forWritingAtPath: target) else { throw CocoaError(.fileWriteNoPermission) }
+                defer { try? handle.close() }
+                try handle.write(contentsOf: Data(text.utf8))
+            } else {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
+            }
         } catch {
             throw BenchError.io("cannot write \(path) (\(describe(error))); check that the folder exists and is writable")
+        }
+    }
+
+    /// Refuses an `option`'s output path that is one of the reports of the run folders being read.
+    public static func refuseOverwriting(_ path: String?, option: String, reportsOf runs: [String]) throws {
+        guard let path else { return }
+        let output = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+        for run in runs {
+            let folder = URL(fileURLWithPath: run).resolvingSymlinksInPath().standardizedFileURL
+            for name in RunFolder.reportFiles where folder.appendingPathComponent(name).path == output {
+                throw BenchError.invalidInput("\(option) \(path) would overwrite the \(name) of run \(run); give another file")
+            }
         }
     }
 }

@@ -12,6 +12,8 @@ import Foundation
 /// Safe to finish from a signal handler's thread while the run appends: one lock orders the writes.
 public final class RunFolder: @unchecked Sendable {
     public let path: String
+    /// The reports every run folder holds (baselines hold just these).
+    public static let reportFiles = ["samples.csv", "summary.csv", "complexity.csv", "run.json"]
     private let lock = NSLock()
     private var _info: RunInfo
     private var _samples: [SampleRecord] = []
@@ -99,6 +101,7 @@ public final class RunFolder: @unchecked Sendable {
     /// removed. Returns what was done, for one line on standard error.
     @discardableResult
     public func abandon(status: String) -> String {
+        if info.status == "complete" { return "\(path) is complete" }
         if (try? finish(status: status)) != nil { return "\(path) holds the \(info.finishedRepetitions) repetitions that finished" }
         let marked: Bool = lock.withLock {
             _info.status = status

@@ -55,27 +55,34 @@ public enum RunMerge {
 
 /// Results/baseline: a copy of a run's reports, committed for CI to compare against.
 public enum Baseline {
-    static let files = ["samples.csv", "summary.csv", "complexity.csv", "run.json"]
 
     /// Replaces the baseline at `destination` with `run`'s reports: copied to a new folder, then swapped in.
-    public static func save(from run: String, to destination: String) throws {
+    public static func save(from run: String, to path: String) throws {
+        var destination = path
+        while destination.count > 1 && destination.hasSuffix("/") { destination.removeLast() }
+        guard !destination.isEmpty else { throw BenchError.invalidInput("--to is empty; give the baseline folder's path") }
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: destination, isDirectory: &isDirectory) {
-            // Only a baseline (or an empty folder) is replaced: never a file or a folder of something else.
-            let contents = isDirectory.boolValue ? ((try? manager.contentsOfDirectory(atPath: destination)) ?? []) : []
-            guard isDirectory.boolValue, contents.isEmpty || contents.contains("run.json") else {
-                throw BenchError.invalidInput("\(destination) is \(isDirectory.boolValue ? "a folder that holds no baseline" : "a file"); "
-                                              + "give --to a baseline folder or a new path")
+            // Only a baseline (or an empty folder) is replaced: never a file, a run's folder or a folder of something else.
+            guard isDirectory.boolValue else {
+                throw BenchError.invalidInput("\(destination) is a file; give --to a baseline folder or a new path")
+            }
+            let contents = (try? manager.contentsOfDirectory(atPath: destination)) ?? []
+            let foreign = contents.filter { !RunFolder.reportFiles.contains($0) }.sorted()
+            guard foreign.isEmpty, contents.isEmpty || contents.contains("run.json") else {
+                let what = foreign.isEmpty ? "no run.json" : "files a baseline does not (\(foreign.prefix(3).joined(separator: ", ")))"
+                throw BenchError.invalidInput("\(destination) holds \(what); give --to a baseline folder or a new path")
             }
         }
-        let staging = destination + ".saving"
-        try? manager.removeItem(atPath: staging)
+        // Beside the destination (one file system, so that the swap is two renames), under names no one else uses.
+        let unique = "\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+        let staging = destination + ".saving-" + unique
         if let reason = RunFolder.makeDirectories(staging) {
             throw BenchError.invalidInput("cannot create \(staging) (\(reason)); give --to a folder in a writable place")
         }
         do {
-            for file in files {
+            for file in RunFolder.reportFiles {
                 let source = (run as NSString).appendingPathComponent(file)
                 guard manager.fileExists(atPath: source) else { throw BenchError.invalidInput("\(run) has no \(file); is it a run folder?") }
                 do {
@@ -88,8 +95,7 @@ public enum Baseline {
             try? manager.removeItem(atPath: staging)
             throw error
         }
-        let old = destination + ".old"
-        try? manager.removeItem(atPath: old)
+        let old = destination + ".old-" + unique
         if manager.fileExists(atPath: destination) { try manager.moveItem(atPath: destination, toPath: old) }
         try manager.moveItem(atPath: staging, toPath: destination)
         try? manager.removeItem(atPath: old)

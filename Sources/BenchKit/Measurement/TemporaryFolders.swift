@@ -1,0 +1,42 @@
+import Foundation
+
+/// The temporary folders a run works in (databases, templates, callgrind's output), registered so that an
+/// interrupted run removes them before it exits instead of leaving them in the system's temporary folder.
+public enum TemporaryFolders {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var live: Set<String> = []
+    /// Set by `removeAll`: the process is exiting, and a folder made now would outlive it.
+    nonisolated(unsafe) private static var closed = false
+
+    /// Makes a new folder `relbench-<kind>-<pid>-<unique>` in the system's temporary folder and registers it.
+    static func make(_ kind: String) throws -> String {
+        let name = "relbench-\(kind)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+        // Under the lock, so that `removeAll` never misses a folder made while it runs.
+        let failure: String? = lock.withLock {
+            if closed { return "the run is stopping" }
+            if let reason = RunFolder.makeDirectories(path) { return reason }
+            live.insert(path)
+            return nil
+        }
+        if let failure {
+            throw BenchError.io("cannot create the temporary folder \(path) (\(failure)); check that TMPDIR is writable")
+        }
+        return path
+    }
+
+    /// Removes a folder `make` made.
+    static func remove(_ path: String) {
+        lock.withLock { _ = live.remove(path) }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Removes every folder still registered (on interruption, from the signal handler's queue).
+    public static func removeAll() {
+        let paths = lock.withLock { () -> Set<String> in
+            defer { live = []; closed = true }
+            return live
+        }
+        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+    }
+}

@@ -252,6 +252,22 @@ import Testing
         #expect(risky.output.contains("xcode: Student.subjects: warning: Student.subjects does not have an inverse"))
         #expect(risky.output.contains("risk: Student.subjects: a to-many without inverse (many-to-nil)"))
         #expect(risky.output.contains("cost: Item.ofCategory: looks like a hand-kept key to Category"))
+        // A key beside a relationship to the same entity, or leading a uniqueness constraint, is not hand-kept.
+        let kept = try lint("""
+            <model><entity name="User"><attribute name="id" optional="YES" attributeType="String"/>
+            <relationship name="authentication" optional="YES" maxCount="1" destinationEntity="Authentication" inverseName="user" inverseEntity="Authentication"/></entity>
+            <entity name="Authentication"><attribute name="userID" optional="YES" attributeType="String"/>
+            <relationship name="user" optional="YES" maxCount="1" destinationEntity="User" inverseName="authentication" inverseEntity="User"/></entity>
+            <entity name="Block"><attribute name="userID" optional="YES" attributeType="String"/><attribute name="domain" optional="YES" attributeType="String"/>
+            <uniquenessConstraints><uniquenessConstraint><constraint value="userID"/><constraint value="domain"/></uniquenessConstraint></uniquenessConstraints></entity></model>
+            """)
+        #expect(!kept.output.contains("hand-kept"), "\(kept.output)")
+        let named = try lint("""
+            <model><entity name="AbstractAccount"><relationship name="entries" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Entry"/></entity>
+            <entity name="Entry"/></model>
+            """)
+        #expect(named.output.contains("a to-many Entry.abstractAccounts makes it"), "\(named.output)")
+        #expect(named.output.contains("so an Entry added to two"), "\(named.output)")
         let broken = try lint("<model><entity name=\"A\"></model>")
         #expect(broken.status == 64 && broken.error.hasPrefix("bench: error: ") && broken.error.contains("cut off") && broken.output.isEmpty)
         let missing = try Self.bench(["lint", "/nonexistent/Model.xcdatamodeld"])

@@ -28,6 +28,9 @@ import Testing
         // keys among the integers (ZSECTION: ZINDEX, then ZPOST), the foreign-key index, the system tables.
         let ours = Set(model.schemaSQL)
         for statement in real { #expect(ours.contains(statement), "\(name): \(statement)") }
+        // In the store's creation order: each table's index before the next table, the system tables after.
+        let positions = real.compactMap { model.schemaSQL.firstIndex(of: $0) }
+        #expect(positions == positions.sorted(), "\(name): \(model.schemaSQL)")
         // The Z_PRIMARYKEY rows: entity numbers and names, no parents.
         let rows = schema.split(separator: "\n").first { $0.hasPrefix("-- Z_PRIMARYKEY rows") }.map(String.init) ?? ""
         for entity in model.entities {

@@ -145,6 +145,33 @@ import Testing
         #expect(try xcode.makeModel().schemaSQL[0] == "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLOCATION INTEGER )")
     }
 
+    /// What real models hold and Core Data opens: fetch indexes on to-many relationships (Xcode 9's conversion of
+    /// the old Indexed box, as in WordPress's model), an ordered reflexive many-to-many, a model with no entities.
+    @Test func realModelsQuirksAreRead() throws {
+        let contents = """
+        <model type="com.apple.IDECoreDataModeler.DataModel">
+            <entity name="Account">
+                <relationship name="blogs" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Blog" inverseName="account" inverseEntity="Blog"/>
+                <fetchIndex name="byBlogsIndex"><fetchIndexElement property="blogs" type="Binary" order="ascending"/></fetchIndex>
+            </entity>
+            <entity name="Blog">
+                <relationship name="account" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Account" inverseName="blogs" inverseEntity="Account"/>
+            </entity>
+            <entity name="Comment">
+                <relationship name="comments" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="Comment" inverseName="comments" inverseEntity="Comment"/>
+            </entity>
+        </model>
+        """
+        let xcode = try XcodeModel.parse(Data(contents.utf8))
+        #expect(xcode.notes.contains { $0.hasPrefix("Account: fetch index 'byBlogsIndex' names to-many relationship 'blogs'") })
+        let schema = try xcode.makeModel().schemaSQL
+        #expect(!schema.contains { $0.contains("byBlogsIndex") })
+        #expect(schema.contains("CREATE TABLE Z_3COMMENTS ( Z_3COMMENTS INTEGER, REFLEXIVE INTEGER, Z_FOK_REFLEXIVE INTEGER, PRIMARY KEY (Z_3COMMENTS, REFLEXIVE) )"))
+        let empty = try XcodeModel.parse(Data(#"<model type="com.apple.IDECoreDataModeler.DataModel"><elements/></model>"#.utf8)).makeModel()
+        #expect(empty.schemaSQL == [SchemaBuilder.primaryKeyTable, SchemaBuilder.metadataTable, SchemaBuilder.modelCacheTable])
+        _ = try TemporaryStore(empty)
+    }
+
     @Test func aModelPackageOpensItsCurrentVersion() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xcmodel-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

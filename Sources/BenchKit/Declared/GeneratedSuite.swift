@@ -17,6 +17,9 @@ public enum GeneratedSuite {
         do {
             let xcode = try XcodeModel.load(path: absolute)
             let model = try xcode.makeModel()
+            guard model.entities.contains(where: { !$0.isAbstract }) else {
+                throw BenchError.invalidInput("\(modelPath) declares no entity that can have objects; there is nothing to measure (bench schema and bench lint read it)")
+            }
             let text = try json(for: model, modelPath: absolute, name: modelName(absolute))
             return try ScenarioFile.parse(Data(text.utf8), file: absolute + " (generated suite)")
         } catch let error as ObjectGraphError {

@@ -39,13 +39,13 @@ public enum ModelLint {
                 if relationship.isToMany && relationship.inverse == nil {
                     advice.append(Finding(
                         kind: .risk, subject: name,
-                        message: "a to-many without inverse (many-to-nil) keeps each \(relationship.destination.name)'s owner in one hidden column on its row, so a \(relationship.destination.name) added to two \(entity.name)s' \(relationship.name) keeps only the last membership after save: the others are lost without an error (seed 000 II.B; measured by RelBench's data-loss scenario).",
-                        fix: "add an inverse: a to-many \(relationship.destination.name).\(entity.name.lowercased())s makes it a many-to-many (a join table) if members are shared, a to-one if each has one owner."))
+                        message: "a to-many without inverse (many-to-nil) keeps each \(relationship.destination.name)'s owner in one hidden column on its row, so \(article(relationship.destination.name)) added to two \(entity.name)s' \(relationship.name) keeps only the last membership after save: the others are lost without an error (seed 000 II.B; measured by RelBench's data-loss scenario).",
+                        fix: "add an inverse: a to-many \(relationship.destination.name).\(pluralName(of: entity.name)) makes it a many-to-many (a join table) if members are shared, a to-one if each has one owner."))
                 }
                 if relationship.isOrdered {
                     advice.append(Finding(
                         kind: .cost, subject: name,
-                        message: "ordered: Core Data keeps an order column (\(relationship.orderColumnName.isEmpty ? "Z_FOK_..." : relationship.orderColumnName)) that every insert, move and removal rewrites for the members after it, and that each fault reads.",
+                        message: "ordered: Core Data keeps an order column (\(relationship.joinTable?.orderColumn ?? relationship.orderColumnName)) that every insert, move and removal rewrites for the members after it, and that each fault reads.",
                         fix: "unless users choose the order, drop Ordered and sort by an attribute (a date, a position you set)."))
                 }
             }
@@ -65,7 +65,10 @@ public enum ModelLint {
             for attribute in entity.attributes where attribute.entity === entity && !attribute.isTransient {
                 guard attribute.type == .uuid || attribute.type == .string, !attribute.isIndexed,
                       !entity.fetchIndexes.contains(where: { $0.elements.first?.property == attribute.name }),
-                      let target = handKeptKeyTarget(attribute, in: model) else { continue }
+                      !entity.uniquenessConstraints.contains(where: { $0.first == attribute.name }),
+                      let target = handKeptKeyTarget(attribute, in: model),
+                      // A key kept beside a relationship to the same entity (Mastodon's userID and user) is a copy.
+                      !entity.relationships.contains(where: { $0.destination.name == target }) else { continue }
                 advice.append(Finding(
                     kind: .cost, subject: "\(entity.name).\(attribute.name)",
                     message: "looks like a hand-kept key to \(target) (seed 003's ofCategory, seed 000's classID) without an index: every fetch of a \(target)'s \(entity.name)s scans all \(entity.name) rows, and deleting a \(target) leaves its \(entity.name)s behind.",
@@ -75,7 +78,7 @@ public enum ModelLint {
             if chain.count >= 4 {
                 advice.append(Finding(
                     kind: .cost, subject: entity.name,
-                    message: "deleting a \(entity.name) cascades \(chain.count - 1) levels (\(chain.joined(separator: " -> "))): each level's objects are faulted in, their own rules applied and deleted one statement each, in one save.",
+                    message: "deleting \(article(entity.name)) cascades \(chain.count - 1) levels (\(chain.joined(separator: " -> "))): each level's objects are faulted in, their own rules applied and deleted one statement each, in one save.",
                     fix: "keep it if the graph is small per \(entity.name); for large ones delete the deepest level first with a batch delete request (one statement), then the rest."))
             }
         }
@@ -97,6 +100,24 @@ public enum ModelLint {
             entity !== attribute.entity && (entity.name.lowercased() == stem.lowercased()
                 || entity.name.lowercased().hasSuffix(stem.lowercased()) && stem.count >= 4)
         }?.name
+    }
+
+    /// "a Class", "an Account": the name with its indefinite article (by its first letter).
+    static func article(_ name: String) -> String {
+        ("AEIOUaeiou".contains(name.first ?? "x") ? "an " : "a ") + name
+    }
+
+    /// A to-many's name for the objects of an entity, as Xcode users write it: `students` for Student,
+    /// `categories` for Category, `ssWorkouts` for SSWorkout (the leading capitals lowered, but a word's first).
+    static func pluralName(of entityName: String) -> String {
+        let characters = Array(entityName)
+        var capitals = characters.prefix { $0.isUppercase }.count
+        if capitals > 1 && capitals < characters.count { capitals -= 1 }
+        let name = String(characters.prefix(capitals)).lowercased() + String(characters.dropFirst(capitals))
+        let lower = name.lowercased()
+        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) { return name.dropLast() + "ies" }
+        if ["s", "x", "z", "ch", "sh"].contains(where: lower.hasSuffix) { return name + "es" }
+        return name + "s"
     }
 
     /// The longest chain of Cascade rules from `entity` (entity names, cycles cut).

@@ -28,8 +28,8 @@ struct JoinTableNaming {
                 let destination = relationship.isReflexive
                     ? namer.unique("REFLEXIVE")
                     : namer.unique("Z_\(relationship.destination.number)\(relationship.name.uppercased())")
-                let order = relationship.isOrdered ? namer.unique("Z_FOK_" + destination.dropFirst(2)) : nil
-                let inverseOrder = !relationship.isReflexive && inverse.isOrdered ? namer.unique("Z_FOK_" + source.dropFirst(2)) : nil
+                let order = relationship.isOrdered ? namer.unique(Self.orderColumn(of: destination)) : nil
+                let inverseOrder = !relationship.isReflexive && inverse.isOrdered ? namer.unique(Self.orderColumn(of: source)) : nil
                 let primary = JoinTable(tableName: table, sourceColumn: source, destinationColumn: destination,
                                         orderColumn: order, inverseOrderColumn: inverseOrder, isPrimarySide: true)
                 relationship.joinTable = primary
@@ -41,6 +41,12 @@ struct JoinTableNaming {
             }
         }
         return tables
+    }
+
+    /// The order column of an ordered side whose destination key is `column`: `Z_FOK_3ASSETS` for `Z_3ASSETS`;
+    /// `Z_FOK_REFLEXIVE` for a reflexive table's `REFLEXIVE` (inferred: no real store with one was at hand).
+    static func orderColumn(of column: String) -> String {
+        "Z_FOK_" + (column.hasPrefix("Z_") ? column.dropFirst(2) : Substring(column))
     }
 
     /// Whether `relationship`'s side of its pair names the join table.

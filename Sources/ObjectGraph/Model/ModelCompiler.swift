@@ -12,9 +12,6 @@ struct ModelCompiler {
     }
 
     func compile() throws -> Output {
-        guard !declarations.isEmpty else {
-            throw ObjectGraphError.model(entity: "(model)", property: nil, reason: "the model declares no entities")
-        }
         let byName = try makeEntities()
         let declarationsByName = Dictionary(uniqueKeysWithValues: declarations.map { ($0.name, $0) })
         let entities = try numberEntities(byName, declarations: declarationsByName)
@@ -110,6 +107,14 @@ struct ModelCompiler {
             entity.isInHierarchy = root !== entity || !entity.subentities.isEmpty
         }
         let roots = byName.values.filter { $0.parent == nil }.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        // Table names upper-case entity names: two roots differing only in case would share one table.
+        var owners: [String: String] = [:]
+        for root in roots {
+            if let other = owners.updateValue(root.name, forKey: root.tableName) {
+                throw ObjectGraphError.model(entity: root.name, property: nil,
+                                             reason: "entities \(other) and \(root.name) would both be stored in table \(root.tableName) (Core Data upper-cases entity names); rename one")
+            }
+        }
         for root in roots { visit(root, root: root) }
         for entity in ordered {
             entity.subtree = Array(ordered[(entity.number - 1)..<entity.subtreeMaxNumber])

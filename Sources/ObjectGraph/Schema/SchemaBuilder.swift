@@ -1,10 +1,11 @@
 /// The DDL of a model's store, in Core Data's shapes and order (coredata-facts §1).
 ///
-/// Order, as real stores' `sqlite_master` shows it (Bear): each root entity's table in entity-number order,
-/// followed by the join tables its hierarchy owns; then Z_PRIMARYKEY, Z_METADATA and Z_MODELCACHE; then, entity
-/// by entity, the foreign-key indexes of a root's table (by column name), the join-table indexes it owns, the
-/// Z_ENT index of a root with sub-entities, indexed attributes and fetch indexes, and uniqueness indexes; then the
-/// derived attributes' triggers.
+/// Order, as the creation order (`rowid`) of real stores' `sqlite_master` shows it: each root entity in
+/// entity-number order with its table, the join tables its hierarchy owns, then that hierarchy's indexes (the
+/// foreign-key indexes of the root's table by column name, the join-table indexes, the Z_ENT index of a root with
+/// sub-entities, indexed attributes and fetch indexes, uniqueness indexes); then Z_PRIMARYKEY, Z_METADATA and
+/// Z_MODELCACHE; then the derived attributes' triggers. Both stores of shared/real-stores put a table's index
+/// before the next table; Bear's `.dump` (tables first, indexes at the end, each in creation order) agrees.
 struct SchemaBuilder {
     let model: ObjectModel
 
@@ -12,20 +13,20 @@ struct SchemaBuilder {
     static let metadataTable = "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)"
     static let modelCacheTable = "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)"
 
-    var statements: [String] { tables + [Self.primaryKeyTable, Self.metadataTable, Self.modelCacheTable] + indexes + triggers }
-
-    var tables: [String] {
+    var statements: [String] {
         var sql: [String] = []
         for root in model.entities where root.parent == nil {
             sql.append(createTable(root))
             for join in joinTables(ownedIn: root.subtree) { sql.append(createJoinTable(join)) }
+            sql += indexes(of: root.subtree)
         }
-        return sql
+        return sql + [Self.primaryKeyTable, Self.metadataTable, Self.modelCacheTable] + triggers
     }
 
-    var indexes: [String] {
+    /// The indexes of `entities`' tables, entity by entity.
+    func indexes(of entities: [EntityDescription]) -> [String] {
         var sql: [String] = []
-        for entity in model.entities {
+        for entity in entities {
             let table = entity.tableName
             if entity.parent == nil {
                 for column in entity.tableColumns.filter(\.hasForeignKeyIndex).sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {

@@ -170,9 +170,30 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
                 note("\(raw.name): an index names '\(property)', which is not a stored property; the index is skipped")
             }
             indexes = indexes.filter { $0.elements.allSatisfy { names.contains($0.property) || Self.inherits($0.property, raw, byName) } }
+            // Xcode 9 turned the old Indexed box of to-many relationships into fetch indexes (WordPress's
+            // Account.byBlogsIndex); a to-many has no column here, its key lives on the other side, indexed already.
+            let toMany = Self.toManyNames(raw, byName)
+            for index in indexes {
+                if let property = index.elements.map(\.property).first(where: toMany.contains) {
+                    note("\(raw.name): fetch index '\(index.name)' names to-many relationship '\(property)', which has no column of its own to index (its keys are kept on the other side or in a join table); the index is skipped")
+                }
+            }
+            indexes = indexes.filter { !$0.elements.contains { toMany.contains($0.property) } }
             return Entity(raw.name, parent: raw.parent, abstract: raw.isAbstract, properties, fetchIndexes: indexes,
                           uniquenessConstraints: raw.uniquenessConstraints.filter { !$0.isEmpty })
         }
+    }
+
+    /// The names of the to-many relationships `entity` declares or inherits.
+    private static func toManyNames(_ entity: RawEntity, _ byName: [String: RawEntity]) -> Set<String> {
+        var names = Set<String>()
+        var current: RawEntity? = entity
+        var seen = Set<String>()
+        while let raw = current, seen.insert(raw.name).inserted {
+            for relationship in raw.relationships where relationship["toMany"].isYes { if let name = relationship["name"] { names.insert(name) } }
+            current = raw.parent.flatMap { byName[$0] }
+        }
+        return names
     }
 
     private static func inherits(_ property: String, _ entity: RawEntity, _ byName: [String: RawEntity]) -> Bool {
@@ -299,7 +320,10 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         case "Cascade": rule = .cascade
         case "Deny": rule = .deny
         case "No Action": rule = .noAction
-        default: rule = .nullify
+        case "Nullify": rule = .nullify
+        case let other:
+            note("\(entity.name).\(name): delete rule '\(other)' is not one of Nullify, Cascade, Deny, No Action; read as Nullify")
+            rule = .nullify
         }
         let optional = attributes["optional"].isYes
         if attributes["toMany"].isYes {

@@ -41,6 +41,19 @@ import Testing
         #expect(catalog.scenarios.map(\.name).sorted() == ["batch-size", "batch-update", "chat-list", "count-across-many-to-many", "data-loss", "faulting", "fetch-result-types", "find-member", "hand-kept-key", "import-reset", "insert", "large-to-many", "medical-records", "prefetch", "query", "school-walk", "social-feed"])
     }
 
+    /// A scenario or size named twice runs once, so that no sample is written twice under one key.
+    @Test func namesGivenTwiceRunOnce() throws {
+        let catalog = try ScenarioCatalog(folder: ScenarioCountersTests.scenariosFolder)
+        let query = try catalog.scenario(named: "query")
+        var request = RunRequest(scenarios: [query])
+        request.sizes = [100]
+        request.repetitions = 1
+        let once = try RunPlan(request).repetitions.count
+        request.scenarios = [query, query]
+        request.sizes = [100, 100]
+        #expect(try RunPlan(request).repetitions.count == once)
+    }
+
     @Test func eachKindOfInvalidFileIsRefusedWithFileFieldAndReason() {
         #expect(error("{\"name\": ") .hasPrefix("Scenarios/q.json: not valid JSON"))
         #expect(error("[1]") == "Scenarios/q.json: expected a JSON object at the top level")

@@ -47,7 +47,9 @@ public struct RunPlan {
     public var measuredCount: Int { repetitions.filter { !$0.isWarmup }.count }
 
     public init(_ request: RunRequest) throws {
-        var scenarios = request.scenarios
+        // A scenario, size or variant named twice runs once: twice would write each sample twice under one key.
+        var seen = Set<String>()
+        var scenarios = request.scenarios.filter { seen.insert($0.name).inserted }
         if let shard = request.shard {
             scenarios = scenarios.sorted { $0.name < $1.name }.enumerated()
                 .filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
@@ -64,8 +66,10 @@ public struct RunPlan {
             let sizes = request.sizes ?? scenario.sizes[request.profile] ?? []
             let repetitions = request.repetitions ?? scenario.repetitions[request.profile] ?? 1
             let warmup = request.warmup ?? scenario.warmup[request.profile] ?? 0
-            let combinations = strategies.flatMap { strategy in scenario.variants.map { (strategy, $0) } }
-            for size in sizes.sorted() {
+            var seenVariants = Set<String>()
+            let variants = scenario.variants.filter { seenVariants.insert($0.description).inserted }
+            let combinations = strategies.flatMap { strategy in variants.map { (strategy, $0) } }
+            for size in Set(sizes).sorted() {
                 for round in 0..<(warmup + repetitions) {
                     // The first measured round runs in declared order (reports list series in first-seen order).
                     let shift = ((round - warmup) % combinations.count + combinations.count) % combinations.count

@@ -81,25 +81,31 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("complexity.csv").path))
     }
 
-    /// samples.csv grows by whole rows: a run killed outright (SIGKILL, no chance to clean up) leaves a file that
-    /// parses, every repetition's rows complete.
-    @Test func aKilledRunLeavesOnlyWholeRows() throws {
-        let output = temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: output) }
+    /// A long query run writing into `output`, returned once three repetitions are on disk (or after 20 s).
+    static func startLongRun(into output: URL) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["run", "query", "--sizes", "2000", "--repetitions", "200", "--warmup", "0", "--strategies", "many-to-one",
                              "--output", output.path, "--quiet", "--allow-debug", "--no-history"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         let samplesPath = output.appendingPathComponent("samples.csv").path
-        // Kill it once a few repetitions are on disk (or after 20 s whatever happened).
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if let text = try? String(contentsOfFile: samplesPath, encoding: .utf8), text.split(separator: "\n").count > 3 * 32 { break }
             usleep(20_000)
         }
+        return process
+    }
+
+    /// samples.csv grows by whole rows: a run killed outright (SIGKILL, no chance to clean up) leaves a file that
+    /// parses, every repetition's rows complete.
+    @Test func aKilledRunLeavesOnlyWholeRows() throws {
+        let output = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let process = try Self.startLongRun(into: output)
+        let samplesPath = output.appendingPathComponent("samples.csv").path
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
@@ -115,19 +121,7 @@ import Testing
     @Test func aTerminatedRunLeavesAWholeFolderAndNoTemporaryFolders() throws {
         let output = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["run", "query", "--sizes", "2000", "--repetitions", "200", "--warmup", "0", "--strategies", "many-to-one",
-                             "--output", output.path, "--quiet", "--allow-debug", "--no-history"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let samplesPath = output.appendingPathComponent("samples.csv").path
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let text = try? String(contentsOfFile: samplesPath, encoding: .utf8), text.split(separator: "\n").count > 3 * 32 { break }
-            usleep(20_000)
-        }
+        let process = try Self.startLongRun(into: output)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 143)

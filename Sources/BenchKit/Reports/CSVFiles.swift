@@ -62,13 +62,24 @@ public enum CSVFiles {
 /// /dev/stdout) is written to directly, since there is no file to replace.
 public enum AtomicFile {
     public static func write(_ text: String, to path: String) throws {
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
+        var target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
+        if type == .typeSymbolicLink, let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: target) {
+            // A link to a file not made yet: make that file.
+            let folder = (target as NSString).deletingLastPathComponent
+            target = destination.hasPrefix("/") ? destination : (folder as NSString).appendingPathComponent(destination)
+            type = nil
+        }
         if type == .typeDirectory {
             throw BenchError.invalidInput("cannot write \(path): it is a folder; give a file path")
         }
         do {
-            if let type, type != .typeRegular {
+            if let descriptor = openDescriptor(path) {
+                // /dev/stdout and the like: the process's own descriptor, after what print buffered, so that the
+                // file a shell redirected into is neither replaced nor written over from its start.
+                fflush(nil)
+                try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).write(contentsOf: Data(text.utf8))
+            } else if let type, type != .typeRegular {
                 guard let handle = FileHandle(forWritingAtPath: target) else { throw CocoaError(.fileWriteNoPermission) }
                 defer { try? handle.close() }
                 try handle.write(contentsOf: Data(text.utf8))
@@ -77,6 +88,17 @@ public enum AtomicFile {
             }
         } catch {
             throw BenchError.io("cannot write \(path) (\(describe(error))); check that the folder exists and is writable")
+        }
+    }
+
+    /// The descriptor `path` names: 1 for /dev/stdout, 2 for /dev/stderr, N for /dev/fd/N and /proc/self/fd/N.
+    static func openDescriptor(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) { return Int32(path.dropFirst(prefix.count)) }
+            return nil
         }
     }
 

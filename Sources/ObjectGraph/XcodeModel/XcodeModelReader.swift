@@ -165,47 +165,43 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
                 // Core Data names an old compound index `compoundIndex<N>` (Photos' Z_Asset_compoundIndex2; N inferred 0-based).
                 indexes.append(FetchIndex("compoundIndex\(index)", properties.map { FetchIndex.Element($0) }))
             }
-            let unknown = indexes.flatMap(\.elements).map(\.property).filter { !names.contains($0) && !Self.inherits($0, raw, byName) }
-            for property in Set(unknown).sorted() {
-                note("\(raw.name): an index names '\(property)', which is not a stored property; the index is skipped")
-            }
-            indexes = indexes.filter { $0.elements.allSatisfy { names.contains($0.property) || Self.inherits($0.property, raw, byName) } }
-            // Xcode 9 turned the old Indexed box of to-many relationships into fetch indexes (WordPress's
-            // Account.byBlogsIndex); a to-many has no column here, its key lives on the other side, indexed already.
-            let toMany = Self.toManyNames(raw, byName)
-            for index in indexes {
+            let (inherited, toMany) = Self.propertyNames(raw, byName)
+            let declared = names.union(inherited)
+            indexes = indexes.filter { index in
+                if let property = index.elements.map(\.property).first(where: { !declared.contains($0) }) {
+                    note("\(raw.name): an index names '\(property)', which is not a stored property; the index is skipped")
+                    return false
+                }
+                // Xcode 9 turned the old Indexed box of to-many relationships into fetch indexes (WordPress's
+                // Account.byBlogsIndex): a to-many has no column in this table to index.
                 if let property = index.elements.map(\.property).first(where: toMany.contains) {
                     note("\(raw.name): fetch index '\(index.name)' names to-many relationship '\(property)', which has no column of its own to index (its keys are kept on the other side or in a join table); the index is skipped")
+                    return false
                 }
+                return true
             }
-            indexes = indexes.filter { !$0.elements.contains { toMany.contains($0.property) } }
             return Entity(raw.name, parent: raw.parent, abstract: raw.isAbstract, properties, fetchIndexes: indexes,
                           uniquenessConstraints: raw.uniquenessConstraints.filter { !$0.isEmpty })
         }
     }
 
-    /// The names of the to-many relationships `entity` declares or inherits.
-    private static func toManyNames(_ entity: RawEntity, _ byName: [String: RawEntity]) -> Set<String> {
-        var names = Set<String>()
+    /// The names of the attributes and relationships `entity` inherits, and of the to-many relationships it
+    /// declares or inherits.
+    private static func propertyNames(_ entity: RawEntity, _ byName: [String: RawEntity]) -> (inherited: Set<String>, toMany: Set<String>) {
+        var inherited = Set<String>(), toMany = Set<String>()
         var current: RawEntity? = entity
         var seen = Set<String>()
         while let raw = current, seen.insert(raw.name).inserted {
-            for relationship in raw.relationships where relationship["toMany"].isYes { if let name = relationship["name"] { names.insert(name) } }
+            let isParent = raw.name != entity.name
+            if isParent { inherited.formUnion(raw.attributes.compactMap { $0["name"] }) }
+            for relationship in raw.relationships {
+                guard let name = relationship["name"] else { continue }
+                if isParent { inherited.insert(name) }
+                if relationship["toMany"].isYes { toMany.insert(name) }
+            }
             current = raw.parent.flatMap { byName[$0] }
         }
-        return names
-    }
-
-    private static func inherits(_ property: String, _ entity: RawEntity, _ byName: [String: RawEntity]) -> Bool {
-        var parent = entity.parent.flatMap { byName[$0] }
-        var seen = Set<String>()
-        while let current = parent, seen.insert(current.name).inserted {
-            if current.attributes.contains(where: { $0["name"] == property }) || current.relationships.contains(where: { $0["name"] == property }) {
-                return true
-            }
-            parent = current.parent.flatMap { byName[$0] }
-        }
-        return false
+        return (inherited, toMany)
     }
 
     private func attribute(_ attributes: [String: String], entity: String) -> Property? {

@@ -197,6 +197,9 @@ import ObjectGraph
         ("{\"name\": \"import\", \"store\": \"fresh\"", "{\"name\": \"import\", \"store\": \"frozen\"", "field 'phases[6].store': expected prepared or fresh, continued or same-context, got the string \"frozen\""),
         ("\"insert\": \"Book\", \"count\": 3}", "\"insert\": \"Tag\", \"count\": 3, \"children\": {\"posts\": 1}}", "field 'phases[2].steps[0].children': with prefetch=off: 'Tag' has no to-many relationship 'posts'"),
         ("{\"name\": \"count\",", "{\"name\": \"list\",", "field 'phases[1]': a second phase named 'list'"),
+        ("\"Book.title\": {\"words\": [2, 4]}", "\"Book.title\": {\"date\": [\"2024-01-01\", \"2024-12-31\"]}", "field 'data': with prefetch=off: attributes.Book.title: 'date' makes date values, which a String attribute cannot hold; use name, words, text, integer, number, sequence or constant"),
+        ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"words\": [1, 2]}", "field 'data': with prefetch=off: attributes.Book.year: 'words' makes string values, which an Integer 16 attribute cannot hold; use integer, number, sequence or constant"),
+        ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"constant\": \"MMXX\"}", "field 'data': with prefetch=off: attributes.Book.year: \"MMXX\" is not an Integer 16 value; use integer, number, sequence or constant"),
     ])
     func eachMistakeIsRefusedWithTheFieldAndWhatToDo(old: String, new: String, message: String) {
         #expect(Self.error(Self.replacing(old, new)) == "Scenarios/library.json: " + message)

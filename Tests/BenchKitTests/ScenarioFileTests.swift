@@ -57,6 +57,10 @@ import Testing
     @Test func eachKindOfInvalidFileIsRefusedWithFileFieldAndReason() {
         #expect(error("{\"name\": ") .hasPrefix("Scenarios/q.json: not valid JSON"))
         #expect(error("[1]") == "Scenarios/q.json: expected a JSON object at the top level")
+        #expect(error(replacing("\"repetitions\": 3", "\"repetitions\": 3, \"repetitions\": 9"))
+                == "Scenarios/q.json: field 'repetitions': given twice in one object; keep one (a JSON reader silently uses only one of them)")
+        #expect(error(replacing("\"smoke\": [10]", "\"smoke\": [10], \"smoke\": [20]"))
+                == "Scenarios/q.json: field 'sizes.smoke': given twice in one object; keep one (a JSON reader silently uses only one of them)")
         #expect(error(replacing("\"repetitions\": 3", "\"repetition\": 3"))
                 == "Scenarios/q.json: field 'repetition': unknown field (did you mean 'repetitions'?)")
         #expect(error(replacing("\"workload\": \"query\"", "\"workload\": \"querry\""))

@@ -217,7 +217,8 @@ struct DataSpec: Sendable {
     }
 
     /// The problems of this data section against a compiled model: unknown entities, relationships, attributes,
-    /// abstract entities with counts, a relationship filled from both sides.
+    /// abstract entities with counts, a relationship filled from both sides, a generator whose values the
+    /// attribute cannot hold.
     func problems(in model: ObjectModel, changes: [ModelChange]) -> [String] {
         var problems: [String] = []
         for (name, _) in counts.sorted(by: { $0.key < $1.key }) {
@@ -251,9 +252,13 @@ struct DataSpec: Sendable {
                 problems.append("attributes.\(target): no entity '\(parts[0])'")
                 continue
             }
-            if entity.attribute(parts[1]) == nil {
+            guard let attribute = entity.attribute(parts[1]) else {
                 problems.append("attributes.\(target): '\(parts[0])' has no stored attribute '\(parts[1])'"
                                 + Self.suggestion(parts[1], entity.attributes.map(\.name)))
+                continue
+            }
+            if let generator = attributes[target], let mismatch = DataGenerator.mismatch(generator, attribute, entity: entity.name) {
+                problems.append("attributes.\(target): " + mismatch)
             }
         }
         return problems

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// Any JSON value, decoded strictly: booleans, numbers and strings stay distinct, so a scenario file that
@@ -36,4 +37,27 @@ enum JSONValue: Decodable, CustomStringConvertible {
     var number: Double? { if case let .number(value) = self { return value } else { return nil } }
     var array: [JSONValue]? { if case let .array(value) = self { return value } else { return nil } }
     var object: [String: JSONValue]? { if case let .object(value) = self { return value } else { return nil } }
+}
+
+extension JSONValue {
+    /// The path of the first key an object of `data` holds twice (`phases[0].steps[1].limit`), or nil.
+    ///
+    /// JSONDecoder keeps one of two equal keys without a word, so a scenario that sets `sizes` twice would run
+    /// with one of them; SQLite's `json_tree` lists every member, duplicates included. Text SQLite's JSON
+    /// reader refuses (JSON5 trailing commas, on older SQLite) has no duplicates reported.
+    static func firstDuplicateKey(in data: Data) -> String? {
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else { return nil }
+        defer { sqlite3_close_v2(db) }
+        var statement: OpaquePointer?
+        let sql = "SELECT fullkey FROM json_tree(?1) WHERE key IS NOT NULL GROUP BY fullkey HAVING count(*) > 1 ORDER BY min(id) LIMIT 1"
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return nil }
+        defer { sqlite3_finalize(statement) }
+        let bound = data.withUnsafeBytes { bytes in
+            sqlite3_bind_text(statement, 1, bytes.bindMemory(to: CChar.self).baseAddress, Int32(bytes.count), csqlite_transient())
+        }
+        guard bound == SQLITE_OK, sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return nil }
+        let path = String(cString: text)
+        return path.hasPrefix("$.") ? String(path.dropFirst(2)) : path
+    }
 }

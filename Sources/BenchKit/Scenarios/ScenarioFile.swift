@@ -30,6 +30,9 @@ public enum ScenarioFile {
         } catch {
             throw fail(nil, "not valid JSON (\(error))")
         }
+        if let path = JSONValue.firstDuplicateKey(in: data) {
+            throw fail(path, "given twice in one object; keep one (a JSON reader silently uses only one of them)")
+        }
         if root["model"] != nil { return try parseDeclared(root, file: file, fail: fail) }
         try refuseUnknownFields(root, known: fields, what: "unknown field", fail: fail)
         func string(_ field: String) throws -> String { try requiredString(root, field, fail: fail) }

@@ -71,7 +71,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether this value can be stored in an attribute of `type` (null is checked separately, by optionality).
-    func fits(_ type: AttributeType) -> Bool {
+    public func fits(_ type: AttributeType) -> Bool {
         switch (self, type) {
         case (.null, _), (_, .undefined), (.string, .string), (.int, .int16), (.int, .int32), (.int, .int64),
              (.double, .double), (.int, .double), (.double, .float), (.int, .float), (.bool, .bool), (.int, .bool),
@@ -106,7 +106,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The name of the value's kind, for messages.
-    var kindName: String {
+    public var kindName: String {
         switch self {
         case .null: return "nil"
         case .int: return "integer"

@@ -1,0 +1,60 @@
+import ObjectGraph
+
+/// Which generators suit which attribute types, decided by what each one makes for the attribute and whether
+/// ObjectGraph stores that (`Value.fits`), so that a mismatch stops at load instead of failing mid-run.
+extension DataGenerator {
+    /// Why `generator` cannot fill `attribute`, naming the generators that can; nil when it can.
+    static func mismatch(_ generator: DataSpec.Generator, _ attribute: AttributeDescription, entity: String) -> String? {
+        let type = attribute.type.xcodeName
+        let made = sample(generator, attribute, entity: entity)
+        if made.isNull, case let .constant(text) = generator {
+            guard !text.isEmpty || !attribute.isOptional else { return nil }
+            let parses = !sample(.constant("1"), attribute, entity: entity).isNull
+            return (parses ? "\"\(text)\" is not \(ModelLint.article(type)) value" : "'constant' makes no \(type) values")
+                + "; use \(suitable(for: attribute, entity: entity))"
+        }
+        guard !made.isNull, !made.fits(attribute.type) else { return nil }
+        return "'\(generator.keyword)' makes \(made.kindName) values, which \(ModelLint.article(type)) attribute cannot hold; "
+            + "use \(suitable(for: attribute, entity: entity))"
+    }
+
+    /// The first value `generator` makes for `attribute`, from a fixed seed.
+    private static func sample(_ generator: DataSpec.Generator, _ attribute: AttributeDescription, entity: String) -> Value {
+        var random = SplitMix64(seed: 1)
+        return value(generator, attribute, entity: entity, index: 0, random: &random)
+    }
+
+    /// "name, words or text": the generators whose values `attribute` holds.
+    private static func suitable(for attribute: AttributeDescription, entity: String) -> String {
+        let names = DataSpec.Generator.oneOfEach.filter {
+            let made = sample($0, attribute, entity: entity)
+            return !made.isNull && made.fits(attribute.type)
+        }.map(\.keyword)
+        guard let last = names.last else { return "no generator (leave it out: the type's default applies)" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
+    }
+}
+
+extension DataSpec.Generator {
+    /// The generator's key in a data section.
+    var keyword: String {
+        switch self {
+        case .name: return "name"
+        case .words: return "words"
+        case .text: return "text"
+        case .integer: return "integer"
+        case .number: return "number"
+        case .date: return "date"
+        case .bool: return "bool"
+        case .bytes: return "bytes"
+        case .uuid: return "uuid"
+        case .uri: return "uri"
+        case .sequence: return "sequence"
+        case .constant: return "constant"
+        }
+    }
+
+    /// One generator of each kind, in the order the documentation lists them.
+    static let oneOfEach: [Self] = [.name(prefix: nil), .words(1, 2), .text(8, 16), .integer(0, 9), .number(0, 1),
+                                    .date(0, 86_400), .bool(0.5), .bytes(1, 2), .uuid, .uri, .sequence, .constant("1")]
+}

@@ -13,10 +13,10 @@ struct AdviseCommand: ParsableCommand {
     @Option(name: .customLong("scenario"), help: "A scenario to advise on instead of a run's (repeatable).")
     var scenarioNames: [String] = []
 
-    @Option(help: "The size to run at: large enough for a per-row pattern to repeat.")
+    @Option(parsing: .unconditional, help: "The size to run at: large enough for a per-row pattern to repeat.")
     var size = 1000
 
-    @Option(help: "Repeats of one statement in a phase above which it is flagged.")
+    @Option(parsing: .unconditional, help: "Repeats of one statement in a phase above which it is flagged.")
     var threshold = 10
 
     @Option(help: "Also write the findings as JSON to this file.")
@@ -37,6 +37,7 @@ struct AdviseCommand: ParsableCommand {
 
     func run() throws {
         try AtomicFile.refuseOverwriting(json, option: "--json", reportsOf: runFolder.map { [$0] } ?? [])
+        if let json { try AtomicFile.checkWritable(json, option: "--json") }
         let catalog = try scenarioOptions.catalog()
         var pass: AdvicePass
         var summary: [SummaryRow] = []

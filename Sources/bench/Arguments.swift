@@ -32,6 +32,7 @@ struct ExportOption: ParsableArguments {
             throw BenchError.invalidInput("--export-series narrows an export: give --export github-action-benchmark FILE too")
         }
         _ = try patterns()
+        if export.count == 2 { try AtomicFile.checkWritable(export[1], option: "--export github-action-benchmark") }
     }
 
     /// The patterns of `--export-series`, or nil to export every series.
@@ -68,6 +69,23 @@ func publish(_ run: RunFolder, export: ExportOption, history: String?, skipAdvic
         try HistoryStore(path: history).append(info: info, folder: run.path, summary: summary)
     } catch {
         warn("the run was not added to the history (\(error)); \(skipAdvice)")
+    }
+}
+
+/// Refuses, before the run, a history store it could not be added to, so that a long run does not end in a
+/// warning: an existing file is opened (a RelBench history, or an empty database it becomes one); a new one
+/// needs its folder, but for the default store's (Results), which the run folder makes.
+func checkHistory(_ path: String?, default defaultPath: String) throws {
+    guard let path else { return }
+    if FileManager.default.fileExists(atPath: path) {
+        _ = try HistoryStore(path: path)
+        return
+    }
+    guard path != defaultPath else { return }
+    let folder = (path as NSString).deletingLastPathComponent
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue else {
+        throw BenchError.invalidInput("--history \(path): the folder \(folder) does not exist; create it, give another path or pass --no-history")
     }
 }
 

@@ -18,10 +18,10 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "The run to judge, in the same forms.")
     var current: String
 
-    @Option(help: "Significance level for timings and memory: Mann-Whitney U p-values adjusted over all series compared (Benjamini-Hochberg).")
+    @Option(parsing: .unconditional, help: "Significance level for timings and memory: Mann-Whitney U p-values adjusted over all series compared (Benjamini-Hochberg).")
     var alpha: Double = 0.01
 
-    @Option(help: "Noise threshold on the median of timings and memory, in percent.")
+    @Option(parsing: .unconditional, help: "Noise threshold on the median of timings and memory, in percent.")
     var threshold: Double = 10
 
     @Option(name: .customLong("threshold-for"), help: "A threshold for a metric, a scenario or scenario/metric: KEY=PERCENT (repeatable).",
@@ -58,6 +58,7 @@ struct CompareCommand: ParsableCommand {
 
     private func compare() throws {
         try AtomicFile.refuseOverwriting(markdown, option: "--markdown", reportsOf: [baseline, current])
+        if let markdown { try AtomicFile.checkWritable(markdown, option: "--markdown") }
         var options = Comparison.Options()
         options.alpha = alpha
         options.threshold = threshold / 100

@@ -13,16 +13,16 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: "The strategy (default: the scenario's first).", transform: { try parseStrategy($0) })
     var strategy: StrategySelector?
 
-    @Option(help: "The number of students (for find-member: students per class).")
+    @Option(parsing: .unconditional, help: "The number of students (for find-member: students per class).")
     var size: Int = 20
 
     @Option(help: "The variant, as name=value;name=value or name=value,name=value (default: the scenario's first).", transform: VariantChoice.init)
     var variant: VariantChoice?
 
-    @Option(help: "Trace lines shown per phase before the rest is summarized.")
+    @Option(parsing: .unconditional, help: "Trace lines shown per phase before the rest is summarized.")
     var maxLines: Int = 40
 
-    @Option(help: "SQLDebug level: 1 statements and annotations, 2 (and 3) add bound values, 4 adds query plans.")
+    @Option(parsing: .unconditional, help: "SQLDebug level: 1 statements and annotations, 2 (and 3) add bound values, 4 adds query plans.")
     var level: Int = 2
 
     @Flag(help: "Print statements exactly as Core Data's SQLDebug log writes them (spacing, annotations), to diff with a device's log.")

@@ -30,6 +30,7 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
+        try checkHistory(history, default: "")
         let merged = try RunMerge.merge(shards, into: output, asRepetitions: asRepetitions)
         try publish(merged, export: exportOption, history: history, skipAdvice: "the merged run folder is complete")
         print("merged \(shards.count) shard(s), \(merged.samples.count) samples, into \(output)")

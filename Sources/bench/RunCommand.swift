@@ -15,16 +15,16 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Run the standard suite generated from this Xcode model (.xcdatamodeld, .xcdatamodel or contents) instead of scenarios.")
     var model: String?
 
-    @Option(help: "Sizes to run instead of the profile's, comma-separated (e.g. 1000,10000).", transform: parseSizes)
+    @Option(parsing: .unconditional, help: "Sizes to run instead of the profile's, comma-separated (e.g. 1000,10000).", transform: parseSizes)
     var sizes: [Int]?
 
     @Option(help: "Run only these strategies, comma-separated (e.g. many-to-one,raw-sqlite).", transform: parseStrategies)
     var strategies: [StrategySelector]?
 
-    @Option(help: "Measured repetitions per series instead of the scenario's.")
+    @Option(parsing: .unconditional, help: "Measured repetitions per series instead of the scenario's.")
     var repetitions: Int?
 
-    @Option(help: "Unrecorded warmup repetitions per series instead of the scenario's.")
+    @Option(parsing: .unconditional, help: "Unrecorded warmup repetitions per series instead of the scenario's.")
     var warmup: Int?
 
     @Option(help: "smoke (tiny, for CI), default (1,000 to 100,000) or full (adds 1,000,000).")
@@ -33,16 +33,16 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The run folder to write (default: Results/runs/<UTC timestamp>).")
     var output: String?
 
-    @Option(help: "The random seed of the data; a run records it so that another run can reuse it.")
+    @Option(parsing: .unconditional, help: "The random seed of the data; a run records it so that another run can reuse it.")
     var seed: UInt64 = 42
 
     @Flag(help: "Use :memory: databases instead of files in a temporary folder.")
     var inMemory = false
 
-    @Option(help: "SQLite's page cache per connection in MiB for bulk work: insert phases and filling the databases the other scenarios read.")
+    @Option(parsing: .unconditional, help: "SQLite's page cache per connection in MiB for bulk work: insert phases and filling the databases the other scenarios read.")
     var pageCacheMib: Int = 64
 
-    @Option(help: "SQLite's page cache per connection in MiB for reading a prepared database (default: SQLite's own, 2000 KiB).")
+    @Option(parsing: .unconditional, help: "SQLite's page cache per connection in MiB for reading a prepared database (default: SQLite's own, 2000 KiB).")
     var readPageCacheMib: Int?
 
     @Option(help: "Run shard K of N (e.g. 2/4): the scenarios are split over N machines; join them with 'bench merge'.", transform: Shard.init)
@@ -52,7 +52,8 @@ struct RunCommand: ParsableCommand {
     var quiet = false
 
     @Option(help: "The history store every completed run is added to.")
-    var history: String = "Results/history.sqlite"
+    var history: String = Self.defaultHistory
+    static let defaultHistory = "Results/history.sqlite"
 
     @Flag(help: "Do not add this run to the history store.")
     var noHistory = false
@@ -83,7 +84,7 @@ struct RunCommand: ParsableCommand {
         guard !(inMemory && readPageCacheMib != nil) else {
             throw BenchError.invalidInput("--read-page-cache-mib sets the cache of file databases reopened for reading; in memory the reads share the connection that built them: use --page-cache-mib")
         }
-        guard !(noHistory && history != "Results/history.sqlite") else {
+        guard !(noHistory && history != Self.defaultHistory) else {
             throw BenchError.invalidInput("--history and --no-history contradict each other; give one")
         }
         try exportOption.check()
@@ -113,6 +114,7 @@ struct RunCommand: ParsableCommand {
         if RunInfo.buildConfiguration == "debug" && !allowDebug {
             throw BenchError.invalidInput("this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)")
         }
+        try checkHistory(noHistory ? nil : history, default: Self.defaultHistory)
         var modelFindings: [ModelLint.Finding]?
         let scenarios: [Scenario]
         if let model {

@@ -21,7 +21,9 @@ struct VerdictsCommand: ParsableCommand {
 
     func run() throws {
         try AtomicFile.refuseOverwriting(markdown, option: "--markdown", reportsOf: [runFolder])
+        if let markdown { try AtomicFile.checkWritable(markdown, option: "--markdown") }
         try AtomicFile.refuseOverwriting(json, option: "--json", reportsOf: [runFolder])
+        if let json { try AtomicFile.checkWritable(json, option: "--json") }
         let summary = try SummaryFile.load(runFolder)
         guard !summary.isEmpty else {
             throw BenchError.invalidInput("\(runFolder) holds no series (its summary.csv has no rows); give a run that measured something")

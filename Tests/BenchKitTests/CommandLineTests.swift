@@ -330,6 +330,9 @@ import Testing
                   "--sizes: 'ten' is not a positive integer; give sizes like --sizes 1000,10000")
         try check(["run", "query", "--sizes=-5", "--allow-debug"],
                   "--sizes: '-5' is not a positive integer; give sizes like --sizes 1000,10000")
+        try check(["run", "query", "--sizes", "-5", "--allow-debug"],
+                  "--sizes: '-5' is not a positive integer; give sizes like --sizes 1000,10000")
+        try check(["run", "query", "--repetitions", "-1", "--allow-debug"], "--repetitions must be from 1 to 100000")
         try check(["run", "query", "--strategies", "many-to-onne", "--allow-debug"],
                   "unknown strategy 'many-to-onne' (did you mean 'many-to-one'?)")
         try check(["run", "query", "--read-page-cache-mib", "0", "--allow-debug"], "--read-page-cache-mib must be at least 1")
@@ -346,6 +349,25 @@ import Testing
             .write(to: folder.appendingPathComponent("broken.json"))
         try check(["list", "--scenarios", folder.path],
                   "\(folder.path)/broken.json: field 'repetitons': unknown field (did you mean 'repetitions'?)")
+
+        // Where the run's results go is checked before it runs, not after.
+        let notAHistory = folder.appendingPathComponent("notes.sqlite")
+        try Data("not a database, but long enough for SQLite to read a header from it: 0123456789012345678901234567890123456789012345678901234567890123456789".utf8).write(to: notAHistory)
+        let output = folder.appendingPathComponent("run").path
+        try check(["run", "query", "--sizes", "10", "--allow-debug", "--output", output, "--history", notAHistory.path],
+                  "\(notAHistory.path) is not a RelBench history store (file is not a database); give another --history path, or move it away to start a new one")
+        try check(["run", "query", "--sizes", "10", "--allow-debug", "--output", output, "--history", "/nonexistent-relbench/h.sqlite"],
+                  "--history /nonexistent-relbench/h.sqlite: the folder /nonexistent-relbench does not exist; create it, give another path or pass --no-history")
+        try check(["run", "query", "--sizes", "10", "--allow-debug", "--output", output, "--no-history", "--export", "github-action-benchmark", folder.path],
+                  "--export github-action-benchmark \(folder.path) is a folder; give a file path")
+        #expect(!FileManager.default.fileExists(atPath: output))
+
+        let notARun = folder.appendingPathComponent("not-a-run")
+        try FileManager.default.createDirectory(at: notARun, withIntermediateDirectories: true)
+        try Data("{\"profile\": 3}".utf8).write(to: notARun.appendingPathComponent("run.json"))
+        try Data("scenario,strategy,variant,size,repetition,phase,metric,value,unit\n".utf8).write(to: notARun.appendingPathComponent("samples.csv"))
+        try check(["merge", output, notARun.path],
+                  "\(notARun.path)/run.json: not a RelBench run.json: field 'gitCommit' is missing; give a run folder written by 'bench run'")
     }
 
     @Test func aDebugBuildRefusesToWriteTimings() throws {

@@ -32,8 +32,8 @@ public enum AdviceReport {
     public static func decode(_ data: Data, file: String) throws -> [QueryFinding] {
         do {
             return try JSONDecoder().decode([QueryFinding].self, from: data)
-        } catch {
-            throw BenchError.invalidInput("\(file) is not a list of findings written by 'bench advise' (\(error.localizedDescription))")
+        } catch let error as DecodingError {
+            throw BenchError.invalidInput("\(file) is not a list of findings written by 'bench advise': \(error.plainDescription)")
         }
     }
 }

@@ -91,6 +91,27 @@ public enum AtomicFile {
         }
     }
 
+    /// Refuses, before any work, a path `write(_:to:)` could not write: a folder, or one in a folder that does not
+    /// exist or is not writable (`option` names where the path came from).
+    public static func checkWritable(_ path: String, option: String) throws {
+        guard openDescriptor(path) == nil else { return }
+        let manager = FileManager.default
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var isFolder: ObjCBool = false
+        if manager.fileExists(atPath: target, isDirectory: &isFolder) {
+            guard !isFolder.boolValue else { throw BenchError.invalidInput("\(option) \(path) is a folder; give a file path") }
+            guard manager.isWritableFile(atPath: target) else { throw BenchError.invalidInput("\(option) \(path) is not writable; check its permissions or give another path") }
+            return
+        }
+        let folder = (target as NSString).deletingLastPathComponent
+        guard manager.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw BenchError.invalidInput("\(option) \(path): the folder \(folder) does not exist; create it or give another path")
+        }
+        guard manager.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+            throw BenchError.invalidInput("\(option) \(path): the folder \(folder) is not writable; check its permissions or give another path")
+        }
+    }
+
     /// The descriptor `path` names: 1 for /dev/stdout, 2 for /dev/stderr, N for /dev/fd/N and /proc/self/fd/N.
     static func openDescriptor(_ path: String) -> Int32? {
         switch path {

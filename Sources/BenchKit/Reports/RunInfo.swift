@@ -102,8 +102,8 @@ public struct RunInfo: Codable, Sendable {
         guard let data = FileManager.default.contents(atPath: path) else { throw BenchError.invalidInput("cannot read \(path); give a run folder written by 'bench run'") }
         do {
             return try JSONDecoder().decode(RunInfo.self, from: data)
-        } catch {
-            throw BenchError.invalidInput("\(path): not a RelBench run.json (\(error))")
+        } catch let error as DecodingError {
+            throw BenchError.invalidInput("\(path): not a RelBench run.json: \(error.plainDescription); give a run folder written by 'bench run'")
         }
     }
 

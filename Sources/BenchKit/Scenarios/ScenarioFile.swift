@@ -24,9 +24,9 @@ public enum ScenarioFile {
             root = object
         } catch let error as BenchError {
             throw error
-        } catch let DecodingError.dataCorrupted(context) {
-            let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String ?? context.debugDescription
-            throw fail(nil, "not valid JSON (\(detail))")
+        } catch let error as DecodingError {
+            guard case .dataCorrupted = error else { throw fail(nil, error.plainDescription) }
+            throw fail(nil, "not valid JSON; 'python3 -m json.tool \(file)' shows the line and column of the mistake")
         } catch {
             throw fail(nil, "not valid JSON (\(error))")
         }

@@ -119,17 +119,3 @@ public struct Checksum: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(count) names, hash \(String(hash, radix: 16))" }
 }
-
-/// Errors of the harness, each saying what was wrong and what to do.
-public enum BenchError: Error, CustomStringConvertible, Equatable {
-    case unsupported(String)
-    case invalidInput(String)
-    case io(String)
-
-    public var description: String {
-        switch self {
-        case let .unsupported(operation): return "this strategy does not implement \(operation)"
-        case let .invalidInput(message), let .io(message): return message
-        }
-    }
-}

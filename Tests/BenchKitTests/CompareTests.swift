@@ -5,7 +5,7 @@ import Testing
 /// bench compare on hand-made runs.
 @Suite struct CompareTests {
     /// A run folder with `walk` timings (ms) and a statement count per repetition, for two strategies.
-    private func run(_ timings: [Double], statements: Double = 21, other: [Double] = [5, 5.1, 4.9, 5.05, 4.95],
+    private func run(_ timings: [Double], statements: Double? = 21, other: [Double] = [5, 5.1, 4.9, 5.05, 4.95],
                      extraSeries: Bool = false) throws -> String {
         var samples: [SampleRecord] = []
         for (index, value) in timings.enumerated() {
@@ -119,6 +119,16 @@ import Testing
         #expect(comparison.onlyInCurrent.map(\.scenario) == ["insert"])
         let text = ComparisonReport.text(comparison, baseline: "a", current: "b")
         #expect(text.contains("only in the current run (new, not judged): insert grdb n=1000"))
+    }
+
+    @Test func aCounterTheRunLeftEmptyIsMissing() throws {
+        let comparison = try compare(try run(steady), try run(steady, statements: nil), countersOnly: true)
+        #expect(comparison.exitCode == 3)
+        #expect(comparison.onlyInBaseline.map(\.metric) == ["sql_statements"])
+        let text = ComparisonReport.text(comparison, baseline: "a", current: "b")
+        #expect(text.contains("missing from the run (fails: exit 3; pass --allow-missing for a run of fewer scenarios): query many-to-one prefetch=off n=1000 (walk sql_statements)"))
+        // A counter no strategy measures in either run (raw-sqlite's object faults) is neither missing nor new.
+        #expect(!comparison.onlyInBaseline.contains { $0.metric == "object_faults" })
     }
 
     @Test func theMarkdownNamesEveryRegression() throws {

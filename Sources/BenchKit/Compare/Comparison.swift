@@ -138,9 +138,11 @@ public struct Comparison {
             changes.append(Change(key: series.key, unit: current.units[series.key] ?? "", baseline: series.old, current: series.new,
                                   relative: series.relative, pValue: p, threshold: threshold, verdict: verdict))
         }
+        // A series with no value (every sample empty: the strategy could not measure it) is absent, so that a
+        // counter the baseline has and the run lost reads as missing rather than as silently not compared.
         func measurable(_ run: RunData) -> Set<SeriesKey> {
             Set(run.series.keys.filter { key in
-                guard let metric = Metric(rawValue: key.metric) else { return false }
+                guard let metric = Metric(rawValue: key.metric), run.series[key]?.isEmpty == false else { return false }
                 return metric.isCounter || !options.countersOnly
             })
         }

@@ -103,9 +103,12 @@ public enum ComparisonReport {
     }
 
     private static func presence(_ comparison: Comparison) -> [String] {
+        // One entry per series group; a group that lost only a few metrics (a counter left empty) names them.
         func describe(_ keys: [SeriesKey]) -> String {
-            let groups = Set(keys.map { "\($0.scenario) \($0.strategy)\($0.variant.isEmpty ? "" : " \($0.variant)") n=\($0.size)" })
-            let list = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+            let groups = Dictionary(grouping: keys) { "\($0.scenario) \($0.strategy)\($0.variant.isEmpty ? "" : " \($0.variant)") n=\($0.size)" }
+            let list = groups.map { group, keys in
+                keys.count > 3 ? group : group + " (" + keys.map { "\($0.phase) \($0.metric)" }.sorted().joined(separator: ", ") + ")"
+            }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
             return list.prefix(8).joined(separator: "; ") + (list.count > 8 ? "; and \(list.count - 8) more" : "")
         }
         var lines: [String] = []

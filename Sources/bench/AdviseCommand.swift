@@ -38,17 +38,18 @@ struct AdviseCommand: ParsableCommand {
     func run() throws {
         try AtomicFile.refuseOverwriting(json, option: "--json", reportsOf: runFolder.map { [$0] } ?? [])
         if let json { try AtomicFile.checkWritable(json, option: "--json") }
-        let catalog = try scenarioOptions.catalog()
         var pass: AdvicePass
         var summary: [SummaryRow] = []
         if let runFolder {
             summary = try SummaryFile.load(runFolder)
             let names = summary.map(\.key.scenario).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-            pass = AdvicePass(scenarios: try names.map(catalog.scenario(named:)))
+            let info = try? RunInfo.load(runFolder)
+            pass = AdvicePass(scenarios: try names.map { try scenario(named: $0, origin: info?.scenarioOrigins?[$0]) })
             let strategies = Set(summary.map(\.key.strategy))
             pass.strategies = try strategies.sorted().flatMap(parseStrategies)
-            if let info = try? RunInfo.load(runFolder) { pass.seed = info.seed }
+            if let info { pass.seed = info.seed }
         } else {
+            let catalog = try scenarioOptions.catalog()
             pass = AdvicePass(scenarios: try scenarioNames.map(catalog.scenario(named:)))
         }
         pass.size = size
@@ -60,6 +61,28 @@ struct AdviseCommand: ParsableCommand {
         if failOnFindings && !findings.isEmpty {
             FileHandle.standardError.write(Data("bench: \(findings.count) N+1 finding(s) (above); exit 1 as --fail-on-findings asks\n".utf8))
             throw ExitCode(1)
+        }
+    }
+
+    /// The definition a run measured: the file or model its run.json records, unless --scenarios names a folder
+    /// to read instead; runs older than the record read the catalog.
+    private func scenario(named name: String, origin: Scenario.Origin?) throws -> Scenario {
+        guard scenarioOptions.folder == nil, let origin else { return try scenarioOptions.catalog().scenario(named: name) }
+        switch origin {
+        case let .file(path):
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw BenchError.invalidInput("the run's scenario '\(name)' came from \(path), which is gone; pass --scenarios DIR with a file that defines it")
+            }
+            let scenario = try ScenarioFile.load(path)
+            guard scenario.name == name else {
+                throw BenchError.invalidInput("\(path) now defines '\(scenario.name)', not the run's '\(name)'; pass --scenarios DIR with a file that defines it")
+            }
+            return scenario
+        case let .generated(model):
+            guard FileManager.default.fileExists(atPath: model) else {
+                throw BenchError.invalidInput("the run's suite '\(name)' was generated from \(model), which is gone; advise on a run of a model that exists")
+            }
+            return try GeneratedSuite.scenario(modelPath: model)
         }
     }
 }

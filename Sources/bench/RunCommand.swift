@@ -148,7 +148,8 @@ struct RunCommand: ParsableCommand {
         guard !plan.repetitions.isEmpty else { throw BenchError.invalidInput("nothing to run: the chosen scenarios have no sizes for profile \(profile.rawValue)") }
         let folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: RunInfo.current(
             profile: profile, seed: seed, settings: request.settings, scenarios: plan.scenarios.map(\.name),
-            plannedRepetitions: plan.measuredCount))
+            plannedRepetitions: plan.measuredCount,
+            origins: Dictionary(plan.scenarios.map { ($0.name, $0.origin) }, uniquingKeysWith: { first, _ in first })))
         if let modelFindings {
             try AtomicFile.write(modelFindings.map { "\($0)\n" }.joined(), to: folder.file("lint.txt"))
         }

@@ -81,6 +81,27 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("complexity.csv").path))
     }
 
+    @Test func adviseReadsTheDefinitionTheRunMeasured() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenarios = folder.appendingPathComponent("scenarios")
+        try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
+        // A scenario the repository's folder does not have: advise must find it through the run's record.
+        try Data("""
+            {"name": "my-walk", "description": "d", "workload": "query", "strategies": ["many-to-one"],
+             "variants": [{"name": "prefetch", "values": ["off"]}], "sizes": [60], "repetitions": 1, "warmup": 0, "parameters": {"studentsPerClass": 2}}
+            """.utf8).write(to: scenarios.appendingPathComponent("mine.json"))
+        let run = folder.appendingPathComponent("run").path
+        let result = try Self.bench(["run", "my-walk", "--scenarios", scenarios.path, "--output", run, "--quiet", "--allow-debug",
+                                     "--no-advice", "--no-history"])
+        #expect(result.status == 0, "\(result.error)")
+        let info = try RunInfo.load(run)
+        #expect(info.scenarioOrigins == ["my-walk": .file(scenarios.appendingPathComponent("mine.json").path)])
+        let advice = try Self.bench(["advise", run, "--size", "60"])
+        #expect(advice.status == 0, "\(advice.error)")
+        #expect(advice.output.contains("my-walk"))
+    }
+
     /// A long query run writing into `output`, returned once three repetitions are on disk (or after 20 s).
     static func startLongRun(into output: URL) throws -> Process {
         let process = Process()

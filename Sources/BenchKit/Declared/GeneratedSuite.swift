@@ -21,7 +21,9 @@ public enum GeneratedSuite {
                 throw BenchError.invalidInput("\(modelPath) declares no entity that can have objects; there is nothing to measure (bench schema and bench lint read it)")
             }
             let text = try json(for: model, modelPath: absolute, name: modelName(absolute))
-            return try ScenarioFile.parse(Data(text.utf8), file: absolute + " (generated suite)")
+            var scenario = try ScenarioFile.parse(Data(text.utf8), file: absolute + " (generated suite)")
+            scenario.origin = .generated(model: absolute)
+            return scenario
         } catch let error as ObjectGraphError {
             throw BenchError.invalidInput("\(error)")
         }

@@ -18,6 +18,8 @@ public struct RunInfo: Codable, Sendable {
     /// SQLite settings every strategy used: page cache, journal mode, synchronous, transaction size.
     public var sqliteSettings: [String: String]
     public var scenarios: [String]
+    /// Where each scenario was defined (absent in runs before it was recorded).
+    public var scenarioOrigins: [String: Scenario.Origin]?
     /// running, complete or interrupted.
     public var status: String
     public var finishedRepetitions: Int
@@ -42,7 +44,8 @@ public struct RunInfo: Codable, Sendable {
     }
 
     /// The facts of this process and machine, for a run with the given settings.
-    public static func current(profile: Profile, seed: UInt64, settings: StoreSettings, scenarios: [String], plannedRepetitions: Int) -> RunInfo {
+    public static func current(profile: Profile, seed: UInt64, settings: StoreSettings, scenarios: [String], plannedRepetitions: Int,
+                               origins: [String: Scenario.Origin]? = nil) -> RunInfo {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         let inMemory = settings.inMemory, options = settings.storeOptions, readPageCacheKiB = settings.readPageCacheKiB
@@ -59,7 +62,7 @@ public struct RunInfo: Codable, Sendable {
                     : readPageCacheKiB.map(String.init) ?? "SQLite default (2000 KiB)",
                 "transaction": "one per save (ObjectGraph), one per insert phase (peers)",
             ],
-            scenarios: scenarios, status: "running", finishedRepetitions: 0, plannedRepetitions: plannedRepetitions,
+            scenarios: scenarios, scenarioOrigins: origins, status: "running", finishedRepetitions: 0, plannedRepetitions: plannedRepetitions,
             measurement: "wall-clock time", injections: Injection.variables(ProcessInfo.processInfo.environment),
             binaryCommit: binaryCommit)
     }

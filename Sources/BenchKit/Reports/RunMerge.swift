@@ -37,6 +37,8 @@ public enum RunMerge {
             throw BenchError.invalidInput("the shards differ in commit, seed or profile (\(mismatch.gitCommit) \(mismatch.seed) \(mismatch.profile) vs \(info.gitCommit) \(info.seed) \(info.profile)); merge shards of one run")
         }
         info.scenarios = asRepetitions ? info.scenarios : infos.flatMap(\.scenarios)
+        let origins = infos.compactMap(\.scenarioOrigins)
+        info.scenarioOrigins = origins.isEmpty ? nil : origins.reduce(into: [:]) { $0.merge($1) { first, _ in first } }
         info.finishedRepetitions = infos.reduce(0) { $0 + $1.finishedRepetitions }
         info.plannedRepetitions = infos.reduce(0) { $0 + $1.plannedRepetitions }
         info.status = infos.allSatisfy { $0.status == "complete" } ? "complete" : "incomplete"

@@ -15,8 +15,16 @@ public struct Scenario: Sendable {
     public let warmup: [Profile: Int]
     /// Workload parameters with the workload's defaults filled in.
     public let parameters: [String: Double]
-    /// The file the scenario came from.
+    /// The file the scenario came from, as messages name it.
     public let file: String
+    /// Where the definition lives, recorded in run.json so that `bench advise RUN` reads the same one.
+    public internal(set) var origin: Origin
+
+    /// A scenario file, or the suite `bench run --model` generates from a model (absolute paths).
+    public enum Origin: Sendable, Equatable {
+        case file(String)
+        case generated(model: String)
+    }
 
     /// The phases it measures, in order.
     public var phaseNames: [String] { workload?.spec.phases ?? declared?.phaseNames ?? [] }
@@ -31,5 +39,26 @@ public struct Scenario: Sendable {
             combinations = combinations.flatMap { prefix in axis.values.map { prefix + [(axis.name, $0)] } }
         }
         return combinations.map(Variant.init)
+    }
+}
+
+extension Scenario.Origin: Codable {
+    private enum CodingKeys: String, CodingKey { case file, model }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let path = try container.decodeIfPresent(String.self, forKey: .file) {
+            self = .file(path)
+        } else {
+            self = .generated(model: try container.decode(String.self, forKey: .model))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case let .file(path): try container.encode(path, forKey: .file)
+        case let .generated(model): try container.encode(model, forKey: .model)
+        }
     }
 }

@@ -116,7 +116,8 @@ public enum ScenarioFile {
             }
         }
         return Scenario(name: name, description: description, workload: workload, declared: nil, strategies: strategies, axes: axes,
-                        sizes: sizes, repetitions: repetitions, warmup: warmup, parameters: parameters, file: file)
+                        sizes: sizes, repetitions: repetitions, warmup: warmup, parameters: parameters, file: file,
+                        origin: .file(absolutePath(file)))
     }
 
     /// A scenario that declares its model, data and phases (see `DeclaredScenario`).
@@ -158,7 +159,13 @@ public enum ScenarioFile {
         for axis in axes { combinations = combinations.flatMap { prefix in axis.values.map { prefix + [(axis.name, $0)] } } }
         let declared = try DeclaredScenarioParser.parse(root, file: file, axes: axes, rawAxes: rawAxes, variants: combinations.map(Variant.init))
         return Scenario(name: name, description: description, workload: nil, declared: declared, strategies: strategies, axes: axes,
-                        sizes: sizes, repetitions: repetitions, warmup: warmup, parameters: [:], file: file)
+                        sizes: sizes, repetitions: repetitions, warmup: warmup, parameters: [:], file: file,
+                        origin: .file(absolutePath(file)))
+    }
+
+    /// `path` from the working folder, for run.json.
+    private static func absolutePath(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
     /// A value per profile: one value for all, or an object with smoke, default and full.

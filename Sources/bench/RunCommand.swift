@@ -116,11 +116,15 @@ struct RunCommand: ParsableCommand {
         }
         try checkHistory(noHistory ? nil : history, default: Self.defaultHistory)
         var modelFindings: [ModelLint.Finding]?
+        var modelNotes: [String] = []
         let scenarios: [Scenario]
         if let model {
-            let findings = try ModelFile(path: model).findings
+            let file = try ModelFile(path: model)
+            let findings = file.findings
             modelFindings = findings
+            modelNotes = file.notes
             if !quiet {
+                for note in file.notes { print("note: \(note)") }
                 print("lint of \(model): \(findings.isEmpty ? "no findings" : "\(findings.count) finding(s)")")
                 for finding in findings { print("  \(finding)") }
                 print("")
@@ -151,7 +155,8 @@ struct RunCommand: ParsableCommand {
             plannedRepetitions: plan.measuredCount,
             origins: Dictionary(plan.scenarios.map { ($0.name, $0.origin) }, uniquingKeysWith: { first, _ in first })))
         if let modelFindings {
-            try AtomicFile.write(modelFindings.map { "\($0)\n" }.joined(), to: folder.file("lint.txt"))
+            try AtomicFile.write((modelNotes.map { "note: \($0)" } + modelFindings.map { "\($0)" }).map { $0 + "\n" }.joined(),
+                                 to: folder.file("lint.txt"))
         }
         try measure(plan, request: request, into: folder)
         try report(folder, scenarios: plan.scenarios, strategies: request.strategies)

@@ -289,6 +289,24 @@ import Testing
         #expect(missing.status == 64 && missing.error == "bench: error: cannot read the Xcode model /nonexistent/Model.xcdatamodeld: no such file or folder; give a .xcdatamodeld folder, a .xcdatamodel folder or its contents file\n")
     }
 
+    @Test func runModelKeepsTheReadersNotesWithTheLint() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let model = folder.appendingPathComponent("contents").path
+        try Data("""
+            <model><entity name="Note"><attribute name="text" optional="YES" attributeType="String"/>
+            <fetchIndex name="byGone"><fetchIndexElement property="gone" type="Binary" order="ascending"/></fetchIndex></entity></model>
+            """.utf8).write(to: URL(fileURLWithPath: model))
+        let output = folder.appendingPathComponent("run")
+        let result = try Self.bench(["run", "--model", model, "--sizes", "20", "--repetitions", "1", "--warmup", "0",
+                                     "--output", output.path, "--allow-debug", "--no-history", "--no-advice"])
+        #expect(result.status == 0, "\(result.error)")
+        let note = "note: Note: an index names 'gone', which is not a stored property; the index is skipped"
+        #expect(result.output.hasPrefix(note + "\nlint of \(model): no findings\n"), "\(result.output.prefix(400))")
+        #expect(try String(contentsOf: output.appendingPathComponent("lint.txt"), encoding: .utf8) == note + "\n")
+    }
+
     @Test func runModelRunsTheGeneratedSuite() throws {
         let output = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: output) }

@@ -110,6 +110,44 @@ import ObjectGraph
         #expect(sizes.max()! > 5)
     }
 
+    /// Moody's regions: Continent and Country share GeographicRegion's table and its uniqueness constraint on two
+    /// Integer 16 attributes; generated keys differ across the whole hierarchy, beyond 32,767 objects too.
+    @Test func uniqueKeysDifferAcrossAHierarchy() throws {
+        let text = """
+        {"name": "regions", "description": "a hierarchy with a compound uniqueness constraint",
+         "model": {"entities": [
+           {"name": "Region", "abstract": true, "uniquenessConstraints": [["code", "dummy"]],
+            "attributes": [{"name": "code", "type": "Integer 16", "default": "0"}, {"name": "dummy", "type": "Integer 16", "default": "0"},
+                           {"name": "label", "type": "String", "optional": true}]},
+           {"name": "Continent", "parent": "Region"}, {"name": "Country", "parent": "Region"}
+         ]},
+         "data": {"entities": {"Continent": "size", "Country": "size"}},
+         "phases": [{"name": "import", "store": "fresh", "steps": [{"insert-data": true}, {"save": true}]}],
+         "sizes": [10], "repetitions": 1, "warmup": 0}
+        """
+        let scenario = try Self.parse(text)
+        let plan = scenario.declared!.plan(for: scenario.variants[0])
+        for size in [10, 20_000] {
+            let data = plan.generator.make(size: size, seed: 42)
+            var keys = Set<[Int64]>()
+            for objects in data.objects.values {
+                let code = objects.columns.first { $0.attribute.name == "code" }!.values
+                let dummy = objects.columns.first { $0.attribute.name == "dummy" }!.values
+                for (first, second) in zip(code, dummy) {
+                    guard case let .int(a) = first, case let .int(b) = second else { Issue.record("not integers: \(first) \(second)"); continue }
+                    #expect((1...Int64(Int16.max)).contains(a) && (1...Int64(Int16.max)).contains(b))
+                    keys.insert([a, b])
+                }
+            }
+            #expect(keys.count == 2 * size, "size \(size)")
+        }
+        // At 10 per entity both attributes count on through the hierarchy, as a single entity's did.
+        let small = plan.generator.make(size: 10, seed: 42)
+        let codes = small.objects.values.sorted { $0.entity.number < $1.entity.number }
+            .flatMap { $0.columns.first { $0.attribute.name == "code" }!.values }
+        #expect(codes == (1...20).map { Value.int(Int64($0)) })
+    }
+
     /// A real app's model carries rules: generated data keeps them (ranges, lengths, patterns, required to-ones,
     /// required to-manys with a minimum count) so that its first save succeeds, with no data section for them.
     @Test func generatedDataKeepsTheModelsRules() throws {

@@ -198,4 +198,56 @@ extension DataGenerator {
             }
         }
     }
+
+    /// For each attribute of `entity`'s uniqueness constraints (its ancestors' included), how the object at
+    /// `ordinal` of the `total` objects of its hierarchy gets its value, so that the constraints' tuples differ
+    /// across the whole hierarchy, which shares one table and its constraints (Moody's Continent and Country under
+    /// GeographicRegion [numericISO3166Code, uniquenessDummy] were both counted from 1 and collided).
+    ///
+    /// Each attribute takes the ordinal itself, within its type and range, as before; where the attributes before
+    /// it cannot yet tell `total` objects apart (an Integer 16 holds 32,767 values), it takes the next digit of the
+    /// ordinal instead, so that an Integer 16 pair still holds a million objects.
+    static func uniqueIndexes(_ entity: EntityDescription, ordinal: Int, total: Int) -> [String: UniqueIndex] {
+        var result: [String: UniqueIndex] = [:]
+        var current: EntityDescription? = entity
+        while let next = current {
+            for constraint in next.uniquenessConstraints {
+                var remaining = ordinal, distinguished = 1
+                for name in constraint where result[name] == nil {
+                    guard let attribute = next.attribute(name) else { continue }
+                    let range = integerRange(attribute)
+                    let capacity = range?.capacity ?? Int.max
+                    let index = distinguished >= total ? ordinal % capacity : remaining % capacity
+                    if distinguished < total {
+                        remaining /= capacity
+                        distinguished = distinguished.multipliedReportingOverflow(by: capacity).overflow ? Int.max : distinguished * capacity
+                    }
+                    result[name] = range.map { .integer($0.lower &+ Int64(index)) } ?? .index(index)
+                }
+            }
+            current = next.superentity
+        }
+        return result
+    }
+
+    /// A uniqueness constraint's share of an object's ordinal: an integer value, or the index another generator takes.
+    enum UniqueIndex {
+        case integer(Int64)
+        case index(Int)
+    }
+
+    /// The first value and how many values an integer attribute can take distinct (from 1, within its range).
+    private static func integerRange(_ attribute: AttributeDescription) -> (lower: Int64, capacity: Int)? {
+        let top: Int64
+        switch attribute.type {
+        case .int16: top = Int64(Int16.max)
+        case .int32: top = Int64(Int32.max)
+        case .int64: top = Int64.max
+        default: return nil
+        }
+        let lower = max(1, attribute.validation.minimum.map { clampedInt64($0.rounded(.up)) } ?? 1)
+        let upper = min(top, attribute.validation.maximum.map { clampedInt64($0.rounded(.down)) } ?? top)
+        let span = upper >= lower ? upper - lower : 0
+        return (lower, span >= Int64(Int.max - 1) ? Int.max : Int(span) + 1)
+    }
 }

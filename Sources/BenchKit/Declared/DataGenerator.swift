@@ -13,12 +13,21 @@ struct DataGenerator {
             guard let count = spec.counts[entity.name]?.value(size: size), count > 0 else { continue }
             var columns: [(AttributeDescription, [Value])] = []
             let unique = Set(uniqueAttributes(entity))
+            let (first, total) = hierarchyOrdinals(of: entity, size: size)
+            let uniqueIndexes = unique.isEmpty ? [] : (0..<count).map { Self.uniqueIndexes(entity, ordinal: first + $0, total: total) }
             for attribute in storedAttributes(entity) {
-                let generator = spec.attributes["\(attribute.entity.name).\(attribute.name)"] ?? spec.attributes["\(entity.name).\(attribute.name)"]
-                    ?? Self.defaultGenerator(attribute, unique: unique.contains(attribute.name))
+                let given = spec.attributes["\(attribute.entity.name).\(attribute.name)"] ?? spec.attributes["\(entity.name).\(attribute.name)"]
+                let generator = given ?? Self.defaultGenerator(attribute, unique: unique.contains(attribute.name))
                 var random = SplitMix64(seed: seed ^ Self.hash("\(entity.name).\(attribute.name)"))
-                columns.append((attribute, (0..<count).map {
-                    Self.fit(Self.value(generator, attribute, entity: entity.name, index: $0, random: &random), to: attribute, random: &random)
+                let distinct = given == nil && unique.contains(attribute.name)
+                columns.append((attribute, (0..<count).map { index in
+                    switch distinct ? uniqueIndexes[index][attribute.name] : nil {
+                    case let .integer(value)?: return .int(value)
+                    case let .index(ordinal)?:
+                        return Self.fit(Self.value(generator, attribute, entity: entity.name, index: ordinal, random: &random), to: attribute, random: &random)
+                    case nil:
+                        return Self.fit(Self.value(generator, attribute, entity: entity.name, index: index, random: &random), to: attribute, random: &random)
+                    }
                 }))
             }
             data.objects[entity.number] = GraphData.Objects(entity: entity, count: count, columns: columns)
@@ -58,6 +67,20 @@ struct DataGenerator {
         var current: EntityDescription? = entity
         while let next = current { chain.insert(next, at: 0); current = next.superentity }
         return chain.flatMap { $0.attributes.filter { !$0.isTransient && $0.entity === $0.entity } }.filter { $0.type != .undefined }
+    }
+
+    /// The ordinal of `entity`'s first object among the objects of its hierarchy (one table), counted in model
+    /// order, and how many objects the hierarchy has.
+    private func hierarchyOrdinals(of entity: EntityDescription, size: Int) -> (first: Int, total: Int) {
+        func root(_ entity: EntityDescription) -> EntityDescription { entity.superentity.map(root) ?? entity }
+        let table = root(entity)
+        var first = 0, total = 0
+        for other in model.entities where !other.isAbstract && root(other) === table {
+            let count = spec.counts[other.name]?.value(size: size) ?? 0
+            if other.number < entity.number { first += count }
+            total += count
+        }
+        return (first, total)
     }
 
     private func uniqueAttributes(_ entity: EntityDescription) -> [String] {

@@ -243,6 +243,23 @@ import ObjectGraph
         #expect(Self.error(Self.replacing(old, new)) == "Scenarios/library.json: " + message)
     }
 
+    /// A filtering fetch that read no row in ObjectGraph is said so, once per variant and size; one that read
+    /// rows, or an unfiltered one, is not.
+    @Test func aFetchThatFindsNothingIsNoted() throws {
+        let scenario = try Self.parse(Self.replacing("\"limit\": 10, \"faults\": false,", "\"limit\": 10, \"faults\": false, \"predicate\": \"year > 3000\","))
+        func row(_ strategy: String, _ variant: String, _ phase: String, _ rows: Double) -> SummaryRow {
+            SummaryRow(key: SeriesKey(scenario: "library", strategy: strategy, variant: variant, size: 8, phase: phase, metric: "rows_read"),
+                       unit: "count", summary: SampleSummary([rows]))
+        }
+        let summary = [row("objectgraph", "prefetch=off", "list", 0), row("objectgraph", "prefetch=on", "list", 4),
+                       row("sql-replay", "prefetch=off", "list", 0), row("objectgraph", "prefetch=off", "merge", 0)]
+        // The file is in the repository's Scenarios folder (the tests run from the package), which explain reads.
+        #expect(EmptyFetches.notes(summary, scenarios: [scenario]) == [
+            "library list prefetch=off n=8: its fetches read no row; check their predicates against the generated data "
+                + "(bench explain library --variant 'prefetch=off' --size 8 shows each statement and its values)",
+        ])
+    }
+
     @Test func aReadNeedsAFetchBeforeIt() {
         #expect(Self.error(Self.replacing("{\"fetch\": \"Author\", \"faults\": false}, ", ""))
                 == "Scenarios/library.json: field 'phases[5].steps[1]': with prefetch=off: 'read' needs a fetch of objects before it in its phase")

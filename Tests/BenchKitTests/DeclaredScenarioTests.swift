@@ -218,6 +218,7 @@ import ObjectGraph
         ("\"Tag\": 5,", "\"Tga\": 5,", "field 'data': with prefetch=off: entities: no entity 'Tga' in the model (did you mean 'Tag'?)"),
         ("\"Book.tags\": {\"per\": 2}", "\"Book.tagz\": {\"per\": 2}", "field 'data': with prefetch=off: relationships.Book.tagz: 'Book' has no relationship 'tagz' (did you mean 'tags'?)"),
         ("\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Author.books\": {}", "field 'data': with prefetch=off: relationships.Book.author: its inverse Author.books is filled too; fill one side, ObjectGraph keeps the other"),
+        ("\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Book.title\": {}", "field 'data': with prefetch=off: relationships.Book.title: 'Book' has no relationship 'title' ('title' is an attribute of Book, not a relationship)"),
         ("\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 2}", "field 'data': relationships.Book.series.fill: expected a probability from 0 to 1, got the number 2"),
         ("\"Book\": \"3*size\"", "\"Book\": \"three\"", "field 'data': entities.Book: expected a number, \"size\", \"3*size\" or \"size/10\", got the string \"three\""),
         ("{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"year >=\"}", "field 'phases[1].steps[0].predicate': with prefetch=off: Unable to parse the format string \"year >=\": no expression at position 8: expected a key path, a constant, {a, b}, $VARIABLE or a format argument, found the end"),

@@ -238,7 +238,7 @@ struct DataSpec: Sendable {
             guard let relationship = entity.relationship(fill.relationship) else {
                 if changes.contains(where: { $0.kind == .key && $0.target == target }) { continue }
                 problems.append("relationships.\(target): '\(fill.entity)' has no relationship '\(fill.relationship)'"
-                                + Self.suggestion(fill.relationship, entity.relationships.map(\.name)))
+                                + Self.relationshipSuggestion(fill.relationship, of: entity))
                 continue
             }
             if let inverse = relationship.inverse, inverse !== relationship, filled.contains("\(inverse.entity.name).\(inverse.name)") {
@@ -262,6 +262,12 @@ struct DataSpec: Sendable {
             }
         }
         return problems
+    }
+
+    /// What to say after "has no relationship 'name'": that it is an attribute there, or the nearest relationship.
+    static func relationshipSuggestion(_ name: String, of entity: EntityDescription) -> String {
+        if entity.attribute(name) != nil { return " ('\(name)' is an attribute of \(entity.name), not a relationship)" }
+        return suggestion(name, entity.relationships.map(\.name))
     }
 
     static func suggestion(_ name: String, _ candidates: [String]) -> String {

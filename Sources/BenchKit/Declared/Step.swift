@@ -238,7 +238,7 @@ struct StepParser {
             let parts = target.split(separator: ".").map(String.init)
             let entity = try entityName(.string(parts[0]), field: field, concrete: false)
             guard model.entity(entity)?.relationship(parts[1]) != nil else {
-                throw fail(field, "'\(entity)' has no relationship '\(parts[1])'" + DataSpec.suggestion(parts[1], model.entity(entity)!.relationships.map(\.name)))
+                throw fail(field, "'\(entity)' has no relationship '\(parts[1])'" + DataSpec.relationshipSuggestion(parts[1], of: model.entity(entity)!))
             }
             guard let count = DataSpec.Count.parse(options["count"] ?? .number(1)) else { throw fail("\(field).count", "expected a count") }
             return .link(entity: entity, relationship: parts[1], count: count, unlink: kind == "unlink")
@@ -382,7 +382,7 @@ struct StepParser {
         for component in path.split(separator: ".").map(String.init) {
             guard let relationship = current.relationship(component) else {
                 throw fail(field, "'\(path)': \(current.name) has no relationship '\(component)'"
-                           + DataSpec.suggestion(component, current.relationships.map(\.name)))
+                           + DataSpec.relationshipSuggestion(component, of: current))
             }
             current = relationship.destination
         }

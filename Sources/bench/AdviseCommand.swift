@@ -43,7 +43,9 @@ struct AdviseCommand: ParsableCommand {
         if let runFolder {
             summary = try SummaryFile.load(runFolder)
             let names = summary.map(\.key.scenario).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-            let info = try? RunInfo.load(runFolder)
+            // A folder without run.json (a summary copied alone) advises from the catalog; a damaged one is an error.
+            let runJSON = (runFolder as NSString).appendingPathComponent("run.json")
+            let info = FileManager.default.fileExists(atPath: runJSON) ? try RunInfo.load(runJSON) : nil
             pass = AdvicePass(scenarios: try names.map { try scenario(named: $0, origin: info?.scenarioOrigins?[$0]) })
             let strategies = Set(summary.map(\.key.strategy))
             pass.strategies = try strategies.sorted().flatMap(parseStrategies)
@@ -70,8 +72,10 @@ struct AdviseCommand: ParsableCommand {
         guard scenarioOptions.folder == nil, let origin else { return try scenarioOptions.catalog().scenario(named: name) }
         switch origin {
         case let .file(path):
+            // A run made elsewhere (a CI artifact) names a file of that machine: the catalog's definition, said so.
             guard FileManager.default.fileExists(atPath: path) else {
-                throw BenchError.invalidInput("the run's scenario '\(name)' came from \(path), which is gone; pass --scenarios DIR with a file that defines it")
+                warn("the run's scenario '\(name)' came from \(path), which is not here; advising on the catalog's '\(name)' (pass --scenarios DIR to choose)")
+                return try scenarioOptions.catalog().scenario(named: name)
             }
             let scenario = try ScenarioFile.load(path)
             guard scenario.name == name else {

@@ -74,18 +74,23 @@ func publish(_ run: RunFolder, export: ExportOption, history: String?, skipAdvic
 
 /// Refuses, before the run, a history store it could not be added to, so that a long run does not end in a
 /// warning: an existing file is opened (a RelBench history, or an empty database it becomes one); a new one
-/// needs its folder, but for the default store's (Results), which the run folder makes.
+/// needs its folder, which is made for the default store (Results/, where runs go) of a release build.
 func checkHistory(_ path: String?, default defaultPath: String) throws {
     guard let path else { return }
     if FileManager.default.fileExists(atPath: path) {
         _ = try HistoryStore(path: path)
         return
     }
-    guard path != defaultPath else { return }
     let folder = (path as NSString).deletingLastPathComponent
     var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue else {
+    if FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue { return }
+    guard path == defaultPath else {
         throw BenchError.invalidInput("--history \(path): the folder \(folder) does not exist; create it, give another path or pass --no-history")
+    }
+    // A debug build's runs never reach the history: no folder for them.
+    guard RunInfo.buildConfiguration == "release" else { return }
+    if let reason = RunFolder.makeDirectories(folder) {
+        throw BenchError.invalidInput("cannot create \(folder) for the history store \(path) (\(reason)); pass --history PATH or --no-history")
     }
 }
 

@@ -399,6 +399,10 @@ import Testing
                   "--history /nonexistent-relbench/h.sqlite: the folder /nonexistent-relbench does not exist; create it, give another path or pass --no-history")
         try check(["run", "query", "--sizes", "10", "--allow-debug", "--output", output, "--no-history", "--export", "github-action-benchmark", folder.path],
                   "--export github-action-benchmark \(folder.path) is a folder; give a file path")
+        let dangling = folder.appendingPathComponent("dangling.json").path
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "/nonexistent-relbench/x.json")
+        try check(["run", "query", "--sizes", "10", "--allow-debug", "--output", output, "--no-history", "--export", "github-action-benchmark", dangling],
+                  "--export github-action-benchmark \(dangling): the folder /nonexistent-relbench does not exist; create it or give another path")
         #expect(!FileManager.default.fileExists(atPath: output))
 
         let notARun = folder.appendingPathComponent("not-a-run")

@@ -131,6 +131,25 @@ import Testing
         #expect(!comparison.onlyInBaseline.contains { $0.metric == "object_faults" })
     }
 
+    /// Allocation counts need glibc's malloc: a run made where they cannot be counted has them empty everywhere,
+    /// which is the platform's lack, noted, not a missing series.
+    @Test func aMetricThePlatformCannotMeasureIsNotMissing() throws {
+        func folder(allocations: Double?) throws -> String {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-compare-\(UUID().uuidString)").path
+            let run = try RunFolder(path: path, info: RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory, scenarios: ["query"], plannedRepetitions: 1))
+            try run.append([
+                SampleRecord(scenario: "query", strategy: "many-to-one", variant: "", size: 10, repetition: 1, phase: "walk", metric: "sql_statements", value: 3, unit: "count"),
+                SampleRecord(scenario: "query", strategy: "many-to-one", variant: "", size: 10, repetition: 1, phase: "walk", metric: "allocations", value: allocations, unit: "count"),
+            ])
+            try run.finish(status: "complete")
+            return path
+        }
+        let comparison = try compare(try folder(allocations: 120), try folder(allocations: nil), countersOnly: true)
+        #expect(comparison.exitCode == 0)
+        #expect(comparison.onlyInBaseline.isEmpty)
+        #expect(comparison.notes == ["the run measured no allocations in any series (not available on its platform?): not compared"])
+    }
+
     @Test func theMarkdownNamesEveryRegression() throws {
         let comparison = try compare(try run(steady), try run(steady.map { $0 * 1.3 }, statements: 23))
         let markdown = ComparisonReport.markdown(comparison, baseline: "Results/baseline", current: "run")

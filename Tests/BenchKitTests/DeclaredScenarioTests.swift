@@ -146,6 +146,22 @@ import ObjectGraph
         let codes = small.objects.values.sorted { $0.entity.number < $1.entity.number }
             .flatMap { $0.columns.first { $0.attribute.name == "code" }!.values }
         #expect(codes == (1...20).map { Value.int(Int64($0)) })
+
+        // An attribute in two constraints keeps the ordinal whole when it can hold it ([id] alone stays distinct),
+        // and a range below 1 starts at its minimum.
+        let twoConstraints = text
+            .replacingOccurrences(of: "\"uniquenessConstraints\": [[\"code\", \"dummy\"]]",
+                                  with: "\"uniquenessConstraints\": [[\"dummy\", \"label\"], [\"code\", \"dummy\"], [\"label\"]]")
+            .replacingOccurrences(of: "{\"name\": \"dummy\", \"type\": \"Integer 16\", \"default\": \"0\"}",
+                                  with: "{\"name\": \"dummy\", \"type\": \"Integer 16\", \"default\": \"0\", \"minValueString\": \"-5\", \"maxValueString\": \"0\"}")
+        let other = try Self.parse(twoConstraints)
+        let data = other.declared!.plan(for: other.variants[0]).generator.make(size: 10, seed: 42)
+        let rows = data.objects.values.flatMap { objects in
+            (0..<objects.count).map { index in objects.columns.filter { ["code", "dummy", "label"].contains($0.attribute.name) }.map { $0.values[index] } }
+        }
+        #expect(Set(rows.map { "\($0)" }).count == 20)
+        #expect(Set(rows.map { "\($0[2])" }).count == 20, "label alone is unique")
+        #expect(rows.allSatisfy { if case let .int(dummy) = $0[1] { return (-5...0).contains(dummy) } else { return false } })
     }
 
     /// A real app's model carries rules: generated data keeps them (ranges, lengths, patterns, required to-ones,
@@ -238,6 +254,7 @@ import ObjectGraph
         ("{\"name\": \"count\",", "{\"name\": \"list\",", "field 'phases[1]': a second phase named 'list'"),
         ("\"Book.title\": {\"words\": [2, 4]}", "\"Book.title\": {\"date\": [\"2024-01-01\", \"2024-12-31\"]}", "field 'data': with prefetch=off: attributes.Book.title: 'date' makes date values, which a String attribute cannot hold; use name, words, text, integer, number, sequence or constant"),
         ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"words\": [1, 2]}", "field 'data': with prefetch=off: attributes.Book.year: 'words' makes string values, which an Integer 16 attribute cannot hold; use integer, number, sequence or constant"),
+        ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"constant\": \"70000\"}", "field 'data': with prefetch=off: attributes.Book.year: \"70000\" is beyond an Integer 16's range; give a value within it"),
         ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"constant\": \"MMXX\"}", "field 'data': with prefetch=off: attributes.Book.year: \"MMXX\" is not an Integer 16 value; use integer, number, sequence or constant"),
     ])
     func eachMistakeIsRefusedWithTheFieldAndWhatToDo(old: String, new: String, message: String) {

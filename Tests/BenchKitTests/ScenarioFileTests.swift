@@ -54,10 +54,25 @@ import Testing
         #expect(try RunPlan(request).repetitions.count == once)
     }
 
+    @Test func decodingErrorsNameTheFieldAsWritten() {
+        do {
+            _ = try JSONDecoder().decode([String: [String: String]].self, from: Data("{\"settings\": {\"5\": 1}}".utf8))
+            Issue.record("decoded")
+        } catch let error as DecodingError {
+            #expect(error.plainDescription == "field 'settings.5' should be a string")
+        } catch {
+            Issue.record("\(error)")
+        }
+        #expect(ModelLint.article("UUID") == "a UUID" && ModelLint.article("URI") == "a URI")
+        #expect(ModelLint.article("Integer 16") == "an Integer 16" && ModelLint.article("Undefined") == "an Undefined")
+    }
+
     @Test func eachKindOfInvalidFileIsRefusedWithFileFieldAndReason() {
         #expect(error("{\"name\": ") .hasPrefix("Scenarios/q.json: not valid JSON"))
         #expect(error("[1]") == "Scenarios/q.json: expected a JSON object at the top level")
         #expect(error(replacing("\"repetitions\": 3", "\"repetitions\": 3, \"repetitions\": 9"))
+                == "Scenarios/q.json: field 'repetitions': given twice in one object; keep one (a JSON reader silently uses only one of them)")
+        #expect(error(replacing("\"repetitions\": 3", "\"repetitions\": 3, \"rep\\u0065titions\": 9"))
                 == "Scenarios/q.json: field 'repetitions': given twice in one object; keep one (a JSON reader silently uses only one of them)")
         #expect(error(replacing("\"smoke\": [10]", "\"smoke\": [10], \"smoke\": [20]"))
                 == "Scenarios/q.json: field 'sizes.smoke': given twice in one object; keep one (a JSON reader silently uses only one of them)")

@@ -139,10 +139,18 @@ public struct Comparison {
                                   relative: series.relative, pValue: p, threshold: threshold, verdict: verdict))
         }
         // A series with no value (every sample empty: the strategy could not measure it) is absent, so that a
-        // counter the baseline has and the run lost reads as missing rather than as silently not compared.
+        // counter the baseline has and the run lost reads as missing rather than as silently not compared. A
+        // metric the run measured nowhere (allocation counts off glibc) is the platform's, not the run's: noted.
+        let measuredInRun = Set(current.series.filter { !$0.value.isEmpty }.map(\.key.metric))
+        let unmeasured = Set(baseline.series.filter { !$0.value.isEmpty }.map(\.key.metric)).subtracting(measuredInRun)
+            .filter { Metric(rawValue: $0)?.dependsOnPlatform == true }
+        if !unmeasured.isEmpty {
+            notes.append("the run measured no \(unmeasured.sorted().joined(separator: ", ")) in any series (not available on its platform?): not compared")
+        }
         func measurable(_ run: RunData) -> Set<SeriesKey> {
             Set(run.series.keys.filter { key in
-                guard let metric = Metric(rawValue: key.metric), run.series[key]?.isEmpty == false else { return false }
+                guard let metric = Metric(rawValue: key.metric), run.series[key]?.isEmpty == false,
+                      !unmeasured.contains(key.metric) else { return false }
                 return metric.isCounter || !options.countersOnly
             })
         }

@@ -204,29 +204,32 @@ extension DataGenerator {
     /// across the whole hierarchy, which shares one table and its constraints (Moody's Continent and Country under
     /// GeographicRegion [numericISO3166Code, uniquenessDummy] were both counted from 1 and collided).
     ///
-    /// Each attribute takes the ordinal itself, within its type and range, as before; where the attributes before
-    /// it cannot yet tell `total` objects apart (an Integer 16 holds 32,767 values), it takes the next digit of the
-    /// ordinal instead, so that an Integer 16 pair still holds a million objects.
+    /// An attribute that can hold `total` distinct values takes the ordinal itself, in every constraint it is in.
+    /// A constraint none of whose attributes can (an Integer 16 holds 32,767 values) spreads the ordinal over its
+    /// narrow attributes as digits, so that an Integer 16 pair still holds a million objects.
     static func uniqueIndexes(_ entity: EntityDescription, ordinal: Int, total: Int) -> [String: UniqueIndex] {
-        var result: [String: UniqueIndex] = [:]
+        var constraints: [[AttributeDescription]] = []
         var current: EntityDescription? = entity
         while let next = current {
-            for constraint in next.uniquenessConstraints {
-                var remaining = ordinal, distinguished = 1
-                for name in constraint where result[name] == nil {
-                    guard let attribute = next.attribute(name) else { continue }
-                    let range = integerRange(attribute)
-                    let capacity = range?.capacity ?? Int.max
-                    let index = distinguished >= total ? ordinal % capacity : remaining % capacity
-                    if distinguished < total {
-                        remaining /= capacity
-                        distinguished = distinguished.multipliedReportingOverflow(by: capacity).overflow ? Int.max : distinguished * capacity
-                    }
-                    result[name] = range.map { .integer($0.lower &+ Int64(index)) } ?? .index(index)
-                }
-            }
+            constraints += next.uniquenessConstraints.map { $0.compactMap(next.attribute) }
             current = next.superentity
         }
+        var result: [String: UniqueIndex] = [:]
+        func assign(_ attribute: AttributeDescription, _ index: Int) {
+            guard result[attribute.name] == nil else { return }
+            let range = integerRange(attribute)
+            result[attribute.name] = range.map { .integer($0.lower &+ Int64(index % $0.capacity)) } ?? .index(index)
+        }
+        func capacity(_ attribute: AttributeDescription) -> Int { integerRange(attribute)?.capacity ?? Int.max }
+        for attribute in constraints.joined() where capacity(attribute) >= total { assign(attribute, ordinal) }
+        for constraint in constraints where !constraint.contains(where: { capacity($0) >= total }) {
+            var remaining = ordinal
+            for attribute in constraint {
+                assign(attribute, remaining % capacity(attribute))
+                remaining /= capacity(attribute)
+            }
+        }
+        for attribute in constraints.joined() { assign(attribute, ordinal) }
         return result
     }
 
@@ -236,18 +239,22 @@ extension DataGenerator {
         case index(Int)
     }
 
-    /// The first value and how many values an integer attribute can take distinct (from 1, within its range).
+    /// The first value and how many values an integer attribute can take distinct: from 1, or from its minimum
+    /// when that is higher or its maximum is below 1, up to its maximum and its type's.
     private static func integerRange(_ attribute: AttributeDescription) -> (lower: Int64, capacity: Int)? {
-        let top: Int64
+        let bottom: Int64, top: Int64
         switch attribute.type {
-        case .int16: top = Int64(Int16.max)
-        case .int32: top = Int64(Int32.max)
-        case .int64: top = Int64.max
+        case .int16: (bottom, top) = (Int64(Int16.min), Int64(Int16.max))
+        case .int32: (bottom, top) = (Int64(Int32.min), Int64(Int32.max))
+        case .int64: (bottom, top) = (Int64.min, Int64.max)
         default: return nil
         }
-        let lower = max(1, attribute.validation.minimum.map { clampedInt64($0.rounded(.up)) } ?? 1)
+        let minimum = attribute.validation.minimum.map { max(bottom, clampedInt64($0.rounded(.up))) }
         let upper = min(top, attribute.validation.maximum.map { clampedInt64($0.rounded(.down)) } ?? top)
-        let span = upper >= lower ? upper - lower : 0
-        return (lower, span >= Int64(Int.max - 1) ? Int.max : Int(span) + 1)
+        var lower = max(1, minimum ?? 1)
+        if lower > upper { lower = minimum ?? bottom }
+        guard lower <= upper else { return (lower, 1) }
+        let (span, overflow) = upper.subtractingReportingOverflow(lower)
+        return (lower, overflow || span >= Int64(Int.max - 1) ? Int.max : Int(span) + 1)
     }
 }

@@ -13,9 +13,34 @@ extension DataGenerator {
             return (parses ? "\"\(text)\" is not \(ModelLint.article(type)) value" : "'constant' makes no \(type) values")
                 + "; use \(suitable(for: attribute, entity: entity))"
         }
+        if case let .constant(text) = generator, let problem = outOfRange(made, attribute) {
+            return "\"\(text)\" \(problem); give a value within it"
+        }
         guard !made.isNull, !made.fits(attribute.type) else { return nil }
         return "'\(generator.keyword)' makes \(made.kindName) values, which \(ModelLint.article(type)) attribute cannot hold; "
             + "use \(suitable(for: attribute, entity: entity))"
+    }
+
+    /// What is wrong with a constant number for `attribute`: beyond its type's range or its own minimum and maximum.
+    private static func outOfRange(_ value: Value, _ attribute: AttributeDescription) -> String? {
+        let number: Double
+        switch value {
+        case let .int(integer): number = Double(integer)
+        case let .double(double): number = double
+        default: return nil
+        }
+        let bounds: (Double, Double)?
+        switch attribute.type {
+        case .int16: bounds = (Double(Int16.min), Double(Int16.max))
+        case .int32: bounds = (Double(Int32.min), Double(Int32.max))
+        default: bounds = nil
+        }
+        if let (low, high) = bounds, number < low || number > high {
+            return "is beyond \(ModelLint.article(attribute.type.xcodeName))'s range"
+        }
+        if let minimum = attribute.validation.minimum, number < minimum { return "is below the attribute's minimum \(minimum)" }
+        if let maximum = attribute.validation.maximum, number > maximum { return "is above the attribute's maximum \(maximum)" }
+        return nil
     }
 
     /// The first value `generator` makes for `attribute`, from a fixed seed.

@@ -216,7 +216,12 @@ struct DataGenerator {
             case .string: return .string(text)
             case .int16, .int32, .int64: return Int64(text).map { .int($0) } ?? .null
             case .double, .float, .decimal: return Double(text).map { typed(.double($0), attribute.type) } ?? .null
-            case .bool: return .bool(text == "1" || text.lowercased() == "true")
+            case .bool:
+                switch text.lowercased() {
+                case "1", "true", "yes": return .bool(true)
+                case "0", "false", "no": return .bool(false)
+                default: return .null
+                }
             default: return .null
             }
         }

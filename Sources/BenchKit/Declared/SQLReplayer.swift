@@ -22,6 +22,9 @@ final class SQLReplayer: CounterSource {
         }
     }
 
+    /// Rows the replayed statements changed since the replayer opened its database.
+    var rowsChanged: Int { connection.rowsChanged }
+
     /// Sends the text of every statement run to `sink`, for `bench explain`.
     func trace(_ sink: @escaping (String) -> Void) { connection.trace(sink) }
 

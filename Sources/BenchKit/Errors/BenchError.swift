@@ -20,7 +20,12 @@ extension DecodingError {
         func path(_ context: Context, adding key: CodingKey? = nil) -> String {
             var text = ""
             for key in context.codingPath + (key.map { [$0] } ?? []) {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+                // An array's position is a key named "Index N"; a dictionary's key "5" has an intValue too.
+                if let index = key.intValue, key.stringValue.hasPrefix("Index ") {
+                    text += "[\(index)]"
+                } else {
+                    text += (text.isEmpty ? "" : ".") + key.stringValue
+                }
             }
             return text.isEmpty ? "the top level" : "field '\(text)'"
         }

@@ -102,9 +102,12 @@ public enum ModelLint {
         }?.name
     }
 
-    /// "a Class", "an Account": the name with its indefinite article (by its first letter).
+    /// "a Class", "an Account", "a UUID": the name with its indefinite article (by its first letter; an acronym
+    /// starting with U is read "you").
     static func article(_ name: String) -> String {
-        ("AEIOUaeiou".contains(name.first ?? "x") ? "an " : "a ") + name
+        let letters = Array(name.prefix(2))
+        let youSound = letters.count == 2 && letters[0] == "U" && letters[1].isUppercase
+        return ("AEIOUaeiou".contains(name.first ?? "x") && !youSound ? "an " : "a ") + name
     }
 
     /// A to-many's name for the objects of an entity, as Xcode users write it: `students` for Student,

@@ -44,6 +44,15 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
         }
     }
 
+    /// Whether the platform decides if the metric is measured at all: allocation counts need glibc's malloc,
+    /// peak memory and CPU times /proc and getrusage. A run that has none of it lacks the means, not the series.
+    public var dependsOnPlatform: Bool {
+        switch self {
+        case .allocations, .allocatedBytes, .retainedBytes, .peakRSSBytes, .cpuUserMs, .cpuSystemMs, .pageFaults: return true
+        default: return false
+        }
+    }
+
     /// Which way is better.
     public enum Polarity: Sendable {
         case lowerIsBetter

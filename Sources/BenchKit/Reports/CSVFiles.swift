@@ -92,22 +92,30 @@ public enum AtomicFile {
     }
 
     /// Refuses, before any work, a path `write(_:to:)` could not write: a folder, or one in a folder that does not
-    /// exist or is not writable (`option` names where the path came from).
+    /// exist or is not writable (the write renames a new file over the old one, so the folder must take it);
+    /// `option` names where the path came from. A link is followed as `write` follows it.
     public static func checkWritable(_ path: String, option: String) throws {
         guard openDescriptor(path) == nil else { return }
         let manager = FileManager.default
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        if let destination = try? manager.destinationOfSymbolicLink(atPath: target) {
+            // A link to a file not made yet: that file is what `write` makes.
+            let folder = (target as NSString).deletingLastPathComponent
+            target = destination.hasPrefix("/") ? destination : (folder as NSString).appendingPathComponent(destination)
+        }
         var isFolder: ObjCBool = false
         if manager.fileExists(atPath: target, isDirectory: &isFolder) {
             guard !isFolder.boolValue else { throw BenchError.invalidInput("\(option) \(path) is a folder; give a file path") }
-            guard manager.isWritableFile(atPath: target) else { throw BenchError.invalidInput("\(option) \(path) is not writable; check its permissions or give another path") }
-            return
+            let type = (try? manager.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
+            // A device or pipe is written in place.
+            if type != .typeRegular { return }
         }
         let folder = (target as NSString).deletingLastPathComponent
-        guard manager.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue else {
+        let place = folder.isEmpty ? "." : folder
+        guard manager.fileExists(atPath: place, isDirectory: &isFolder), isFolder.boolValue else {
             throw BenchError.invalidInput("\(option) \(path): the folder \(folder) does not exist; create it or give another path")
         }
-        guard manager.isWritableFile(atPath: folder.isEmpty ? "." : folder) else {
+        guard manager.isWritableFile(atPath: place) else {
             throw BenchError.invalidInput("\(option) \(path): the folder \(folder) is not writable; check its permissions or give another path")
         }
     }

@@ -76,7 +76,7 @@ public final class RunFolder: @unchecked Sendable {
     }
 
     /// `mkdir -p`: nil on success, else the system's reason.
-    static func makeDirectories(_ path: String) -> String? {
+    public static func makeDirectories(_ path: String) -> String? {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component

@@ -50,14 +50,17 @@ extension JSONValue {
         guard sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK, let db else { return nil }
         defer { sqlite3_close_v2(db) }
         var statement: OpaquePointer?
-        let sql = "SELECT fullkey FROM json_tree(?1) WHERE key IS NOT NULL GROUP BY fullkey HAVING count(*) > 1 ORDER BY min(id) LIMIT 1"
+        // By parent and decoded key: "name" and "n\u0061me" are one key written two ways.
+        let sql = "SELECT min(path), key FROM json_tree(?1) WHERE typeof(key) = 'text' GROUP BY parent, key HAVING count(*) > 1 ORDER BY min(id) LIMIT 1"
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return nil }
         defer { sqlite3_finalize(statement) }
         let bound = data.withUnsafeBytes { bytes in
             sqlite3_bind_text(statement, 1, bytes.bindMemory(to: CChar.self).baseAddress, Int32(bytes.count), csqlite_transient())
         }
-        guard bound == SQLITE_OK, sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else { return nil }
-        let path = String(cString: text)
-        return path.hasPrefix("$.") ? String(path.dropFirst(2)) : path
+        guard bound == SQLITE_OK, sqlite3_step(statement) == SQLITE_ROW, let parent = sqlite3_column_text(statement, 0),
+              let key = sqlite3_column_text(statement, 1) else { return nil }
+        let path = String(cString: parent)
+        return (path.hasPrefix("$.") ? String(path.dropFirst(2)) + "." : path.hasPrefix("$[") ? String(path.dropFirst()) + "." : "")
+            + String(cString: key)
     }
 }

@@ -26,7 +26,7 @@ public enum ScenarioFile {
             throw error
         } catch let error as DecodingError {
             guard case .dataCorrupted = error else { throw fail(nil, error.plainDescription) }
-            throw fail(nil, "not valid JSON; 'python3 -m json.tool \(file)' shows the line and column of the mistake")
+            throw fail(nil, "not valid JSON; python3 -m json.tool \"\(file)\" shows the line and column of the mistake")
         } catch {
             throw fail(nil, "not valid JSON (\(error))")
         }

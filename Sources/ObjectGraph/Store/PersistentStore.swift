@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// Where a store keeps its data.
@@ -77,6 +78,10 @@ public final class PersistentStore {
         try openOrCreateSchema()
         isFirstSaveOfNewStore = isNew
     }
+
+    /// Rows INSERT, UPDATE and DELETE statements (triggers' included) changed through the store's connection since
+    /// it opened, rolled-back ones too (SQLite's total_changes): 0 means the file's rows are as they were.
+    public var rowsChanged: Int { Int(sqlite3_total_changes64(connection.handle)) }
 
     /// A new context on this store: confined to the calling thread (the default), or on a private or main queue.
     public func makeContext(concurrencyType: ConcurrencyType = .confined) -> ObjectContext {

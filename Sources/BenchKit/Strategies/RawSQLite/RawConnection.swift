@@ -54,6 +54,9 @@ final class RawConnection {
 
     var statementCount: Int { counter.statements }
 
+    /// Rows changed through this connection since it opened (SQLite's total_changes).
+    var rowsChanged: Int { Int(sqlite3_total_changes64(handle)) }
+
     /// Sends the text of every statement run (SQLite's trace) to `sink`, for `bench explain`.
     func trace(_ sink: @escaping (String) -> Void) { counter.sink = sink }
 

@@ -119,7 +119,12 @@ struct StepPreparer {
         case let .batchUpdate(entityName, predicate, values):
             let entity = model.entity(entityName)!
             var properties: [String: Value] = [:]
-            for (name, box) in values { properties[name] = try value(box.value, for: entity.attribute(name)!, field: "\(phase) set.\(name)") }
+            for (name, box) in values {
+                guard let value = Self.literal(box.value, for: entity.attribute(name)!) else {
+                    throw BenchError.invalidInput("\(phase) set.\(name): \(box.value) does not fit \(entity.name).\(name)")
+                }
+                properties[name] = value
+            }
             return .batchUpdate(BatchUpdateRequest(entityName: entityName, predicate: try predicate.map { try FetchPredicate(format: $0) },
                                                    propertiesToUpdate: properties))
         case let .batchDelete(entityName, predicate):
@@ -274,21 +279,21 @@ struct StepPreparer {
         }
     }
 
-    /// A JSON literal as a value of `attribute`'s type.
-    private func value(_ json: JSONValue, for attribute: AttributeDescription, field: String) throws -> Value {
+    /// A JSON literal as a value of `attribute`'s type (dates as `YYYY-MM-DD`), or nil when it is none; the
+    /// scenario reader refuses such a literal before anything runs.
+    static func literal(_ json: JSONValue, for attribute: AttributeDescription) -> Value? {
         switch (json, attribute.type) {
         case (.null, _): return .null
         case let (.string(text), .string): return .string(text)
-        case let (.string(text), .uuid): if let uuid = UUID(uuidString: text) { return .uuid(uuid) }
-        case let (.string(text), .date): if let seconds = DataSpec.date(text) { return .date(Date(timeIntervalSinceReferenceDate: seconds)) }
-        case let (.string(text), .uri): if let url = URL(string: text) { return .url(url) }
+        case let (.string(text), .uuid): return UUID(uuidString: text).map(Value.uuid)
+        case let (.string(text), .date): return DataSpec.date(text).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        case let (.string(text), .uri): return URL(string: text).map(Value.url)
         case let (.number(number), .int16), let (.number(number), .int32), let (.number(number), .int64):
-            if number.rounded() == number { return .int(Int64(number)) }
+            return number.rounded() == number && abs(number) < 9.2e18 ? .int(Int64(number)) : nil
         case let (.number(number), .double), let (.number(number), .float): return .double(number)
         case let (.number(number), .decimal): return .decimal(Decimal(number))
         case let (.bool(flag), .bool): return .bool(flag)
-        default: break
+        default: return nil
         }
-        throw BenchError.invalidInput("\(field): \(json) does not fit \(attribute.entity.name).\(attribute.name) (\(attribute.type.xcodeName))")
     }
 }

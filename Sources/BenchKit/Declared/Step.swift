@@ -222,7 +222,11 @@ struct StepParser {
             guard let set = options["set"]?.object, !set.isEmpty else { throw fail(field, "'batch-update' needs \"set\": {\"attribute\": value}") }
             var values: [(String, JSONValueBox)] = []
             for (name, raw) in set.sorted(by: { $0.key < $1.key }) {
-                guard model.entity(entity)?.attribute(name) != nil else { throw fail("\(field).set", "'\(entity)' has no attribute '\(name)'") }
+                guard let attribute = model.entity(entity)?.attribute(name) else { throw fail("\(field).set", "'\(entity)' has no attribute '\(name)'") }
+                guard StepPreparer.literal(raw, for: attribute) != nil else {
+                    let form = attribute.type == .date ? " (a date is written \"YYYY-MM-DD\")" : ""
+                    throw fail("\(field).set.\(name)", "\(raw) is no \(attribute.type.xcodeName) value\(form)")
+                }
                 values.append((name, JSONValueBox(value: raw)))
             }
             return .batchUpdate(entity: entity, predicate: predicate, values: values)
@@ -310,6 +314,9 @@ struct StepParser {
                 let plain = path.split(separator: ".").filter { !["@sum", "@min", "@max", "@avg"].contains($0) }.joined(separator: ".")
                 try checkKeyPath(plain, from: entity, field: field)
             }
+            // Compiled as a fetch would compile it, so that a constant of the wrong type for its key path stops
+            // here; one with variables is compiled when they are chosen.
+            if parsed.variableNames.isEmpty { try model.check(FetchRequest(entity, predicate: parsed)) }
         } catch let error as ObjectGraphError {
             throw fail(field, "\(error)")
         }

@@ -207,3 +207,12 @@ struct QueryCompiler {
         return .invalidPredicate("key path '\(keyPath)' of \(root.name): '\(component)' is not \(expecting) of \(entity.name) (it has: \(known))")
     }
 }
+
+extension ObjectModel {
+    /// Compiles `request` to SQL without running it, throwing what fetching it would throw: an unknown key path,
+    /// a constant of the wrong type for its key path, a sort through a to-many. For tools that check a fetch they
+    /// are given before running it (a scenario file).
+    public func check(_ request: FetchRequest) throws {
+        _ = try QueryCompiler.compile(request, entity: try requireEntity(request.entityName), model: self, mode: .rows)
+    }
+}

@@ -8,7 +8,13 @@ struct ExplainCommand: ParsableCommand {
         abstract: "Run one small repetition with the SQL trace on: every statement of each phase, and its counters.")
 
     @Argument(help: "The scenario to explain.")
-    var scenarioName: String
+    var scenarioName: String?
+
+    @Option(help: "Explain the suite generated from this Xcode model (what bench run --model runs) instead of a scenario.")
+    var model: String?
+
+    @Option(help: "Show only this phase (repeatable); the phases before it still run, untraced.")
+    var phase: [String] = []
 
     @Option(help: "The strategy (default: the scenario's first).", transform: { try parseStrategy($0) })
     var strategy: StrategySelector?
@@ -38,10 +44,19 @@ struct ExplainCommand: ParsableCommand {
         guard maxLines >= 0 else { throw BenchError.invalidInput("--max-lines must be 0 or more") }
         guard [1, 2, 3, 4].contains(level) else { throw BenchError.invalidInput("--level must be 1, 2, 3 or 4 (SQLDebug's levels)") }
         guard threshold >= 1 else { throw BenchError.invalidInput("--threshold must be a positive integer") }
+        guard (scenarioName == nil) != (model == nil) else {
+            throw BenchError.invalidInput("give a scenario name or --model MODEL (not both)")
+        }
     }
 
     func run() throws {
-        let scenario = try scenarioOptions.catalog().scenario(named: scenarioName)
+        let scenario = try model.map(GeneratedSuite.scenario(modelPath:)) ?? scenarioOptions.catalog().scenario(named: scenarioName!)
+        for name in phase where !scenario.phaseNames.contains(name) {
+            let near = nearNames(name, in: scenario.phaseNames)
+            throw BenchError.invalidInput("scenario '\(scenario.name)' has no phase '\(name)'" + (near.isEmpty
+                ? "; its phases: \(scenario.phaseNames.prefix(12).joined(separator: ", "))\(scenario.phaseNames.count > 12 ? ", ..." : "")"
+                : " (did you mean '\(near[0])'?)"))
+        }
         let chosen = try strategy.map { selector -> StrategyID in
             guard let match = scenario.strategies.first(where: selector.matches) else {
                 throw BenchError.invalidInput("scenario '\(scenario.name)' does not run strategy '\(selector)'; it runs \(StrategyID.summarize(scenario.strategies))")
@@ -60,7 +75,7 @@ struct ExplainCommand: ParsableCommand {
 
         print("explain \(scenario.name): strategy \(chosen), \(chosenVariant.description.isEmpty ? "no variant" : chosenVariant.description), size \(size)")
         print(scenario.description)
-        final class State { var inPhase = false; var shown = 0; var hidden = 0; var setup = 0 }
+        final class State { var inPhase = false; var shown = 0; var hidden = 0; var setup = 0; var skipped = 0 }
         let state = State()
         let limit = maxLines
         let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
@@ -68,8 +83,10 @@ struct ExplainCommand: ParsableCommand {
         if chosen.implementation == .objectGraph { advisor.attach(to: runner) }
         runner.traceLevel = level
         runner.traceExact = exact
+        let chosenPhases = Set(phase)
         runner.trace = { line in
             guard state.inPhase else {
+                if !chosenPhases.isEmpty { return }
                 if line.contains(": sql: ") || line.hasPrefix("sqlite: ") { state.setup += 1 }
                 return
             }
@@ -83,13 +100,20 @@ struct ExplainCommand: ParsableCommand {
         runner.observer = PhaseRecorder.Observer(
             phaseStarted: { phase in
                 advisor.phaseStarted()
-                print("\n--- phase \(phase) (after \(state.setup) setup statements, not shown) ---")
+                guard chosenPhases.isEmpty || chosenPhases.contains(phase) else {
+                    state.skipped += 1
+                    return
+                }
+                let before = chosenPhases.isEmpty ? "\(state.setup) setup statements" : "\(state.skipped) phases"
+                print("\n--- phase \(phase) (after \(before), not shown) ---")
+                state.skipped = 0
                 state.inPhase = true
                 state.shown = 0
                 state.hidden = 0
                 state.setup = 0
             },
             phaseEnded: { phase, measurements in
+                guard state.inPhase else { return }
                 state.inPhase = false
                 if state.hidden > 0 { print("  ... \(state.hidden) more trace lines (raise --max-lines to see them)") }
                 let counters = measurements.filter(\.metric.isCounter)

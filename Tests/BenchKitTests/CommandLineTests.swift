@@ -307,6 +307,17 @@ import Testing
         #expect(try String(contentsOf: output.appendingPathComponent("lint.txt"), encoding: .utf8) == note + "\n")
     }
 
+    @Test func explainShowsOnePhaseOfAGeneratedSuite() throws {
+        let result = try Self.bench(["explain", "--model", "Scenarios/models/MedicalRecords.xcdatamodeld", "--phase", "walk-Record.user", "--size", "12"])
+        #expect(result.status == 0, "\(result.error)")
+        let headers = result.output.split(separator: "\n").filter { $0.hasPrefix("--- phase ") }
+        #expect(headers.count == 1 && headers[0].hasPrefix("--- phase walk-Record.user (after "), "\(headers)")
+        #expect(result.output.contains("counters of walk-Record.user: sql_statements="))
+        let wrong = try Self.bench(["explain", "--model", "Scenarios/models/MedicalRecords.xcdatamodeld", "--phase", "walk-Record.usr"])
+        #expect(wrong.status == 64)
+        #expect(wrong.error == "bench: error: scenario 'model-MedicalRecords' has no phase 'walk-Record.usr' (did you mean 'walk-Record.user'?)\n")
+    }
+
     @Test func runModelRunsTheGeneratedSuite() throws {
         let output = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: output) }

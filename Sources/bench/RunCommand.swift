@@ -114,7 +114,6 @@ struct RunCommand: ParsableCommand {
         if RunInfo.buildConfiguration == "debug" && !allowDebug {
             throw BenchError.invalidInput("this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)")
         }
-        try checkHistory(noHistory ? nil : history, default: Self.defaultHistory)
         var modelFindings: [ModelLint.Finding]?
         var modelNotes: [String] = []
         let scenarios: [Scenario]
@@ -134,6 +133,8 @@ struct RunCommand: ParsableCommand {
             let catalog = try scenarioOptions.catalog()
             scenarios = all ? catalog.scenarios : try scenarioNames.map(catalog.scenario(named:))
         }
+        // After the scenarios resolve, so that a mistyped name leaves no Results/ folder behind.
+        try checkHistory(noHistory ? nil : history, default: Self.defaultHistory)
         var request = RunRequest(scenarios: scenarios)
         request.profile = profile
         request.sizes = sizes

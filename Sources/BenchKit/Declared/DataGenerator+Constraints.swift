@@ -205,8 +205,10 @@ extension DataGenerator {
     /// GeographicRegion [numericISO3166Code, uniquenessDummy] were both counted from 1 and collided).
     ///
     /// An attribute that can hold `total` distinct values takes the ordinal itself, in every constraint it is in.
-    /// A constraint none of whose attributes can (an Integer 16 holds 32,767 values) spreads the ordinal over its
-    /// narrow attributes as digits, so that an Integer 16 pair still holds a million objects.
+    /// A constraint none of whose attributes can (an Integer 16 holds 32,767 values, a Boolean 2) spreads the
+    /// ordinal over its narrow attributes as digits, each `(ordinal / divisor) % capacity`: an attribute keeps the
+    /// divisor the first constraint gave it, and a later constraint's new attributes take the digits its
+    /// attributes do not cover yet, so that every constraint tells `total` objects apart where its capacities allow.
     static func uniqueIndexes(_ entity: EntityDescription, ordinal: Int, total: Int) -> [String: UniqueIndex] {
         var constraints: [[AttributeDescription]] = []
         var current: EntityDescription? = entity
@@ -215,28 +217,42 @@ extension DataGenerator {
             current = next.superentity
         }
         var result: [String: UniqueIndex] = [:]
+        var divisors: [String: Int] = [:]
+        func capacity(_ attribute: AttributeDescription) -> Int { narrowRange(attribute)?.capacity ?? Int.max }
         func assign(_ attribute: AttributeDescription, _ index: Int) {
             guard result[attribute.name] == nil else { return }
-            let range = integerRange(attribute)
-            result[attribute.name] = range.map { .integer($0.lower &+ Int64(index % $0.capacity)) } ?? .index(index)
+            result[attribute.name] = narrowRange(attribute).map { .value($0.value(index % $0.capacity)) } ?? .index(index)
         }
-        func capacity(_ attribute: AttributeDescription) -> Int { integerRange(attribute)?.capacity ?? Int.max }
         for attribute in constraints.joined() where capacity(attribute) >= total { assign(attribute, ordinal) }
         for constraint in constraints where !constraint.contains(where: { capacity($0) >= total }) {
-            var remaining = ordinal
-            for attribute in constraint {
-                assign(attribute, remaining % capacity(attribute))
-                remaining /= capacity(attribute)
+            // The digits the attributes placed already cover, from the lowest, without a gap.
+            var next = 1
+            for attribute in constraint.filter({ divisors[$0.name] != nil }).sorted(by: { divisors[$0.name]! < divisors[$1.name]! })
+            where divisors[attribute.name] == next {
+                next = next.multipliedReportingOverflow(by: capacity(attribute)).overflow ? Int.max : next * capacity(attribute)
+            }
+            for attribute in constraint where divisors[attribute.name] == nil && result[attribute.name] == nil {
+                divisors[attribute.name] = next
+                assign(attribute, next == Int.max ? 0 : ordinal / next)
+                next = next.multipliedReportingOverflow(by: capacity(attribute)).overflow ? Int.max : next * capacity(attribute)
             }
         }
         for attribute in constraints.joined() { assign(attribute, ordinal) }
         return result
     }
 
-    /// A uniqueness constraint's share of an object's ordinal: an integer value, or the index another generator takes.
+    /// A uniqueness constraint's share of an object's ordinal: the value of a narrow attribute, or the index
+    /// another attribute's generator takes.
     enum UniqueIndex {
-        case integer(Int64)
+        case value(Value)
         case index(Int)
+    }
+
+    /// How many distinct values a narrow attribute (an integer or a Boolean) can take, and the one at an index.
+    private static func narrowRange(_ attribute: AttributeDescription) -> (capacity: Int, value: (Int) -> Value)? {
+        if attribute.type == .bool { return (2, { .bool($0 == 1) }) }
+        guard let (lower, capacity) = integerRange(attribute) else { return nil }
+        return (capacity, { .int(lower &+ Int64($0)) })
     }
 
     /// The first value and how many values an integer attribute can take distinct: from 1, or from its minimum

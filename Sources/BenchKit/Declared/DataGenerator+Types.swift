@@ -21,8 +21,25 @@ extension DataGenerator {
             + "use \(suitable(for: attribute, entity: entity))"
     }
 
-    /// What is wrong with a constant number for `attribute`: beyond its type's range or its own minimum and maximum.
+    /// What is wrong with a constant number for `attribute`: beyond its type's range or its own minimum and maximum
+    /// (a Float compared as stored, rounded to Float, as Core Data's validation compares it).
     private static func outOfRange(_ value: Value, _ attribute: AttributeDescription) -> String? {
+        if let problem = beyondType(value, attribute.type) { return problem }
+        var number: Double
+        switch value {
+        case let .int(integer): number = Double(integer)
+        case let .double(double): number = double
+        default: return nil
+        }
+        if attribute.type == .float { number = Double(Float(number)) }
+        if let minimum = attribute.validation.minimum, number < minimum { return "is below the attribute's minimum \(minimum)" }
+        if let maximum = attribute.validation.maximum, number > maximum { return "is above the attribute's maximum \(maximum)" }
+        return nil
+    }
+
+    /// What keeps a number out of an attribute of `type`: beyond an Integer 16 or 32's range or a Float's, or not
+    /// a number at all (NaN); nil when it fits.
+    static func beyondType(_ value: Value, _ type: AttributeType) -> String? {
         let number: Double
         switch value {
         case let .int(integer): number = Double(integer)
@@ -30,16 +47,15 @@ extension DataGenerator {
         default: return nil
         }
         let bounds: (Double, Double)?
-        switch attribute.type {
+        switch type {
         case .int16: bounds = (Double(Int16.min), Double(Int16.max))
         case .int32: bounds = (Double(Int32.min), Double(Int32.max))
+        case .float: bounds = (-Double(Float.greatestFiniteMagnitude), Double(Float.greatestFiniteMagnitude))
+        case .double, .decimal: bounds = (-Double.greatestFiniteMagnitude, Double.greatestFiniteMagnitude)
         default: bounds = nil
         }
-        if let (low, high) = bounds, number < low || number > high {
-            return "is beyond \(ModelLint.article(attribute.type.xcodeName))'s range"
-        }
-        if let minimum = attribute.validation.minimum, number < minimum { return "is below the attribute's minimum \(minimum)" }
-        if let maximum = attribute.validation.maximum, number > maximum { return "is above the attribute's maximum \(maximum)" }
+        guard let (low, high) = bounds else { return nil }
+        if number.isNaN || number < low || number > high { return "is beyond \(ModelLint.article(type.xcodeName))'s range" }
         return nil
     }
 

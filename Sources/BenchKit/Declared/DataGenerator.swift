@@ -22,7 +22,7 @@ struct DataGenerator {
                 let distinct = given == nil && unique.contains(attribute.name)
                 columns.append((attribute, (0..<count).map { index in
                     switch distinct ? uniqueIndexes[index][attribute.name] : nil {
-                    case let .integer(value)?: return .int(value)
+                    case let .value(value)?: return value
                     case let .index(ordinal)?:
                         return Self.fit(Self.value(generator, attribute, entity: entity.name, index: ordinal, random: &random), to: attribute, random: &random)
                     case nil:

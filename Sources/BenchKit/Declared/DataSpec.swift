@@ -213,7 +213,9 @@ struct DataSpec: Sendable {
         components.day = parts[2]
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar.date(from: components)?.timeIntervalSinceReferenceDate
+        // Calendar rolls 2024-02-30 over into March: a day the month does not have is no date.
+        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == parts[2] else { return nil }
+        return date.timeIntervalSinceReferenceDate
     }
 
     /// The problems of this data section against a compiled model: unknown entities, relationships, attributes,

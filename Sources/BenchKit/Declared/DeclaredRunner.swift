@@ -228,6 +228,7 @@ final class DeclaredRunner {
     }
 
     private func sendWhole(_ source: String, to path: String) -> Bool {
+        #if os(Linux)
         let input = open(source, O_RDONLY)
         guard input >= 0 else { return false }
         defer { close(input) }
@@ -243,5 +244,9 @@ final class DeclaredRunner {
             remaining -= copied
         }
         return true
+        #else
+        // Darwin's sendfile writes to sockets only: FileManager copies there.
+        return false
+        #endif
     }
 }

@@ -14,14 +14,15 @@ public enum EmptyFetches {
                 guard row.key.scenario == scenario.name, row.key.strategy == StrategyID.objectGraph.description,
                       row.key.metric == Metric.rowsRead.rawValue, row.summary?.median == 0,
                       let phase = declared.plans[row.key.variant]?.phases.first(where: { $0.name == row.key.phase }) else { return false }
-                return isFilteringRead(phase.steps)
+                // On the prepared store: a phase continuing one that deleted may rightly find nothing.
+                return phase.store == .prepared && isFilteringRead(phase.steps)
             }
             for row in empty.sorted(by: { $0.key < $1.key }) {
                 let variant = row.key.variant.isEmpty ? "" : " \(row.key.variant)"
                 let choice = row.key.variant.isEmpty ? "" : " --variant '\(row.key.variant)'"
                 notes.append("\(scenario.name) \(row.key.phase)\(variant) n=\(row.key.size): its fetches read no row; check their predicates "
-                             + "against the generated data (bench explain \(scenario.name)\(folderOption(scenario))\(choice) --size \(row.key.size) "
-                             + "shows each statement and its values)")
+                             + "against the generated data (bench explain \(explainTarget(scenario))\(choice) --size \(row.key.size) "
+                             + "--phase \(row.key.phase) shows each statement and its values)")
             }
         }
         return notes
@@ -39,11 +40,15 @@ public enum EmptyFetches {
         return filters
     }
 
-    /// ` --scenarios DIR` when the scenario's file is not in the repository's folder, which explain reads by default.
-    private static func folderOption(_ scenario: Scenario) -> String {
-        guard case let .file(path) = scenario.origin else { return "" }
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-        let standard = URL(fileURLWithPath: ScenarioCatalog.defaultFolder()).standardizedFileURL.path
-        return folder == standard ? "" : " --scenarios \(folder)"
+    /// What `bench explain` takes for the scenario: its name (with ` --scenarios DIR` when its file is not in the
+    /// repository's folder, which explain reads by default), or `--model PATH` for a generated suite.
+    private static func explainTarget(_ scenario: Scenario) -> String {
+        switch scenario.origin {
+        case let .generated(model): return "--model \(model)"
+        case let .file(path):
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+            let standard = URL(fileURLWithPath: ScenarioCatalog.defaultFolder()).standardizedFileURL.path
+            return scenario.name + (folder == standard ? "" : " --scenarios \(folder)")
+        }
     }
 }

@@ -223,9 +223,13 @@ struct StepParser {
             var values: [(String, JSONValueBox)] = []
             for (name, raw) in set.sorted(by: { $0.key < $1.key }) {
                 guard let attribute = model.entity(entity)?.attribute(name) else { throw fail("\(field).set", "'\(entity)' has no attribute '\(name)'") }
-                guard StepPreparer.literal(raw, for: attribute) != nil else {
+                guard let literal = StepPreparer.literal(raw, for: attribute) else {
                     let form = attribute.type == .date ? " (a date is written \"YYYY-MM-DD\")" : ""
                     throw fail("\(field).set.\(name)", "\(raw) is no \(attribute.type.xcodeName) value\(form)")
+                }
+                // A batch update writes the store directly, past validation, but not past the type.
+                if let problem = DataGenerator.beyondType(literal, attribute.type) {
+                    throw fail("\(field).set.\(name)", "\(raw) \(problem)")
                 }
                 values.append((name, JSONValueBox(value: raw)))
             }

@@ -62,14 +62,8 @@ public enum CSVFiles {
 /// /dev/stdout) is written to directly, since there is no file to replace.
 public enum AtomicFile {
     public static func write(_ text: String, to path: String) throws {
-        var target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        var type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
-        if type == .typeSymbolicLink, let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: target) {
-            // A link to a file not made yet: make that file.
-            let folder = (target as NSString).deletingLastPathComponent
-            target = destination.hasPrefix("/") ? destination : (folder as NSString).appendingPathComponent(destination)
-            type = nil
-        }
+        let target = finalTarget(path)
+        let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
         if type == .typeDirectory {
             throw BenchError.invalidInput("cannot write \(path): it is a folder; give a file path")
         }
@@ -97,12 +91,7 @@ public enum AtomicFile {
     public static func checkWritable(_ path: String, option: String) throws {
         guard openDescriptor(path) == nil else { return }
         let manager = FileManager.default
-        var target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        if let destination = try? manager.destinationOfSymbolicLink(atPath: target) {
-            // A link to a file not made yet: that file is what `write` makes.
-            let folder = (target as NSString).deletingLastPathComponent
-            target = destination.hasPrefix("/") ? destination : (folder as NSString).appendingPathComponent(destination)
-        }
+        let target = finalTarget(path)
         var isFolder: ObjCBool = false
         if manager.fileExists(atPath: target, isDirectory: &isFolder) {
             guard !isFolder.boolValue else { throw BenchError.invalidInput("\(option) \(path) is a folder; give a file path") }
@@ -118,6 +107,18 @@ public enum AtomicFile {
         guard manager.isWritableFile(atPath: place) else {
             throw BenchError.invalidInput("\(option) \(path): the folder \(folder) is not writable; check its permissions or give another path")
         }
+    }
+
+    /// The file `path` stands for: its links followed, through a chain of them, to the file they name, whether it
+    /// exists yet or not (a link to a file not made yet means that file).
+    static func finalTarget(_ path: String) -> String {
+        var target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        for _ in 0..<32 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: target) else { break }
+            let folder = (target as NSString).deletingLastPathComponent
+            target = destination.hasPrefix("/") ? destination : (folder as NSString).appendingPathComponent(destination)
+        }
+        return target
     }
 
     /// The descriptor `path` names: 1 for /dev/stdout, 2 for /dev/stderr, N for /dev/fd/N and /proc/self/fd/N.

@@ -131,12 +131,14 @@ import Testing
         #expect(!comparison.onlyInBaseline.contains { $0.metric == "object_faults" })
     }
 
-    /// Allocation counts need glibc's malloc: a run made where they cannot be counted has them empty everywhere,
-    /// which is the platform's lack, noted, not a missing series.
+    /// Allocation counts need glibc's malloc: a run made where they cannot be counted (its run.json says so) has
+    /// them empty everywhere, which is the platform's lack, noted, not a missing series.
     @Test func aMetricThePlatformCannotMeasureIsNotMissing() throws {
-        func folder(allocations: Double?) throws -> String {
+        func folder(allocations: Double?, unmeasurable: [Metric] = []) throws -> String {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-compare-\(UUID().uuidString)").path
-            let run = try RunFolder(path: path, info: RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory, scenarios: ["query"], plannedRepetitions: 1))
+            var info = RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory, scenarios: ["query"], plannedRepetitions: 1)
+            info.unmeasurableMetrics = unmeasurable
+            let run = try RunFolder(path: path, info: info)
             try run.append([
                 SampleRecord(scenario: "query", strategy: "many-to-one", variant: "", size: 10, repetition: 1, phase: "walk", metric: "sql_statements", value: 3, unit: "count"),
                 SampleRecord(scenario: "query", strategy: "many-to-one", variant: "", size: 10, repetition: 1, phase: "walk", metric: "allocations", value: allocations, unit: "count"),
@@ -144,10 +146,15 @@ import Testing
             try run.finish(status: "complete")
             return path
         }
-        let comparison = try compare(try folder(allocations: 120), try folder(allocations: nil), countersOnly: true)
+        let elsewhere = try folder(allocations: nil, unmeasurable: [.allocations, .allocatedBytes, .retainedBytes])
+        let comparison = try compare(try folder(allocations: 120), elsewhere, countersOnly: true)
         #expect(comparison.exitCode == 0)
         #expect(comparison.onlyInBaseline.isEmpty)
-        #expect(comparison.notes == ["the run measured no allocations in any series (not available on its platform?): not compared"])
+        #expect(comparison.notes == ["the run measured no allocations in any series (its platform cannot): not compared"])
+        // A run whose platform counts allocations but whose counts went missing fails as missing.
+        let broken = try compare(try folder(allocations: 120), try folder(allocations: nil), countersOnly: true)
+        #expect(broken.exitCode == 3)
+        #expect(broken.onlyInBaseline.map(\.metric) == ["allocations"])
     }
 
     @Test func theMarkdownNamesEveryRegression() throws {

@@ -142,10 +142,15 @@ public struct Comparison {
         // counter the baseline has and the run lost reads as missing rather than as silently not compared. A
         // metric the run measured nowhere (allocation counts off glibc) is the platform's, not the run's: noted.
         let measuredInRun = Set(current.series.filter { !$0.value.isEmpty }.map(\.key.metric))
+        // Where run.json says what the platform could not measure, only that is excused: a Linux run whose
+        // allocation counts went missing is missing series, not a platform's lack.
         let unmeasured = Set(baseline.series.filter { !$0.value.isEmpty }.map(\.key.metric)).subtracting(measuredInRun)
-            .filter { Metric(rawValue: $0)?.dependsOnPlatform == true }
+            .filter { name in
+                guard let metric = Metric(rawValue: name), metric.dependsOnPlatform else { return false }
+                return current.unmeasurable?.contains(metric) ?? true
+            }
         if !unmeasured.isEmpty {
-            notes.append("the run measured no \(unmeasured.sorted().joined(separator: ", ")) in any series (not available on its platform?): not compared")
+            notes.append("the run measured no \(unmeasured.sorted().joined(separator: ", ")) in any series (\(current.unmeasurable == nil ? "not available on its platform?" : "its platform cannot")): not compared")
         }
         func measurable(_ run: RunData) -> Set<SeriesKey> {
             Set(run.series.keys.filter { key in

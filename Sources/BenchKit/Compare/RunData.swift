@@ -8,6 +8,8 @@ public struct RunData {
     public let units: [SeriesKey: String]
     /// False when only summary.csv was given: each series is then its median alone.
     public let hasSamples: Bool
+    /// What the run's platform could not measure, from its run.json; nil when unknown (a CSV file alone, an old run).
+    public var unmeasurable: Set<Metric>?
 
     /// Reads `path`: a run folder, a samples.csv or a summary.csv. Throws a message naming what is missing.
     public static func load(_ path: String) throws -> RunData {
@@ -26,8 +28,14 @@ public struct RunData {
         if isDirectory.boolValue {
             let samples = (path as NSString).appendingPathComponent("samples.csv")
             let summary = (path as NSString).appendingPathComponent("summary.csv")
-            if FileManager.default.fileExists(atPath: samples) { return try fromSamples(samples) }
-            if FileManager.default.fileExists(atPath: summary) { return try fromSummary(summary) }
+            let info = try? RunInfo.load((path as NSString).appendingPathComponent("run.json"))
+            var data: RunData?
+            if FileManager.default.fileExists(atPath: samples) { data = try fromSamples(samples) }
+            else if FileManager.default.fileExists(atPath: summary) { data = try fromSummary(summary) }
+            if var data {
+                data.unmeasurable = info?.unmeasurableMetrics.map(Set.init)
+                return data
+            }
             throw BenchError.invalidInput("\(path) holds neither samples.csv nor summary.csv; is it a run folder?")
         }
         if path.hasSuffix("summary.csv") { return try fromSummary(path) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The metrics a run reports, with fixed names and units, each declaring once which way is better and how two
 /// runs' values of it are compared.
 public enum Metric: String, CaseIterable, Codable, Sendable {
@@ -51,6 +53,15 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
         case .allocations, .allocatedBytes, .retainedBytes, .peakRSSBytes, .cpuUserMs, .cpuSystemMs, .pageFaults: return true
         default: return false
         }
+    }
+
+    /// The platform-dependent metrics this process cannot measure: allocation counts without glibc's malloc,
+    /// peak memory without /proc. Recorded in run.json, so that compare tells a platform's lack from a lost series.
+    public static var unmeasurableHere: [Metric] {
+        var metrics: [Metric] = []
+        if !AllocationCounter.isAvailable { metrics += [.allocations, .allocatedBytes, .retainedBytes] }
+        if !FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs") { metrics.append(.peakRSSBytes) }
+        return metrics
     }
 
     /// Which way is better.

@@ -30,6 +30,8 @@ public struct RunInfo: Codable, Sendable {
     public var injections: [String: String]?
     /// The commit of the repository the bench binary was built in (with `-dirty` when its work tree had changes).
     public var binaryCommit: String?
+    /// Metrics the run's platform could not measure (`Metric.unmeasurableHere`); nil in runs before it was recorded.
+    public var unmeasurableMetrics: [Metric]?
 
     /// Whether the run's numbers stand for the code: a release build with nothing injected.
     public var isRepresentative: Bool { buildConfiguration == "release" && (injections ?? [:]).isEmpty }
@@ -64,7 +66,7 @@ public struct RunInfo: Codable, Sendable {
             ],
             scenarios: scenarios, scenarioOrigins: origins, status: "running", finishedRepetitions: 0, plannedRepetitions: plannedRepetitions,
             measurement: "wall-clock time", injections: Injection.variables(ProcessInfo.processInfo.environment),
-            binaryCommit: binaryCommit)
+            binaryCommit: binaryCommit, unmeasurableMetrics: Metric.unmeasurableHere)
     }
 
     /// `bench --version`: the binary's commit and build configuration.

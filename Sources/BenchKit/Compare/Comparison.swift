@@ -140,10 +140,10 @@ public struct Comparison {
         }
         // A series with no value (every sample empty: the strategy could not measure it) is absent, so that a
         // counter the baseline has and the run lost reads as missing rather than as silently not compared. A
-        // metric the run measured nowhere (allocation counts off glibc) is the platform's, not the run's: noted.
+        // platform-dependent metric the run measured nowhere is excused, and noted, when its run.json says the
+        // platform cannot measure it (or says nothing, as older runs): allocation counts off glibc. A Linux run
+        // whose allocation counts went missing has missing series.
         let measuredInRun = Set(current.series.filter { !$0.value.isEmpty }.map(\.key.metric))
-        // Where run.json says what the platform could not measure, only that is excused: a Linux run whose
-        // allocation counts went missing is missing series, not a platform's lack.
         let unmeasured = Set(baseline.series.filter { !$0.value.isEmpty }.map(\.key.metric)).subtracting(measuredInRun)
             .filter { name in
                 guard let metric = Metric(rawValue: name), metric.dependsOnPlatform else { return false }

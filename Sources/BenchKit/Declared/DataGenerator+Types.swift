@@ -25,12 +25,7 @@ extension DataGenerator {
     /// (a Float compared as stored, rounded to Float, as Core Data's validation compares it).
     private static func outOfRange(_ value: Value, _ attribute: AttributeDescription) -> String? {
         if let problem = beyondType(value, attribute.type) { return problem }
-        var number: Double
-        switch value {
-        case let .int(integer): number = Double(integer)
-        case let .double(double): number = double
-        default: return nil
-        }
+        guard var number = number(value) else { return nil }
         if attribute.type == .float { number = Double(Float(number)) }
         if let minimum = attribute.validation.minimum, number < minimum { return "is below the attribute's minimum \(minimum)" }
         if let maximum = attribute.validation.maximum, number > maximum { return "is above the attribute's maximum \(maximum)" }
@@ -40,12 +35,7 @@ extension DataGenerator {
     /// What keeps a number out of an attribute of `type`: beyond an Integer 16 or 32's range or a Float's, or not
     /// a number at all (NaN); nil when it fits.
     static func beyondType(_ value: Value, _ type: AttributeType) -> String? {
-        let number: Double
-        switch value {
-        case let .int(integer): number = Double(integer)
-        case let .double(double): number = double
-        default: return nil
-        }
+        guard let number = number(value) else { return nil }
         let bounds: (Double, Double)?
         switch type {
         case .int16: bounds = (Double(Int16.min), Double(Int16.max))
@@ -57,6 +47,14 @@ extension DataGenerator {
         guard let (low, high) = bounds else { return nil }
         if number.isNaN || number < low || number > high { return "is beyond \(ModelLint.article(type.xcodeName))'s range" }
         return nil
+    }
+
+    private static func number(_ value: Value) -> Double? {
+        switch value {
+        case let .int(integer): return Double(integer)
+        case let .double(double): return double
+        default: return nil
+        }
     }
 
     /// The first value `generator` makes for `attribute`, from a fixed seed.

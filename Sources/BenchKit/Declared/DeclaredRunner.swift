@@ -96,7 +96,7 @@ final class DeclaredRunner {
         var logged: [String: [StatementLog.Entry]] = [:]
         var executor: StepExecutor?
         var paths: [String] = []
-        var copies = TemplateCopies(template: template.path)
+        var copies = TemplateCopies()
         defer {
             executor?.release()
             executor = nil
@@ -114,7 +114,7 @@ final class DeclaredRunner {
                     path = newPath()
                     paths.append(path)
                 } else {
-                    path = try copies.next { let path = newPath(); paths.append(path); try copy(template.path, to: path); return path }
+                    path = try copies.next { try newCopy(of: template, listedIn: &paths) }
                 }
                 var storeOptions = options
                 if phase.store == .prepared { storeOptions.pageCacheKiB = readPageCacheKiB }
@@ -158,7 +158,7 @@ final class DeclaredRunner {
     private func replay(_ plan: DeclaredScenario.Plan, log: [String: [StatementLog.Entry]], template: Template, recorder: PhaseRecorder) throws {
         var replayer: SQLReplayer?
         var paths: [String] = []
-        var copies = TemplateCopies(template: template.path)
+        var copies = TemplateCopies()
         defer {
             replayer = nil
             for path in paths { removeDatabase(path) }
@@ -174,7 +174,7 @@ final class DeclaredRunner {
                     // The empty store ObjectGraph creates (schema, Z_PRIMARYKEY, Z_METADATA), untimed.
                     _ = try PersistentStore(model: plan.model, location: .file(path), options: options)
                 } else {
-                    path = try copies.next { let path = newPath(); paths.append(path); try copy(template.path, to: path); return path }
+                    path = try copies.next { try newCopy(of: template, listedIn: &paths) }
                 }
                 replayer = try SQLReplayer(path: path, pageCacheKiB: phase.store == .prepared ? readPageCacheKiB : options.pageCacheKiB)
                 if let trace { replayer!.trace(trace) }
@@ -185,19 +185,16 @@ final class DeclaredRunner {
         }
     }
 
-    /// The copies of a prepared store that a repetition's phases start on. A phase that changed no row (a fetch, a
-    /// count, a walk) leaves its copy as the template is, so the next prepared phase reopens that file instead of
-    /// copying the template again (profiled: `bench run --model` of WordPress's 455 phases at 1,000 objects spent
-    /// 29% of its samples copying, against 5% in timed phases). Each phase still opens its own connection, with a
-    /// cold page cache, as on a fresh copy.
+    /// The copies of the prepared store that a repetition's phases start on. A phase that changed no row (a fetch,
+    /// a count, a walk) leaves its copy as the template is, so the next prepared phase reopens that file instead of
+    /// copying the template again: a screen's read phase followed by a delete phase (chat-list) copies once. Each
+    /// phase still opens its own connection, with a cold page cache, as on a fresh copy. (The generated suite's
+    /// read phases continue one store already; its copies are for deletes, which `copy` makes cheap.)
     private struct TemplateCopies {
-        let template: String
         /// The copy the last phase on a copy left unchanged, or nil.
         private var unchanged: String?
         /// The copy in use, until `done`.
         private var current: String?
-
-        init(template: String) { self.template = template }
 
         /// The copy for a prepared phase: the unchanged one, or a new one `make` copies.
         mutating func next(_ make: () throws -> String) throws -> String {
@@ -212,6 +209,14 @@ final class DeclaredRunner {
             if let current, !changed { unchanged = current }
             current = nil
         }
+    }
+
+    /// A new copy of the template, listed for removal at the end of the repetition.
+    private func newCopy(of template: Template, listedIn paths: inout [String]) throws -> String {
+        let path = newPath()
+        paths.append(path)
+        try copy(template.path, to: path)
+        return path
     }
 
     /// Copies the prepared database in as few system calls as the kernel allows: `sendfile` over the whole file

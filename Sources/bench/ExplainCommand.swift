@@ -13,7 +13,7 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: "Explain the suite generated from this Xcode model (what bench run --model runs) instead of a scenario.")
     var model: String?
 
-    @Option(help: "Show only this phase (repeatable); the phases before it still run, untraced.")
+    @Option(help: "Show only this phase (repeatable); the other phases still run, untraced.")
     var phase: [String] = []
 
     @Option(help: "The strategy (default: the scenario's first).", transform: { try parseStrategy($0) })

@@ -20,14 +20,14 @@ struct DataGenerator {
                 let generator = given ?? Self.defaultGenerator(attribute, unique: unique.contains(attribute.name))
                 var random = SplitMix64(seed: seed ^ Self.hash("\(entity.name).\(attribute.name)"))
                 let distinct = given == nil && unique.contains(attribute.name)
-                columns.append((attribute, (0..<count).map { index in
-                    switch distinct ? uniqueIndexes[index][attribute.name] : nil {
+                columns.append((attribute, (0..<count).map { position in
+                    var index = position
+                    switch distinct ? uniqueIndexes[position][attribute.name] : nil {
                     case let .value(value)?: return value
-                    case let .index(ordinal)?:
-                        return Self.fit(Self.value(generator, attribute, entity: entity.name, index: ordinal, random: &random), to: attribute, random: &random)
-                    case nil:
-                        return Self.fit(Self.value(generator, attribute, entity: entity.name, index: index, random: &random), to: attribute, random: &random)
+                    case let .index(ordinal)?: index = ordinal
+                    case nil: break
                     }
+                    return Self.fit(Self.value(generator, attribute, entity: entity.name, index: index, random: &random), to: attribute, random: &random)
                 }))
             }
             data.objects[entity.number] = GraphData.Objects(entity: entity, count: count, columns: columns)

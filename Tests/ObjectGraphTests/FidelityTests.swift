@@ -41,6 +41,19 @@ import Testing
         #expect(try temporary.store.connection.scalarInt("PRAGMA auto_vacuum") == 2)
     }
 
+    /// Decimals after floats and timestamps, before text: a real Cog store's ZPLAYLISTENTRY (losnoco/XPCog,
+    /// tools/cogimport-fixture/make-fixture.py, `sqlite3 .schema` of Cog 3633's store) reads `ZSAMPLERATE FLOAT,
+    /// ZVOLUME FLOAT, ZSPOTLIGHTLENGTH DECIMAL, ZARTHASH VARCHAR`, although `spotlightLength` sorts before `volume`.
+    @Test func decimalsRankAfterFloatsAndTimestamps() throws {
+        let model = try ObjectModel([
+            Entity("PlaylistEntry", [
+                .attribute("artHash", .string), .attribute("sampleRate", .double),
+                .attribute("spotlightLength", .decimal), .attribute("volume", .double), .attribute("added", .date),
+            ]),
+        ])
+        #expect(model.schemaSQL[0] == "CREATE TABLE ZPLAYLISTENTRY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZADDED TIMESTAMP, ZSAMPLERATE FLOAT, ZVOLUME FLOAT, ZSPOTLIGHTLENGTH DECIMAL, ZARTHASH VARCHAR )")
+    }
+
     /// Reflexive relationships (their own inverse) and a many-to-many with both sides on one entity.
     static func socialModel() throws -> ObjectModel {
         try ObjectModel([

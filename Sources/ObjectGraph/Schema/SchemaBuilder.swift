@@ -55,14 +55,19 @@ struct SchemaBuilder {
     }
 
     /// `CREATE TABLE`, columns ranked by type as Core Data's `sortColumnsByType` does (a stable sort): integers,
-    /// then floats, decimals and timestamps, then text, then blobs; within a rank, in layout order.
+    /// then floats and timestamps, then decimals, then text, then blobs; within a rank, in layout order.
+    ///
+    /// Decimals rank on their own: a real Cog store (losnoco/XPCog's fixture, `sqlite3 .schema` of Cog 3633's
+    /// DataModel.sqlite) has `ZSAMPLERATE FLOAT, ZVOLUME FLOAT, ZSPOTLIGHTLENGTH DECIMAL, ZARTHASH VARCHAR`, and
+    /// MoneyWell's tables put `ZAMOUNT DECIMAL` after every TIMESTAMP column and before the VARCHAR ones.
     func createTable(_ root: EntityDescription) -> String {
         func rank(_ column: Column) -> Int {
             switch column.sqlType {
             case "INTEGER": return 0
-            case "FLOAT", "TIMESTAMP", "DECIMAL": return 1
-            case "VARCHAR": return 2
-            default: return 3
+            case "FLOAT", "TIMESTAMP": return 1
+            case "DECIMAL": return 2
+            case "VARCHAR": return 3
+            default: return 4
             }
         }
         let ranked = root.tableColumns.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }

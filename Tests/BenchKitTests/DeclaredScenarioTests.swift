@@ -225,6 +225,43 @@ import ObjectGraph
         #expect(try context.count(for: FetchRequest("Clerk", predicate: FetchPredicate(format: "shop == nil"))) == 0)
     }
 
+    /// A required to-many whose members each have one owner, declared on a hierarchy of two concrete entities
+    /// (CareKit's OCKCDTaskBase.outcomes): the generated suite makes enough members for every source, and a
+    /// chain of such relationships grows end to end, so that the first save succeeds.
+    @Test func theGeneratedSuiteMakesEnoughMembersForRequiredToManys() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("required-\(UUID().uuidString).xcdatamodel")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+            <entity name="Item" representedClassName="Item" syncable="YES">
+                <attribute name="text" optional="YES" attributeType="String"/>
+                <relationship name="task" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="TaskBase" inverseName="items" inverseEntity="TaskBase"/>
+                <relationship name="notes" toMany="YES" minCount="2" deletionRule="Cascade" destinationEntity="Note" inverseName="item" inverseEntity="Note"/>
+            </entity>
+            <entity name="Note" representedClassName="Note" syncable="YES">
+                <relationship name="item" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Item" inverseName="notes" inverseEntity="Item"/>
+            </entity>
+            <entity name="Task" representedClassName="Task" parentEntity="TaskBase" syncable="YES"/>
+            <entity name="TaskBase" representedClassName="TaskBase" syncable="YES">
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <relationship name="items" toMany="YES" deletionRule="Cascade" destinationEntity="Item" inverseName="task" inverseEntity="Item"/>
+            </entity>
+        </model>
+        """.write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
+        let scenario = try GeneratedSuite.scenario(modelPath: folder.path)
+        let plan = scenario.declared!.plan(for: scenario.variants[0])
+        // Two task entities need two items per size, and each item two notes.
+        #expect(plan.generator.spec.counts.mapValues { $0.description } == ["Task": "size", "TaskBase": "size", "Item": "2*size", "Note": "4*size"])
+        let store = try PersistentStore(model: plan.model, location: .inMemory)
+        let context = store.makeContext()
+        try GraphFiller.insert(plan.generator.make(size: 10, seed: 42), into: context)
+        try context.save()
+        #expect(try context.count(for: FetchRequest("TaskBase", predicate: FetchPredicate(format: "items.@count == 0"))) == 0)
+        #expect(try context.count(for: FetchRequest("Item", predicate: FetchPredicate(format: "notes.@count < 2"))) == 0)
+    }
+
     /// Every step kind's counters at size 8, exactly; and the replay runs the same statements and reads the same rows.
     @Test func everyStepKindCountsExactlyAndTheReplayMatches() throws {
         let scenario = try Self.parse(Self.library)

@@ -34,7 +34,7 @@ extension RunCommand {
     private func writeReports(_ folder: RunFolder, scenarios: [Scenario], strategies: [StrategySelector]?) throws {
         try publish(folder, export: exportOption, history: noHistory ? nil : history, skipAdvice: "pass --no-history to skip it")
         print(SummaryTable.render(folder.summary, scenarios: scenarios))
-        for note in EmptyFetches.notes(folder.summary, scenarios: scenarios) { print("note: \(note)") }
+        for note in PhaseNotes.notes(folder.summary, scenarios: scenarios) { print("note: \(note)") }
         let verdicts = VerdictReport.judge(folder.summary)
         try AtomicFile.write(String(decoding: try VerdictReport.json(verdicts), as: UTF8.self) + "\n", to: folder.file("verdicts.json"))
         try AtomicFile.write(VerdictReport.markdown(verdicts, figures: "plots") + "\n", to: folder.file("verdicts.md"))

@@ -318,6 +318,14 @@ import Testing
         #expect(wrong.error == "bench: error: scenario 'model-MedicalRecords' has no phase 'walk-Record.usr' (did you mean 'walk-Record.user'?)\n")
     }
 
+    /// A save a Deny rule refuses shows in explain among the phase's statements, marked as RelBench's line.
+    @Test func explainShowsARefusedSave() throws {
+        let result = try Self.bench(["explain", "medical-records", "--variant", "rule=deny", "--phase", "delete-users", "--size", "4"])
+        #expect(result.status == 0, "\(result.error)")
+        let refusal = result.output.split(separator: "\n").first { $0.hasPrefix("  RelBench: save refused: validation failed for User ") }
+        #expect(refusal?.contains("(NSValidationRelationshipDeniedDeleteError, 1600)") == true, "\(result.output)")
+    }
+
     @Test func runModelRunsTheGeneratedSuite() throws {
         let output = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: output) }

@@ -337,10 +337,28 @@ import ObjectGraph
         let summary = [row("objectgraph", "prefetch=off", "list", 0), row("objectgraph", "prefetch=on", "list", 4),
                        row("sql-replay", "prefetch=off", "list", 0), row("objectgraph", "prefetch=off", "merge", 0)]
         // The file is in the repository's Scenarios folder (the tests run from the package), which explain reads.
-        #expect(EmptyFetches.notes(summary, scenarios: [scenario]) == [
+        #expect(PhaseNotes.notes(summary, scenarios: [scenario]) == [
             "library list prefetch=off n=8: its fetches read no row; check their predicates against the generated data "
                 + "(bench explain library --variant 'prefetch=off' --size 8 --phase list shows each statement and its values)",
         ])
+    }
+
+    /// A generated suite's phase whose save was refused is said so; a scenario file that asks for `"may-fail"` is not.
+    @Test func aRefusedSaveOfAGeneratedSuiteIsNoted() throws {
+        var generated = try Self.parse(Self.library)
+        generated.origin = .generated(model: "/models/Alerts.xcdatamodel")
+        let file = try Self.parse(Self.library)
+        func row(_ scenario: String, _ strategy: String, _ phase: String, _ failed: Double) -> SummaryRow {
+            SummaryRow(key: SeriesKey(scenario: scenario, strategy: strategy, variant: "", size: 8, phase: phase, metric: "failed_saves"),
+                       unit: "count", summary: SampleSummary([failed]))
+        }
+        let summary = [row("library", "objectgraph", "delete-Author", 1), row("library", "objectgraph", "delete-Book", 0),
+                       row("library", "sql-replay", "delete-Author", 1)]
+        #expect(PhaseNotes.notes(summary, scenarios: [generated]) == [
+            "library delete-Author n=8: its save was refused and rolled back (a Deny rule or a validation), so the phase times the "
+                + "attempt, not a delete (bench explain --model /models/Alerts.xcdatamodel --size 8 --phase delete-Author says why)",
+        ])
+        #expect(PhaseNotes.notes(summary, scenarios: [file]).isEmpty)
     }
 
     @Test func aReadNeedsAFetchBeforeIt() {

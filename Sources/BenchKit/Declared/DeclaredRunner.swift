@@ -119,9 +119,13 @@ final class DeclaredRunner {
                 var storeOptions = options
                 if phase.store == .prepared { storeOptions.pageCacheKiB = readPageCacheKiB }
                 let store = try PersistentStore(model: plan.model, location: .file(path), options: storeOptions)
-                if let trace, log == nil { store.sqlTrace = SQLTrace(level: traceLevel, exact: traceExact, sink: trace) }
                 store.logStatements(into: log ?? statementLog)
                 executor = StepExecutor(store: store)
+                if let trace, log == nil {
+                    store.sqlTrace = SQLTrace(level: traceLevel, exact: traceExact, sink: trace)
+                    // Not a line Core Data logs: marked as RelBench's, so that an exact trace still diffs with a device's.
+                    executor?.refusal = { trace("RelBench: save refused: \($0)") }
+                }
             } else if phase.store == .continued {
                 // The same store, a new context (the previous phase's objects released, untimed).
                 executor!.release()

@@ -12,6 +12,8 @@ final class StepExecutor: CounterSource {
     private(set) var checksum = Checksum()
     /// Saves a delete rule or validation refused (with `"save": "may-fail"`).
     private(set) var failedSaves = 0
+    /// Told why each of those saves was refused (explain prints it among the phase's statements).
+    var refusal: ((ObjectGraphError) -> Void)?
     /// What the last count step counted.
     var lastCount: Int?
 
@@ -110,6 +112,7 @@ final class StepExecutor: CounterSource {
                 checksum.add("save failed: \(error)")
                 context.rollback()
                 failedSaves += 1
+                refusal?(error)
             }
         case .deleteFetched:
             guard let results else { return }

@@ -277,6 +277,27 @@ import Testing
             <uniquenessConstraints><uniquenessConstraint><constraint value="userID"/><constraint value="domain"/></uniquenessConstraint></uniquenessConstraints></entity></model>
             """)
         #expect(!kept.output.contains("hand-kept"), "\(kept.output)")
+        // Real models' keys (Aidoku, WooCommerce): the entity named exactly wins over a longer name; an entity's
+        // own ID, an enum's key and an ID several entities' names end with are not guessed at.
+        let guesses = try lint("""
+            <model><entity name="Manga"/><entity name="LibraryManga"/><entity name="History"/><entity name="OrderStatus"/>
+            <entity name="Track"><attribute name="mangaId" optional="YES" attributeType="String"/></entity>
+            <entity name="ShippingMethod"><attribute name="methodID" optional="YES" attributeType="String"/></entity>
+            <entity name="ShippingLabelPaymentMethod"/><entity name="AddOnGroup"/><entity name="TagGroup"/>
+            <entity name="Product"><attribute name="statusKey" optional="YES" attributeType="String"/>
+            <attribute name="historyID" optional="YES" attributeType="UUID"/><attribute name="groupID" optional="YES" attributeType="String"/></entity></model>
+            """)
+        #expect(guesses.output.contains("cost: Track.mangaId: looks like a hand-kept key to Manga "), "\(guesses.output)")
+        #expect(guesses.output.contains("every fetch of a History's Products scans all Product rows"), "\(guesses.output)")
+        for quiet in ["ShippingMethod.methodID", "Product.statusKey", "Product.groupID"] {
+            #expect(!guesses.output.contains("cost: \(quiet):"), "\(quiet): \(guesses.output)")
+        }
+        let oneLonger = try lint("""
+            <model><entity name="LibraryManga"/><entity name="Chapter"><attribute name="mangaId" optional="YES" attributeType="String"/></entity>
+            <entity name="OrderStatus"/><entity name="Entry"><attribute name="ofOrderStatus" optional="YES" attributeType="String"/></entity></model>
+            """)
+        #expect(oneLonger.output.contains("cost: Chapter.mangaId: looks like a hand-kept key to LibraryManga "), "\(oneLonger.output)")
+        #expect(oneLonger.output.contains("every fetch of an OrderStatus's Entries scans all Entry rows, and deleting an OrderStatus leaves its Entries behind"), "\(oneLonger.output)")
         let named = try lint("""
             <model><entity name="AbstractAccount"><relationship name="entries" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Entry"/></entity>
             <entity name="Entry"/></model>

@@ -71,7 +71,7 @@ public enum ModelLint {
                       !entity.relationships.contains(where: { $0.destination.name == target }) else { continue }
                 advice.append(Finding(
                     kind: .cost, subject: "\(entity.name).\(attribute.name)",
-                    message: "looks like a hand-kept key to \(target) (seed 003's ofCategory, seed 000's classID) without an index: every fetch of a \(target)'s \(entity.name)s scans all \(entity.name) rows, and deleting a \(target) leaves its \(entity.name)s behind.",
+                    message: "looks like a hand-kept key to \(target) (seed 003's ofCategory, seed 000's classID) without an index: every fetch of \(article(target))'s \(plural(entity.name)) scans all \(entity.name) rows, and deleting \(article(target)) leaves its \(plural(entity.name)) behind.",
                     fix: "index it (Indexed, or a fetch index on \(attribute.name)), or model a to-one relationship to \(target) with an inverse and a Cascade rule (RelBench's hand-kept-key scenario measures all three)."))
             }
             let chain = cascadeChain(from: entity)
@@ -87,19 +87,44 @@ public enum ModelLint {
     }
 
     /// The entity an attribute seems to reference by key: a UUID or string named like `<entity>ID`, `<entity>Id`,
-    /// `<entity>Key` or `of<Entity>`, naming another entity of the model.
+    /// `<entity>UUID`, `<entity>Key` or `of<Entity>`, naming another entity of the model; or, for an ID, the one
+    /// entity whose name ends with that word (`mangaId` for LibraryManga when no Manga exists).
+    ///
+    /// No guess where it would mislead (real models: Aidoku, WooCommerce): an entity named exactly wins over longer
+    /// names; several longer names are ambiguous; a stem the attribute's own hierarchy ends with is its own ID
+    /// (ShippingMethod.methodID); a `Key` matches an exact name only (`statusKey` is an enum's key more often).
     static func handKeptKeyTarget(_ attribute: AttributeDescription, in model: ObjectModel) -> String? {
         let name = attribute.name
         var stem: String?
+        var identifier = false
         for suffix in ["ID", "Id", "Key", "Uuid", "UUID"] where name.hasSuffix(suffix) && name.count > suffix.count {
             stem = String(name.dropLast(suffix.count))
+            identifier = suffix != "Key"
         }
         if stem == nil, name.hasPrefix("of"), name.count > 2 { stem = String(name.dropFirst(2)) }
-        guard let stem else { return nil }
-        return model.entities.first { entity in
-            entity !== attribute.entity && (entity.name.lowercased() == stem.lowercased()
-                || entity.name.lowercased().hasSuffix(stem.lowercased()) && stem.count >= 4)
-        }?.name
+        guard let stem = stem?.lowercased() else { return nil }
+        let lineage = Array(sequence(first: attribute.entity, next: \.superentity))
+        let own = Set(lineage.map(ObjectIdentifier.init))
+        let others = model.entities.filter { !own.contains(ObjectIdentifier($0)) }
+        if let exact = others.first(where: { $0.name.lowercased() == stem }) { return exact.name }
+        guard identifier, stem.count >= 4, !lineage.contains(where: { endsWithWord($0.name, stem) }) else { return nil }
+        let longer = others.filter { endsWithWord($0.name, stem) }
+        return longer.count == 1 ? longer[0].name : nil
+    }
+
+    /// Whether `name` ends with the word `stem` (lowercased): `ShippingMethod` ends with `method`, `Playlist` does not
+    /// end with `list`.
+    private static func endsWithWord(_ name: String, _ stem: String) -> Bool {
+        guard name.count > stem.count, name.lowercased().hasSuffix(stem) else { return false }
+        return name[name.index(name.endIndex, offsetBy: -stem.count)].isUppercase
+    }
+
+    /// An entity name in the plural, its capitals kept: `Histories`, `Classes`, `Students`.
+    static func plural(_ name: String) -> String {
+        let lower = name.lowercased()
+        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) { return name.dropLast() + "ies" }
+        if ["s", "x", "z", "ch", "sh"].contains(where: lower.hasSuffix) { return name + "es" }
+        return name + "s"
     }
 
     /// "a Class", "an Account", "a UUID": the name with its indefinite article (by its first letter; an acronym
@@ -116,11 +141,7 @@ public enum ModelLint {
         let characters = Array(entityName)
         var capitals = characters.prefix { $0.isUppercase }.count
         if capitals > 1 && capitals < characters.count { capitals -= 1 }
-        let name = String(characters.prefix(capitals)).lowercased() + String(characters.dropFirst(capitals))
-        let lower = name.lowercased()
-        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) { return name.dropLast() + "ies" }
-        if ["s", "x", "z", "ch", "sh"].contains(where: lower.hasSuffix) { return name + "es" }
-        return name + "s"
+        return plural(String(characters.prefix(capitals)).lowercased() + String(characters.dropFirst(capitals)))
     }
 
     /// The longest chain of Cascade rules from `entity` (entity names, cycles cut).

@@ -304,6 +304,22 @@ import Testing
             """)
         #expect(named.output.contains("a to-many Entry.abstractAccounts makes it"), "\(named.output)")
         #expect(named.output.contains("so an Entry added to two"), "\(named.output)")
+        // CloudKit's rules hold for the entities of a configuration used with CloudKit, not for the others.
+        let cloud = try lint("""
+            <model><entity name="Trip"><attribute name="title" attributeType="String"/><attribute name="day" attributeType="Date"/>
+            <attribute name="count" attributeType="Integer 64" defaultValueString="0" usesScalarValueType="YES"/>
+            <relationship name="stops" optional="YES" toMany="YES" ordered="YES" deletionRule="Deny" destinationEntity="Stop" inverseName="trip" inverseEntity="Stop"/>
+            <uniquenessConstraints><uniquenessConstraint><constraint value="title"/></uniquenessConstraint></uniquenessConstraints></entity>
+            <entity name="Stop"><relationship name="trip" maxCount="1" deletionRule="Nullify" destinationEntity="Trip" inverseName="stops" inverseEntity="Trip"/></entity>
+            <entity name="Draft"><attribute name="title" attributeType="String"/></entity>
+            <configuration name="Cloud" usedWithCloudKit="YES"><memberEntity name="Trip"/><memberEntity name="Stop"/></configuration>
+            <configuration name="Local"><memberEntity name="Draft"/></configuration></model>
+            """)
+        let refusals = cloud.output.split(separator: "\n").filter { $0.contains("used with CloudKit") }.map { String($0.prefix { $0 != "," }) }
+        #expect(refusals == ["risk: Stop.trip: used with CloudKit", "risk: Trip: used with CloudKit", "risk: Trip.day: used with CloudKit",
+                             "risk: Trip.stops: used with CloudKit", "risk: Trip.stops: used with CloudKit", "risk: Trip.title: used with CloudKit"],
+                "\(cloud.output)")
+        #expect(cloud.output.contains("risk: Trip.stops: used with CloudKit, which does not support the Deny delete rule: NSPersistentCloudKitContainer refuses to load the store."))
         let broken = try lint("<model><entity name=\"A\"></model>")
         #expect(broken.status == 64 && broken.error.hasPrefix("bench: error: ") && broken.error.contains("cut off") && broken.output.isEmpty)
         let missing = try Self.bench(["lint", "/nonexistent/Model.xcdatamodeld"])

@@ -26,6 +26,6 @@ public struct ModelFile {
         }
         notes = xcode.notes
         schemaSQL = model.schemaSQL
-        findings = ModelLint.findings(model)
+        findings = ModelLint.findings(model, cloudKitEntities: xcode.cloudKitEntities)
     }
 }

@@ -2,7 +2,7 @@ import ObjectGraph
 
 /// Advice on a model's relationships, each finding with what it costs and what to change: Xcode's warnings in its
 /// own words, then RelBench's (many-to-nil data loss, unindexed hand-kept keys, counts read through faults, deep
-/// cascades, ordered relationships).
+/// cascades, ordered relationships, CloudKit's rules for the entities synced with it).
 public enum ModelLint {
     public struct Finding: Sendable, Equatable, CustomStringConvertible {
         public enum Kind: String, Sendable {
@@ -26,13 +26,13 @@ public enum ModelLint {
         }
     }
 
-    /// Every finding for `model`, Xcode's first, then by subject.
-    public static func findings(_ model: ObjectModel) -> [Finding] {
+    /// Every finding for `model`, Xcode's first, then by subject; `cloudKitEntities` are held to CloudKit's rules.
+    public static func findings(_ model: ObjectModel, cloudKitEntities: [String] = []) -> [Finding] {
         var findings = model.warnings.map { warning -> Finding in
             let subject = String(warning.prefix { $0 != " " })
             return Finding(kind: .xcode, subject: subject, message: "warning: " + warning, fix: "")
         }
-        var advice: [Finding] = []
+        var advice = cloudKitFindings(model, synced: cloudKitEntities)
         for entity in model.entities {
             for relationship in entity.relationships where relationship.entity === entity {
                 let name = relationship.qualifiedName

@@ -6,7 +6,8 @@ import Foundation
 /// Everything that shapes the store is read: entities (`parentEntity`, `isAbstract`), attributes (type, optional,
 /// default, min/max, regular expression, transient, derived), relationships (to-many, ordered, counts, delete
 /// rule, destination, inverse), fetch indexes, compound indexes and uniqueness constraints. The diagram
-/// (`elements`), user info, fetch requests, fetched properties and configurations are ignored; unknown elements are
+/// (`elements`), user info, fetch requests, fetched properties and configurations are ignored (but for which
+/// entities are used with CloudKit, for lint); unknown elements are
 /// skipped with a note. What ObjectGraph cannot store (a transient relationship, an unknown attribute type, a
 /// derivation it cannot evaluate, an R-tree index) is skipped with a note naming the entity and property.
 public struct XcodeModel: Sendable {
@@ -18,6 +19,9 @@ public struct XcodeModel: Sendable {
     public let path: String
     /// The version read from a `.xcdatamodeld` (the folder name), if any.
     public let version: String?
+    /// The entities synced with CloudKit (`usedWithCloudKit` on the model, or on a configuration listing them),
+    /// sorted; NSPersistentCloudKitContainer holds them to its rules.
+    public var cloudKitEntities: [String] = []
 
     /// Reads the model at `path`: a `.xcdatamodeld` or `.xcdatamodel` folder, or a `contents` file.
     public static func load(path: String) throws -> XcodeModel {
@@ -38,7 +42,9 @@ public struct XcodeModel: Sendable {
         }
         let reader = XcodeModelReader(path: path)
         let parsed = try reader.read(data)
-        return XcodeModel(entities: parsed.entities, notes: parsed.notes, path: path, version: version)
+        var model = XcodeModel(entities: parsed.entities, notes: parsed.notes, path: path, version: version)
+        model.cloudKitEntities = parsed.cloudKitEntities
+        return model
     }
 
     /// The offset of the first byte that is not part of valid UTF-8, or nil when all of it is.

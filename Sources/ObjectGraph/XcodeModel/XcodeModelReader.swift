@@ -13,6 +13,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     struct Parsed {
         var entities: [Entity]
         var notes: [String]
+        var cloudKitEntities: [String]
     }
 
     private struct RawEntity {
@@ -29,6 +30,10 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     private let path: String
     private var entities: [RawEntity] = []
     private var notes: [String] = []
+    /// `usedWithCloudKit="YES"` on `<model>` (every entity), or the members of configurations marked so.
+    private var modelUsesCloudKit = false
+    private var cloudKitMembers: [String] = []
+    private var inCloudKitConfiguration = false
     private var stack: [String] = []
     private var skipDepth = 0
     private var sawModel = false
@@ -38,7 +43,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
 
     /// Elements whose content does not shape the store: read past without a note.
     private static let ignored: Set<String> = ["elements", "element", "userInfo", "entry", "fetchedProperty", "fetchRequest",
-                                               "configuration", "memberEntity"]
+                                               "memberEntity"]
 
     init(path: String) { self.path = path }
 
@@ -58,7 +63,8 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         guard sawModel else {
             throw ObjectGraphError.xcodeModel(path: path, reason: "no <model> element; an Xcode model's contents file starts with <model type=\"com.apple.IDECoreDataModeler.DataModel\" ...>")
         }
-        return Parsed(entities: try declarations(), notes: notes)
+        let synced = modelUsesCloudKit ? entities.map(\.name) : cloudKitMembers
+        return Parsed(entities: try declarations(), notes: notes, cloudKitEntities: Array(Set(synced)).sorted())
     }
 
     private func fail(_ reason: String) {
@@ -80,6 +86,10 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         switch (parent, name) {
         case (nil, "model"):
             sawModel = true
+            modelUsesCloudKit = attributes["usedWithCloudKit"].isYes
+        case ("configuration", "memberEntity"):
+            if inCloudKitConfiguration, let member = attributes["name"] { cloudKitMembers.append(member) }
+            skipDepth = 1
         case (nil, _):
             fail("the root element is <\(name)>, not <model>; is this an Xcode model's contents file?")
         case ("model", "entity"):
@@ -96,6 +106,8 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         case ("fetchIndex", "fetchIndexElement"):
             let last = entities.count - 1
             entities[last].fetchIndexes[entities[last].fetchIndexes.count - 1].elements.append(attributes)
+        case ("model", "configuration"):
+            inCloudKitConfiguration = attributes["usedWithCloudKit"].isYes
         case ("entity", "compoundIndexes"), ("entity", "uniquenessConstraints"):
             break
         case ("compoundIndexes", "compoundIndex"):

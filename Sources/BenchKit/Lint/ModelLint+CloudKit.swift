@@ -1,0 +1,45 @@
+import ObjectGraph
+
+extension ModelLint {
+    /// What NSPersistentCloudKitContainer refuses in the entities a model syncs with CloudKit: it stops loading the
+    /// store with an error listing them, so the app neither syncs nor opens its data. The rules are Apple's
+    /// (non-optional attributes need a default; no unique constraints, ordered relationships or Deny rules; every
+    /// relationship optional and with an inverse).
+    static func cloudKitFindings(_ model: ObjectModel, synced: [String]) -> [Finding] {
+        var findings: [Finding] = []
+        func refuse(_ subject: String, _ rule: String, _ fix: String) {
+            findings.append(Finding(kind: .risk, subject: subject,
+                                    message: "used with CloudKit, which \(rule): NSPersistentCloudKitContainer refuses to load the store.",
+                                    fix: fix))
+        }
+        for name in synced {
+            guard let entity = model.entity(name) else { continue }
+            for attribute in entity.attributes where attribute.entity === entity && !attribute.isTransient {
+                if !attribute.isOptional && attribute.defaultValue == .null {
+                    refuse(attribute.qualifiedName, "requires every attribute to be optional or to have a default value",
+                           "make \(attribute.name) optional, or give it a default value.")
+                }
+            }
+            if !entity.uniquenessConstraints.isEmpty, entity.superentity.map({ $0.uniquenessConstraints != entity.uniquenessConstraints }) ?? true {
+                refuse(entity.name, "does not support unique constraints",
+                       "remove the constraint (\(entity.uniquenessConstraints.map { $0.joined(separator: ", ") }.joined(separator: "; "))) and deduplicate after each import instead.")
+            }
+            for relationship in entity.relationships where relationship.entity === entity {
+                let name = relationship.qualifiedName
+                if relationship.isOrdered {
+                    refuse(name, "does not support ordered relationships", "drop Ordered and sort by an attribute you set (a position, a date).")
+                }
+                if relationship.inverse == nil {
+                    refuse(name, "requires every relationship to have an inverse", "add an inverse relationship on \(relationship.destination.name).")
+                }
+                if !relationship.isOptional {
+                    refuse(name, "requires every relationship to be optional", "make \(relationship.name) optional and check it in code.")
+                }
+                if relationship.deleteRule == .deny {
+                    refuse(name, "does not support the Deny delete rule", "use Nullify or Cascade, and refuse the delete in code.")
+                }
+            }
+        }
+        return findings
+    }
+}

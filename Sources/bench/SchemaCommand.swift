@@ -20,7 +20,7 @@ struct SchemaCommand: ParsableCommand {
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Xcode's warnings for a model, and RelBench's advice on its relationships with the reason and the fix; exit 0 with no findings, 1 with findings, 64 for an unreadable model.")
+        abstract: "Xcode's warnings for a model, CloudKit's rules for the entities it syncs, and RelBench's advice on its relationships with the reason and the fix; exit 0 with no findings, 1 with findings, 64 for an unreadable model.")
 
     @Argument(help: "The model: a .xcdatamodeld or .xcdatamodel folder, or its contents file.")
     var model: String

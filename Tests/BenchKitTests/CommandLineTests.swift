@@ -284,12 +284,15 @@ import Testing
             <entity name="Track"><attribute name="mangaId" optional="YES" attributeType="String"/></entity>
             <entity name="ShippingMethod"><attribute name="methodID" optional="YES" attributeType="String"/></entity>
             <entity name="ShippingLabelPaymentMethod"/><entity name="AddOnGroup"/><entity name="TagGroup"/>
+            <entity name="User"><attribute name="userID" optional="YES" attributeType="String"/></entity><entity name="BlockedUser"/>
+            <entity name="Photo"><attribute name="ofUser" optional="YES" attributeType="String"/></entity>
             <entity name="Product"><attribute name="statusKey" optional="YES" attributeType="String"/>
             <attribute name="historyID" optional="YES" attributeType="UUID"/><attribute name="groupID" optional="YES" attributeType="String"/></entity></model>
             """)
         #expect(guesses.output.contains("cost: Track.mangaId: looks like a hand-kept key to Manga "), "\(guesses.output)")
         #expect(guesses.output.contains("every fetch of a History's Products scans all Product rows"), "\(guesses.output)")
-        for quiet in ["ShippingMethod.methodID", "Product.statusKey", "Product.groupID"] {
+        #expect(guesses.output.contains("every fetch of a User's Photos scans"), "\(guesses.output)")
+        for quiet in ["ShippingMethod.methodID", "Product.statusKey", "Product.groupID", "User.userID"] {
             #expect(!guesses.output.contains("cost: \(quiet):"), "\(quiet): \(guesses.output)")
         }
         let oneLonger = try lint("""
@@ -306,17 +309,22 @@ import Testing
         #expect(named.output.contains("so an Entry added to two"), "\(named.output)")
         // CloudKit's rules hold for the entities of a configuration used with CloudKit, not for the others.
         let cloud = try lint("""
-            <model><entity name="Trip"><attribute name="title" attributeType="String"/><attribute name="day" attributeType="Date"/>
+            <model usedWithCloudKit="YES"><entity name="Trip"><attribute name="title" attributeType="String"/><attribute name="day" attributeType="Date"/>
             <attribute name="count" attributeType="Integer 64" defaultValueString="0" usesScalarValueType="YES"/>
             <relationship name="stops" optional="YES" toMany="YES" ordered="YES" deletionRule="Deny" destinationEntity="Stop" inverseName="trip" inverseEntity="Stop"/>
             <uniquenessConstraints><uniquenessConstraint><constraint value="title"/></uniquenessConstraint></uniquenessConstraints></entity>
             <entity name="Stop"><relationship name="trip" maxCount="1" deletionRule="Nullify" destinationEntity="Trip" inverseName="stops" inverseEntity="Trip"/></entity>
             <entity name="Draft"><attribute name="title" attributeType="String"/></entity>
-            <configuration name="Cloud" usedWithCloudKit="YES"><memberEntity name="Trip"/><memberEntity name="Stop"/></configuration>
+            <entity name="Base" isAbstract="YES"><attribute name="kind" attributeType="String"/></entity>
+            <entity name="Leg" parentEntity="Base"/><entity name="Walk" parentEntity="Base"/>
+            <configuration name="Cloud" usedWithCloudKit="YES"><memberEntity name="Trip"/><memberEntity name="Stop"/><memberEntity name="Leg"/>
+            <memberEntity name="Walk"/><memberEntity name="Gone"/></configuration>
             <configuration name="Local"><memberEntity name="Draft"/></configuration></model>
             """)
         let refusals = cloud.output.split(separator: "\n").filter { $0.contains("used with CloudKit") }.map { String($0.prefix { $0 != "," }) }
-        #expect(refusals == ["risk: Stop.trip: used with CloudKit", "risk: Trip: used with CloudKit", "risk: Trip.day: used with CloudKit",
+        // The model's own flag (Xcode's Default configuration) yields to the named ones: Draft is local. Base's
+        // attribute, inherited by two synced entities, is named once.
+        #expect(refusals == ["risk: Base.kind: used with CloudKit", "risk: Stop.trip: used with CloudKit", "risk: Trip: used with CloudKit", "risk: Trip.day: used with CloudKit",
                              "risk: Trip.stops: used with CloudKit", "risk: Trip.stops: used with CloudKit", "risk: Trip.title: used with CloudKit"],
                 "\(cloud.output)")
         #expect(cloud.output.contains("risk: Trip.stops: used with CloudKit, which does not support the Deny delete rule: NSPersistentCloudKitContainer refuses to load the store."))

@@ -108,11 +108,16 @@ extension DataGenerator {
     func meetMinimums(_ data: GraphData, seed: UInt64) {
         for entity in model.entities {
             for relationship in entity.relationships where relationship.entity === entity {
-                let minimum = relationship.isToMany ? Swift.max(relationship.minCount, relationship.isOptional ? 0 : 1) : (relationship.isOptional ? 0 : 1)
+                let minimum = Self.minimumMembers(relationship)
                 guard minimum > 0 else { continue }
                 meet(minimum, relationship, data, seed: seed)
             }
         }
+    }
+
+    /// The destinations each source of `relationship` gets at least: its minimum count, and one if it is required.
+    static func minimumMembers(_ relationship: RelationshipDescription) -> Int {
+        relationship.isToMany ? Swift.max(relationship.minCount, relationship.isOptional ? 0 : 1) : (relationship.isOptional ? 0 : 1)
     }
 
     private func meet(_ minimum: Int, _ relationship: RelationshipDescription, _ data: GraphData, seed: UInt64) {

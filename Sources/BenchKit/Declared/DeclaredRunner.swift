@@ -123,7 +123,7 @@ final class DeclaredRunner {
                 executor = StepExecutor(store: store)
                 if let trace, log == nil {
                     store.sqlTrace = SQLTrace(level: traceLevel, exact: traceExact, sink: trace)
-                    // Not a line Core Data logs: marked as RelBench's, so that an exact trace still diffs with a device's.
+                    // Not a line Core Data logs: marked as RelBench's, so that a diff with a device's log can filter it out.
                     executor?.refusal = { trace("RelBench: save refused: \($0)") }
                 }
             } else if phase.store == .continued {

@@ -8,7 +8,9 @@ extension GeneratedSuite {
     /// relationship whose destinations each serve one source (the to-many side of a one-to-many, a one-to-one)
     /// needs more destinations than that. Its sources are a whole hierarchy (CareKit's OCKCDTaskBase and its
     /// sub-entities all need outcomes), or each needs `minCount` of them. Raised in rounds, so that a chain of such
-    /// relationships is met end to end; what a cycle or the cap leaves short, the save names.
+    /// relationships is met end to end. When the rounds cannot meet them all (a cycle that asks each entity for more
+    /// than the last, a need beyond the cap), every count stays at `size` and the save names what is short, rather
+    /// than inserting up to 16 times the objects for a save that fails anyway.
     static func countFactors(_ model: ObjectModel) -> [String: Int] {
         var factor: [String: Int] = [:]
         for entity in model.entities where !entity.isAbstract { factor[entity.name] = 1 }
@@ -20,26 +22,26 @@ extension GeneratedSuite {
                 // One hierarchy on both sides grows with itself: a ring of objects meets it, or nothing does.
                 let sources = Set(relationship.entity.subtree.map(ObjectIdentifier.init))
                 guard !relationship.destination.subtree.contains(where: { sources.contains(ObjectIdentifier($0)) }) else { return nil }
-                let minimum = relationship.isOptional ? (relationship.isToMany ? relationship.minCount : 0)
-                    : (relationship.isToMany ? max(relationship.minCount, 1) : 1)
+                let minimum = DataGenerator.minimumMembers(relationship)
                 return minimum > 0 ? (relationship, minimum) : nil
             }
         }
-        for _ in 0..<8 {
-            var raised = false
+        let initial = factor
+        // A chain of n needs, met from its far end, takes n rounds; one more finds nothing left to raise.
+        for _ in 0...needs.count {
+            var short = false
             for need in needs {
                 let wanted = need.minimum * total(need.relationship.entity)
                 let have = total(need.relationship.destination)
                 guard have > 0, have < wanted else { continue }
+                short = true
                 let scale = (wanted + have - 1) / have
-                for member in need.relationship.destination.subtree {
-                    guard let current = factor[member.name], current < maximumCountFactor else { continue }
-                    factor[member.name] = min(current * scale, maximumCountFactor)
-                    raised = true
+                for member in need.relationship.destination.subtree where factor[member.name] != nil {
+                    factor[member.name] = min(factor[member.name]! * scale, maximumCountFactor)
                 }
             }
-            if !raised { break }
+            if !short { return factor }
         }
-        return factor
+        return initial
     }
 }

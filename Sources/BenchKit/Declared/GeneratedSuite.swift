@@ -4,8 +4,9 @@ import ObjectGraph
 /// `bench run --model MODEL`: a standard declared scenario made from a model, for a user's first numbers with no
 /// scenario to write. It inserts a graph of `size` objects of every entity (more where a required relationship needs
 /// them: `countFactors`) with every relationship filled, fetches every entity, walks every relationship from its
-/// source with faults and with prefetching, sweeps fetchBatchSize on the entity with most attributes, counts every to-many three ways (faulting it, `@count` in a fetch, a derived
-/// attribute where declared) and deletes a share of every entity with its delete rules.
+/// source with faults and with prefetching, sweeps fetchBatchSize on the entity with most attributes, counts every
+/// to-many three ways (faulting it, `@count` in a fetch, a derived attribute where declared) and deletes a share of
+/// every entity with its delete rules.
 public enum GeneratedSuite {
     /// Sources walked or counted per relationship phase (a screen's worth, so that large sizes stay quick).
     static let sourcesPerWalk = 100

@@ -5,26 +5,32 @@ extension ModelLint {
     /// store with an error listing them, so the app neither syncs nor opens its data. The rules are Apple's
     /// (non-optional attributes need a default; no unique constraints, ordered relationships or Deny rules; every
     /// relationship optional and with an inverse).
+    /// A property a synced entity inherits is checked too (a configuration may list a sub-entity and not its
+    /// parent), each once, under the entity that declares it.
     static func cloudKitFindings(_ model: ObjectModel, synced: [String]) -> [Finding] {
         var findings: [Finding] = []
+        var seen = Set<String>()
         func refuse(_ subject: String, _ rule: String, _ fix: String) {
+            guard seen.insert(subject + "\u{0}" + rule).inserted else { return }
             findings.append(Finding(kind: .risk, subject: subject,
                                     message: "used with CloudKit, which \(rule): NSPersistentCloudKitContainer refuses to load the store.",
                                     fix: fix))
         }
         for name in synced {
             guard let entity = model.entity(name) else { continue }
-            for attribute in entity.attributes where attribute.entity === entity && !attribute.isTransient {
+            for attribute in entity.attributes where !attribute.isTransient {
                 if !attribute.isOptional && attribute.defaultValue == .null {
                     refuse(attribute.qualifiedName, "requires every attribute to be optional or to have a default value",
                            "make \(attribute.name) optional, or give it a default value.")
                 }
             }
-            if !entity.uniquenessConstraints.isEmpty, entity.superentity.map({ $0.uniquenessConstraints != entity.uniquenessConstraints }) ?? true {
-                refuse(entity.name, "does not support unique constraints",
+            if !entity.uniquenessConstraints.isEmpty {
+                // Named after the highest ancestor declaring the same constraints.
+                let owner = Array(sequence(first: entity, next: \.superentity)).last { $0.uniquenessConstraints == entity.uniquenessConstraints } ?? entity
+                refuse(owner.name, "does not support unique constraints",
                        "remove the constraint (\(entity.uniquenessConstraints.map { $0.joined(separator: ", ") }.joined(separator: "; "))) and deduplicate after each import instead.")
             }
-            for relationship in entity.relationships where relationship.entity === entity {
+            for relationship in entity.relationships {
                 let name = relationship.qualifiedName
                 if relationship.isOrdered {
                     refuse(name, "does not support ordered relationships", "drop Ordered and sort by an attribute you set (a position, a date).")

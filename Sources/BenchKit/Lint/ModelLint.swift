@@ -39,7 +39,7 @@ public enum ModelLint {
                 if relationship.isToMany && relationship.inverse == nil {
                     advice.append(Finding(
                         kind: .risk, subject: name,
-                        message: "a to-many without inverse (many-to-nil) keeps each \(relationship.destination.name)'s owner in one hidden column on its row, so \(article(relationship.destination.name)) added to two \(entity.name)s' \(relationship.name) keeps only the last membership after save: the others are lost without an error (seed 000 II.B; measured by RelBench's data-loss scenario).",
+                        message: "a to-many without inverse (many-to-nil) keeps each \(relationship.destination.name)'s owner in one hidden column on its row, so \(article(relationship.destination.name)) added to two \(plural(entity.name))' \(relationship.name) keeps only the last membership after save: the others are lost without an error (seed 000 II.B; measured by RelBench's data-loss scenario).",
                         fix: "add an inverse: a to-many \(relationship.destination.name).\(pluralName(of: entity.name)) makes it a many-to-many (a join table) if members are shared, a to-one if each has one owner."))
                 }
                 if relationship.isOrdered {
@@ -107,7 +107,8 @@ public enum ModelLint {
         let own = Set(lineage.map(ObjectIdentifier.init))
         let others = model.entities.filter { !own.contains(ObjectIdentifier($0)) }
         if let exact = others.first(where: { $0.name.lowercased() == stem }) { return exact.name }
-        guard identifier, stem.count >= 4, !lineage.contains(where: { endsWithWord($0.name, stem) }) else { return nil }
+        guard identifier, stem.count >= 4, !lineage.contains(where: { $0.name.lowercased() == stem || endsWithWord($0.name, stem) })
+        else { return nil }
         let longer = others.filter { endsWithWord($0.name, stem) }
         return longer.count == 1 ? longer[0].name : nil
     }
@@ -127,11 +128,12 @@ public enum ModelLint {
         return name + "s"
     }
 
-    /// "a Class", "an Account", "a UUID": the name with its indefinite article (by its first letter; an acronym
-    /// starting with U is read "you").
+    /// "a Class", "an Account", "a UUID", "a User", "an Update": the name with its indefinite article (by its first
+    /// letter; an acronym starting with U, and the words read "you" such as User and Unit, take "a").
     static func article(_ name: String) -> String {
         let letters = Array(name.prefix(2))
         let youSound = letters.count == 2 && letters[0] == "U" && letters[1].isUppercase
+            || ["uni", "use", "usa", "usu", "uti", "ura", "ure", "uro"].contains { name.lowercased().hasPrefix($0) }
         return ("AEIOUaeiou".contains(name.first ?? "x") && !youSound ? "an " : "a ") + name
     }
 

@@ -19,8 +19,9 @@ public struct XcodeModel: Sendable {
     public let path: String
     /// The version read from a `.xcdatamodeld` (the folder name), if any.
     public let version: String?
-    /// The entities synced with CloudKit (`usedWithCloudKit` on the model, or on a configuration listing them),
-    /// sorted; NSPersistentCloudKitContainer holds them to its rules.
+    /// The entities synced with CloudKit, sorted: the members of the named configurations used with CloudKit, or,
+    /// in a model with no named configuration, every entity when its Default configuration is. NSPersistentCloudKit-
+    /// Container holds them to its rules.
     public var cloudKitEntities: [String] = []
 
     /// Reads the model at `path`: a `.xcdatamodeld` or `.xcdatamodel` folder, or a `contents` file.

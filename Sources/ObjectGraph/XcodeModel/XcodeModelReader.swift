@@ -30,8 +30,10 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     private let path: String
     private var entities: [RawEntity] = []
     private var notes: [String] = []
-    /// `usedWithCloudKit="YES"` on `<model>` (every entity), or the members of configurations marked so.
+    /// `usedWithCloudKit="YES"` on `<model>` (Xcode's Default configuration, every entity), and the members of the
+    /// named configurations marked so.
     private var modelUsesCloudKit = false
+    private var sawConfiguration = false
     private var cloudKitMembers: [String] = []
     private var inCloudKitConfiguration = false
     private var stack: [String] = []
@@ -43,7 +45,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
 
     /// Elements whose content does not shape the store: read past without a note.
     private static let ignored: Set<String> = ["elements", "element", "userInfo", "entry", "fetchedProperty", "fetchRequest",
-                                               "memberEntity"]
+                                               "configuration", "memberEntity"]
 
     init(path: String) { self.path = path }
 
@@ -63,7 +65,10 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         guard sawModel else {
             throw ObjectGraphError.xcodeModel(path: path, reason: "no <model> element; an Xcode model's contents file starts with <model type=\"com.apple.IDECoreDataModeler.DataModel\" ...>")
         }
-        let synced = modelUsesCloudKit ? entities.map(\.name) : cloudKitMembers
+        // An app with named configurations loads its stores by them (a Cloud store and a Local one): the Default
+        // configuration's flag then holds for no store.
+        let names = Set(entities.map(\.name))
+        let synced = sawConfiguration ? cloudKitMembers.filter(names.contains) : modelUsesCloudKit ? entities.map(\.name) : []
         return Parsed(entities: try declarations(), notes: notes, cloudKitEntities: Array(Set(synced)).sorted())
     }
 
@@ -107,6 +112,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             let last = entities.count - 1
             entities[last].fetchIndexes[entities[last].fetchIndexes.count - 1].elements.append(attributes)
         case ("model", "configuration"):
+            sawConfiguration = true
             inCloudKitConfiguration = attributes["usedWithCloudKit"].isYes
         case ("entity", "compoundIndexes"), ("entity", "uniquenessConstraints"):
             break

@@ -26,7 +26,7 @@ extension ModelLint {
             }
             if !entity.uniquenessConstraints.isEmpty {
                 // Named after the highest ancestor declaring the same constraints.
-                let owner = Array(sequence(first: entity, next: \.superentity)).last { $0.uniquenessConstraints == entity.uniquenessConstraints } ?? entity
+                let owner = lineage(entity).last { $0.uniquenessConstraints == entity.uniquenessConstraints } ?? entity
                 refuse(owner.name, "does not support unique constraints",
                        "remove the constraint (\(entity.uniquenessConstraints.map { $0.joined(separator: ", ") }.joined(separator: "; "))) and deduplicate after each import instead.")
             }

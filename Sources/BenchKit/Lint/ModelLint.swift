@@ -103,21 +103,25 @@ public enum ModelLint {
         }
         if stem == nil, name.hasPrefix("of"), name.count > 2 { stem = String(name.dropFirst(2)) }
         guard let stem = stem?.lowercased() else { return nil }
-        let lineage = Array(sequence(first: attribute.entity, next: \.superentity))
+        let lineage = self.lineage(attribute.entity)
         let own = Set(lineage.map(ObjectIdentifier.init))
         let others = model.entities.filter { !own.contains(ObjectIdentifier($0)) }
         if let exact = others.first(where: { $0.name.lowercased() == stem }) { return exact.name }
-        guard identifier, stem.count >= 4, !lineage.contains(where: { $0.name.lowercased() == stem || endsWithWord($0.name, stem) })
-        else { return nil }
+        guard identifier, stem.count >= 4, !lineage.contains(where: { endsWithWord($0.name, stem) }) else { return nil }
         let longer = others.filter { endsWithWord($0.name, stem) }
         return longer.count == 1 ? longer[0].name : nil
     }
 
-    /// Whether `name` ends with the word `stem` (lowercased): `ShippingMethod` ends with `method`, `Playlist` does not
-    /// end with `list`.
+    /// Whether `name` ends with the word `stem` (lowercased), or is it: `ShippingMethod` and `Method` end with
+    /// `method`, `Playlist` does not end with `list`.
     private static func endsWithWord(_ name: String, _ stem: String) -> Bool {
-        guard name.count > stem.count, name.lowercased().hasSuffix(stem) else { return false }
+        guard name.count >= stem.count, name.lowercased().hasSuffix(stem) else { return false }
         return name[name.index(name.endIndex, offsetBy: -stem.count)].isUppercase
+    }
+
+    /// The entity and its ancestors, nearest first.
+    static func lineage(_ entity: EntityDescription) -> [EntityDescription] {
+        Array(sequence(first: entity, next: \.superentity))
     }
 
     /// An entity name in the plural, its capitals kept: `Histories`, `Classes`, `Students`.

@@ -41,14 +41,13 @@ struct AdviseCommand: ParsableCommand {
         var pass: AdvicePass
         var summary: [SummaryRow] = []
         if let runFolder {
-            summary = try SummaryFile.load(runFolder)
-            let names = summary.map(\.key.scenario).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            summary = try SummaryFile.load(runFolder).rows
+            let names = summary.map(\.key.scenario).reduce(into: [ScenarioName]()) { if !$0.contains($1) { $0.append($1) } }
             // A folder without run.json (a summary copied alone) advises from the catalog; a damaged one is an error.
             let runJSON = (runFolder as NSString).appendingPathComponent("run.json")
             let info = FileManager.default.fileExists(atPath: runJSON) ? try RunInfo.load(runJSON) : nil
-            pass = AdvicePass(scenarios: try names.map { try scenario(named: $0, origin: info?.scenarioOrigins?[$0]) })
-            let strategies = Set(summary.map(\.key.strategy))
-            pass.strategies = try strategies.sorted().flatMap(parseStrategies)
+            pass = AdvicePass(scenarios: try names.map { try scenario(named: $0, origin: info?.scenarioOrigins?[$0.rawValue]) })
+            pass.strategies = Set(summary.map(\.key.strategy)).sorted()
             if let info { pass.seed = info.seed }
         } else {
             let catalog = try scenarioOptions.catalog()
@@ -68,14 +67,14 @@ struct AdviseCommand: ParsableCommand {
 
     /// The definition a run measured: the file or model its run.json records, unless --scenarios names a folder
     /// to read instead; runs older than the record read the catalog.
-    private func scenario(named name: String, origin: Scenario.Origin?) throws -> Scenario {
-        guard scenarioOptions.folder == nil, let origin else { return try scenarioOptions.catalog().scenario(named: name) }
+    private func scenario(named name: ScenarioName, origin: Scenario.Origin?) throws -> Scenario {
+        guard scenarioOptions.folder == nil, let origin else { return try scenarioOptions.catalog().scenario(named: name.rawValue) }
         switch origin {
         case let .file(path):
             // A run made elsewhere (a CI artifact) names a file of that machine: the catalog's definition, said so.
             guard FileManager.default.fileExists(atPath: path) else {
                 warn("the run's scenario '\(name)' came from \(path), which is not here; advising on the catalog's '\(name)' (pass --scenarios DIR to choose)")
-                return try scenarioOptions.catalog().scenario(named: name)
+                return try scenarioOptions.catalog().scenario(named: name.rawValue)
             }
             let scenario = try ScenarioFile.load(path)
             guard scenario.name == name else {

@@ -57,8 +57,8 @@ func publish(_ run: RunFolder, export: ExportOption, history: String?, skipAdvic
     let summary = run.summary, info = run.info
     try export.write(summary)
     guard let history else { return }
-    guard info.status == "complete" else {
-        warn("not added to the history: the run is \(info.status); finish it (or rerun the shard that did not) first")
+    guard info.status == .complete else {
+        warn("not added to the history: the run is \(info.status.rawValue); finish it (or rerun the shard that did not) first")
         return
     }
     if let reason = info.unrepresentativeReason {
@@ -88,7 +88,7 @@ func checkHistory(_ path: String?, default defaultPath: String) throws {
         throw BenchError.invalidInput("--history \(path): the folder \(folder) does not exist; create it, give another path or pass --no-history")
     }
     // A debug build's runs never reach the history: no folder for them.
-    guard RunInfo.buildConfiguration == "release" else { return }
+    guard BuildConfiguration.current == .release else { return }
     if let reason = RunFolder.makeDirectories(folder) {
         throw BenchError.invalidInput("cannot create \(folder) for the history store \(path) (\(reason)); pass --history PATH or --no-history")
     }
@@ -105,26 +105,17 @@ func parseSizes(_ text: String) throws -> [Int] {
     }
 }
 
-/// A comma-separated list of strategy names (a bare peer, `raw-sqlite`, selects that peer of every modelling),
-/// with "did you mean ...?" for near misses.
-func parseStrategies(_ text: String) throws -> [StrategySelector] {
-    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-    return try parts.map { name in
-        guard let selector = StrategySelector(name) else {
-            let near = name.isEmpty ? [] : StrategyID.suggestions(for: name)
-            throw BenchError.invalidInput((name.isEmpty ? "an empty strategy name" : "unknown strategy '\(name)'") + (near.isEmpty
-                ? "; the strategies are the modellings \(Modelling.allCases.map(\.rawValue).joined(separator: ", ")), objectgraph and sql-replay (declared scenarios) and the peers raw-sqlite and grdb (raw-sqlite:many-to-many for one modelling's)"
-                : " (did you mean '\(near[0])'?)"))
-        }
-        return selector
-    }
+/// A comma-separated list of strategy names, with "did you mean ...?" for near misses and a pointer to `--variant` for
+/// a modelling's name.
+func parseStrategies(_ text: String) throws -> [Strategy] {
+    try text.split(separator: ",", omittingEmptySubsequences: false).map { try Strategy.named($0.trimmingCharacters(in: .whitespaces)) }
 }
 
-/// One strategy name (`--strategy many-to-nil`).
-func parseStrategy(_ text: String) throws -> StrategySelector {
-    let selectors = try parseStrategies(text)
-    guard selectors.count == 1 else { throw BenchError.invalidInput("--strategy takes one strategy, got '\(text)'") }
-    return selectors[0]
+/// One strategy name (`--strategy grdb`).
+func parseStrategy(_ text: String) throws -> Strategy {
+    let strategies = try parseStrategies(text)
+    guard strategies.count == 1 else { throw BenchError.invalidInput("--strategy takes one strategy, got '\(text)'") }
+    return strategies[0]
 }
 
 /// `--variant batch=20;access=all` (or with commas): axis = value pairs, matched against a scenario later.

@@ -25,17 +25,17 @@ struct BaselineCommand: ParsableCommand {
         func run() throws {
             let folder = try runFolder ?? newestRun()
             let info = try RunInfo.load(folder)
-            guard info.status == "complete" else {
-                throw BenchError.invalidInput("\(folder) is \(info.status), not complete; save a run that finished")
+            guard info.status == .complete else {
+                throw BenchError.invalidInput("\(folder) is \(info.status.rawValue), not complete; save a run that finished")
             }
             if let reason = info.unrepresentativeReason {
                 throw BenchError.invalidInput("\(folder) cannot be the baseline: \(reason); save a release build's run made without RELBENCH_INJECT_* set")
             }
-            guard anyProfile || info.profile == profile.rawValue else {
-                throw BenchError.invalidInput("\(folder) ran profile \(info.profile), but CI compares the \(profile.rawValue) profile; run 'bench run --all --profile \(profile.rawValue)' and save that (or pass --any-profile)")
+            guard anyProfile || info.profile == profile else {
+                throw BenchError.invalidInput("\(folder) ran profile \(info.profile.rawValue), but CI compares the \(profile.rawValue) profile; run 'bench run --all --profile \(profile.rawValue)' and save that (or pass --any-profile)")
             }
             try Baseline.save(from: folder, to: to)
-            print("saved \(folder) as the baseline in \(to) (commit \(info.gitCommit), profile \(info.profile))")
+            print("saved \(folder) as the baseline in \(to) (commit \(info.gitCommit), profile \(info.profile.rawValue))")
         }
 
         private func newestRun() throws -> String {

@@ -17,9 +17,9 @@ struct ExplainCommand: ParsableCommand {
     var phase: [String] = []
 
     @Option(help: "The strategy (default: the scenario's first).", transform: { try parseStrategy($0) })
-    var strategy: StrategySelector?
+    var strategy: Strategy?
 
-    @Option(parsing: .unconditional, help: "The number of students (for find-member: students per class).")
+    @Option(parsing: .unconditional, help: "The scenario's size: what its data section scales by \"size\" (see bench list).")
     var size: Int = 20
 
     @Option(help: "The variant, as name=value;name=value or name=value,name=value (default: the scenario's first).", transform: VariantChoice.init)
@@ -51,23 +51,24 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         let scenario = try model.map(GeneratedSuite.scenario(modelPath:)) ?? scenarioOptions.catalog().scenario(named: scenarioName!)
-        for name in phase where !scenario.phaseNames.contains(name) {
-            let near = nearNames(name, in: scenario.phaseNames)
+        let phaseNames = scenario.phaseNames.map(\.rawValue)
+        for name in phase where !phaseNames.contains(name) {
+            let near = nearNames(name, in: phaseNames)
             throw BenchError.invalidInput("scenario '\(scenario.name)' has no phase '\(name)'" + (near.isEmpty
-                ? "; its phases: \(scenario.phaseNames.prefix(12).joined(separator: ", "))\(scenario.phaseNames.count > 12 ? ", ..." : "")"
+                ? "; its phases: \(phaseNames.prefix(12).joined(separator: ", "))\(phaseNames.count > 12 ? ", ..." : "")"
                 : " (did you mean '\(near[0])'?)"))
         }
-        let chosen = try strategy.map { selector -> StrategyID in
-            guard let match = scenario.strategies.first(where: selector.matches) else {
-                throw BenchError.invalidInput("scenario '\(scenario.name)' does not run strategy '\(selector)'; it runs \(StrategyID.summarize(scenario.strategies))")
+        let chosen = try strategy.map { wanted -> Strategy in
+            guard scenario.strategies.contains(wanted) else {
+                throw BenchError.invalidInput("scenario '\(scenario.name)' does not run strategy '\(wanted)'; it runs \(scenario.strategies.map(\.rawValue).joined(separator: ", "))")
             }
-            return match
+            return wanted
         } ?? scenario.strategies[0]
         let chosenVariant = try variant.map { try $0.variant(of: scenario) } ?? scenario.variants[0]
 
         var request = RunRequest(scenarios: [scenario])
         request.sizes = [size]
-        request.strategies = [.one(chosen)]
+        request.strategies = [chosen]
         request.repetitions = 1
         request.warmup = 0
         let plan = try RunPlan(request)
@@ -80,10 +81,10 @@ struct ExplainCommand: ParsableCommand {
         let limit = maxLines
         let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
         let advisor = PhaseAdvisor(detector: NPlusOneDetector(threshold: threshold), scenario: scenario, variant: chosenVariant)
-        if chosen.implementation == .objectGraph { advisor.attach(to: runner) }
+        if chosen == .objectGraph { advisor.attach(to: runner) }
         runner.traceLevel = level
         runner.traceExact = exact
-        let chosenPhases = Set(phase)
+        let chosenPhases = Set(phase.map { PhaseName($0) })
         runner.trace = { line in
             guard state.inPhase else {
                 if !chosenPhases.isEmpty { return }

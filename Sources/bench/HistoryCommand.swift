@@ -12,7 +12,7 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: "The metric (e.g. wall_ms, sql_statements).", transform: parseMetric)
     var metric: Metric = .wallMs
 
-    @Option(help: "Only this strategy.") var strategy: String?
+    @Option(help: "Only this strategy.", transform: { try Strategy.named($0) }) var strategy: Strategy?
     @Option(help: "Only this variant (its stable text, e.g. prefetch=on).") var variant: String?
     @Option(help: "Only this size.") var size: Int?
     @Option(help: "Only this phase.") var phase: String?
@@ -26,8 +26,11 @@ struct HistoryCommand: ParsableCommand {
             throw BenchError.invalidInput("no history store at \(history); every completed 'bench run' of a release build adds to it")
         }
         let store = try HistoryStore(path: history, create: false)
-        let entries = try store.entries(scenario: scenario, metric: metric.rawValue, strategy: strategy, variant: variant, size: size,
-                                        phase: phase, profile: profile?.rawValue)
+        let (entries, skipped) = try store.entries(scenario: ScenarioName(scenario), metric: metric, strategy: strategy, variant: variant,
+                                                   size: size, phase: phase.map { PhaseName($0) }, profile: profile)
+        if skipped > 0 {
+            warn("\(skipped) row(s) of older runs name strategies or variants this bench no longer reads (the modellings became variants); they are left out")
+        }
         guard !entries.isEmpty else {
             let known = try store.scenarios()
             if !known.contains(scenario) {

@@ -10,7 +10,7 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let catalog = try scenarios.catalog()
         for scenario in catalog.scenarios {
-            print("\(scenario.name) (\(scenario.runsText), \(scenario.file))")
+            print("\(scenario.name) (model \(scenario.modelSource), \(scenario.file))")
             print("  \(scenario.description)")
             print("  strategies: \(scenario.strategies.map(\.rawValue).joined(separator: ", "))")
             if scenario.axes.isEmpty {
@@ -20,23 +20,20 @@ struct ListCommand: ParsableCommand {
                     print("  variant \(axis.name): \(axis.values.map(\.description).joined(separator: ", "))")
                 }
             }
-            print("  phases:     \(scenario.phaseNames.joined(separator: ", "))")
+            print("  phases:     \(scenario.phaseNames.map(\.rawValue).joined(separator: ", "))")
             for profile in Profile.allCases {
                 let sizes = scenario.sizes[profile]?.map(String.init).joined(separator: ", ") ?? "-"
                 print("  \(profile.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) sizes \(sizes); \(scenario.repetitions[profile] ?? 0) repetitions, \(scenario.warmup[profile] ?? 0) warmup")
             }
-            if !scenario.parameters.isEmpty {
-                print("  parameters: " + scenario.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\(formatNumber($0.value))" }.joined(separator: ", "))
-            }
             print("")
         }
-        print("strategies: a modelling, run by ObjectGraph; a peer stores the same modelling (raw-sqlite:many-to-many);")
-        print("a bare peer name (raw-sqlite, grdb) selects that peer of every modelling a scenario runs")
-        for modelling in Modelling.allCases {
-            print("  \(modelling.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(modelling.summary)")
+        print("strategies (--strategies):")
+        for strategy in Strategy.allCases {
+            print("  \(strategy.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0)) \(strategy.summary)")
         }
-        for implementation in StrategyID.Implementation.allCases where implementation != .objectGraph {
-            print("  \(implementation.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(implementation.summary)")
+        print("modellings (the values of a 'modelling' variant, --variant modelling=NAME):")
+        for modelling in Modelling.allCases {
+            print("  \(modelling.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0)) \(modelling.summary)")
         }
     }
 }

@@ -9,29 +9,29 @@ extension RunCommand {
     func measure(_ plan: RunPlan, request: RunRequest, into folder: RunFolder) throws {
         let runner = Runner(request: request, plan: plan, folder: folder, progress: quiet ? nil : Progress(plan: plan))
         try Interruption.guarding({ signal in
-            let outcome = folder.abandon(status: "interrupted")
+            let outcome = folder.abandon(status: .interrupted)
             FileHandle.standardError.write(Data("\nbench: \(Interruption.describe(signal)); \(outcome)\n".utf8))
         }) {
             do {
                 try runner.run()
-                try folder.finish(status: "complete")
+                try folder.finish(status: .complete)
             } catch {
-                folder.abandon(status: "failed")
+                folder.abandon(status: .failed)
                 throw error
             }
         }
     }
 
     /// The finished run's export, history entry, printed summary, verdicts and N+1 advice.
-    func report(_ folder: RunFolder, scenarios: [Scenario], strategies: [StrategySelector]? = nil) throws {
+    func report(_ folder: RunFolder, scenarios: [Scenario], strategies: [Strategy]? = nil, variants: [VariantFilter]? = nil) throws {
         try Interruption.guarding({ signal in
             FileHandle.standardError.write(Data("\nbench: \(Interruption.describe(signal)); the run in \(folder.path) is complete, its verdicts and advice may be missing\n".utf8))
         }) {
-            try writeReports(folder, scenarios: scenarios, strategies: strategies)
+            try writeReports(folder, scenarios: scenarios, strategies: strategies, variants: variants)
         }
     }
 
-    private func writeReports(_ folder: RunFolder, scenarios: [Scenario], strategies: [StrategySelector]?) throws {
+    private func writeReports(_ folder: RunFolder, scenarios: [Scenario], strategies: [Strategy]?, variants: [VariantFilter]?) throws {
         try publish(folder, export: exportOption, history: noHistory ? nil : history, skipAdvice: "pass --no-history to skip it")
         print(SummaryTable.render(folder.summary, scenarios: scenarios))
         for note in PhaseNotes.notes(folder.summary, scenarios: scenarios) { print("note: \(note)") }
@@ -43,6 +43,7 @@ extension RunCommand {
         if !noAdvice && !scenarios.isEmpty {
             var pass = AdvicePass(scenarios: scenarios)
             pass.strategies = strategies
+            pass.variants = variants
             pass.seed = seed
             let findings = AdvicePass.attachMeasurements(try pass.run(), summary: folder.summary)
             try AtomicFile.write(String(decoding: try AdviceReport.json(findings), as: UTF8.self) + "\n", to: folder.file("advice.json"))

@@ -18,8 +18,12 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Sizes to run instead of the profile's, comma-separated (e.g. 1000,10000).", transform: parseSizes)
     var sizes: [Int]?
 
-    @Option(help: "Run only these strategies, comma-separated (e.g. many-to-one,raw-sqlite).", transform: parseStrategies)
-    var strategies: [StrategySelector]?
+    @Option(help: "Run only these strategies, comma-separated (e.g. objectgraph,sql-replay).", transform: parseStrategies)
+    var strategies: [Strategy]?
+
+    @Option(name: .customLong("variant"), help: "Run only the variants with these values, as AXIS=VALUE pairs (e.g. modelling=many-to-one;prefetch=on); repeatable.",
+            transform: VariantFilter.init)
+    var variants: [VariantFilter] = []
 
     @Option(parsing: .unconditional, help: "Measured repetitions per series instead of the scenario's.")
     var repetitions: Int?
@@ -35,9 +39,6 @@ struct RunCommand: ParsableCommand {
 
     @Option(parsing: .unconditional, help: "The random seed of the data; a run records it so that another run can reuse it.")
     var seed: UInt64 = 42
-
-    @Flag(help: "Use :memory: databases instead of files in a temporary folder.")
-    var inMemory = false
 
     @Option(parsing: .unconditional, help: "SQLite's page cache per connection in MiB for bulk work: insert phases and filling the databases the other scenarios read.")
     var pageCacheMib: Int = 64
@@ -81,9 +82,6 @@ struct RunCommand: ParsableCommand {
         guard warmup.map({ (0...100_000).contains($0) }) ?? true else { throw BenchError.invalidInput("--warmup must be from 0 to 100000") }
         guard (1...65_536).contains(pageCacheMib) else { throw BenchError.invalidInput("--page-cache-mib must be from 1 to 65536") }
         guard readPageCacheMib.map({ (1...65_536).contains($0) }) ?? true else { throw BenchError.invalidInput("--read-page-cache-mib must be at least 1") }
-        guard !(inMemory && readPageCacheMib != nil) else {
-            throw BenchError.invalidInput("--read-page-cache-mib sets the cache of file databases reopened for reading; in memory the reads share the connection that built them: use --page-cache-mib")
-        }
         guard !(noHistory && history != Self.defaultHistory) else {
             throw BenchError.invalidInput("--history and --no-history contradict each other; give one")
         }
@@ -98,11 +96,11 @@ struct RunCommand: ParsableCommand {
         arguments.model = model
         arguments.sizes = sizes
         arguments.strategies = strategies
+        arguments.variants = variants.isEmpty ? nil : variants
         arguments.repetitions = repetitions
         arguments.warmup = warmup
         arguments.profile = profile
         arguments.seed = seed
-        arguments.settings.inMemory = inMemory
         arguments.settings.bulkPageCacheMiB = pageCacheMib
         arguments.settings.readPageCacheMiB = readPageCacheMib
         arguments.shard = shard
@@ -111,7 +109,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        if RunInfo.buildConfiguration == "debug" && !allowDebug {
+        if BuildConfiguration.current == .debug && !allowDebug {
             throw BenchError.invalidInput("this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)")
         }
         var modelFindings: [ModelLint.Finding]?
@@ -139,6 +137,7 @@ struct RunCommand: ParsableCommand {
         request.profile = profile
         request.sizes = sizes
         request.strategies = strategies
+        request.variants = variants.isEmpty ? nil : variants
         request.repetitions = repetitions
         request.warmup = warmup
         request.seed = seed
@@ -154,12 +153,12 @@ struct RunCommand: ParsableCommand {
         let folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: RunInfo.current(
             profile: profile, seed: seed, settings: request.settings, scenarios: plan.scenarios.map(\.name),
             plannedRepetitions: plan.measuredCount,
-            origins: Dictionary(plan.scenarios.map { ($0.name, $0.origin) }, uniquingKeysWith: { first, _ in first })))
+            origins: Dictionary(plan.scenarios.map { ($0.name.rawValue, $0.origin) }, uniquingKeysWith: { first, _ in first })))
         if let modelFindings {
             try AtomicFile.write((modelNotes.map { "note: \($0)" } + modelFindings.map { "\($0)" }).map { $0 + "\n" }.joined(),
                                  to: folder.file("lint.txt"))
         }
         try measure(plan, request: request, into: folder)
-        try report(folder, scenarios: plan.scenarios, strategies: request.strategies)
+        try report(folder, scenarios: plan.scenarios, strategies: request.strategies, variants: request.variants)
     }
 }

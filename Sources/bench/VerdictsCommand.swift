@@ -24,7 +24,7 @@ struct VerdictsCommand: ParsableCommand {
         if let markdown { try AtomicFile.checkWritable(markdown, option: "--markdown") }
         try AtomicFile.refuseOverwriting(json, option: "--json", reportsOf: [runFolder])
         if let json { try AtomicFile.checkWritable(json, option: "--json") }
-        let summary = try SummaryFile.load(runFolder)
+        let summary = try SummaryFile.load(runFolder).rows
         guard !summary.isEmpty else {
             throw BenchError.invalidInput("\(runFolder) holds no series (its summary.csv has no rows); give a run that measured something")
         }

@@ -7,7 +7,9 @@ import ObjectGraph
 public struct AdvicePass {
     public var scenarios: [Scenario]
     /// Strategies to run among each scenario's ObjectGraph ones; nil runs them all.
-    public var strategies: [StrategySelector]?
+    public var strategies: [Strategy]?
+    /// Variants to run among each scenario's; nil runs them all.
+    public var variants: [VariantFilter]?
     public var size = 1000
     public var seed: UInt64 = 42
     public var detector = NPlusOneDetector()
@@ -21,12 +23,12 @@ public struct AdvicePass {
         request.repetitions = 1
         request.warmup = 0
         request.seed = seed
-        request.inMemory = true
         request.strategies = strategies
+        request.variants = variants
         let plan = try RunPlan(request)
         let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
         var findings: [QueryFinding] = []
-        for repetition in plan.repetitions where repetition.strategy.implementation == .objectGraph {
+        for repetition in plan.repetitions where repetition.strategy == .objectGraph {
             let advisor = PhaseAdvisor(detector: detector, scenario: repetition.scenario, variant: repetition.variant)
             advisor.attach(to: runner)
             final class Found { var findings: [QueryFinding] = [] }
@@ -37,8 +39,8 @@ public struct AdvicePass {
             _ = try runner.run(repetition)
             for var finding in found.findings {
                 finding.scenario = repetition.scenario.name
-                finding.strategy = repetition.strategy.rawValue
-                finding.variant = repetition.variant.description
+                finding.strategy = repetition.strategy
+                finding.variant = repetition.variant
                 finding.size = repetition.size
                 findings.append(finding)
             }
@@ -49,7 +51,7 @@ public struct AdvicePass {
     /// Adds to each finding what the run measured for the same phase without the pattern: the sibling variant
     /// (same scenario, strategy and size, another value of one axis) with the fewest statements, where it ran fewer.
     public static func attachMeasurements(_ findings: [QueryFinding], summary: [SummaryRow]) -> [QueryFinding] {
-        let statements = summary.filter { $0.key.metric == Metric.sqlStatements.rawValue }
+        let statements = summary.filter { $0.key.metric == .sqlStatements }
         return findings.map { finding in
             var finding = finding
             let siblings = statements.filter {

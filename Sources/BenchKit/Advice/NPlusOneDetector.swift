@@ -31,7 +31,7 @@ public struct NPlusOneDetector: Sendable {
                 switch step {
                 case let .fetch(fetch) where fetch.result == .objects:
                     fetches.append(Fetch(entity: fetch.entity, prefetch: fetch.prefetch, batchSize: fetch.batchSize))
-                case let .read(paths, first):
+                case let .read(paths, first, _):
                     guard !fetches.isEmpty else { continue }
                     fetches[fetches.count - 1].reads += paths
                     let current = fetches[fetches.count - 1].first
@@ -91,7 +91,7 @@ public struct NPlusOneDetector: Sendable {
 
     /// The findings of one phase: `entries` are its statements in order, `model` the store's model, `shape` what a
     /// declared phase fetches and reads.
-    func findings(phase: String, entries: [StatementLog.Entry], model: ObjectModel?, shape: PhaseShape? = nil) -> [QueryFinding] {
+    func findings(phase: PhaseName, entries: [StatementLog.Entry], model: ObjectModel?, shape: PhaseShape? = nil) -> [QueryFinding] {
         let statements = entries.count
         var groups: [String: [StatementLog.Entry]] = [:]
         var order: [String] = []
@@ -187,7 +187,7 @@ public struct NPlusOneDetector: Sendable {
     }
 
     /// The checks a declared phase's own steps allow: prefetches no read uses, batches far above the rows read.
-    private func declaredFindings(phase: String, shape: PhaseShape, entries: [StatementLog.Entry], model: ObjectModel?) -> [QueryFinding] {
+    private func declaredFindings(phase: PhaseName, shape: PhaseShape, entries: [StatementLog.Entry], model: ObjectModel?) -> [QueryFinding] {
         var findings: [QueryFinding] = []
         for fetch in shape.fetches {
             for keyPath in fetch.prefetch {

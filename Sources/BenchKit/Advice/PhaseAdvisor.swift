@@ -5,11 +5,11 @@ import ObjectGraph
 public final class PhaseAdvisor {
     private let log = StatementLog()
     private let detector: NPlusOneDetector
-    private let plan: DeclaredScenario.Plan?
+    private let plan: DeclaredScenario.Plan
 
     public init(detector: NPlusOneDetector, scenario: Scenario, variant: Variant) {
         self.detector = detector
-        plan = scenario.declared?.plan(for: variant)
+        plan = scenario.declared.plan(for: variant)
     }
 
     /// Makes `runner` log ObjectGraph's statements (untimed passes only: logging costs time).
@@ -19,8 +19,8 @@ public final class PhaseAdvisor {
     public func phaseStarted() { _ = log.take() }
 
     /// The findings of the phase that just ended.
-    public func findings(phase: String) -> [QueryFinding] {
-        let shape = plan?.phases.first { $0.name == phase }.map { NPlusOneDetector.PhaseShape(steps: $0.steps) }
+    public func findings(phase: PhaseName) -> [QueryFinding] {
+        let shape = plan.phases.first { $0.name == phase }.map { NPlusOneDetector.PhaseShape(steps: $0.steps) }
         return detector.findings(phase: phase, entries: log.take(), model: log.model, shape: shape)
     }
 }

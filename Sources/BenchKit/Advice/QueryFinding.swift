@@ -24,11 +24,11 @@ public struct QueryFinding: Sendable, Codable, Equatable {
         case repeatedStatement = "repeated-statement"
     }
 
-    public var scenario = ""
-    public var strategy = ""
-    public var variant = ""
+    public var scenario = ScenarioName("")
+    public var strategy = Strategy.objectGraph
+    public var variant = Variant([])
     public var size = 0
-    public var phase: String
+    public var phase: PhaseName
     public let pattern: Pattern
     /// What repeats: `Class.students`, `Student`.
     public let subject: String

@@ -20,7 +20,7 @@ public struct Comparison {
 
     public struct Change: Sendable {
         public let key: SeriesKey
-        public let unit: String
+        public var unit: String { key.metric.unit }
         public let baseline: Double
         public let current: Double
         /// (current - baseline) / baseline; infinite when the baseline is 0.
@@ -50,16 +50,18 @@ public struct Comparison {
         public init() {}
 
         func threshold(for key: SeriesKey) -> Double {
-            if let value = thresholds["\(key.scenario)/\(key.metric)"] { return value }
-            if let value = thresholds[key.metric] { return value }
+            if let value = thresholds["\(key.scenario)/\(key.metric.rawValue)"] { return value }
+            if let value = thresholds[key.metric.rawValue] { return value }
             // A scenario's override is about its noisy timings; its instruction counts keep their own threshold.
-            if key.metric == Metric.instructions.rawValue { return instructionThreshold }
-            return thresholds[key.scenario] ?? threshold
+            if key.metric == .instructions { return instructionThreshold }
+            return thresholds[key.scenario.rawValue] ?? threshold
         }
     }
 
     public let changes: [Change]
     public let onlyInBaseline: [SeriesKey]
+    /// The baseline's series this binary cannot read (unknown metric or strategy): missing, as the gate must see.
+    public let unreadable: [UnknownSeries]
     public let onlyInCurrent: [SeriesKey]
     public let compared: Int
     public let options: Options
@@ -72,11 +74,14 @@ public struct Comparison {
     /// Series of the baseline the current run lacks that fail the comparison (none with `allowMissing`).
     public var missing: [SeriesKey] { options.allowMissing ? [] : onlyInBaseline }
 
+    /// Whether the comparison fails for series it could not compare: missing ones, or ones it cannot read.
+    public var hasMissing: Bool { !missing.isEmpty || !unreadable.isEmpty }
+
     /// 0 when nothing significant changed, 2 on any regression, 3 when the run lacks series of the baseline (an
     /// interrupted or partial run must not pass a gate), 4 on improvements only.
     public var exitCode: Int32 {
         if !regressions.isEmpty { return 2 }
-        if !missing.isEmpty { return 3 }
+        if hasMissing { return 3 }
         if !improvements.isEmpty { return 4 }
         return 0
     }
@@ -94,7 +99,8 @@ public struct Comparison {
         for key in baseline.series.keys.sorted() {
             guard let after = current.series[key] else { continue }
             let before = baseline.series[key]!
-            guard !before.isEmpty, !after.isEmpty, let metric = Metric(rawValue: key.metric) else { continue }
+            let metric = key.metric
+            guard !before.isEmpty, !after.isEmpty else { continue }
             if !metric.isCounter && (options.countersOnly || !timingsComparable) { continue }
             compared += 1
             let old = Statistics.median(before), new = Statistics.median(after)
@@ -108,13 +114,12 @@ public struct Comparison {
             switch metric.comparison {
             case .exact:
                 guard new != old else { continue }
-                changes.append(Change(key: key, unit: current.units[key] ?? "", baseline: old, current: new, relative: relative,
-                                      pValue: nil, threshold: nil, verdict: judged))
+                changes.append(Change(key: key, baseline: old, current: new, relative: relative, pValue: nil, threshold: nil, verdict: judged))
                 continue
             case let .tolerance(relativeTolerance, absoluteTolerance):
                 guard abs(new - old) > absoluteTolerance, abs(relative) > relativeTolerance else { continue }
-                changes.append(Change(key: key, unit: current.units[key] ?? "", baseline: old, current: new, relative: relative,
-                                      pValue: nil, threshold: relativeTolerance, verdict: judged))
+                changes.append(Change(key: key, baseline: old, current: new, relative: relative, pValue: nil, threshold: relativeTolerance,
+                                      verdict: judged))
                 continue
             case .instructionCount, .statistical:
                 break
@@ -123,8 +128,8 @@ public struct Comparison {
             let large = abs(relative) > threshold
             if metric == .instructions {
                 guard large, abs(new - old) > options.instructionFloor else { continue }
-                changes.append(Change(key: key, unit: current.units[key] ?? "", baseline: old, current: new, relative: relative,
-                                      pValue: nil, threshold: threshold, verdict: worse ? .regression : .improvement))
+                changes.append(Change(key: key, baseline: old, current: new, relative: relative, pValue: nil, threshold: threshold,
+                                      verdict: worse ? .regression : .improvement))
                 continue
             }
             tested.append((key, old, new, relative, MannWhitney.pValue(before, after), worse, min(before.count, after.count)))
@@ -135,8 +140,8 @@ public struct Comparison {
             let large = abs(series.relative) > threshold, significant = p < options.alpha
             guard large || significant else { continue }
             let verdict: Verdict = large && significant ? (series.worse ? .regression : .improvement) : .noise
-            changes.append(Change(key: series.key, unit: current.units[series.key] ?? "", baseline: series.old, current: series.new,
-                                  relative: series.relative, pValue: p, threshold: threshold, verdict: verdict))
+            changes.append(Change(key: series.key, baseline: series.old, current: series.new, relative: series.relative, pValue: p,
+                                  threshold: threshold, verdict: verdict))
         }
         // A series with no value (every sample empty: the strategy could not measure it) is absent, so that a
         // counter the baseline has and the run lost reads as missing rather than as silently not compared. A
@@ -145,23 +150,22 @@ public struct Comparison {
         // whose allocation counts went missing has missing series.
         let measuredInRun = Set(current.series.filter { !$0.value.isEmpty }.map(\.key.metric))
         let unmeasured = Set(baseline.series.filter { !$0.value.isEmpty }.map(\.key.metric)).subtracting(measuredInRun)
-            .filter { name in
-                guard let metric = Metric(rawValue: name), metric.dependsOnPlatform else { return false }
-                return current.unmeasurable?.contains(metric) ?? true
-            }
+            .filter { metric in metric.dependsOnPlatform && (current.unmeasurable?.contains(metric) ?? true) }
         if !unmeasured.isEmpty {
-            notes.append("the run measured no \(unmeasured.sorted().joined(separator: ", ")) in any series (\(current.unmeasurable == nil ? "not available on its platform?" : "its platform cannot")): not compared")
+            notes.append("the run measured no \(unmeasured.sorted().map(\.rawValue).joined(separator: ", ")) in any series (\(current.unmeasurable == nil ? "not available on its platform?" : "its platform cannot")): not compared")
         }
         func measurable(_ run: RunData) -> Set<SeriesKey> {
             Set(run.series.keys.filter { key in
-                guard let metric = Metric(rawValue: key.metric), run.series[key]?.isEmpty == false,
-                      !unmeasured.contains(key.metric) else { return false }
-                return metric.isCounter || !options.countersOnly
+                guard run.series[key]?.isEmpty == false, !unmeasured.contains(key.metric) else { return false }
+                return key.metric.isCounter || !options.countersOnly
             })
         }
         if let note = Self.underpoweredNote(samples: tested.map(\.samples), alpha: options.alpha) { notes.append(note) }
         let before = measurable(baseline), after = measurable(current)
         onlyInBaseline = before.subtracting(after).sorted()
+        // A series this binary cannot type (a renamed metric, a strategy it does not know) fails as missing: never
+        // silently dropped from the gate.
+        unreadable = baseline.unknown.sorted { $0.description < $1.description }
         onlyInCurrent = after.subtracting(before).sorted()
         self.changes = changes
         self.compared = compared

@@ -66,7 +66,7 @@ public enum ComparisonReport {
 
     /// Series keys in reading order: `batch=10` before `batch=100`, size 100 before 1,000.
     static func naturalLess(_ a: SeriesKey, _ b: SeriesKey) -> Bool {
-        for (x, y) in [(a.scenario, b.scenario), (a.strategy, b.strategy), (a.variant, b.variant)] where x != y {
+        for (x, y) in [(a.scenario.rawValue, b.scenario.rawValue), (a.strategy.rawValue, b.strategy.rawValue), (a.variant.description, b.variant.description)] where x != y {
             return x.localizedStandardCompare(y) == .orderedAscending
         }
         if a.size != b.size { return a.size < b.size }
@@ -76,9 +76,9 @@ public enum ComparisonReport {
 
     private static func row(_ change: Comparison.Change) -> [String] {
         let relative = change.relative.isInfinite ? "new" : String(format: "%+.1f%%", change.relative * 100)
-        let metric = Metric(rawValue: change.key.metric)
-        return [change.verdict.rawValue, change.key.scenario, change.key.strategy, change.key.variant.isEmpty ? "-" : change.key.variant,
-                formatCount(change.key.size), change.key.phase, change.key.metric, quantity(change.baseline, metric), quantity(change.current, metric),
+        let key = change.key, metric = key.metric
+        return [change.verdict.rawValue, key.scenario.rawValue, key.strategy.rawValue, key.variant.isEmpty ? "-" : key.variant.description,
+                formatCount(key.size), key.phase.rawValue, metric.rawValue, quantity(change.baseline, metric), quantity(change.current, metric),
                 relative, change.pValue.map { String(format: "%.3g", $0) } ?? "-",
                 change.threshold.map { String(format: "%.1f%%", $0 * 100) } ?? "exact"]
     }
@@ -105,9 +105,11 @@ public enum ComparisonReport {
     private static func presence(_ comparison: Comparison) -> [String] {
         // One entry per series group; a group that lost only a few metrics (a counter left empty) names them.
         func describe(_ keys: [SeriesKey]) -> String {
-            let groups = Dictionary(grouping: keys) { "\($0.scenario) \($0.strategy)\($0.variant.isEmpty ? "" : " \($0.variant)") n=\($0.size)" }
+            let groups = Dictionary(grouping: keys) { (key: SeriesKey) -> String in
+                "\(key.scenario) \(key.strategy)\(key.variant.isEmpty ? "" : " \(key.variant)") n=\(key.size)"
+            }
             let list = groups.map { group, keys in
-                keys.count > 3 ? group : group + " (" + keys.map { "\($0.phase) \($0.metric)" }.sorted().joined(separator: ", ") + ")"
+                keys.count > 3 ? group : group + " (" + keys.map { "\($0.phase) \($0.metric.rawValue)" }.sorted().joined(separator: ", ") + ")"
             }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
             return list.prefix(8).joined(separator: "; ") + (list.count > 8 ? "; and \(list.count - 8) more" : "")
         }
@@ -116,6 +118,11 @@ public enum ComparisonReport {
             lines.append(comparison.options.allowMissing
                 ? "only in the baseline (allowed by --allow-missing): \(describe(comparison.onlyInBaseline))"
                 : "missing from the run (fails: exit 3; pass --allow-missing for a run of fewer scenarios): \(describe(comparison.onlyInBaseline))")
+        }
+        if !comparison.unreadable.isEmpty {
+            let names = comparison.unreadable.prefix(5).map { "\($0) (\($0.reason))" }.joined(separator: "; ")
+            lines.append("unreadable in the baseline (fails: exit 3; this bench does not know them, so it cannot gate them): \(names)"
+                         + (comparison.unreadable.count > 5 ? "; and \(comparison.unreadable.count - 5) more" : ""))
         }
         if !comparison.onlyInCurrent.isEmpty {
             lines.append("only in the current run (new, not judged): \(describe(comparison.onlyInCurrent))")

@@ -5,7 +5,8 @@ public struct RunData {
     public let source: String
     /// Per series, every sample's value (nil where the strategy cannot measure it).
     public let series: [SeriesKey: [Double]]
-    public let units: [SeriesKey: String]
+    /// Series the files name that this binary cannot type (a strategy or metric it does not know).
+    public let unknown: Set<UnknownSeries>
     /// False when only summary.csv was given: each series is then its median alone.
     public let hasSamples: Bool
     /// What the run's platform could not measure, from its run.json; nil when unknown (a CSV file alone, an old run).
@@ -14,7 +15,7 @@ public struct RunData {
     /// Reads `path`: a run folder, a samples.csv or a summary.csv. Throws a message naming what is missing.
     public static func load(_ path: String) throws -> RunData {
         let data = try read(path)
-        guard !data.series.isEmpty else {
+        guard !data.series.isEmpty || !data.unknown.isEmpty else {
             throw BenchError.invalidInput("\(path) holds no samples (a run stopped before its first repetition?); compare a run that measured something")
         }
         return data
@@ -44,24 +45,19 @@ public struct RunData {
 
     static func fromSamples(_ path: String) throws -> RunData {
         var series: [SeriesKey: [Double]] = [:]
-        var units: [SeriesKey: String] = [:]
-        for sample in try SamplesFile.load(path) {
-            let key = sample.seriesKey
-            units[key] = sample.unit
-            if series[key] == nil { series[key] = [] }
-            if let value = sample.value { series[key]!.append(value) }
+        let contents = try SamplesFile.load(path)
+        for sample in contents.samples {
+            if series[sample.key] == nil { series[sample.key] = [] }
+            if let value = sample.value { series[sample.key]!.append(value) }
         }
-        return RunData(source: path, series: series, units: units, hasSamples: true)
+        return RunData(source: path, series: series, unknown: contents.unknown, hasSamples: true)
     }
 
     static func fromSummary(_ path: String) throws -> RunData {
         guard let data = FileManager.default.contents(atPath: path) else { throw BenchError.invalidInput("cannot read \(path)") }
         var series: [SeriesKey: [Double]] = [:]
-        var units: [SeriesKey: String] = [:]
-        for row in try SummaryFile.decode(String(decoding: data, as: UTF8.self), file: path) {
-            series[row.key] = row.summary.map { [$0.median] } ?? []
-            units[row.key] = row.unit
-        }
-        return RunData(source: path, series: series, units: units, hasSamples: false)
+        let contents = try SummaryFile.decode(String(decoding: data, as: UTF8.self), file: path)
+        for row in contents.rows { series[row.key] = row.summary.map { [$0.median] } ?? [] }
+        return RunData(source: path, series: series, unknown: contents.unknown, hasSamples: false)
     }
 }

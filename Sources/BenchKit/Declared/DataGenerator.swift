@@ -5,7 +5,11 @@ import ObjectGraph
 struct DataGenerator {
     let spec: DataSpec
     let model: ObjectModel
-    let changes: [ModelChange]
+    /// The model as declared, before a variant changed it: every variant gets the data of the declared
+    /// relationships (one source per destination where the declared inverse is a to-one, even once a variant removed
+    /// the inverse or replaced the relationship by a key kept by hand), so that variants compare like with like.
+    let declared: [Entity]
+    let manualKeys: [ManualKey]
 
     func make(size: Int, seed: UInt64) -> GraphData {
         let data = GraphData(model: model, size: size)
@@ -38,12 +42,15 @@ struct DataGenerator {
             guard let entity = model.entity(fill.entity) else { continue }
             if let relationship = entity.relationship(fill.relationship) {
                 if let inverse = relationship.inverse { named.insert("\(inverse.entity.name).\(inverse.name)") }
-                data.edges.append(edges(fill, relationship, data, seed: seed))
-            } else if let change = changes.first(where: { $0.kind == .key && $0.target == "\(fill.entity).\(fill.relationship)" }),
-                      let destinationName = change.keyDestination, let destination = model.entity(destinationName) {
-                // The variant keeps a hand-kept key instead: the same choice of destinations, stored as their key.
-                var keyed = edges(fill, nil, data, seed: seed, destination: destination, toMany: false, inverseIsToOne: false)
-                keyed.key = (change.keyAttribute!, change.destinationKey!)
+                data.edges.append(edges(fill, destination: relationship.destination, relationship: relationship, data, seed: seed))
+            } else if let (key, toMany) = ManualKey.named(fill.relationship, from: entity, in: manualKeys),
+                      let owner = model.entity(key.owner), let member = model.entity(key.member) {
+                // The variant keeps a key by hand instead: the same choice of destinations, each member holding its
+                // owner's key (members are the sources of the edges whichever side the data section fills).
+                var keyed = edges(fill, destination: toMany ? member : owner, relationship: nil, data, seed: seed)
+                if toMany { keyed = keyed.inverted(source: member, relationship: key.inverse ?? key.relationship) }
+                keyed.key = (key.memberKey, key.ownerKey)
+                keyed.manual = key
                 data.edges.append(keyed)
             }
         }
@@ -54,7 +61,7 @@ struct DataGenerator {
                 guard !named.contains(target) else { continue }
                 named.insert(target)
                 let fill = DataSpec.RelationshipFill(entity: entity.name, relationship: relationship.name, fanout: .fixed(.fixed(1)), fill: 1, reuse: 0)
-                data.edges.append(edges(fill, relationship, data, seed: seed))
+                data.edges.append(edges(fill, destination: relationship.destination, relationship: relationship, data, seed: seed))
             }
         }
         meetMinimums(data, seed: seed)
@@ -93,23 +100,50 @@ struct DataGenerator {
         return names
     }
 
-    private func edges(_ fill: DataSpec.RelationshipFill, _ relationship: RelationshipDescription?, _ data: GraphData, seed: UInt64,
-                       destination: EntityDescription? = nil, toMany: Bool? = nil, inverseIsToOne: Bool? = nil) -> GraphData.Edges {
+    /// The declared shape of `entity.relationship` (found on the entity or a parent): whether it is a to-many and
+    /// whether its inverse is a to-one (nil: no inverse).
+    func declaredShape(_ entity: String, _ relationship: String) -> (isToMany: Bool, inverseToOne: Bool?)? {
+        var current = declared.first { $0.name == entity }
+        while let here = current {
+            if case let .relationship(destination, isToMany, inverse, _, _, _)? = here.properties.first(where: { $0.name == relationship })?.summary {
+                guard let inverse else { return (isToMany, nil) }
+                var owner = declared.first { $0.name == destination }
+                while let candidate = owner {
+                    if case let .relationship(_, inverseIsToMany, _, _, _, _)? = candidate.properties.first(where: { $0.name == inverse })?.summary {
+                        return (isToMany, !inverseIsToMany)
+                    }
+                    owner = candidate.parent.flatMap { name in declared.first { $0.name == name } }
+                }
+                return (isToMany, nil)
+            }
+            current = here.parent.flatMap { name in declared.first { $0.name == name } }
+        }
+        return nil
+    }
+
+    private func edges(_ fill: DataSpec.RelationshipFill, destination destinationEntity: EntityDescription, relationship: RelationshipDescription?,
+                       _ data: GraphData, seed: UInt64) -> GraphData.Edges {
         let source = model.entity(fill.entity)!
-        let destinationEntity = destination ?? relationship!.destination
-        let isToMany = toMany ?? relationship!.isToMany
-        // A variant that removed a to-one inverse keeps the declared model's data: one source per destination.
-        let removedToOne = changes.contains { $0.kind == .inverse && $0.inverseWasToOne && $0.target == "\(fill.entity).\(fill.relationship)" }
-        let inverseToOne = inverseIsToOne ?? (relationship?.inverse.map { !$0.isToMany } ?? removedToOne)
+        let shape = declaredShape(fill.entity, fill.relationship)
+        let isToMany = shape?.isToMany ?? relationship?.isToMany ?? false
+        let inverseToOne = shape?.inverseToOne ?? relationship?.inverse.map { !$0.isToMany } ?? false
         var random = SplitMix64(seed: seed ^ Self.hash("\(fill.entity).\(fill.relationship) edges"))
         let sources = data.objects(of: source)
         let destinations = data.objects(of: destinationEntity)
         var targets: [ObjectRef: [ObjectRef]] = [:]
         guard !destinations.isEmpty else { return GraphData.Edges(source: source, relationship: fill.relationship, targets: [:]) }
+        if let links = fill.links {
+            for (object, list) in zip(sources, links) {
+                let chosen = list.filter { $0 < destinations.count }.map { destinations[$0] }
+                if !chosen.isEmpty { targets[object] = chosen }
+            }
+            return GraphData.Edges(source: source, relationship: fill.relationship, targets: targets)
+        }
         var unused = destinations
         unused.shuffle(using: &random)
         var used: [ObjectRef] = []
-        let controlled = fill.reuse > 0 || inverseToOne
+        let reuse = fill.reuse ?? 0
+        let controlled = fill.reuse != nil || inverseToOne
         for object in sources {
             guard fill.fill >= 1 || random.nextUnit() < fill.fill else { continue }
             let wanted: Int
@@ -130,7 +164,7 @@ struct DataGenerator {
                 attempts += 1
                 let pick: ObjectRef
                 if controlled {
-                    if !used.isEmpty && random.nextUnit() < fill.reuse {
+                    if !used.isEmpty && random.nextUnit() < reuse {
                         pick = used[Int(random.next() % UInt64(used.count))]
                     } else if let fresh = unused.popLast() {
                         pick = fresh

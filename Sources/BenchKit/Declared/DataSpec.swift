@@ -59,8 +59,12 @@ struct DataSpec: Sendable {
         /// The chance a source gets destinations at all (default 1).
         let fill: Double
         /// The chance each destination is one another source already has (shared members: what makes many-to-nil
-        /// lose data); otherwise a destination no source has yet, while any remain.
-        let reuse: Double
+        /// lose data); otherwise a destination no source has yet, while any remain. 0 gives each source destinations
+        /// of its own; nil (not given) draws destinations at random, shared or not.
+        let reuse: Double?
+        /// Exact destinations, by index, of each source in order (`[[0], [0, 1]]`: a published example reproduced);
+        /// sources beyond the list get none.
+        var links: [[Int]]?
     }
 
     /// How an attribute's values are made (the default follows the attribute's type).
@@ -108,8 +112,23 @@ struct DataSpec: Sendable {
             guard parts.count == 2, let options = raw.object else {
                 throw fail("relationships.\(target): expected \"Entity.relationship\": {\"per\": ..., \"reuse\": ..., \"fill\": ...}")
             }
-            for key in options.keys.sorted() where !["per", "reuse", "fill"].contains(key) {
-                throw fail("relationships.\(target): unknown key '\(key)'; use per, reuse and fill")
+            for key in options.keys.sorted() where !["per", "reuse", "fill", "links"].contains(key) {
+                throw fail("relationships.\(target): unknown key '\(key)'; use per, reuse and fill (or links)")
+            }
+            if let raw = options["links"] {
+                var links: [[Int]] = []
+                for list in raw.array ?? [] {
+                    let indexes = list.array?.compactMap(\.number).filter { $0 >= 0 && $0.rounded() == $0 && $0 < 100_000_000 } ?? []
+                    guard options.count == 1, indexes.count == list.array?.count else {
+                        throw fail("relationships.\(target).links: expected the destinations of each source by index, [[0], [0, 1]], and nothing else")
+                    }
+                    links.append(indexes.map { Int($0) })
+                }
+                guard raw.array != nil else { throw fail("relationships.\(target).links: expected the destinations of each source by index, [[0], [0, 1]]") }
+                var fill = RelationshipFill(entity: String(parts[0]), relationship: String(parts[1]), fanout: .fixed(.fixed(0)), fill: 1, reuse: nil)
+                fill.links = links
+                fills.append(fill)
+                continue
             }
             var fanout = Fanout.uniform(0, 4)
             if let per = options["per"] {
@@ -126,7 +145,7 @@ struct DataSpec: Sendable {
                     throw fail("relationships.\(target).per: expected a count (3, \"size\", \"size/10\"), {\"uniform\": [min, max]} or {\"zipf\": exponent, \"max\": n}, got \(per)")
                 }
             }
-            func probability(_ key: String, _ defaultValue: Double) throws -> Double {
+            func probability(_ key: String, _ defaultValue: Double?) throws -> Double? {
                 guard let raw = options[key] else { return defaultValue }
                 guard let value = raw.number, value >= 0, value <= 1 else {
                     throw fail("relationships.\(target).\(key): expected a probability from 0 to 1, got \(raw)")
@@ -134,7 +153,7 @@ struct DataSpec: Sendable {
                 return value
             }
             fills.append(RelationshipFill(entity: String(parts[0]), relationship: String(parts[1]), fanout: fanout,
-                                          fill: try probability("fill", 1), reuse: try probability("reuse", 0)))
+                                          fill: try probability("fill", 1) ?? 1, reuse: try probability("reuse", nil)))
         }
         var generators: [String: Generator] = [:]
         for (target, raw) in root["attributes"]?.object ?? [:] {
@@ -221,7 +240,7 @@ struct DataSpec: Sendable {
     /// The problems of this data section against a compiled model: unknown entities, relationships, attributes,
     /// abstract entities with counts, a relationship filled from both sides, a generator whose values the
     /// attribute cannot hold.
-    func problems(in model: ObjectModel, changes: [ModelChange]) -> [String] {
+    func problems(in model: ObjectModel, manualKeys: [ManualKey]) -> [String] {
         var problems: [String] = []
         for (name, _) in counts.sorted(by: { $0.key < $1.key }) {
             guard let entity = model.entity(name) else {
@@ -237,8 +256,18 @@ struct DataSpec: Sendable {
                 problems.append("relationships.\(target): no entity '\(fill.entity)'" + Self.suggestion(fill.entity, model.entities.map(\.name)))
                 continue
             }
+            if let links = fill.links, let highest = links.joined().max(),
+               let destination = entity.relationship(fill.relationship)?.destination ?? ManualKey.named(fill.relationship, from: entity, in: manualKeys)
+                   .flatMap({ model.entity($0.toMany ? $0.key.member : $0.key.owner) }) {
+                // Fixed counts only: a count per size is known when the data is made, which skips what is out of range.
+                let fixed = destination.subtree.map { counts[$0.name] ?? .fixed(0) }
+                if fixed.allSatisfy({ if case .fixed = $0 { return true } else { return false } }),
+                   case let total = fixed.reduce(0, { $0 + $1.value(size: 0) }), highest >= total {
+                    problems.append("relationships.\(target).links: names destination \(highest), but the data has \(total) (counted from 0)")
+                }
+            }
             guard let relationship = entity.relationship(fill.relationship) else {
-                if changes.contains(where: { $0.kind == .key && $0.target == target }) { continue }
+                if ManualKey.named(fill.relationship, from: entity, in: manualKeys) != nil { continue }
                 problems.append("relationships.\(target): '\(fill.entity)' has no relationship '\(fill.relationship)'"
                                 + Self.relationshipSuggestion(fill.relationship, of: entity))
                 continue

@@ -25,6 +25,17 @@ final class GraphData: @unchecked Sendable {
         /// For a relationship a variant replaced by a key attribute: the attribute set instead, and the destination
         /// attribute it copies.
         var key: (attribute: String, destinationAttribute: String)?
+        /// For those: the key kept by hand the edges stand for (sources are its members, destinations its owners).
+        var manual: ManualKey?
+
+        /// The same links seen from the destinations: each destination with the sources that chose it.
+        func inverted(source: EntityDescription, relationship: String) -> Edges {
+            var inverse: [ObjectRef: [ObjectRef]] = [:]
+            for (owner, members) in ordered {
+                for member in members { inverse[member, default: []].append(owner) }
+            }
+            return Edges(source: source, relationship: relationship, targets: inverse)
+        }
 
         /// `targets` by source in object order: a dictionary's own order changes from process to process, and what
         /// is chosen from it must not.
@@ -73,4 +84,19 @@ final class GraphData: @unchecked Sendable {
     }
 
     var objectCount: Int { objects.values.reduce(0) { $0 + $1.count } }
+
+    /// The members `owner` got through `relationship` (a to-many of its entity, or one a variant keeps by hand), in
+    /// the order of their keys (the order of the generated objects).
+    func members(of owner: ObjectRef, through relationship: String) -> [ObjectRef] {
+        for edges in self.edges {
+            if let manual = edges.manual, manual.relationship == relationship, model.entity(manual.owner)?.number == owner.entity
+                || (model.entity(manual.owner).map { owner.entity == $0.number || $0.subtree.contains { $0.number == owner.entity } } ?? false) {
+                return edges.ordered.filter { $0.targets.contains(owner) }.map(\.source)
+            }
+            guard edges.manual == nil, edges.relationship == relationship,
+                  edges.source.subtree.contains(where: { $0.number == owner.entity }) else { continue }
+            return (edges.targets[owner] ?? []).sorted { ($0.entity, $0.index) < ($1.entity, $1.index) }
+        }
+        return []
+    }
 }

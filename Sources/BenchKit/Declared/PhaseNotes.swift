@@ -15,11 +15,11 @@ public enum PhaseNotes {
     static func emptyFetches(_ summary: [SummaryRow], scenarios: [Scenario]) -> [String] {
         var notes: [String] = []
         for scenario in scenarios {
-            guard let declared = scenario.declared else { continue }
+            let declared = scenario.declared
             let empty = summary.filter { row in
-                guard row.key.scenario == scenario.name, row.key.strategy == StrategyID.objectGraph.description,
-                      row.key.metric == Metric.rowsRead.rawValue, row.summary?.median == 0,
-                      let phase = declared.plans[row.key.variant]?.phases.first(where: { $0.name == row.key.phase }) else { return false }
+                guard row.key.scenario == scenario.name, row.key.strategy == .objectGraph,
+                      row.key.metric == .rowsRead, row.summary?.median == 0,
+                      let phase = declared.plans[row.key.variant.description]?.phases.first(where: { $0.name == row.key.phase }) else { return false }
                 // On the prepared store: a phase continuing one that deleted may rightly find nothing.
                 return phase.store == .prepared && isFilteringRead(phase.steps)
             }
@@ -39,8 +39,8 @@ public enum PhaseNotes {
         for scenario in scenarios {
             guard case .generated = scenario.origin else { continue }
             let refused = summary.filter { row in
-                row.key.scenario == scenario.name && row.key.strategy == StrategyID.objectGraph.description
-                    && row.key.metric == Metric.failedSaves.rawValue && (row.summary?.median ?? 0) > 0
+                row.key.scenario == scenario.name && row.key.strategy == .objectGraph
+                    && row.key.metric == .failedSaves && (row.summary?.median ?? 0) > 0
             }
             for row in refused.sorted(by: { $0.key < $1.key }) {
                 notes.append("\(label(row, scenario)): its save was refused and rolled back (a Deny rule or a validation), so the phase "
@@ -79,7 +79,7 @@ public enum PhaseNotes {
         case let .file(path):
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
             let standard = URL(fileURLWithPath: ScenarioCatalog.defaultFolder()).standardizedFileURL.path
-            return scenario.name + (folder == standard ? "" : " --scenarios \(folder)")
+            return scenario.name.rawValue + (folder == standard ? "" : " --scenarios \(folder)")
         }
     }
 }

@@ -5,8 +5,10 @@ import ObjectGraph
 /// predicates with their variables filled. Deterministic from the run's seed, the phase and the step's position, so
 /// that the recording pass of the SQL replay and the measured run do the same work.
 indirect enum PreparedStep {
-    case fetch(FetchRequest, result: Step.Result)
-    case read(readers: [KeyPathReader], first: Int?)
+    /// `manualPrefetch`: a key kept by hand to prefetch after the fetch (one fetch of every result's members).
+    case fetch(FetchRequest, result: Step.Result, manualPrefetch: ManualRelationship?)
+    /// `until`: read the members along the one key path until one has this value; `manual` reads keys kept by hand.
+    case read(readers: [KeyPathReader], first: Int?, until: Value?, manual: ManualReads)
     case insert(entity: EntityDescription, roots: [NewObject])
     case insertData(GraphData)
     case update(attribute: AttributeDescription, targets: [(entity: EntityDescription, key: Int64, value: Value)])
@@ -20,6 +22,8 @@ indirect enum PreparedStep {
     case reset
     case newContext
     case merge([PreparedStep])
+    /// Re-read `relationship` of every `entity` in a new context; `intended`: the links the phase inserted.
+    case countLinks(entity: EntityDescription, relationship: RelationshipDescription, intended: Int)
 
     /// An object an insert step makes: its values, the existing objects it links to, and new children.
     struct NewObject {
@@ -36,14 +40,15 @@ struct StepPreparer {
     let plan: DeclaredScenario.Plan
     let data: GraphData
     let keys: FilledKeys
-    let store: PersistentStore
+    /// The store object variables name objects of; nil when only values are chosen (a peer's targets).
+    let store: PersistentStore?
     let seed: UInt64
     let size: Int
 
     /// Values of the phase's variables, chosen once for all its steps.
     private var phaseValues: [String: any PredicateArgument] = [:]
 
-    init(plan: DeclaredScenario.Plan, data: GraphData, keys: FilledKeys, store: PersistentStore, seed: UInt64, size: Int) {
+    init(plan: DeclaredScenario.Plan, data: GraphData, keys: FilledKeys, store: PersistentStore?, seed: UInt64, size: Int) {
         self.plan = plan
         self.data = data
         self.keys = keys
@@ -52,28 +57,72 @@ struct StepPreparer {
         self.size = size
     }
 
-    /// The prepared steps of a phase; `variables` are the phase's own.
-    mutating func prepare(_ steps: [Step], phase: String, variables: [String: Step.Variable] = [:]) throws -> [PreparedStep] {
+    /// The round of a repeating phase being prepared.
+    private var round = 0
+    /// Links the phase's inserts made, by "Entity.relationship", for `count-links`.
+    private var insertedLinks: [String: Int]?
+
+    /// The prepared steps of a phase, `rounds` times over, its `variables` chosen anew for each round.
+    mutating func prepare(_ steps: [Step], phase: String, variables: [String: Step.Variable] = [:], rounds: Int = 1) throws -> [PreparedStep] {
         var random = SplitMix64(seed: seed ^ DataGenerator.hash("\(phase) variables"))
-        phaseValues = [:]
-        for (name, variable) in variables.sorted(by: { $0.key < $1.key }) { phaseValues[name] = try resolve(variable, random: &random) }
-        return try prepareSteps(steps, phase: phase)
+        var prepared: [PreparedStep] = []
+        insertedLinks = nil
+        for round in 0..<rounds {
+            self.round = round
+            phaseValues = [:]
+            for (name, variable) in variables.sorted(by: { $0.key < $1.key }) { phaseValues[name] = try resolve(variable, random: &random) }
+            prepared += try prepareSteps(steps, phase: round == 0 ? phase : "\(phase) round \(round)")
+        }
+        return prepared
     }
 
-    private func prepareSteps(_ steps: [Step], phase: String) throws -> [PreparedStep] {
-        try steps.enumerated().map { index, step in
-            var random = SplitMix64(seed: seed ^ DataGenerator.hash("\(phase) step \(index)"))
-            return try prepare(step, random: &random, phase: "\(phase).\(index)")
+    /// The values the phase's variables take in each round, chosen exactly as `prepare` chooses them (objects are
+    /// `null` without a store).
+    mutating func values(of variables: [String: Step.Variable], phase: String, rounds: Int) throws -> [[String: Value]] {
+        var random = SplitMix64(seed: seed ^ DataGenerator.hash("\(phase) variables"))
+        var result: [[String: Value]] = []
+        for round in 0..<rounds {
+            self.round = round
+            var values: [String: Value] = [:]
+            for (name, variable) in variables.sorted(by: { $0.key < $1.key }) { values[name] = try resolve(variable, random: &random) as? Value ?? .null }
+            result.append(values)
         }
+        return result
+    }
+
+    private mutating func prepareSteps(_ steps: [Step], phase: String) throws -> [PreparedStep] {
+        var prepared: [PreparedStep] = []
+        for (index, step) in steps.enumerated() {
+            var random = SplitMix64(seed: seed ^ DataGenerator.hash("\(phase) step \(index)"))
+            prepared.append(try prepare(step, random: &random, phase: "\(phase).\(index)"))
+        }
+        return prepared
     }
 
     private var model: ObjectModel { plan.model }
 
-    private func prepare(_ step: Step, random: inout SplitMix64, phase: String) throws -> PreparedStep {
+    private mutating func prepare(_ step: Step, random: inout SplitMix64, phase: String) throws -> PreparedStep {
         switch step {
-        case let .fetch(fetch): return .fetch(try request(fetch, random: &random), result: fetch.result)
-        case let .count(fetch): return .fetch(try request(fetch, random: &random), result: .count)
-        case let .read(paths, first): return .read(readers: paths.compactMap { KeyPathReader($0.split(separator: ".").map(String.init)[...]) }, first: first)
+        case let .fetch(fetch):
+            let (request, manual) = try self.request(fetch, random: &random)
+            return .fetch(request, result: fetch.result, manualPrefetch: manual)
+        case let .count(fetch): return .fetch(try request(fetch, random: &random).request, result: .count, manualPrefetch: nil)
+        case let .read(paths, first, until):
+            let manual = ManualReads(keys: plan.manualKeys, model: model)
+            var value: Value?
+            if let until {
+                guard let found = phaseValues[until] as? Value else {
+                    throw BenchError.invalidInput("\(phase): 'until' compares with $\(until), which is an object, not a value")
+                }
+                value = found
+            }
+            return .read(readers: paths.compactMap { KeyPathReader($0.split(separator: ".").map(String.init)[...], manual: manual) }, first: first,
+                         until: value, manual: manual)
+        case let .countLinks(entityName, relationshipName):
+            let entity = model.entity(entityName)!
+            let target = "\(entityName).\(relationshipName)"
+            let intended = insertedLinks?[target] ?? Self.links(in: data, entity: entity, relationship: relationshipName)
+            return .countLinks(entity: entity, relationship: entity.relationship(relationshipName)!, intended: intended)
         case let .insert(entityName, count, children, into):
             let entity = model.entity(entityName)!
             let total = count.value(size: size)
@@ -133,7 +182,18 @@ struct StepPreparer {
         case .reset: return .reset
         case .newContext: return .newContext
         case let .merge(inner): return .merge(try prepareSteps(inner, phase: "\(phase).merge"))
-        case .insertData: return .insertData(data)
+        case let .insertData(inline):
+            var inserted = data
+            if let inline {
+                let generator = DataGenerator(spec: inline, model: model, declared: plan.generator.declared, manualKeys: plan.manualKeys)
+                inserted = generator.make(size: size, seed: seed ^ DataGenerator.hash(phase))
+            }
+            var links = insertedLinks ?? [:]
+            for edges in inserted.edges where edges.key == nil {
+                links["\(edges.source.name).\(edges.relationship)", default: 0] += edges.targets.values.reduce(0) { $0 + $1.count }
+            }
+            insertedLinks = links
+            return .insertData(inserted)
         case .deleteFetched: return .deleteFetched
         case let .link(entityName, relationshipName, count, unlink):
             let entity = model.entity(entityName)!
@@ -176,7 +236,8 @@ struct StepPreparer {
         return (entity, key)
     }
 
-    private func request(_ fetch: Step.Fetch, random: inout SplitMix64) throws -> FetchRequest {
+    /// The fetch request of a step, and a key kept by hand to prefetch after it (ObjectGraph's request does not know it).
+    private func request(_ fetch: Step.Fetch, random: inout SplitMix64) throws -> (request: FetchRequest, manual: ManualRelationship?) {
         var variables: [String: any PredicateArgument] = phaseValues
         for (name, variable) in fetch.variables.sorted(by: { $0.key < $1.key }) {
             variables[name] = try resolve(variable, random: &random)
@@ -186,7 +247,9 @@ struct StepPreparer {
         request.fetchLimit = fetch.limit
         request.fetchOffset = fetch.offset
         request.fetchBatchSize = fetch.batchSize
-        request.relationshipKeyPathsForPrefetching = fetch.prefetch
+        let reads = ManualReads(keys: plan.manualKeys, model: model)
+        let manual = fetch.prefetch.count == 1 ? reads.relationship(fetch.prefetch[0], on: model.entity(fetch.entity)!) : nil
+        request.relationshipKeyPathsForPrefetching = manual == nil ? fetch.prefetch : []
         request.returnsObjectsAsFaults = fetch.faults
         request.includesPropertyValues = fetch.propertyValues
         request.includesSubentities = fetch.subentities
@@ -195,29 +258,50 @@ struct StepPreparer {
         case .ids: request.resultType = .objectIDs
         case .count: request.resultType = .count
         }
-        return request
+        return (request, manual)
     }
 
     private func resolve(_ variable: Step.Variable, random: inout SplitMix64) throws -> any PredicateArgument {
         switch variable {
         case let .value(value): return value
-        case let .word(entityName, attributeName, index), let .valueOf(entityName, attributeName, index):
-            let pool = data.objects(of: model.entity(entityName)!)
-            guard !pool.isEmpty else { return Value.null }
-            let pick = pool[index.map { min($0, pool.count - 1) } ?? Int(random.next() % UInt64(pool.count))]
-            guard let column = data.objects[pick.entity]?.columns.first(where: { $0.attribute.name == attributeName }) else { return Value.null }
-            let value = column.values[pick.index]
+        case let .word(entityName, attributeName, pick), let .valueOf(entityName, attributeName, pick, _):
+            var memberOf: (entity: String, relationship: String)?
+            if case let .valueOf(_, _, _, owner) = variable { memberOf = owner }
+            guard let chosen = choose(entityName, pick, memberOf: memberOf, random: &random),
+                  let column = data.objects[chosen.entity]?.columns.first(where: { $0.attribute.name == attributeName }) else { return Value.null }
+            let value = column.values[chosen.index]
             guard case .word = variable, case let .string(text) = value else { return value }
             let words = text.split(separator: " ")
             return Value.string(words.isEmpty ? text : String(words[Int(random.next() % UInt64(words.count))]))
-        case let .object(entityName, index):
-            let entity = model.entity(entityName)!
-            let pool = data.objects(of: entity)
-            guard !pool.isEmpty else { return Value.null }
-            let pick = pool[index.map { min($0, pool.count - 1) } ?? Int(random.next() % UInt64(pool.count))]
-            guard let key = keys.key(pick), let concrete = model.entities.first(where: { $0.number == pick.entity }) else { return Value.null }
+        case let .object(entityName, pick, memberOf):
+            guard let chosen = choose(entityName, pick, memberOf: memberOf, random: &random), let key = keys.key(chosen), let store,
+                  let concrete = model.entities.first(where: { $0.number == chosen.entity }) else { return Value.null }
             return ObjectID(entity: concrete, key: key, in: store)
         }
+    }
+
+    /// The generated object a variable picks: one of `entity`'s, or with `memberOf` a seeded-random member of the
+    /// owner picked (members in key order).
+    private func choose(_ entityName: String, _ pick: Step.Pick, memberOf: (entity: String, relationship: String)?,
+                        random: inout SplitMix64) -> ObjectRef? {
+        let pool = data.objects(of: model.entity(memberOf?.entity ?? entityName)!)
+        guard !pool.isEmpty else { return nil }
+        let picked: ObjectRef
+        switch pick {
+        case .random: picked = pool[Int(random.next() % UInt64(pool.count))]
+        case let .index(index): picked = pool[min(index, pool.count - 1)]
+        case .round: picked = pool[round % pool.count]
+        }
+        guard let memberOf else { return picked }
+        let members = data.members(of: picked, through: memberOf.relationship)
+        guard !members.isEmpty else { return nil }
+        return members[Int(random.next() % UInt64(members.count))]
+    }
+
+    /// Links of `entity.relationship` in `data`, for a `count-links` with no insert before it in its phase.
+    private static func links(in data: GraphData, entity: EntityDescription, relationship: String) -> Int {
+        data.edges.filter { $0.key == nil && $0.relationship == relationship && entity.isKind(of: $0.source) }
+            .reduce(0) { $0 + $1.targets.values.reduce(0) { $0 + $1.count } }
     }
 
     /// A new object of `entity` with generated values (index `index` among the entity's objects, so that unique

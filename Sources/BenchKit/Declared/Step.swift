@@ -6,14 +6,16 @@ import ObjectGraph
 /// Each step is a JSON object with one kind key and its options:
 /// `{"fetch": "Post", "predicate": "title CONTAINS[cd] $q", "variables": {"q": {"word": "Post.title"}},
 ///   "sort": ["-createdAt"], "limit": 20, "offset": 0, "batchSize": 0, "prefetch": ["author"], "faults": false}`,
-/// `{"read": ["author.name", "tags.name", "likes.@count"], "first": 20}`, `{"count": "Post", "predicate": "..."}`,
+/// `{"read": ["author.name", "tags.name", "likes.@count"], "first": 20}` (`subjects.@first.name`: the first member only;
+/// `"until": "$name"`: members read until one has that value), `{"count": "Post", "predicate": "..."}`,
 /// `{"insert": "Post", "count": 10, "children": {"comments": 3}}`, `{"insert-data": true}` (the data section's whole
-/// graph, into a fresh store), `{"update": "Post.title", "share": 0.1}`,
+/// graph, into a fresh store; or a data section of its own), `{"update": "Post.title", "share": 0.1}`,
 /// `{"delete": "Chat", "share": 0.1}`, `{"batch-insert": "Tag", "count": 100}`,
 /// `{"batch-update": "Post", "predicate": "...", "set": {"title": "x"}}`, `{"batch-delete": "Like", "predicate": "..."}`,
 /// `{"link": "User.following", "count": 100}` (and `unlink`), `{"delete-fetched": true}`,
 /// `{"save": true}` (or `"may-fail"`), `{"reset": true}`, `{"new-context": true}`, `{"merge": [steps]}` (a second context runs the
-/// steps and saves; this one merges the save). Any option may depend on a variant,
+/// steps and saves; this one merges the save), `{"count-links": "Student.subjects"}` (re-read in a new context: the
+/// links the phase inserted that the store kept). Any option may depend on a variant,
 /// `{"variant": "prefetch", "on": ["author"], "off": []}`, and a step may run only for some variant values,
 /// `"when": {"count": "derived"}`.
 indirect enum Step: Sendable {
@@ -34,26 +36,43 @@ indirect enum Step: Sendable {
         let subentities: Bool
     }
 
+    /// Which generated object a variable takes: seeded-random, by index, or by the round of a repeating phase.
+    enum Pick: Sendable, Equatable {
+        case random
+        case index(Int)
+        case round
+    }
+
     /// Where a predicate variable's value comes from, chosen before the phase is timed.
     enum Variable: Sendable {
         case value(Value)
-        /// A word of the generated value of `attribute` of an object of `entity` (by index; nil: seeded-random).
-        case word(entity: String, attribute: String, index: Int?)
-        /// The generated value of `attribute` of an object of `entity` (by index; nil: seeded-random), so that with the
-        /// same index as an `object` variable it is that object's value.
-        case valueOf(entity: String, attribute: String, index: Int?)
-        /// An object of `entity` (by index among the generated ones; nil: seeded-random).
-        case object(entity: String, index: Int?)
+        /// A word of the generated value of `attribute` of an object of `entity`.
+        case word(entity: String, attribute: String, pick: Pick)
+        /// The generated value of `attribute` of an object of `entity`, so that with the same pick as an `object`
+        /// variable it is that object's value; with `memberOf`, of a seeded-random member of the picked owner.
+        case valueOf(entity: String, attribute: String, pick: Pick, memberOf: (entity: String, relationship: String)?)
+        /// An object of `entity` (or, with `memberOf`, a seeded-random member of the picked owner).
+        case object(entity: String, pick: Pick, memberOf: (entity: String, relationship: String)?)
+
+        /// Whether the variable picks by the round of a repeating phase.
+        var usesRound: Bool {
+            switch self {
+            case .value: return false
+            case let .word(_, _, pick), let .valueOf(_, _, pick, _), let .object(_, pick, _): return pick == .round
+            }
+        }
     }
 
     case fetch(Fetch)
     case count(Fetch)
-    case read(keyPaths: [String], first: Int?)
+    /// `until`: the name of a variable; the members along the one key path are read until one has its value.
+    case read(keyPaths: [String], first: Int?, until: String?)
     /// `into`: each new object is added to this to-many of an existing object chosen at random
     /// (`owner.addToMembers(new)`), the side an app adds from.
     case insert(entity: String, count: DataSpec.Count, children: [(relationship: String, count: Int)], into: (entity: String, relationship: String)?)
-    /// Inserts the whole graph of the data section (every entity, every filled relationship), as an import does.
-    case insertData
+    /// Inserts the whole graph of the data section (every entity, every filled relationship), as an import does; or of
+    /// a data section of the step's own.
+    case insertData(DataSpec?)
     case update(entity: String, attribute: String, share: Double)
     case delete(entity: String, share: Double)
     case batchInsert(entity: String, count: DataSpec.Count)
@@ -69,9 +88,12 @@ indirect enum Step: Sendable {
     case reset
     case newContext
     case merge([Step])
+    /// Re-reads `relationship` for every source in a new context (prefetching it), and counts the links kept against
+    /// the links the phase inserted: what a to-many without inverse loses on save.
+    case countLinks(entity: String, relationship: String)
 
     static let kinds = ["fetch", "count", "read", "insert", "insert-data", "update", "delete", "delete-fetched", "link", "unlink",
-                        "batch-insert", "batch-update", "batch-delete", "save", "reset", "new-context", "merge"]
+                        "batch-insert", "batch-update", "batch-delete", "save", "reset", "new-context", "merge", "count-links"]
 }
 
 /// A JSON value carried into a step (Sendable wrapper).
@@ -83,6 +105,10 @@ struct JSONValueBox: @unchecked Sendable {
 struct StepParser {
     let model: ObjectModel
     let variant: Variant
+    /// The scenario's axes and their values.
+    let axes: [(name: String, values: [VariantValue])]
+    /// Relationships the variant replaced by keys kept by hand: key paths may still name them.
+    let manualKeys: [ManualKey]
     let fail: (String, String) -> BenchError
     /// Variables the phase defines for all its steps (resolved once per phase).
     var phaseVariables: [String: Step.Variable] = [:]
@@ -115,37 +141,16 @@ struct StepParser {
         return steps
     }
 
+    private var choices: VariantChoices { VariantChoices(variant: variant, axes: axes, fail: fail) }
+
     /// Whether `when` (`{"axis": "value"}` or `{"axis": ["a", "b"]}`) holds for this variant.
-    private func applies(_ when: JSONValue, field: String) throws -> Bool {
-        guard let conditions = when.object, !conditions.isEmpty else { throw fail(field, "'when' is {\"variant\": \"value\"}") }
-        for (axis, wanted) in conditions {
-            guard let actual = variant[axis] else { throw fail(field, "'when' names the variant '\(axis)', which the scenario does not declare") }
-            let values = wanted.array ?? [wanted]
-            if !values.contains(where: { VariantSpecMatch.matches($0, actual) }) { return false }
-        }
-        return true
-    }
+    private func applies(_ when: JSONValue, field: String) throws -> Bool { try choices.applies(when, field: field) }
 
     /// The options with every `{"variant": axis, ...}` choice resolved for this variant.
     private func resolved(_ object: [String: JSONValue], field: String) throws -> [String: JSONValue] {
         var result: [String: JSONValue] = [:]
-        for (key, value) in object { result[key] = try resolve(value, field: "\(field).\(key)") }
+        for (key, value) in object { result[key] = try choices.resolve(value, field: "\(field).\(key)") }
         return result
-    }
-
-    private func resolve(_ value: JSONValue, field: String) throws -> JSONValue {
-        guard let choice = value.object, let axis = choice["variant"]?.string else { return value }
-        guard let actual = variant[axis] else { throw fail(field, "chooses by the variant '\(axis)', which the scenario does not declare") }
-        if choice.count == 1 {
-            switch actual {
-            case let .text(text): return .string(text)
-            case let .number(number): return .number(number)
-            }
-        }
-        guard let picked = choice[actual.description] else {
-            throw fail(field, "chooses by the variant '\(axis)' but gives no value for '\(actual)'")
-        }
-        return picked
     }
 
     private func step(_ kind: String, _ options: [String: JSONValue], field: String) throws -> Step {
@@ -162,10 +167,20 @@ struct StepParser {
             let fetch = try self.fetch(value, options, field: field)
             return kind == "fetch" ? .fetch(fetch) : .count(fetch)
         case "read":
-            try allow(["first"])
+            try allow(["first", "until"])
             let paths = try strings(value, field: field, what: "key paths")
+            var until: String?
+            if let raw = options["until"] {
+                guard let text = raw.string, text.hasPrefix("$"), phaseVariables[String(text.dropFirst())] != nil else {
+                    throw fail("\(field).until", "expected \"$name\", a variable of the phase's, got \(raw)")
+                }
+                guard paths.count == 1, options["first"] == nil else {
+                    throw fail("\(field).until", "'until' reads one key path (a to-many, then an attribute), without 'first'")
+                }
+                until = String(text.dropFirst())
+            }
             // Key paths start at the entity of the last fetch; they are checked when the phase is planned.
-            return .read(keyPaths: paths, first: try options["first"].map { try integer($0, field: "\(field).first", minimum: 1) })
+            return .read(keyPaths: paths, first: try options["first"].map { try integer($0, field: "\(field).first", minimum: 1) }, until: until)
         case "insert":
             try allow(["count", "children", "into"])
             let entity = try entityName(value, field: field, concrete: true)
@@ -257,14 +272,33 @@ struct StepParser {
             case .string("may-fail"): return .save(mayFail: true)
             default: throw fail(field, "write {\"save\": true}, or {\"save\": \"may-fail\"} for a save a delete rule or validation may refuse")
             }
-        case "reset", "new-context", "insert-data", "delete-fetched":
+        case "insert-data":
+            try allow([])
+            if case .bool(true) = value { return .insertData(nil) }
+            guard value.object != nil else {
+                throw fail(field, "write {\"insert-data\": true} for the scenario's data, or a data section of the step's own: {\"insert-data\": {\"entities\": ...}}")
+            }
+            let data = try DataSpec.parse(value) { fail(field, $0) }
+            if let problem = data.problems(in: model, manualKeys: manualKeys).first { throw fail(field, problem) }
+            return .insertData(data)
+        case "count-links":
+            try allow([])
+            guard let target = value.string, target.split(separator: ".").count == 2 else {
+                throw fail(field, "'count-links' names \"Entity.relationship\", a to-many, got \(value)")
+            }
+            let parts = target.split(separator: ".").map(String.init)
+            let entity = try entityName(.string(parts[0]), field: field, concrete: false)
+            guard let relationship = model.entity(entity)?.relationship(parts[1]), relationship.isToMany else {
+                throw fail(field, "'\(entity)' has no to-many relationship '\(parts[1])'" + DataSpec.relationshipSuggestion(parts[1], of: model.entity(entity)!))
+            }
+            return .countLinks(entity: entity, relationship: parts[1])
+        case "reset", "new-context", "delete-fetched":
             try allow([])
             guard case .bool(true) = value else { throw fail(field, "write {\"\(kind)\": true}") }
             switch kind {
             case "delete-fetched": return .deleteFetched
             case "reset": return .reset
-            case "new-context": return .newContext
-            default: return .insertData
+            default: return .newContext
             }
         case "merge":
             try allow([])
@@ -289,6 +323,9 @@ struct StepParser {
             sort.append((path, ascending))
         }
         let prefetch = try options["prefetch"].map { try strings($0, field: "\(field).prefetch", what: "relationship key paths") } ?? []
+        if prefetch.count > 1, prefetch.contains(where: { manualKey($0, from: entity) != nil }) {
+            throw fail("\(field).prefetch", "a key kept by hand is prefetched on its own: give it as the only key path")
+        }
         for path in prefetch { try checkRelationshipPath(path, from: entity, field: "\(field).prefetch") }
         let resultName = options["result"]?.string ?? "objects"
         guard let result = Step.Result(rawValue: resultName) else {
@@ -329,18 +366,39 @@ struct StepParser {
 
     func variable(_ raw: JSONValue, field: String) throws -> Step.Variable {
         if let object = raw.object {
+            let known = ["word", "valueOf", "object", "index", "memberOf"]
+            if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+                throw fail(field, "a variable has no key '\(unknown)'; it takes word, valueOf or object, with index and memberOf")
+            }
+            let pick: Step.Pick
+            switch object["index"] {
+            case nil: pick = .random
+            case .string("round")?: pick = .round
+            case let raw?: pick = .index(try integer(raw, field: "\(field).index", minimum: 0))
+            }
+            var memberOf: (entity: String, relationship: String)?
+            if let raw = object["memberOf"] {
+                let parts = raw.string?.split(separator: ".").map(String.init) ?? []
+                guard parts.count == 2, let owner = model.entity(parts[0]),
+                      owner.relationship(parts[1])?.isToMany == true || manualKey(parts[1], from: parts[0])?.toMany == true else {
+                    throw fail("\(field).memberOf", "expected \"Entity.relationship\", a to-many of the model, got \(raw)")
+                }
+                memberOf = (parts[0], parts[1])
+            }
             if let target = object["word"]?.string ?? object["valueOf"]?.string {
                 let parts = target.split(separator: ".").map(String.init)
                 guard parts.count == 2, let entity = model.entity(parts[0]), entity.attribute(parts[1]) != nil else {
                     throw fail(field, "expected \"Entity.attribute\" of the model, got \(target)")
                 }
-                let index = try object["index"].map { try integer($0, field: "\(field).index", minimum: 0) }
-                return object["word"] != nil ? .word(entity: parts[0], attribute: parts[1], index: index)
-                    : .valueOf(entity: parts[0], attribute: parts[1], index: index)
+                if object["word"] != nil {
+                    guard memberOf == nil else { throw fail(field, "'memberOf' goes with valueOf or object") }
+                    return .word(entity: parts[0], attribute: parts[1], pick: pick)
+                }
+                return .valueOf(entity: parts[0], attribute: parts[1], pick: pick, memberOf: memberOf)
             }
             if let entity = object["object"]?.string {
-                guard model.entity(entity) != nil else { throw fail(field, "no entity '\(entity)'") }
-                return .object(entity: entity, index: try object["index"].map { try integer($0, field: "\(field).index", minimum: 0) })
+                guard model.entity(entity) != nil else { throw fail(field, "no entity '\(entity)'" + DataSpec.suggestion(entity, model.entities.map(\.name))) }
+                return .object(entity: entity, pick: pick, memberOf: memberOf)
             }
             throw fail(field, "a variable is a value, {\"word\": \"Entity.attribute\"}, {\"valueOf\": \"Entity.attribute\"} or {\"object\": \"Entity\", \"index\": n}")
         }
@@ -365,19 +423,34 @@ struct StepParser {
         return name
     }
 
-    /// A key path of attributes and relationships from `entity`; `@count` may end it after a to-many.
+    /// A key path of attributes and relationships from `entity`; `@count` may end it after a to-many, `@first` may
+    /// follow one. A relationship a variant replaced by a key kept by hand is read through that key.
     func checkKeyPath(_ path: String, from entity: String, field: String, allowToMany: Bool = true) throws {
         var current = model.entity(entity)!
         let components = path.split(separator: ".").map(String.init)
+        var afterToMany = false
         for (index, component) in components.enumerated() {
             let last = index == components.count - 1
             if component == "@count" {
-                guard last, index > 0 else { throw fail(field, "'\(path)': @count ends a key path after a to-many relationship") }
+                guard last, afterToMany else { throw fail(field, "'\(path)': @count ends a key path after a to-many relationship") }
                 continue
             }
+            if component == "@first" {
+                guard !last, afterToMany else { throw fail(field, "'\(path)': @first follows a to-many relationship and goes on to its member's properties") }
+                afterToMany = false
+                continue
+            }
+            afterToMany = false
             if let relationship = current.relationship(component) {
                 if relationship.isToMany && !allowToMany { throw fail(field, "'\(path)' goes through the to-many '\(component)'") }
                 current = relationship.destination
+                afterToMany = relationship.isToMany
+                continue
+            }
+            if let key = manualKey(component, from: current.name), let destination = model.entity(key.toMany ? key.key.member : key.key.owner) {
+                if key.toMany && !allowToMany { throw fail(field, "'\(path)' goes through the to-many '\(component)'") }
+                current = destination
+                afterToMany = key.toMany
                 continue
             }
             if current.attribute(component) != nil || current.derivedAttribute(component) != nil {
@@ -388,10 +461,31 @@ struct StepParser {
         }
     }
 
+    /// Whether `path` is a to-many followed by one attribute of its members (`students.name`), what `until` walks.
+    func isMemberAttributePath(_ path: String, from entity: String) -> Bool {
+        let parts = path.split(separator: ".").map(String.init)
+        guard parts.count == 2, let source = model.entity(entity) else { return false }
+        if let relationship = source.relationship(parts[0]) {
+            return relationship.isToMany && relationship.destination.attribute(parts[1]) != nil
+        }
+        guard let key = manualKey(parts[0], from: entity), key.toMany else { return false }
+        return model.entity(key.key.member)?.attribute(parts[1]) != nil
+    }
+
+    /// The key kept by hand that `name` stands for on `entity` (or one of its parents): the owner's removed to-many,
+    /// or the member's removed to-one.
+    func manualKey(_ name: String, from entity: String) -> (key: ManualKey, toMany: Bool)? {
+        ManualKey.named(name, from: model.entity(entity), in: manualKeys)
+    }
+
     private func checkRelationshipPath(_ path: String, from entity: String, field: String) throws {
+        if manualKey(path, from: entity) != nil { return }
         var current = model.entity(entity)!
         for component in path.split(separator: ".").map(String.init) {
             guard let relationship = current.relationship(component) else {
+                if manualKey(component, from: current.name) != nil {
+                    throw fail(field, "'\(path)': '\(component)' is kept by hand in this variant; prefetch it alone, as the first key path component")
+                }
                 throw fail(field, "'\(path)': \(current.name) has no relationship '\(component)'"
                            + DataSpec.relationshipSuggestion(component, of: current))
             }
@@ -427,8 +521,62 @@ struct StepParser {
     }
 }
 
-/// How a JSON value in `when` matches a variant value.
-enum VariantSpecMatch {
+/// Choices by variant in a scenario file: `{"variant": "axis", "a": ..., "b": ..., "else": ...}` picks the value for the
+/// variant's value of `axis`, or the `else` one (nested choices too); `{"variant": "axis"}` alone is that value itself; `"when": {"axis": ["a", "b"]}`
+/// keeps a step for those values only. Used for steps, phases and the data section alike.
+struct VariantChoices {
+    let variant: Variant
+    /// The scenario's axes and their values: a choice or a `when` naming a value its axis lacks is a mistake.
+    let axes: [(name: String, values: [VariantValue])]
+    let fail: (String, String) -> BenchError
+
+    /// `value` with every choice resolved for the variant.
+    func resolve(_ value: JSONValue, field: String) throws -> JSONValue {
+        if let choice = value.object, let axis = choice["variant"]?.string {
+            guard let actual = variant[axis] else { throw fail(field, "chooses by the variant '\(axis)', which the scenario does not declare") }
+            if choice.count == 1 {
+                switch actual {
+                case let .text(text): return .string(text)
+                case let .number(number): return .number(number)
+                }
+            }
+            let values = axes.first { $0.name == axis }?.values.map(\.description) ?? []
+            if let unknown = choice.keys.sorted().first(where: { $0 != "variant" && $0 != "else" && !values.contains($0) }) {
+                throw fail(field, "chooses by the variant '\(axis)' and names '\(unknown)', which is not one of its values (\(values.joined(separator: ", ")))")
+            }
+            guard let picked = choice[actual.description] ?? choice["else"] else {
+                throw fail(field, "chooses by the variant '\(axis)' but gives no value for '\(actual)' (nor an \"else\")")
+            }
+            return try resolve(picked, field: field)
+        }
+        switch value {
+        case let .object(object):
+            var result: [String: JSONValue] = [:]
+            for (key, item) in object { result[key] = try resolve(item, field: "\(field).\(key)") }
+            return .object(result)
+        case let .array(items):
+            return .array(try items.enumerated().map { try resolve($0.element, field: "\(field)[\($0.offset)]") })
+        default:
+            return value
+        }
+    }
+
+    /// Whether `when` (`{"axis": "value"}` or `{"axis": ["a", "b"]}`) holds for this variant.
+    func applies(_ when: JSONValue, field: String) throws -> Bool {
+        guard let conditions = when.object, !conditions.isEmpty else { throw fail(field, "'when' is {\"variant\": \"value\"}") }
+        var holds = true
+        for (axis, wanted) in conditions.sorted(by: { $0.key < $1.key }) {
+            guard let actual = variant[axis] else { throw fail(field, "'when' names the variant '\(axis)', which the scenario does not declare") }
+            let values = wanted.array ?? [wanted]
+            let known = axes.first { $0.name == axis }?.values ?? []
+            if let unknown = values.first(where: { value in !known.contains { Self.matches(value, $0) } }) {
+                throw fail(field, "'when' names \(unknown) for the variant '\(axis)', which is not one of its values (\(known.map(\.description).joined(separator: ", ")))")
+            }
+            if !values.contains(where: { Self.matches($0, actual) }) { holds = false }
+        }
+        return holds
+    }
+
     static func matches(_ json: JSONValue, _ value: VariantValue) -> Bool {
         switch (json, value) {
         case let (.string(text), .text(actual)): return text == actual

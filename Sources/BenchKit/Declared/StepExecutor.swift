@@ -16,6 +16,12 @@ final class StepExecutor: CounterSource {
     var refusal: ((ObjectGraphError) -> Void)?
     /// What the last count step counted.
     var lastCount: Int?
+    /// What the last count-links step found: the links the phase inserted, and those the store kept.
+    var lastLinks: (intended: Int, persisted: Int)?
+    /// An injected regression (RELBENCH_INJECT_STATEMENT): one more statement per object a read step reads.
+    var extraStatementPerObject = false
+    /// The members a fetch prefetched through a key kept by hand, for the reads after it.
+    private var manualGroups: (relationship: ManualRelationship, groups: [Value: [ManagedObject]])?
 
     init(store: PersistentStore) {
         self.store = store
@@ -30,6 +36,7 @@ final class StepExecutor: CounterSource {
     func release() {
         kept = []
         results = nil
+        manualGroups = nil
         context.reset()
         context = store.makeContext()
     }
@@ -40,12 +47,18 @@ final class StepExecutor: CounterSource {
 
     private func run(_ step: PreparedStep, in context: ObjectContext) throws {
         switch step {
-        case let .fetch(request, result):
+        case let .fetch(request, result, manualPrefetch):
+            manualGroups = nil
             switch result {
             case .objects:
                 let fetched = try context.fetch(request)
                 results = fetched
                 kept.append(fetched)
+                if let manualPrefetch {
+                    let groups = try ManualReads.prefetch(manualPrefetch, of: fetched.array, in: context)
+                    manualGroups = (manualPrefetch, groups)
+                    kept.append(groups)
+                }
             case .ids:
                 kept.append(try context.fetchObjectIDs(request))
                 results = nil
@@ -54,12 +67,22 @@ final class StepExecutor: CounterSource {
                 checksum.add(String(count))
                 lastCount = count
             }
-        case let .read(readers, first):
+        case let .read(readers, first, until, manual):
             guard let results else { return }
+            if let (relationship, groups) = manualGroups { manual.use(groups, for: relationship) }
             let end = min(first ?? results.count, results.count)
             // A local sum: an inout class property would check exclusivity for every value read.
             var sum = checksum
             defer { checksum = sum }
+            if let until, let reader = readers.first {
+                for index in 0..<end where try !reader.find(until, in: results[index], into: &sum) {
+                    throw BenchError.invalidInput("a read with 'until' found no member with the value \(until)")
+                }
+                return
+            }
+            if extraStatementPerObject {
+                for index in 0..<end { _ = try context.count(for: FetchRequest(results[index].entity.name)) }
+            }
             if let objects = results.loadedObjects {
                 for object in objects[..<end] {
                     for reader in readers { try reader.read(object, into: &sum) }
@@ -136,6 +159,19 @@ final class StepExecutor: CounterSource {
             kept.append(self.context)
             self.context = store.makeContext()
             results = nil
+        case let .countLinks(entity, relationship, intended):
+            // A new context, as an app re-reading after the save: what the store kept, not what this context holds.
+            let fresh = store.makeContext()
+            var request = FetchRequest(entity.name)
+            request.returnsObjectsAsFaults = false
+            request.relationshipKeyPathsForPrefetching = [relationship.name]
+            let sources = try fresh.fetch(request).array
+            var persisted = 0
+            for source in sources { persisted += try source.objects(relationship).count }
+            lastLinks = (intended, persisted)
+            checksum.add(persisted)
+            kept.append(sources)
+            kept.append(fresh)
         case let .merge(steps):
             let other = store.makeContext()
             var notifications: [SaveNotification] = []
@@ -150,6 +186,21 @@ final class StepExecutor: CounterSource {
         let object = try context.insert(entity)
         for (attribute, value) in new.values { try object.setValue(value, for: attribute) }
         return object
+    }
+}
+
+extension CounterReadings {
+    /// The readings of an ObjectGraph store's counters, with the objects one of its contexts holds.
+    init(_ counters: Counters, objectsRegistered: Int) {
+        self.init()
+        statements = counters.statements
+        fetchRequests = counters.fetchRequests
+        objectFaults = counters.objectFaults
+        relationshipFaults = counters.relationshipFaults
+        rowsRead = counters.rowsRead
+        cacheHits = counters.cacheHits
+        cacheMisses = counters.cacheMisses
+        self.objectsRegistered = objectsRegistered
     }
 }
 

@@ -7,7 +7,7 @@ public enum HistoryReport {
         let sorted = entries.enumerated().sorted { a, b in
             let x = a.element.key, y = b.element.key
             if x.strategy != y.strategy { return x.strategy < y.strategy }
-            if x.variant != y.variant { return x.variant.localizedStandardCompare(y.variant) == .orderedAscending }
+            if x.variant != y.variant { return x.variant.description.localizedStandardCompare(y.variant.description) == .orderedAscending }
             if x.size != y.size { return x.size < y.size }
             if x.phase != y.phase { return x.phase < y.phase }
             return a.offset < b.offset
@@ -23,7 +23,7 @@ public enum HistoryReport {
             for entry in series {
                 let interval = entry.n >= 6 ? "[\(ComparisonReport.significant(entry.ciLow)), \(ComparisonReport.significant(entry.ciHigh))]" : "n<6: none"
                 let change = first == 0 ? "-" : String(format: "%+.1f%%", (entry.median - first) / first * 100)
-                table.add([String(entry.time.prefix(16)).replacingOccurrences(of: "T", with: " "), String(entry.commit.prefix(10)), entry.profile,
+                table.add([String(entry.time.prefix(16)).replacingOccurrences(of: "T", with: " "), String(entry.commit.prefix(10)), entry.profile.rawValue,
                            String(entry.n), ComparisonReport.significant(entry.median), interval, change])
             }
             blocks.append(title + "\n" + table.rendered)

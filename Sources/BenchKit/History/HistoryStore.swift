@@ -7,9 +7,8 @@ public final class HistoryStore {
     public struct Entry: Sendable {
         public let time: String
         public let commit: String
-        public let profile: String
+        public let profile: Profile
         public let key: SeriesKey
-        public let unit: String
         public let n: Int
         public let median: Double
         public let ciLow: Double
@@ -96,50 +95,60 @@ public final class HistoryStore {
         }
         try queue.write { db in
             try db.execute(sql: "INSERT INTO run (commitHash, time, profile, host, seed, folder, buildConfiguration, injections) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [info.gitCommit, info.utcTime, info.profile, info.host, Int64(bitPattern: info.seed), folder,
-                                       info.buildConfiguration, (info.injections ?? [:]).keys.sorted().joined(separator: ",")])
+                           arguments: [info.gitCommit, info.utcTime, info.profile.rawValue, info.host, Int64(bitPattern: info.seed), folder,
+                                       info.buildConfiguration.rawValue, (info.injections ?? [:]).keys.sorted().joined(separator: ",")])
             let run = db.lastInsertedRowID
             for row in summary {
                 guard let stats = row.summary else { continue }
                 try db.execute(sql: """
                     INSERT INTO series (run, scenario, strategy, variant, size, phase, metric, unit, n, median, ciLow, ciHigh)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [run, row.key.scenario, row.key.strategy, row.key.variant, row.key.size, row.key.phase,
-                                     row.key.metric, row.unit, stats.n, stats.median, stats.ciLow, stats.ciHigh])
+                    """, arguments: [run, row.key.scenario.rawValue, row.key.strategy.rawValue, row.key.variant.description, row.key.size,
+                                     row.key.phase.rawValue, row.key.metric.rawValue, row.unit, stats.n, stats.median, stats.ciLow, stats.ciHigh])
             }
         }
     }
 
-    /// A metric of a scenario over the recorded runs, series by series and oldest first, optionally narrowed down.
-    public func entries(scenario: String, metric: String, strategy: String? = nil, variant: String? = nil, size: Int? = nil,
-                        phase: String? = nil, profile: String? = nil) throws -> [Entry] {
+    /// A metric of a scenario over the recorded runs, series by series and oldest first, optionally narrowed down;
+    /// `skipped` counts rows of older runs whose strategy or variant this bench cannot read (the names before a change
+    /// of vocabulary), which are left out rather than misread.
+    public func entries(scenario: ScenarioName, metric: Metric, strategy: Strategy? = nil, variant: String? = nil, size: Int? = nil,
+                        phase: PhaseName? = nil, profile: Profile? = nil) throws -> (entries: [Entry], skipped: Int) {
         try queue.read { db in
             var sql = """
                 SELECT run.time, run.commitHash, run.profile, series.* FROM series JOIN run ON run.id = series.run
                 WHERE series.scenario = ? AND series.metric = ?
                 """
-            var arguments: StatementArguments = [scenario, metric]
-            if let strategy { sql += " AND series.strategy = ?"; arguments += [strategy] }
+            var arguments: StatementArguments = [scenario.rawValue, metric.rawValue]
+            if let strategy { sql += " AND series.strategy = ?"; arguments += [strategy.rawValue] }
             if let variant { sql += " AND series.variant = ?"; arguments += [variant] }
             if let size { sql += " AND series.size = ?"; arguments += [size] }
-            if let phase { sql += " AND series.phase = ?"; arguments += [phase] }
-            if let profile { sql += " AND run.profile = ?"; arguments += [profile] }
+            if let phase { sql += " AND series.phase = ?"; arguments += [phase.rawValue] }
+            if let profile { sql += " AND run.profile = ?"; arguments += [profile.rawValue] }
             sql += " ORDER BY series.strategy, series.variant, series.size, series.phase, run.time, run.id"
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            var entries: [Entry] = []
+            var skipped = 0
+            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
                 // Throwing accessors: a database that only looks like ours (NULLs, wrong types) is an error, not a trap.
+                let parsed: Result<SeriesKey, UnknownSeries>
+                let profileName: String
                 do {
-                    return Entry(time: try row.decode(forColumn: "time"), commit: try row.decode(forColumn: "commitHash"),
-                                 profile: try row.decode(forColumn: "profile"),
-                                 key: SeriesKey(scenario: try row.decode(forColumn: "scenario"), strategy: try row.decode(forColumn: "strategy"),
-                                                variant: try row.decode(forColumn: "variant"), size: try row.decode(forColumn: "size"),
-                                                phase: try row.decode(forColumn: "phase"), metric: try row.decode(forColumn: "metric")),
-                                 unit: try row.decode(forColumn: "unit"), n: try row.decode(forColumn: "n"),
-                                 median: try row.decode(forColumn: "median"), ciLow: try row.decode(forColumn: "ciLow"),
-                                 ciHigh: try row.decode(forColumn: "ciHigh"))
+                    profileName = try row.decode(forColumn: "profile")
+                    parsed = SeriesKey.parse(scenario: try row.decode(forColumn: "scenario"), strategy: try row.decode(forColumn: "strategy"),
+                                             variant: try row.decode(forColumn: "variant"), size: try row.decode(forColumn: "size"),
+                                             phase: try row.decode(forColumn: "phase"), metric: try row.decode(forColumn: "metric"))
+                    guard case let .success(key) = parsed, let profile = Profile(rawValue: profileName) else {
+                        skipped += 1
+                        continue
+                    }
+                    entries.append(Entry(time: try row.decode(forColumn: "time"), commit: try row.decode(forColumn: "commitHash"), profile: profile,
+                                         key: key, n: try row.decode(forColumn: "n"), median: try row.decode(forColumn: "median"),
+                                         ciLow: try row.decode(forColumn: "ciLow"), ciHigh: try row.decode(forColumn: "ciHigh")))
                 } catch {
                     throw BenchError.invalidInput("\(path) is not a RelBench history store (a row does not decode: \(error)); give another --history path")
                 }
             }
+            return (entries, skipped)
         }
     }
 }

@@ -4,11 +4,11 @@ import Foundation
 ///
 /// - `RELBENCH_INJECT_SLOWDOWN=query/walk=0.15` makes the `walk` phase of scenario `query` spin for 15% of its
 ///   measured time more, inside the timed region, for every strategy;
-/// - `RELBENCH_INJECT_STATEMENT=many-to-one` makes that ObjectGraph strategy run one extra statement per class
-///   it walks (a count request), as a change that added a query per owner would.
+/// - `RELBENCH_INJECT_STATEMENT=query/walk` makes ObjectGraph run one extra statement (a count request) per object
+///   the `walk` phase of scenario `query` reads, as a change that added a query per owner would.
 public struct Injection: Sendable {
     public var slowdown: (scenario: String, phase: String, fraction: Double)?
-    public var extraStatementStrategy: StrategyID?
+    public var extraStatement: (scenario: String, phase: String)?
 
     public static let current = Injection(environment: ProcessInfo.processInfo.environment)
 
@@ -20,7 +20,14 @@ public struct Injection: Sendable {
                 slowdown = (String(target[0]), String(target[1]), fraction)
             }
         }
-        extraStatementStrategy = environment["RELBENCH_INJECT_STATEMENT"].flatMap(StrategyID.init(rawValue:))
+        if let target = environment["RELBENCH_INJECT_STATEMENT"]?.split(separator: "/"), target.count == 2 {
+            extraStatement = (String(target[0]), String(target[1]))
+        }
+    }
+
+    /// Whether ObjectGraph runs an extra statement per object read in this phase.
+    func addsStatement(scenario: ScenarioName, phase: PhaseName) -> Bool {
+        extraStatement.map { $0.scenario == scenario.rawValue && $0.phase == phase.rawValue } ?? false
     }
 
     /// The `RELBENCH_INJECT_*` variables set in `environment`, recorded in run.json.
@@ -29,8 +36,8 @@ public struct Injection: Sendable {
     }
 
     /// The share of its time the phase is slowed down by, or nil when it is not the one slowed down.
-    func slowdownFraction(scenario: String?, phase: String) -> Double? {
-        guard let slowdown, slowdown.scenario == scenario, slowdown.phase == phase else { return nil }
+    func slowdownFraction(scenario: ScenarioName?, phase: PhaseName) -> Double? {
+        guard let slowdown, slowdown.scenario == scenario?.rawValue, slowdown.phase == phase.rawValue else { return nil }
         return slowdown.fraction
     }
 

@@ -49,11 +49,11 @@ public enum InstructionCount {
         }
 
         let counts = try phaseCounts(dumps)
-        let samples = try SamplesFile.load((childRun as NSString).appendingPathComponent("samples.csv"))
+        let samples = try SamplesFile.load((childRun as NSString).appendingPathComponent("samples.csv")).samples
         let merged = try attach(counts, to: samples)
         var info = try RunInfo.load((childRun as NSString).appendingPathComponent("run.json"))
         info.commandLine = CommandLine.arguments
-        info.measurement = "instructions (callgrind)"
+        info.measurement = .instructions
         let folder = try RunFolder(path: output, info: info)
         try folder.append(merged, countsAsRepetition: false)
         try folder.finish(status: info.status)
@@ -85,22 +85,18 @@ public enum InstructionCount {
         var currentPhase: String?
         func close(_ last: SampleRecord?) {
             guard let last, phaseIndex >= 0, phaseIndex < counts.count else { return }
-            var sample = last
-            sample.metric = Metric.instructions.rawValue
-            sample.value = counts[phaseIndex]
-            sample.unit = Metric.instructions.unit
-            result.append(sample)
+            result.append(SampleRecord(key: last.key.with(.instructions), repetition: last.repetition, value: counts[phaseIndex]))
         }
         var previous: SampleRecord?
         for sample in samples {
-            let phase = "\(sample.scenario)|\(sample.strategy)|\(sample.variant)|\(sample.size)|\(sample.repetition)|\(sample.phase)"
+            let phase = "\(sample.key.phaseKey)|\(sample.key.size)|\(sample.repetition)"
             if phase != currentPhase {
                 close(previous)
                 currentPhase = phase
                 phaseIndex += 1
             }
             previous = sample
-            if sample.metric == Metric.wallMs.rawValue || sample.metric == Metric.peakRSSBytes.rawValue { continue }
+            if sample.key.metric == .wallMs || sample.key.metric == .peakRSSBytes { continue }
             result.append(sample)
         }
         close(previous)

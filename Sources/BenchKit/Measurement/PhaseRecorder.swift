@@ -1,6 +1,6 @@
 /// One measured value of one phase of one repetition; nil where the strategy cannot measure it.
 public struct Measurement: Sendable, Equatable {
-    public let phase: String
+    public let phase: PhaseName
     public let metric: Metric
     public let value: Double?
 }
@@ -12,22 +12,22 @@ public final class PhaseRecorder {
 
     /// Told when each phase starts and ends (with its measurements), for `bench explain`.
     public struct Observer {
-        public var phaseStarted: (String) -> Void
-        public var phaseEnded: (String, [Measurement]) -> Void
-        public init(phaseStarted: @escaping (String) -> Void, phaseEnded: @escaping (String, [Measurement]) -> Void) {
+        public var phaseStarted: (PhaseName) -> Void
+        public var phaseEnded: (PhaseName, [Measurement]) -> Void
+        public init(phaseStarted: @escaping (PhaseName) -> Void, phaseEnded: @escaping (PhaseName, [Measurement]) -> Void) {
             self.phaseStarted = phaseStarted
             self.phaseEnded = phaseEnded
         }
     }
     public var observer: Observer?
     /// The scenario being measured, for injected slowdowns.
-    public var scenario: String?
+    public var scenario: ScenarioName?
 
     public init() {}
 
     /// Runs `body` as the timed phase `phase`; nothing outside `body` is timed.
     @discardableResult
-    public func measure<T>(_ phase: String, _ school: any CounterSource, _ body: () throws -> T) throws -> T {
+    public func measure<T>(_ phase: PhaseName, _ school: any CounterSource, _ body: () throws -> T) throws -> T {
         let before = school.readings()
         let firstIndex = measurements.count
         observer?.phaseStarted(phase)
@@ -80,7 +80,7 @@ public final class PhaseRecorder {
     }
 
     /// Records a value a workload computed itself (links lost, loss rate).
-    public func record(_ phase: String, _ metric: Metric, _ value: Double?) {
+    public func record(_ phase: PhaseName, _ metric: Metric, _ value: Double?) {
         measurements.append(Measurement(phase: phase, metric: metric, value: value))
     }
 

@@ -5,7 +5,8 @@ public struct RunArguments: Sendable {
     public var all = false
     public var model: String?
     public var sizes: [Int]?
-    public var strategies: [StrategySelector]?
+    public var strategies: [Strategy]?
+    public var variants: [VariantFilter]?
     public var repetitions: Int?
     public var warmup: Int?
     public var profile: Profile = .default
@@ -24,10 +25,10 @@ public struct RunArguments: Sendable {
         if all { arguments.append("--all") }
         if let model { arguments += ["--model", model] }
         if let sizes { arguments += ["--sizes", sizes.map(String.init).joined(separator: ",")] }
-        if let strategies { arguments += ["--strategies", strategies.map(\.description).joined(separator: ",")] }
+        if let strategies { arguments += ["--strategies", strategies.map(\.rawValue).joined(separator: ",")] }
+        for variant in variants ?? [] { arguments += ["--variant", variant.description] }
         if let repetitions { arguments += ["--repetitions", String(repetitions)] }
         arguments += ["--profile", profile.rawValue, "--seed", String(seed)]
-        if settings.inMemory { arguments.append("--in-memory") }
         arguments += ["--page-cache-mib", String(settings.bulkPageCacheMiB)]
         if let read = settings.readPageCacheMiB { arguments += ["--read-page-cache-mib", String(read)] }
         if let shard { arguments += ["--shard", shard.description] }

@@ -1,18 +1,27 @@
 import Foundation
 import ObjectGraph
 
-/// Runs a plan: each repetition on a fresh database, data built outside the timed region and shared by every
-/// strategy of a size, samples handed to the run folder as soon as a repetition finishes.
+/// Runs a plan's repetitions: a scenario's data generated once per variant and size, a store filled from it once and
+/// copied for every repetition, inputs of each step built before its phase is timed, samples handed to the run folder
+/// as soon as a repetition finishes. One runner for every strategy: ObjectGraph runs the declared steps, `sql-replay`
+/// the statements they ran (logged in an untimed pass), the hand-written peers their implementation of each phase.
 public final class Runner {
+    struct Key: Hashable {
+        let scenario: ScenarioName
+        let variant: String
+        let size: Int
+    }
+
+    /// A filled store and the keys its objects got.
+    struct Template {
+        let path: String
+        let keys: FilledKeys
+    }
+
     public let request: RunRequest
     public let plan: RunPlan
     private let folder: RunFolder?
     private let progress: Progress?
-    private var dataKey: (String, Int)?
-    private var data: SchoolData?
-    /// Filled databases by "scenario strategy size", copied for each repetition (file databases only).
-    private var templates: [String: String] = [:]
-    private var templateFolder: String?
     /// For `bench explain`: every statement, and the start and end of each phase.
     public var trace: ((String) -> Void)?
     public var traceLevel = 2
@@ -21,13 +30,23 @@ public final class Runner {
     public var observer: PhaseRecorder.Observer?
     /// For the N+1 detector: every statement ObjectGraph runs, with why (untimed passes only).
     package var statementLog: StatementLog?
-    private var declaredRunner: DeclaredRunner?
+
+    private var data: [Key: GraphData] = [:]
+    private var templates: [Key: Template] = [:]
+    var logs: [Key: [PhaseName: [StatementLog.Entry]]] = [:]
+    var schools: [Key: SchoolData] = [:]
+    private var workFolder: String?
+    private var fileCount = 0
 
     public init(request: RunRequest, plan: RunPlan, folder: RunFolder?, progress: Progress?) {
         self.request = request
         self.plan = plan
         self.folder = folder
         self.progress = progress
+    }
+
+    deinit {
+        if let workFolder { TemporaryFolders.remove(workFolder) }
     }
 
     /// Runs every planned repetition; returns the measured samples (warmups are not recorded).
@@ -50,106 +69,88 @@ public final class Runner {
     /// Runs one repetition and returns its samples.
     public func run(_ repetition: PlannedRepetition) throws -> [SampleRecord] {
         let scenario = repetition.scenario
-        let seed = request.seed &+ UInt64(repetition.size)
-        guard let workload = scenario.workload else { return try runDeclared(repetition, seed: seed) }
-        if dataKey.map({ $0 != (scenario.name, repetition.size) }) ?? true {
-            data = nil
-            removeTemplates()
-            data = workload.makeData(size: repetition.size, parameters: scenario.parameters, seed: seed)
-            dataKey = (scenario.name, repetition.size)
-        }
-        let data = self.data!
-        let (location, directory) = try freshDatabase()
-        defer { if let directory { TemporaryFolders.remove(directory) } }
-        var input = RepetitionInput(strategy: repetition.strategy, variant: repetition.variant, size: repetition.size,
-                                    parameters: scenario.parameters, seed: seed, location: location, options: request.options,
-                                    data: { data }, trace: trace, traceLevel: traceLevel, traceExact: traceExact)
-        input.readPageCacheKiB = request.readPageCacheKiB
-        input.statementLog = statementLog
-        if !request.inMemory && trace == nil {
-            let key = "\(scenario.name) \(repetition.strategy) \(repetition.size)"
-            input.preparedSchoolProvider = { [unowned self] input, relationship, fill in
-                try self.preparedSchool(key: key, input: input, relationship: relationship, fill: fill)
+        let recorder = PhaseRecorder()
+        recorder.observer = observer
+        recorder.scenario = scenario.name
+        do {
+            let plan = scenario.declared.plan(for: repetition.variant)
+            let key = Key(scenario: scenario.name, variant: repetition.variant.description, size: repetition.size)
+            keepOnly(key)
+            let seed = request.seed &+ UInt64(repetition.size)
+            let graph = data[key] ?? {
+                let made = plan.generator.make(size: repetition.size, seed: seed)
+                data[key] = made
+                return made
+            }()
+            let template = try templates[key] ?? {
+                let made = try fill(graph, plan: plan)
+                templates[key] = made
+                return made
+            }()
+            let context = RepetitionContext(scenario: scenario.name, key: key, plan: plan, graph: graph, template: template, seed: seed,
+                                            size: repetition.size)
+            switch repetition.strategy {
+            case .objectGraph: try runObjectGraph(context, recorder: recorder, log: nil)
+            case .sqlReplay: try replay(context, recorder: recorder)
+            case .rawSQLite, .grdb: try runPeer(repetition.strategy, context, recorder: recorder)
             }
-        }
-        let recorder = PhaseRecorder()
-        recorder.observer = observer
-        recorder.scenario = scenario.name
-        do {
-            try workload.run(input, recorder: recorder)
         } catch {
             throw BenchError.io("\(scenario.name) \(repetition.strategy) \(repetition.variant) n=\(repetition.size) failed: \(error)")
         }
-        return records(recorder, repetition)
-    }
-
-    /// A repetition of a scenario that declares its own model, data and phases.
-    private func runDeclared(_ repetition: PlannedRepetition, seed: UInt64) throws -> [SampleRecord] {
-        let scenario = repetition.scenario
-        let runner = try declaredRunner ?? DeclaredRunner(options: request.options, readPageCacheKiB: request.readPageCacheKiB)
-        declaredRunner = runner
-        runner.trace = trace
-        runner.traceLevel = traceLevel
-        runner.traceExact = traceExact
-        runner.statementLog = statementLog
-        let recorder = PhaseRecorder()
-        recorder.observer = observer
-        recorder.scenario = scenario.name
-        do {
-            try runner.run(repetition, declared: scenario.declared!, seed: seed, recorder: recorder)
-        } catch let error as BenchError {
-            throw BenchError.io("\(scenario.name) \(repetition.strategy) \(repetition.variant) n=\(repetition.size) failed: \(error)")
-        } catch {
-            throw BenchError.io("\(scenario.name) \(repetition.strategy) \(repetition.variant) n=\(repetition.size) failed: \(error)")
-        }
-        return records(recorder, repetition)
-    }
-
-    private func records(_ recorder: PhaseRecorder, _ repetition: PlannedRepetition) -> [SampleRecord] {
-        let scenario = repetition.scenario
         return recorder.measurements.map { measurement in
-            SampleRecord(scenario: scenario.name, strategy: repetition.strategy.rawValue, variant: repetition.variant.description,
-                         size: repetition.size, repetition: repetition.repetition, phase: measurement.phase,
-                         metric: measurement.metric.rawValue, value: measurement.value, unit: measurement.metric.unit)
+            SampleRecord(key: SeriesKey(scenario: scenario.name, strategy: repetition.strategy, variant: repetition.variant,
+                                        size: repetition.size, phase: measurement.phase, metric: measurement.metric),
+                         repetition: repetition.repetition, value: measurement.value)
         }
     }
 
-    /// A fresh copy of the database `fill` made for this scenario, strategy and size, made on first use.
-    /// The filled database is closed before it is copied, so that its WAL is checkpointed into the file.
-    private func preparedSchool(key: String, input: RepetitionInput, relationship: SchoolRelationship,
-                                fill: (SchoolStore, SchoolData) throws -> Void) throws -> SchoolStore {
-        guard case let .file(path) = input.location else { throw BenchError.io("a prepared school needs a file database") }
-        let manager = FileManager.default
-        if templates[key] == nil {
-            let folder = try templateFolder ?? TemporaryFolders.make("templates")
-            templateFolder = folder
-            let template = (folder as NSString).appendingPathComponent("\(templates.count + 1).sqlite")
-            do {
-                let school = try input.openSchool(relationship, location: .file(template))
-                try fill(school, input.data())
-                school.releaseObjects()
-            }
-            templates[key] = template
-        }
-        do {
-            try manager.copyItem(atPath: templates[key]!, toPath: path)
-        } catch {
-            throw BenchError.io("cannot copy the prepared database to \(path) (\(describe(error)))")
-        }
-        return try input.openSchool(relationship, forReading: true)
+    /// What the phases of one repetition start from.
+    struct RepetitionContext {
+        let scenario: ScenarioName
+        let key: Key
+        let plan: DeclaredScenario.Plan
+        let graph: GraphData
+        let template: Template
+        let seed: UInt64
+        let size: Int
     }
 
-    private func removeTemplates() {
-        if let templateFolder { TemporaryFolders.remove(templateFolder) }
-        templateFolder = nil
-        templates = [:]
+    /// Forgets the data and stores of other scenarios and sizes than `key`'s (they are built in order).
+    private func keepOnly(_ key: Key) {
+        func other(_ old: Key) -> Bool { old.scenario != key.scenario || old.size != key.size }
+        for old in data.keys where other(old) { data[old] = nil }
+        for old in templates.keys where other(old) {
+            removeDatabase(templates[old]!.path)
+            templates[old] = nil
+        }
+        for old in logs.keys where other(old) { logs[old] = nil }
+        for old in schools.keys where other(old) { schools[old] = nil }
     }
 
-    deinit { removeTemplates() }
+    /// A database file the data fills once, closed (its WAL checkpointed) before repetitions copy it.
+    private func fill(_ graph: GraphData, plan: DeclaredScenario.Plan) throws -> Template {
+        let path = try newPath()
+        let keys = try GraphFiller.fill(graph, model: plan.model, location: .file(path), options: request.options)
+        return Template(path: path, keys: keys)
+    }
 
-    private func freshDatabase() throws -> (StoreLocation, String?) {
-        if request.inMemory { return (.inMemory, nil) }
-        let directory = try TemporaryFolders.make("database")
-        return (.file((directory as NSString).appendingPathComponent("store.sqlite")), directory)
+    /// A new file path in this runner's temporary folder.
+    func newPath() throws -> String {
+        let folder = try workFolder ?? TemporaryFolders.make("run")
+        workFolder = folder
+        fileCount += 1
+        return (folder as NSString).appendingPathComponent("\(fileCount).sqlite")
+    }
+
+    func removeDatabase(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// A new copy of the template, listed for removal at the end of the repetition.
+    func newCopy(of template: Template, listedIn paths: inout [String]) throws -> String {
+        let path = try newPath()
+        paths.append(path)
+        try TemplateCopies.copy(template.path, to: path)
+        return path
     }
 }

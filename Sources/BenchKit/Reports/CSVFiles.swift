@@ -32,6 +32,8 @@ public enum CSVFiles {
     /// The rows of CSV text, each keyed by the header's column names; `expected` columns must all be present.
     public static func decode(_ text: String, expected: [String], file: String) throws -> [[String: String]] {
         let reader: CSVReader
+        // A spreadsheet's "CSV UTF-8" starts with a byte order mark, which would stick to the first column's name.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         do {
             reader = try CSVReader(string: text, hasHeaderRow: true)
         } catch {

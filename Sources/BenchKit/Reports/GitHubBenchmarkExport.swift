@@ -17,14 +17,14 @@ public enum GitHubBenchmarkExport {
     /// The name a series has on the dashboard: `query many-to-one [prefetch=off] n=10000 walk wall_ms`.
     public static func name(_ key: SeriesKey) -> String {
         let variant = key.variant.isEmpty ? "" : " [\(key.variant)]"
-        return "\(key.scenario) \(key.strategy)\(variant) n=\(key.size) \(key.phase) \(key.metric)"
+        return "\(key.scenario) \(key.strategy)\(variant) n=\(key.size) \(key.phase) \(key.metric.rawValue)"
     }
 
     /// Every series whose metric is better lower (`Metric.polarity`, as compare judges it), or only those whose
     /// name matches one of `patterns` (shell patterns: `query many-to-one [[]prefetch=off] n=* walk wall_ms`).
     public static func encode(_ summary: [SummaryRow], patterns: [String]? = nil) throws -> String {
         let entries = summary.compactMap { row -> Entry? in
-            guard let stats = row.summary, Metric(rawValue: row.key.metric)?.polarity == .lowerIsBetter else { return nil }
+            guard let stats = row.summary, row.key.metric.polarity == .lowerIsBetter else { return nil }
             let name = name(row.key)
             if let patterns, !patterns.contains(where: { fnmatch($0, name, 0) == 0 }) { return nil }
             return Entry(name: name, unit: row.unit, value: stats.median,

@@ -100,8 +100,8 @@ public final class RunFolder: @unchecked Sendable {
     /// run.json with the status; when not even that can be written (a full disk), the folder this run made is
     /// removed. Returns what was done, for one line on standard error.
     @discardableResult
-    public func abandon(status: String) -> String {
-        if info.status == "complete" { return "\(path) is complete" }
+    public func abandon(status: RunStatus) -> String {
+        if info.status == .complete { return "\(path) is complete" }
         if (try? finish(status: status)) != nil { return "\(path) holds the \(info.finishedRepetitions) repetitions that finished" }
         let marked: Bool = lock.withLock {
             _info.status = status
@@ -111,7 +111,7 @@ public final class RunFolder: @unchecked Sendable {
         if createdFolder, (try? FileManager.default.removeItem(atPath: path)) != nil {
             return "\(path) was removed: not even its status could be written"
         }
-        return "\(path) could not be marked \(status): do not use it"
+        return "\(path) could not be marked \(status.rawValue): do not use it"
     }
 
     /// Appends a finished repetition's samples to samples.csv (whole lines, one write) and updates run.json.
@@ -126,7 +126,7 @@ public final class RunFolder: @unchecked Sendable {
     }
 
     /// Marks the run complete (or interrupted, or failed) and writes summary.csv, complexity.csv and run.json.
-    public func finish(status: String) throws {
+    public func finish(status: RunStatus) throws {
         try lock.withLock {
             _info.status = status
             let summary = SummaryFile.summarize(_samples)

@@ -1,6 +1,39 @@
 import Foundation
 import ObjectGraph
 
+/// Where a run stands: measuring, finished, or stopped early (and how).
+public enum RunStatus: String, Codable, Sendable, CaseIterable {
+    case running
+    case complete
+    /// Stopped by Ctrl-C, SIGTERM or SIGHUP: the finished repetitions are whole.
+    case interrupted
+    /// Stopped by an error (a full disk): the finished repetitions are whole, if any were written.
+    case failed
+    /// Merged from shards of which at least one did not complete.
+    case incomplete
+}
+
+/// How the bench binary was built: a debug build's timings mislead.
+public enum BuildConfiguration: String, Codable, Sendable {
+    case debug, release
+
+    /// This binary's.
+    public static var current: BuildConfiguration {
+        #if DEBUG
+        return .debug
+        #else
+        return .release
+        #endif
+    }
+}
+
+/// What a run's phases were measured by.
+public enum MeasurementKind: String, Codable, Sendable {
+    case wallClock = "wall-clock time"
+    /// `bench run --instructions`: each phase's instructions counted under callgrind, not timed.
+    case instructions = "instructions (callgrind)"
+}
+
 /// run.json: where, when and how a run was made, so that its numbers can be trusted and reproduced.
 public struct RunInfo: Codable, Sendable {
     public var gitCommit: String
@@ -10,22 +43,20 @@ public struct RunInfo: Codable, Sendable {
     public var memoryBytes: UInt64
     public var swiftVersion: String
     public var sqliteVersion: String
-    public var buildConfiguration: String
-    public var profile: String
+    public var buildConfiguration: BuildConfiguration
+    public var profile: Profile
     public var seed: UInt64
     public var commandLine: [String]
-    public var inMemory: Bool
     /// SQLite settings every strategy used: page cache, journal mode, synchronous, transaction size.
     public var sqliteSettings: [String: String]
-    public var scenarios: [String]
+    public var scenarios: [ScenarioName]
     /// Where each scenario was defined (absent in runs before it was recorded).
     public var scenarioOrigins: [String: Scenario.Origin]?
-    /// running, complete or interrupted.
-    public var status: String
+    public var status: RunStatus
     public var finishedRepetitions: Int
     public var plannedRepetitions: Int
-    /// "instructions (callgrind)" for a `--instructions` run, whose phases were counted rather than timed.
-    public var measurement: String?
+    /// What measured the phases: wall-clock time, or instructions for a `--instructions` run.
+    public var measurement: MeasurementKind?
     /// The deliberate regressions injected into the run (`RELBENCH_INJECT_*` and their values); empty for a real run.
     public var injections: [String: String]?
     /// The commit of the repository the bench binary was built in (with `-dirty` when its work tree had changes).
@@ -34,43 +65,42 @@ public struct RunInfo: Codable, Sendable {
     public var unmeasurableMetrics: [Metric]?
 
     /// Whether the run's numbers stand for the code: a release build with nothing injected.
-    public var isRepresentative: Bool { buildConfiguration == "release" && (injections ?? [:]).isEmpty }
+    public var isRepresentative: Bool { buildConfiguration == .release && (injections ?? [:]).isEmpty }
 
     /// Why the run's numbers do not stand for the code (for baseline save and the history), or nil.
     public var unrepresentativeReason: String? {
         if let injections, !injections.isEmpty {
             return "it ran with injected regressions (" + injections.keys.sorted().map { "\($0)=\(injections[$0]!)" }.joined(separator: ", ") + ")"
         }
-        if buildConfiguration != "release" { return "it is a \(buildConfiguration) build's, whose timings mislead" }
+        if buildConfiguration != .release { return "it is a \(buildConfiguration.rawValue) build's, whose timings mislead" }
         return nil
     }
 
     /// The facts of this process and machine, for a run with the given settings.
-    public static func current(profile: Profile, seed: UInt64, settings: StoreSettings, scenarios: [String], plannedRepetitions: Int,
+    public static func current(profile: Profile, seed: UInt64, settings: StoreSettings, scenarios: [ScenarioName], plannedRepetitions: Int,
                                origins: [String: Scenario.Origin]? = nil) -> RunInfo {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
-        let inMemory = settings.inMemory, options = settings.storeOptions, readPageCacheKiB = settings.readPageCacheKiB
+        let options = settings.storeOptions, readPageCacheKiB = settings.readPageCacheKiB
         return RunInfo(
             gitCommit: gitCommit(), utcTime: formatter.string(from: Date()), host: ProcessInfo.processInfo.hostName,
             cpuCount: ProcessInfo.processInfo.processorCount, memoryBytes: ProcessInfo.processInfo.physicalMemory,
-            swiftVersion: swiftVersion(), sqliteVersion: PersistentStore.sqliteVersion, buildConfiguration: buildConfiguration,
-            profile: profile.rawValue, seed: seed, commandLine: CommandLine.arguments, inMemory: inMemory,
+            swiftVersion: swiftVersion(), sqliteVersion: PersistentStore.sqliteVersion, buildConfiguration: .current,
+            profile: profile, seed: seed, commandLine: CommandLine.arguments,
             sqliteSettings: [
-                "journal_mode": inMemory ? "memory" : options.journalMode,
+                "journal_mode": options.journalMode,
                 "synchronous": options.synchronous,
                 "cache_size_kib_bulk": options.pageCacheKiB.map(String.init) ?? "SQLite default (2000 KiB)",
-                "cache_size_kib_read": inMemory ? "as bulk (in-memory databases are read on the connection that built them)"
-                    : readPageCacheKiB.map(String.init) ?? "SQLite default (2000 KiB)",
+                "cache_size_kib_read": readPageCacheKiB.map(String.init) ?? "SQLite default (2000 KiB)",
                 "transaction": "one per save (ObjectGraph), one per insert phase (peers)",
             ],
-            scenarios: scenarios, scenarioOrigins: origins, status: "running", finishedRepetitions: 0, plannedRepetitions: plannedRepetitions,
-            measurement: "wall-clock time", injections: Injection.variables(ProcessInfo.processInfo.environment),
+            scenarios: scenarios, scenarioOrigins: origins, status: .running, finishedRepetitions: 0, plannedRepetitions: plannedRepetitions,
+            measurement: .wallClock, injections: Injection.variables(ProcessInfo.processInfo.environment),
             binaryCommit: binaryCommit, unmeasurableMetrics: Metric.unmeasurableHere)
     }
 
     /// `bench --version`: the binary's commit and build configuration.
-    public static var version: String { "\(binaryCommit) (\(buildConfiguration) build)" }
+    public static var version: String { "\(binaryCommit) (\(BuildConfiguration.current.rawValue) build)" }
 
     /// The commit of the repository holding the running executable (found from its path, not the working folder).
     public static let binaryCommit: String = {
@@ -84,14 +114,6 @@ public struct RunInfo: Codable, Sendable {
         }
         return "unknown"
     }()
-
-    public static var buildConfiguration: String {
-        #if DEBUG
-        return "debug"
-        #else
-        return "release"
-        #endif
-    }
 
     public func encoded() throws -> String {
         let encoder = JSONEncoder()

@@ -12,17 +12,21 @@ public enum RunMerge {
         var repetitionOffset: [SeriesKey: Int] = [:]
         var infos: [RunInfo] = []
         for shard in shards {
-            var shardSamples = try SamplesFile.load((shard as NSString).appendingPathComponent("samples.csv"))
+            let contents = try SamplesFile.load((shard as NSString).appendingPathComponent("samples.csv"))
+            if let unknown = contents.unknown.first {
+                throw BenchError.invalidInput("\(shard) holds series this bench cannot read (\(unknown): \(unknown.reason)); merge runs of this build")
+            }
+            var shardSamples = contents.samples
             if asRepetitions {
                 var highest: [SeriesKey: Int] = [:]
                 for index in shardSamples.indices {
-                    let key = shardSamples[index].seriesKey
+                    let key = shardSamples[index].key
                     shardSamples[index].repetition += repetitionOffset[key, default: 0]
                     highest[key] = max(highest[key, default: 0], shardSamples[index].repetition)
                 }
                 for (key, value) in highest { repetitionOffset[key] = value }
             } else {
-                for key in Set(shardSamples.map(\.seriesKey)) {
+                for key in Set(shardSamples.map(\.key)) {
                     if let other = seen[key] {
                         throw BenchError.invalidInput("\(shard) and \(other) both measured \(key); merge the shards of one run only (or pass --as-repetitions)")
                     }
@@ -34,21 +38,21 @@ public enum RunMerge {
         }
         guard var info = infos.first else { throw BenchError.invalidInput("name the shards' run folders to merge") }
         if let mismatch = infos.first(where: { $0.gitCommit != info.gitCommit || $0.seed != info.seed || $0.profile != info.profile }) {
-            throw BenchError.invalidInput("the shards differ in commit, seed or profile (\(mismatch.gitCommit) \(mismatch.seed) \(mismatch.profile) vs \(info.gitCommit) \(info.seed) \(info.profile)); merge shards of one run")
+            throw BenchError.invalidInput("the shards differ in commit, seed or profile (\(mismatch.gitCommit) \(mismatch.seed) \(mismatch.profile.rawValue) vs \(info.gitCommit) \(info.seed) \(info.profile.rawValue)); merge shards of one run")
         }
         info.scenarios = asRepetitions ? info.scenarios : infos.flatMap(\.scenarios)
         let origins = infos.compactMap(\.scenarioOrigins)
         info.scenarioOrigins = origins.isEmpty ? nil : origins.reduce(into: [:]) { $0.merge($1) { first, _ in first } }
         info.finishedRepetitions = infos.reduce(0) { $0 + $1.finishedRepetitions }
         info.plannedRepetitions = infos.reduce(0) { $0 + $1.plannedRepetitions }
-        info.status = infos.allSatisfy { $0.status == "complete" } ? "complete" : "incomplete"
+        info.status = infos.allSatisfy { $0.status == .complete } ? .complete : .incomplete
         info.commandLine = ["bench", "merge", output] + shards
         let folder = try RunFolder(path: output, info: info)
         do {
             try folder.append(samples, countsAsRepetition: false)
             try folder.finish(status: info.status)
         } catch {
-            folder.abandon(status: "failed")
+            folder.abandon(status: .failed)
             throw error
         }
         return folder

@@ -4,30 +4,48 @@ import Foundation
 public enum SamplesFile {
     public static let columns = ["scenario", "strategy", "variant", "size", "repetition", "phase", "metric", "value", "unit"]
 
+    /// What a samples.csv holds: the samples this binary can type, and the series it cannot (unknown strategy or metric).
+    public struct Contents: Sendable {
+        public var samples: [SampleRecord]
+        public var unknown: Set<UnknownSeries>
+    }
+
     public static func encode(_ samples: [SampleRecord], header: Bool = true) throws -> String {
         try CSVFiles.encode(header: header ? columns : nil, rows: samples.map { sample in
-            [sample.scenario, sample.strategy, sample.variant, String(sample.size), String(sample.repetition), sample.phase,
-             sample.metric, sample.value.map(formatNumber) ?? "", sample.unit]
+            let key = sample.key
+            return [key.scenario.rawValue, key.strategy.rawValue, key.variant.description, String(key.size), String(sample.repetition),
+                    key.phase.rawValue, key.metric.rawValue, sample.value.map(formatNumber) ?? "", key.metric.unit]
         })
     }
 
     /// Reads samples.csv back; a row that does not parse is an error naming the file and line.
-    public static func decode(_ text: String, file: String) throws -> [SampleRecord] {
-        try CSVFiles.decode(text, expected: columns, file: file).enumerated().map { index, row in
-            guard let size = Int(row["size"]!), let repetition = Int(row["repetition"]!) else {
-                throw BenchError.invalidInput("\(file): line \(index + 2): size and repetition must be integers")
+    public static func decode(_ text: String, file: String) throws -> Contents {
+        var contents = Contents(samples: [], unknown: [])
+        for (index, row) in try CSVFiles.decode(text, expected: columns, file: file).enumerated() {
+            let line = "\(file): line \(index + 2)"
+            guard let size = Int(row["size"]!), size >= 0, let repetition = Int(row["repetition"]!), repetition >= 0 else {
+                throw BenchError.invalidInput("\(line): size and repetition must be whole numbers of 0 or more")
             }
             let rawValue = row["value"]!
             guard rawValue.isEmpty || Double(rawValue)?.isFinite == true else {
-                throw BenchError.invalidInput("\(file): line \(index + 2): value '\(rawValue)' is not a finite number")
+                throw BenchError.invalidInput("\(line): value '\(rawValue)' is not a finite number")
             }
-            return SampleRecord(scenario: row["scenario"]!, strategy: row["strategy"]!, variant: row["variant"]!, size: size,
-                                repetition: repetition, phase: row["phase"]!, metric: row["metric"]!,
-                                value: rawValue.isEmpty ? nil : Double(rawValue), unit: row["unit"]!)
+            let value = rawValue.isEmpty ? nil : Double(rawValue)
+            switch SeriesKey.parse(scenario: row["scenario"]!, strategy: row["strategy"]!, variant: row["variant"]!, size: size,
+                                   phase: row["phase"]!, metric: row["metric"]!) {
+            case let .success(key):
+                if let value, key.metric.isExact, key.metric.isCount, value < 0 || value.rounded() != value {
+                    throw BenchError.invalidInput("\(line): \(key.metric.rawValue) \(rawValue) is no count (a whole number of 0 or more); is the file damaged?")
+                }
+                contents.samples.append(SampleRecord(key: key, repetition: repetition, value: value))
+            case let .failure(unknown):
+                contents.unknown.insert(unknown)
+            }
         }
+        return contents
     }
 
-    public static func load(_ path: String) throws -> [SampleRecord] {
+    public static func load(_ path: String) throws -> Contents {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BenchError.invalidInput("cannot read \(path)")
         }

@@ -3,83 +3,83 @@ import Foundation
 /// One row of summary.csv: a series' statistics, and its median relative to its floor's in the same run.
 public struct SummaryRow: Equatable, Sendable {
     public var key: SeriesKey
-    public var unit: String
     /// nil when the strategy cannot measure the metric: the row's numbers are then left empty.
     public var summary: SampleSummary?
-    /// The median divided by the floor's median of the same scenario, variant, size, phase and metric.
-    public var ratioToRaw: Double?
-    /// The series `ratioToRaw` divides by: the raw SQLite peer storing the same modelling
-    /// (`raw-sqlite:many-to-many` for `many-to-many` and `grdb:many-to-many`); nil when the run has none.
-    public var floor: String?
+    /// The median divided by the floor's median of the same scenario, variant, size, phase and metric: the replay of
+    /// the same statements on the same modelling.
+    public var ratioToFloor: Double?
+    /// The series `ratioToFloor` divides by (`sql-replay`); nil when the run has none.
+    public var floor: Strategy?
 
-    public init(key: SeriesKey, unit: String, summary: SampleSummary?, ratioToRaw: Double? = nil, floor: String? = nil) {
+    public init(key: SeriesKey, summary: SampleSummary?, ratioToFloor: Double? = nil, floor: Strategy? = nil) {
         self.key = key
-        self.unit = unit
         self.summary = summary
-        self.ratioToRaw = ratioToRaw
+        self.ratioToFloor = ratioToFloor
         self.floor = floor
     }
+
+    public var unit: String { key.metric.unit }
 }
 
 /// summary.csv: one row per (scenario, strategy, variant, size, phase, metric).
 public enum SummaryFile {
     public static let columns = ["scenario", "strategy", "variant", "size", "phase", "metric", "unit", "n", "median", "mean",
-                                 "stddev", "min", "max", "p90", "ci_low", "ci_high", "ratio_to_raw", "floor"]
+                                 "stddev", "min", "max", "p90", "ci_low", "ci_high", "ratio_to_floor", "floor"]
+
+    /// What a summary.csv holds: the rows this binary can type, and the series it cannot.
+    public struct Contents: Sendable {
+        public var rows: [SummaryRow]
+        public var unknown: Set<UnknownSeries>
+    }
 
     /// Summaries of every series in `samples`, ordered by scenario, strategy, variant, size, phase and metric,
     /// each in the order it first appears (the order the scenario declares, as the run's first round has it).
     public static func summarize(_ samples: [SampleRecord]) -> [SummaryRow] {
         var order: [SeriesKey] = []
         var values: [SeriesKey: [Double]] = [:]
-        var units: [SeriesKey: String] = [:]
         var rank: [String: Int] = [:]
         func note(_ field: String, _ value: String) {
             let key = field + "\u{1}" + value
             if rank[key] == nil { rank[key] = rank.count }
         }
         for sample in samples {
-            let key = sample.seriesKey
+            let key = sample.key
             if values[key] == nil {
                 order.append(key)
                 values[key] = []
-                units[key] = sample.unit
-                note("scenario", key.scenario)
-                note("strategy", key.scenario + "/" + key.strategy)
-                note("variant", key.scenario + "/" + key.variant)
-                note("phase", key.scenario + "/" + key.phase)
-                note("metric", key.metric)
+                note("scenario", key.scenario.rawValue)
+                note("strategy", key.scenario.rawValue + "/" + key.strategy.rawValue)
+                note("variant", key.scenario.rawValue + "/" + key.variant.description)
+                note("phase", key.scenario.rawValue + "/" + key.phase.rawValue)
+                note("metric", key.metric.rawValue)
             }
             if let value = sample.value { values[key]!.append(value) }
         }
         let positions = Dictionary(uniqueKeysWithValues: order.map { key in
-            (key, [rank["scenario\u{1}" + key.scenario]!, rank["strategy\u{1}" + key.scenario + "/" + key.strategy]!,
-                   rank["variant\u{1}" + key.scenario + "/" + key.variant]!, key.size, rank["phase\u{1}" + key.scenario + "/" + key.phase]!,
-                   rank["metric\u{1}" + key.metric]!])
+            (key, [rank["scenario\u{1}" + key.scenario.rawValue]!, rank["strategy\u{1}" + key.scenario.rawValue + "/" + key.strategy.rawValue]!,
+                   rank["variant\u{1}" + key.scenario.rawValue + "/" + key.variant.description]!, key.size,
+                   rank["phase\u{1}" + key.scenario.rawValue + "/" + key.phase.rawValue]!, rank["metric\u{1}" + key.metric.rawValue]!])
         })
         order.sort { positions[$0]!.lexicographicallyPrecedes(positions[$1]!) }
-        var rows = order.map { SummaryRow(key: $0, unit: units[$0]!, summary: SampleSummary(values[$0]!)) }
-        addRatiosToRaw(&rows)
+        var rows = order.map { SummaryRow(key: $0, summary: SampleSummary(values[$0]!)) }
+        addRatiosToFloor(&rows)
         return rows
     }
 
-    /// Fills `ratioToRaw` and `floor` from the row of the strategy's floor (the raw peer of its modelling) with the
-    /// same scenario, variant, size, phase and metric. A series whose floor did not run gets no ratio: dividing
-    /// by another modelling's floor is the unfair comparison this column exists to avoid.
-    public static func addRatiosToRaw(_ rows: inout [SummaryRow]) {
+    /// Fills `ratioToFloor` and `floor` from the row of the floor (`sql-replay`) with the same scenario, variant, size,
+    /// phase and metric: the same statements on the same modelling, so that the ratio is ObjectGraph's own cost.
+    public static func addRatiosToFloor(_ rows: inout [SummaryRow]) {
         var medians: [SeriesKey: Double] = [:]
         for row in rows {
             if let median = row.summary?.median { medians[row.key] = median }
         }
         for index in rows.indices {
-            rows[index].ratioToRaw = nil
+            rows[index].ratioToFloor = nil
             rows[index].floor = nil
-            guard let strategy = StrategyID(rawValue: rows[index].key.strategy) else { continue }
-            var key = rows[index].key
-            key.strategy = strategy.floor.rawValue
-            guard let base = medians[key] else { continue }
-            rows[index].floor = key.strategy
+            guard let base = medians[rows[index].key.with(Strategy.floor)] else { continue }
+            rows[index].floor = Strategy.floor
             guard let median = rows[index].summary?.median, base != 0 else { continue }
-            rows[index].ratioToRaw = median / base
+            rows[index].ratioToFloor = median / base
         }
     }
 
@@ -91,13 +91,14 @@ public enum SummaryFile {
             } else {
                 stats = ["0"] + Array(repeating: "", count: 8)
             }
-            return [row.key.scenario, row.key.strategy, row.key.variant, String(row.key.size), row.key.phase, row.key.metric, row.unit]
-                + stats + [row.ratioToRaw.map(formatNumber) ?? "", row.floor ?? ""]
+            let key = row.key
+            return [key.scenario.rawValue, key.strategy.rawValue, key.variant.description, String(key.size), key.phase.rawValue,
+                    key.metric.rawValue, key.metric.unit] + stats + [row.ratioToFloor.map(formatNumber) ?? "", row.floor?.rawValue ?? ""]
         })
     }
 
     /// The summary of a run folder (or a summary.csv path), with a message naming what is missing.
-    public static func load(_ path: String) throws -> [SummaryRow] {
+    public static func load(_ path: String) throws -> Contents {
         let file = path.hasSuffix(".csv") ? path : (path as NSString).appendingPathComponent("summary.csv")
         guard let data = FileManager.default.contents(atPath: file) else {
             throw BenchError.invalidInput("\(path) has no summary.csv; give a run folder written by 'bench run'")
@@ -105,25 +106,35 @@ public enum SummaryFile {
         return try decode(String(decoding: data, as: UTF8.self), file: file)
     }
 
-    public static func decode(_ text: String, file: String) throws -> [SummaryRow] {
-        try CSVFiles.decode(text, expected: Array(columns.dropLast(2)), file: file).enumerated().map { index, row in
-            guard let size = Int(row["size"]!), let n = Int(row["n"]!) else {
-                throw BenchError.invalidInput("\(file): line \(index + 2): size and n must be integers")
+    public static func decode(_ text: String, file: String) throws -> Contents {
+        var contents = Contents(rows: [], unknown: [])
+        for (index, row) in try CSVFiles.decode(text, expected: Array(columns.dropLast(2)), file: file).enumerated() {
+            let line = "\(file): line \(index + 2)"
+            guard let size = Int(row["size"]!), size >= 0, let n = Int(row["n"]!), n >= 0 else {
+                throw BenchError.invalidInput("\(line): size and n must be whole numbers of 0 or more")
             }
-            let key = SeriesKey(scenario: row["scenario"]!, strategy: row["strategy"]!, variant: row["variant"]!, size: size,
-                                phase: row["phase"]!, metric: row["metric"]!)
             var summary: SampleSummary?
             if n > 0 {
                 let numbers = ["median", "mean", "stddev", "min", "max", "p90", "ci_low", "ci_high"].map { Double(row[$0]!) }
                 guard numbers.allSatisfy({ $0?.isFinite == true }) else {
-                    throw BenchError.invalidInput("\(file): line \(index + 2): statistics must be finite numbers")
+                    throw BenchError.invalidInput("\(line): statistics must be finite numbers")
                 }
                 summary = SampleSummary(n: n, median: numbers[0]!, mean: numbers[1]!, stddev: numbers[2]!, min: numbers[3]!,
                                         max: numbers[4]!, p90: numbers[5]!, ciLow: numbers[6]!, ciHigh: numbers[7]!)
             }
-            return SummaryRow(key: key, unit: row["unit"]!, summary: summary, ratioToRaw: row["ratio_to_raw"].flatMap(Double.init),
-                              floor: row["floor"].flatMap { $0.isEmpty ? nil : $0 })
+            switch SeriesKey.parse(scenario: row["scenario"]!, strategy: row["strategy"]!, variant: row["variant"]!, size: size,
+                                   phase: row["phase"]!, metric: row["metric"]!) {
+            case let .success(key):
+                if let median = summary?.median, key.metric.isExact, key.metric.isCount, median < 0 {
+                    throw BenchError.invalidInput("\(line): \(key.metric.rawValue) \(formatNumber(median)) is no count; is the file damaged?")
+                }
+                let ratio = (row["ratio_to_floor"] ?? row["ratio_to_raw"]).flatMap(Double.init)
+                contents.rows.append(SummaryRow(key: key, summary: summary, ratioToFloor: ratio, floor: row["floor"].flatMap(Strategy.init(rawValue:))))
+            case let .failure(unknown):
+                contents.unknown.insert(unknown)
+            }
         }
+        return contents
     }
 }
 

@@ -13,33 +13,27 @@ public enum SummaryTable {
         var output: [String] = []
         let order = scenarios.map(\.name) + rows.map(\.key.scenario).filter { name in !scenarios.contains { $0.name == name } }
         // Each name once, in first-seen order (NSOrderedSet does not dedupe Swift strings on Linux).
-        var seen = Set<String>()
+        var seen = Set<ScenarioName>()
         for scenario in order where seen.insert(scenario).inserted {
             // A --instructions run has no timings: its instruction counts take the time column.
             var measure = Metric.wallMs
-            var timing = rows.filter { $0.key.scenario == scenario && $0.key.metric == Metric.wallMs.rawValue }
+            var timing = rows.filter { $0.key.scenario == scenario && $0.key.metric == .wallMs }
             if timing.isEmpty {
                 measure = .instructions
-                timing = rows.filter { $0.key.scenario == scenario && $0.key.metric == Metric.instructions.rawValue }
+                timing = rows.filter { $0.key.scenario == scenario && $0.key.metric == .instructions }
             }
             guard !timing.isEmpty else { continue }
             let description = scenarios.first { $0.name == scenario }?.description ?? ""
             output.append("\(scenario)\(description.isEmpty ? "" : ": \(description)")")
             let measureHeader = measure == .wallMs ? "wall ms (median [95% CI])" : "instructions (median)"
-            var table = TextTable(header: ["strategy", "variant", "size", "phase", measureHeader, "x raw", "sql", "faults obj/rel",
+            var table = TextTable(header: ["strategy", "variant", "size", "phase", measureHeader, "x floor", "sql", "faults obj/rel",
                                            "rows", "peak MB", "growth"])
-            var previousGroup: (String, String, Int)?
+            var previousGroup: (Strategy, Variant, Int)?
             var fewest = Int.max
             var close = false
             for row in timing {
-                func value(_ metric: Metric) -> String {
-                    var key = row.key
-                    key.metric = metric.rawValue
-                    return byKey[key]?.summary.map { formatNumber($0.median) } ?? "-"
-                }
-                var peakKey = row.key
-                peakKey.metric = Metric.peakRSSBytes.rawValue
-                let peak = byKey[peakKey]?.summary.map { String(format: "%.1f", $0.median / 1_048_576) } ?? "-"
+                func value(_ metric: Metric) -> String { byKey[row.key.with(metric)]?.summary.map { formatNumber($0.median) } ?? "-" }
+                let peak = byKey[row.key.with(.peakRSSBytes)]?.summary.map { String(format: "%.1f", $0.median / 1_048_576) } ?? "-"
                 // A distribution-free 95% interval of the median needs 6 samples; fewer show the median alone.
                 let time = row.summary.map { stats -> String in
                     fewest = min(fewest, stats.n)
@@ -49,7 +43,7 @@ public enum SummaryTable {
                 } ?? "-"
                 let fit = fits.first {
                     $0.scenario == scenario && $0.strategy == row.key.strategy && $0.variant == row.key.variant
-                        && $0.phase == row.key.phase && $0.metric == measure.rawValue
+                        && $0.phase == row.key.phase && $0.metric == measure
                 }
                 // Two fits within 10% of each other's error cannot be told apart: "~" says so.
                 let growth = fit.map { fit -> String in
@@ -62,9 +56,9 @@ public enum SummaryTable {
                 let group = (row.key.strategy, row.key.variant, row.key.size)
                 let continues = previousGroup.map { $0 == group } ?? false
                 previousGroup = group
-                table.add([continues ? "" : row.key.strategy, continues ? "" : (row.key.variant.isEmpty ? "-" : row.key.variant),
-                           continues ? "" : formatCount(row.key.size), row.key.phase, time,
-                           row.ratioToRaw.map { String(format: "%.2f", $0) } ?? "-", value(.sqlStatements), faults, value(.rowsRead),
+                table.add([continues ? "" : row.key.strategy.rawValue, continues ? "" : (row.key.variant.isEmpty ? "-" : row.key.variant.description),
+                           continues ? "" : formatCount(row.key.size), row.key.phase.rawValue, time,
+                           row.ratioToFloor.map { String(format: "%.2f", $0) } ?? "-", value(.sqlStatements), faults, value(.rowsRead),
                            peak, growth])
             }
             output.append(table.rendered)
@@ -72,16 +66,13 @@ public enum SummaryTable {
                 output.append("(n=\(fewest)): medians of \(fewest) repetition(s); a 95% interval of the median needs 6 or more (--repetitions 6)")
             }
             if close { output.append("~: the second-best growth fits almost as well (within 10%); see complexity.csv") }
-            let losses = rows.filter { $0.key.scenario == scenario && $0.key.metric == Metric.lossRate.rawValue }
+            let losses = rows.filter { $0.key.scenario == scenario && $0.key.metric == .lossRate }
             if !losses.isEmpty {
                 var lossTable = TextTable(header: ["strategy", "variant", "size", "phase", "links intended", "persisted", "lost", "loss rate"])
                 for row in losses {
-                    func value(_ metric: Metric) -> String {
-                        var key = row.key
-                        key.metric = metric.rawValue
-                        return byKey[key]?.summary.map { formatNumber($0.median) } ?? "-"
-                    }
-                    lossTable.add([row.key.strategy, row.key.variant.isEmpty ? "-" : row.key.variant, String(row.key.size), row.key.phase,
+                    func value(_ metric: Metric) -> String { byKey[row.key.with(metric)]?.summary.map { formatNumber($0.median) } ?? "-" }
+                    lossTable.add([row.key.strategy.rawValue, row.key.variant.isEmpty ? "-" : row.key.variant.description, String(row.key.size),
+                                   row.key.phase.rawValue,
                                    value(.linksIntended), value(.linksPersisted), value(.linksLost),
                                    row.summary.map { String(format: "%.4f", $0.median) } ?? "-"])
                 }

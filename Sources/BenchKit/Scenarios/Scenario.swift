@@ -1,20 +1,17 @@
-/// A scenario file, checked: a workload combined with strategies, variants, sizes and parameters; or a model, data
-/// and phases of steps the file declares itself.
+/// A scenario file, checked: a model (an Xcode model file, or inline), the data to fill it with, phases of steps, the
+/// variants (some change the model: the modelling of a relationship, a delete rule, ...), the strategies that run it
+/// and the sizes, repetitions and warmups of each profile.
 public struct Scenario: Sendable {
-    public let name: String
+    public let name: ScenarioName
     public let description: String
-    /// The school workload it runs; nil for a declared scenario.
-    public let workload: (any Workload.Type)?
-    /// The model, data and phases a declared scenario runs; nil for a workload scenario.
-    public let declared: DeclaredScenario?
-    public let strategies: [StrategyID]
+    /// The model, data and phases, one plan per variant.
+    public let declared: DeclaredScenario
+    public let strategies: [Strategy]
     /// Variant axes in declared order.
     public let axes: [(name: String, values: [VariantValue])]
     public let sizes: [Profile: [Int]]
     public let repetitions: [Profile: Int]
     public let warmup: [Profile: Int]
-    /// Workload parameters with the workload's defaults filled in.
-    public let parameters: [String: Double]
     /// The file the scenario came from, as messages name it.
     public let file: String
     /// Where the definition lives, recorded in run.json so that `bench advise RUN` reads the same one.
@@ -27,10 +24,10 @@ public struct Scenario: Sendable {
     }
 
     /// The phases it measures, in order.
-    public var phaseNames: [String] { workload?.spec.phases ?? declared?.phaseNames ?? [] }
+    public var phaseNames: [PhaseName] { declared.phaseNames }
 
-    /// What the scenario runs, for listings: its workload's name, or its model's source.
-    public var runsText: String { workload.map { "workload \($0.spec.name)" } ?? "model \(declared?.model.source ?? "?")" }
+    /// The model it runs, for listings.
+    public var modelSource: String { declared.model.source }
 
     /// Every combination of the variant axes (one empty variant when there are none).
     public var variants: [Variant] {

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Reads scenario files (JSON), refusing anything unknown or mistyped with the file, the field and the reason.
+/// Reads scenario files (JSON), refusing anything unknown or mistyped with the file, the field and the reason: the one
+/// parser of every scenario, shipped or a user's.
 public enum ScenarioFile {
-    static let fields = ["name", "description", "workload", "strategies", "variants", "sizes", "repetitions", "warmup", "parameters"]
+    static let fields = ["name", "description", "model", "strategies", "data", "variants", "phases", "sizes", "repetitions", "warmup"]
 
     /// Parses the scenario at `path`.
     public static func load(_ path: String) throws -> Scenario {
@@ -33,113 +34,29 @@ public enum ScenarioFile {
         if let path = JSONValue.firstDuplicateKey(in: data) {
             throw fail(path, "given twice in one object; keep one (a JSON reader silently uses only one of them)")
         }
-        if root["model"] != nil { return try parseDeclared(root, file: file, fail: fail) }
+        if root["workload"] != nil || root["parameters"] != nil {
+            throw fail(root["workload"] != nil ? "workload" : "parameters", "workloads written in Swift are gone: every scenario declares its model, data and phases (see Scenarios/README.md and the shipped scenarios, which declare the old workloads)")
+        }
         try refuseUnknownFields(root, known: fields, what: "unknown field", fail: fail)
         func string(_ field: String) throws -> String { try requiredString(root, field, fail: fail) }
         let name = try string("name")
         let description = try string("description")
-        let workloadName = try string("workload")
-        guard let workload = Workloads.named(workloadName) else {
-            let names = Workloads.all.map { $0.spec.name }
-            let near = nearNames(workloadName, in: names)
-            throw fail("workload", "unknown workload '\(workloadName)'" + (near.isEmpty ? "; known: \(names.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
-        }
-        let spec = workload.spec
-
-        guard let strategyList = root["strategies"]?.array, !strategyList.isEmpty else {
-            throw fail("strategies", root["strategies"] == nil ? "missing" : "expected a non-empty array of strategy names, got \(root["strategies"]!)")
-        }
-        var selectors: [StrategySelector] = []
-        for item in strategyList {
-            guard let text = item.string else { throw fail("strategies", "expected strategy names, got \(item)") }
-            guard let selector = StrategySelector(text) else {
-                let near = StrategyID.suggestions(for: text)
-                throw fail("strategies", "unknown strategy '\(text)'" + (near.isEmpty ? "; known: \(Modelling.allCases.map(\.rawValue).joined(separator: ", ")), raw-sqlite, grdb, or a peer of one modelling as raw-sqlite:many-to-one" : " (did you mean '\(near[0])'?)"))
-            }
-            guard spec.strategies.contains(where: selector.matches) else {
-                throw fail("strategies", "workload '\(spec.name)' does not support strategy '\(text)'; it supports \(spec.supportedStrategiesText)")
-            }
-            selectors.append(selector)
-        }
-        // A bare peer (raw-sqlite) stands for that peer of each ObjectGraph modelling listed.
-        let strategies = StrategySelector.expand(selectors, available: spec.strategies)
-
-        var axes: [(name: String, values: [VariantValue])] = []
-        if let raw = root["variants"] {
-            guard let list = raw.array else { throw fail("variants", "expected an array of {\"name\": ..., \"values\": [...]}, got \(raw)") }
-            for item in list {
-                guard let axis = item.object, let axisName = axis["name"]?.string, let values = axis["values"]?.array,
-                      Set(axis.keys) == ["name", "values"], !values.isEmpty else {
-                    throw fail("variants", "each variant is {\"name\": \"...\", \"values\": [...]} with at least one value, got \(item)")
-                }
-                guard let variantSpec = spec.variants.first(where: { $0.name == axisName }) else {
-                    let near = nearNames(axisName, in: spec.variants.map(\.name))
-                    throw fail("variants", "workload '\(spec.name)' has no variant '\(axisName)'" + (near.isEmpty ? "" : " (did you mean '\(near[0])'?)"))
-                }
-                var parsed: [VariantValue] = []
-                for value in values {
-                    let variantValue: VariantValue
-                    switch value {
-                    case let .number(number): variantValue = .number(number)
-                    case let .string(text): variantValue = .text(text)
-                    default: throw fail("variants", "'\(axisName)' values must be names or numbers, got \(value)")
-                    }
-                    if let problem = variantSpec.check(variantValue) { throw fail("variants", "'\(axisName)': \(problem)") }
-                    parsed.append(variantValue)
-                }
-                axes.append((axisName, parsed))
-            }
-        }
-        for variantSpec in spec.variants where !axes.contains(where: { $0.name == variantSpec.name }) {
-            throw fail("variants", "workload '\(spec.name)' needs a '\(variantSpec.name)' variant (\(variantSpec.help))")
-        }
-
-        let (sizes, repetitions, warmup) = try schedule(root, fail: fail)
-
-        var parameters: [String: Double] = [:]
-        for parameter in spec.parameters { parameters[parameter.name] = parameter.defaultValue }
-        if let raw = root["parameters"] {
-            guard let given = raw.object else { throw fail("parameters", "expected an object, got \(raw)") }
-            for (key, value) in given.sorted(by: { $0.key < $1.key }) {
-                guard let parameter = spec.parameters.first(where: { $0.name == key }) else {
-                    let near = nearNames(key, in: spec.parameters.map(\.name))
-                    let known = spec.parameters.map(\.name).joined(separator: ", ")
-                    throw fail("parameters", "workload '\(spec.name)' has no parameter '\(key)'" + (near.isEmpty ? (known.isEmpty ? "" : "; it has: \(known)") : " (did you mean '\(near[0])'?)"))
-                }
-                guard let number = value.number else {
-                    throw fail("parameters", "'\(key)' must be a number, got \(value)")
-                }
-                guard parameter.range.contains(number), !parameter.integer || number.rounded() == number else {
-                    throw fail("parameters", "'\(key)' must be \(parameter.integer ? "an integer" : "a number") in \(VariantValue.number(parameter.range.lowerBound))...\(VariantValue.number(parameter.range.upperBound)), got \(VariantValue.number(number))")
-                }
-                parameters[key] = number
-            }
-        }
-        return Scenario(name: name, description: description, workload: workload, declared: nil, strategies: strategies, axes: axes,
-                        sizes: sizes, repetitions: repetitions, warmup: warmup, parameters: parameters, file: file,
-                        origin: .file(absolutePath(file)))
-    }
-
-    /// A scenario that declares its model, data and phases (see `DeclaredScenario`).
-    private static func parseDeclared(_ root: [String: JSONValue], file: String, fail: (String?, String) -> BenchError) throws -> Scenario {
-        let fields = DeclaredScenarioParser.fields
-        try refuseUnknownFields(root, known: fields, what: "unknown field for a scenario with its own model", fail: fail)
-        func string(_ field: String) throws -> String { try requiredString(root, field, fail: fail) }
-        let name = try string("name")
-        let description = try string("description")
-        var strategies: [StrategyID] = []
+        guard root["model"] != nil else { throw fail("model", "missing: a path to an Xcode model (relative to this file) or an inline model {\"entities\": [...]}") }
+        var strategies: [Strategy] = []
         for item in root["strategies"]?.array ?? [.string("objectgraph"), .string("sql-replay")] {
-            guard let text = item.string, let strategy = StrategyID(rawValue: text), strategy.modelling == nil else {
-                throw fail("strategies", "a scenario with its own model runs objectgraph and sql-replay, got \(item)")
-            }
-            if !strategies.contains(strategy) { strategies.append(strategy) }
+            guard let text = item.string else { throw fail("strategies", "expected strategy names, got \(item)") }
+            let strategy: Strategy
+            do { strategy = try Strategy.named(text) } catch let error as BenchError { throw fail("strategies", error.description) }
+            guard !strategies.contains(strategy) else { throw fail("strategies", "'\(text)' is named twice") }
+            strategies.append(strategy)
         }
-        guard !strategies.isEmpty else { throw fail("strategies", "expected objectgraph, sql-replay or both") }
+        guard !strategies.isEmpty else { throw fail("strategies", "expected objectgraph, sql-replay, raw-sqlite or grdb") }
         var axes: [(name: String, values: [VariantValue])] = []
         var rawAxes: [String: [String: JSONValue]] = [:]
+        if let raw = root["variants"], raw.array == nil { throw fail("variants", "expected an array of {\"name\": ..., \"values\": [...]}, got \(raw)") }
         for item in root["variants"]?.array ?? [] {
             guard let axis = item.object, let axisName = axis["name"]?.string, !axisName.isEmpty, let values = axis["values"]?.array, !values.isEmpty,
-                  Set(axis.keys).isSubset(of: ["name", "values", "change", "target", "attribute", "destinationKey"]) else {
+                  Set(axis.keys).isSubset(of: ["name", "values", "change", "target", "keyAttribute", "ownerKey", "toManyInverse"]) else {
                 throw fail("variants", "each variant is {\"name\": ..., \"values\": [...]} and, to change the model, \"change\" and \"target\"; got \(item)")
             }
             guard !axes.contains(where: { $0.name == axisName }) else { throw fail("variants", "two variants named '\(axisName)'") }
@@ -150,6 +67,7 @@ public enum ScenarioFile {
                 case let .string(text) where !text.isEmpty && !text.contains(";") && !text.contains("="): parsed.append(.text(text))
                 default: throw fail("variants", "'\(axisName)' values must be names (without ; or =) or numbers, got \(value)")
                 }
+                if parsed.dropLast().contains(parsed.last!) { throw fail("variants", "'\(axisName)' names the value '\(parsed.last!)' twice") }
             }
             axes.append((axisName, parsed))
             rawAxes[axisName] = axis
@@ -157,10 +75,22 @@ public enum ScenarioFile {
         let (sizes, repetitions, warmup) = try schedule(root, fail: fail)
         var combinations: [[(name: String, value: VariantValue)]] = [[]]
         for axis in axes { combinations = combinations.flatMap { prefix in axis.values.map { prefix + [(axis.name, $0)] } } }
-        let declared = try DeclaredScenarioParser.parse(root, file: file, axes: axes, rawAxes: rawAxes, variants: combinations.map(Variant.init))
-        return Scenario(name: name, description: description, workload: nil, declared: declared, strategies: strategies, axes: axes,
-                        sizes: sizes, repetitions: repetitions, warmup: warmup, parameters: [:], file: file,
-                        origin: .file(absolutePath(file)))
+        let variants = combinations.map(Variant.init)
+        let declared = try DeclaredScenarioParser.parse(root, file: file, axes: axes, rawAxes: rawAxes, variants: variants)
+        if let peer = strategies.first(where: \.isPeer) {
+            for variant in variants {
+                let plan = declared.plan(for: variant)
+                guard SchoolSchema(model: plan.model, manualKeys: plan.manualKeys) != nil else {
+                    throw fail("strategies", "\(peer) implements the School model's scenarios (Scenarios/models/School.xcdatamodeld); this scenario's model is another: run it with objectgraph and sql-replay")
+                }
+                if let phase = plan.phases.first(where: { SchoolPhase(scenario: name, phase: $0) == nil }) {
+                    let known = SchoolPhase.implemented.map { "\($0.key) (\($0.value.joined(separator: ", ")))" }.sorted().joined(separator: "; ")
+                    throw fail("strategies", "\(peer) has no implementation of \(name)'s phase '\(phase.name)'\(variants.count > 1 ? " with \(variant)" : ""); the peers implement the shipped School scenarios as written: \(known)")
+                }
+            }
+        }
+        return Scenario(name: ScenarioName(name), description: description, declared: declared, strategies: strategies, axes: axes,
+                        sizes: sizes, repetitions: repetitions, warmup: warmup, file: file, origin: .file(absolutePath(file)))
     }
 
     /// `path` from the working folder, for run.json.
@@ -252,10 +182,11 @@ public struct ScenarioCatalog: Sendable {
 
     /// The scenario called `name`, or an error with "did you mean ...?".
     public func scenario(named name: String) throws -> Scenario {
-        if let scenario = scenarios.first(where: { $0.name == name }) { return scenario }
-        let near = nearNames(name, in: scenarios.map(\.name))
+        if let scenario = scenarios.first(where: { $0.name.rawValue == name }) { return scenario }
+        let names = scenarios.map(\.name.rawValue)
+        let near = nearNames(name, in: names)
         throw BenchError.invalidInput("unknown scenario '\(name)'" + (near.isEmpty
-            ? "; run 'bench list' to see the scenarios (\(scenarios.map(\.name).joined(separator: ", ")))"
+            ? " in \(folder); 'bench list' lists them (\(names.joined(separator: ", "))), and --scenarios DIR reads your own folder of scenario files"
             : " (did you mean '\(near[0])'?)"))
     }
 

@@ -43,17 +43,26 @@ public enum ComplexityFit {
 
     /// One row per (scenario, strategy, variant, phase, metric) measured at three sizes or more.
     public struct Row: Equatable, Sendable {
-        public let scenario, strategy, variant, phase, metric: String
+        public let scenario: ScenarioName
+        public let strategy: Strategy
+        public let variant: Variant
+        public let phase: PhaseName
+        public let metric: Metric
         public let sizes: [Int]
         public let fits: [Fit]
         public var best: Fit { fits[0] }
     }
 
-    public static let fittedMetrics: Set<String> = [Metric.wallMs.rawValue, Metric.sqlStatements.rawValue, Metric.peakRSSBytes.rawValue,
-                                                    Metric.instructions.rawValue]
+    public static let fittedMetrics: Set<Metric> = [.wallMs, .sqlStatements, .peakRSSBytes, .instructions]
 
     public static func fits(_ summary: [SummaryRow]) -> [Row] {
-        struct Key: Hashable { let scenario, strategy, variant, phase, metric: String }
+        struct Key: Hashable {
+            let scenario: ScenarioName
+            let strategy: Strategy
+            let variant: Variant
+            let phase: PhaseName
+            let metric: Metric
+        }
         var order: [Key] = []
         var points: [Key: [(Int, Double)]] = [:]
         for row in summary where fittedMetrics.contains(row.key.metric) {
@@ -79,7 +88,8 @@ public enum ComplexityFile {
     public static func encode(_ rows: [ComplexityFit.Row]) throws -> String {
         try CSVFiles.encode(header: columns, rows: rows.map { row in
             let second = row.fits.count > 1 ? row.fits[1] : nil
-            return [row.scenario, row.strategy, row.variant, row.phase, row.metric, row.sizes.map(String.init).joined(separator: " "),
+            return [row.scenario.rawValue, row.strategy.rawValue, row.variant.description, row.phase.rawValue, row.metric.rawValue,
+                    row.sizes.map(String.init).joined(separator: " "),
                     row.best.model.rawValue, formatNumber(row.best.error), String(format: "%.6g", row.best.coefficient),
                     second?.model.rawValue ?? "", second.map { formatNumber($0.error) } ?? ""]
         })

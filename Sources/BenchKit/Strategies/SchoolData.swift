@@ -1,9 +1,7 @@
 import Foundation
 
-/// The logical data every strategy stores: students in classes, with subjects and an address each.
-///
-/// Built from the size, the parameters and the seed alone, outside any timed region, so that every strategy of
-/// a repetition gets the same data.
+/// The logical data the hand-written peers store and read: students in classes, with subjects and an address each,
+/// taken from the graph a School scenario's data section generates (outside any timed region).
 public struct SchoolData: Sendable {
     public let studentNames: [String]
     public let classNames: [String]
@@ -17,40 +15,54 @@ public struct SchoolData: Sendable {
 
     public var studentCount: Int { studentNames.count }
 
-    /// `students` students in classes of `studentsPerClass` (assigned at random, every class full but the
-    /// last), each with an address and `subjectsPerStudent` distinct subjects drawn from `subjects`; with
-    /// `subjects` 0, each student gets subjects of its own.
-    public static func make(students: Int, studentsPerClass: Int, subjects: Int, subjectsPerStudent: Int,
-                            seed: UInt64) -> SchoolData {
-        var random = SplitMix64(seed: seed)
-        let classCount = max(1, (students + studentsPerClass - 1) / studentsPerClass)
-        var slots = (0..<students).map { $0 / studentsPerClass }
-        slots.shuffle(using: &random)
-        let ownSubjects = subjects == 0
-        let subjectCount = ownSubjects ? students * subjectsPerStudent : subjects
-        let perStudent = min(subjectsPerStudent, subjectCount)
-        var subjectsOfStudent: [[Int]] = []
-        subjectsOfStudent.reserveCapacity(students)
-        for student in 0..<students {
-            if ownSubjects {
-                subjectsOfStudent.append(Array((student * perStudent)..<((student + 1) * perStudent)))
-                continue
-            }
-            var chosen: [Int] = []
-            while chosen.count < perStudent {
-                let subject = Int(random.next() % UInt64(subjectCount))
-                if !chosen.contains(subject) { chosen.append(subject) }
-            }
-            subjectsOfStudent.append(chosen)
+
+    init(studentNames: [String], classNames: [String], classIDs: [UUID], classOfStudent: [Int], addressNames: [String],
+         subjectNames: [String], subjectsOfStudent: [[Int]]) {
+        self.studentNames = studentNames
+        self.classNames = classNames
+        self.classIDs = classIDs
+        self.classOfStudent = classOfStudent
+        self.addressNames = addressNames
+        self.subjectNames = subjectNames
+        self.subjectsOfStudent = subjectsOfStudent
+    }
+
+    /// The school a data section made for a variant of the School model, for the hand-written peers: the same names,
+    /// classes, addresses and subjects ObjectGraph stores (student i's address at `addressNames[i]`).
+    init(graph: GraphData) {
+        let model = graph.model
+        func objects(_ name: String) -> GraphData.Objects? { model.entity(name).flatMap { graph.objects[$0.number] } }
+        func strings(_ entity: String, _ attribute: String) -> [String] {
+            objects(entity)?.columns.first { $0.attribute.name == attribute }?.values.map { $0.string ?? "" } ?? []
         }
-        return SchoolData(
-            studentNames: (0..<students).map { "Student \(padded($0 + 1))" },
-            classNames: (0..<classCount).map { "Class \(padded($0 + 1))" },
-            classIDs: (0..<classCount).map { _ in UUID(randomUsing: &random) },
-            classOfStudent: slots,
-            addressNames: (0..<students).map { "Address \(padded($0 + 1))" },
-            subjectNames: (0..<subjectCount).map { "Subject \(padded($0 + 1))" },
-            subjectsOfStudent: subjectsOfStudent)
+        let students = objects("Student")?.count ?? 0
+        var classOfStudent = [Int](repeating: 0, count: students)
+        var addressOfStudent = [Int](repeating: 0, count: students)
+        var subjectsOfStudent = [[Int]](repeating: [], count: students)
+        for edges in graph.edges {
+            for (source, targets) in edges.ordered {
+                switch (edges.source.name, edges.relationship) {
+                case ("Class", "students"):
+                    for target in targets { classOfStudent[target.index] = source.index }
+                case ("Student", "class"), ("Student", "classes"), ("Student", "students"):
+                    if let target = targets.first { classOfStudent[source.index] = target.index }
+                case ("Student", "address"):
+                    if let target = targets.first { addressOfStudent[source.index] = target.index }
+                case ("Student", "subjects"):
+                    subjectsOfStudent[source.index] = targets.map(\.index)
+                default:
+                    break
+                }
+            }
+        }
+        let addresses = strings("Address", "name")
+        self.init(studentNames: strings("Student", "name"), classNames: strings("Class", "name"),
+                  classIDs: objects("Class")?.columns.first { $0.attribute.name == "id" }?.values.map { value in
+                      if case let .uuid(id) = value { return id } else { return UUID() }
+                  } ?? [],
+                  classOfStudent: objects("Class") == nil ? [] : classOfStudent,
+                  addressNames: addresses.isEmpty ? [] : addressOfStudent.map { addresses[$0] },
+                  subjectNames: strings("Subject", "name"), subjectsOfStudent: subjectsOfStudent)
     }
 
     /// The students of each class, in student order.
@@ -60,10 +72,6 @@ public struct SchoolData: Sendable {
         return members
     }
 
-    private static func padded(_ number: Int) -> String {
-        let digits = String(number)
-        return digits.count >= 7 ? digits : String(repeating: "0", count: 7 - digits.count) + digits
-    }
 }
 
 /// A small, fast, seedable generator (SplitMix64): the same seed gives the same data on every machine.

@@ -74,11 +74,15 @@ struct SchoolSchema: Sendable {
     let addressOwner: String?
     let studentName, className, classUUID, subjectName, addressName: String
 
-    init(_ modelling: SchoolModelling) throws {
+    /// The tables of `model`, a variant of the School model (nil when it is not one).
+    init?(model: ObjectModel, manualKeys: [ManualKey]) {
+        guard let modelling = SchoolModelling(model: model, manualKeys: manualKeys) else { return nil }
         self.modelling = modelling
-        let model = try modelling.makeModel()
         let studentEntity = model.entity("Student")!, classEntity = model.entity("Class")!
         let subjectEntity = model.entity("Subject")!, addressEntity = model.entity("Address")!
+        guard let studentName = studentEntity.attribute("name"), let className = classEntity.attribute("name"),
+              let classUUID = classEntity.attribute("id"), let subjectName = subjectEntity.attribute("name"),
+              let addressName = addressEntity.attribute("name") else { return nil }
         student = Table(studentEntity)
         schoolClass = Table(classEntity)
         subject = Table(subjectEntity)
@@ -86,7 +90,9 @@ struct SchoolSchema: Sendable {
         switch modelling.membership {
         case .manyToOne, .manyToNil: membership = .ownerColumn(classEntity.relationship("students")!.columnName)
         case .manyToMany: membership = .joinTable(Join(classEntity.relationship("students")!))
-        case .manualFK: membership = .classID(studentEntity.attribute("classID")!.columnName)
+        case .manualFK:
+            guard let classID = studentEntity.attribute("classID") else { return nil }
+            membership = .classID(classID.columnName)
         }
         switch modelling.subjects {
         case .manyToMany: subjects = .joinTable(Join(studentEntity.relationship("subjects")!))
@@ -94,11 +100,11 @@ struct SchoolSchema: Sendable {
         }
         addressKey = studentEntity.relationship("address")!.columnName
         addressOwner = addressEntity.relationship("student")?.columnName
-        studentName = studentEntity.attribute("name")!.columnName
-        className = classEntity.attribute("name")!.columnName
-        classUUID = classEntity.attribute("id")!.columnName
-        subjectName = subjectEntity.attribute("name")!.columnName
-        addressName = addressEntity.attribute("name")!.columnName
+        self.studentName = studentName.columnName
+        self.className = className.columnName
+        self.classUUID = classUUID.columnName
+        self.subjectName = subjectName.columnName
+        self.addressName = addressName.columnName
         schemaSQL = model.schemaSQL
         entities = model.entities.map { ($0.number, $0.name) }
     }

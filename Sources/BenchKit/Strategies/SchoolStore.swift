@@ -1,20 +1,20 @@
 import Foundation
 
-/// What a strategy does with the school. Workloads call these inside their timed phases; anything a
-/// strategy cannot do throws `BenchError.unsupported`.
+/// What a hand-written peer does with the school: the School scenarios' phases (`SchoolPhase`) call these inside
+/// their timed regions.
 ///
 /// Operations leave what they read or made alive (in the store object) until `releaseObjects()`, which the
-/// workloads call outside the timed region, so that tearing down objects is never timed for any strategy.
-public protocol SchoolStore: CounterSource {
+/// runner calls outside the timed region, so that tearing down objects is never timed for any strategy.
+protocol SchoolStore: CounterSource {
     /// Drops every object and context the last operations kept (untimed).
     func releaseObjects()
+    /// Rows the school's statements changed since it opened its database.
+    var rowsChanged: Int { get }
 
     /// Classes and students, each student linked to its class; one save.
     func insertMembership(_ data: SchoolData) throws
     /// Students and their addresses, linked; one save.
     func insertAddresses(_ data: SchoolData) throws
-    /// The whole school: classes, subjects, addresses and students with every link; one save.
-    func insertSchool(_ data: SchoolData) throws
 
     /// Fetches every student and reads each name.
     func fetchAllStudents() throws -> Checksum
@@ -28,30 +28,8 @@ public protocol SchoolStore: CounterSource {
     func walk(_ keyPath: PrefetchPath, prefetch: Bool) throws -> Checksum
     /// Fetches students by name with a batch size (0: all at once) and reads the first `limit` names (nil: all).
     func iterateStudents(batchSize: Int, limit: Int?) throws -> Checksum
-
-    /// Students and subjects with the given memberships (student i has subjects `memberships[i]`); one save.
-    func insertMemberships(studentCount: Int, subjectCount: Int, memberships: [[Int]]) throws
-    /// Reads every student's subjects in a new context: the (student, subject) links the store kept.
-    func countSubjectLinks() throws -> Int
 }
 
-extension SchoolStore {
-    public func insertMembership(_ data: SchoolData) throws { throw BenchError.unsupported("insertMembership") }
-    public func insertAddresses(_ data: SchoolData) throws { throw BenchError.unsupported("insertAddresses") }
-    public func insertSchool(_ data: SchoolData) throws { throw BenchError.unsupported("insertSchool") }
-    public func fetchAllStudents() throws -> Checksum { throw BenchError.unsupported("fetchAllStudents") }
-    public func walkClasses(prefetch: Bool) throws -> Checksum { throw BenchError.unsupported("walkClasses") }
-    public func findStudent(className: String, studentName: String, byFetch: Bool) throws -> Bool {
-        throw BenchError.unsupported("findStudent")
-    }
-    public func readPath(_ path: FaultPath, everyStudent: Bool) throws -> Checksum { throw BenchError.unsupported("readPath") }
-    public func walk(_ keyPath: PrefetchPath, prefetch: Bool) throws -> Checksum { throw BenchError.unsupported("walk") }
-    public func iterateStudents(batchSize: Int, limit: Int?) throws -> Checksum { throw BenchError.unsupported("iterateStudents") }
-    public func insertMemberships(studentCount: Int, subjectCount: Int, memberships: [[Int]]) throws {
-        throw BenchError.unsupported("insertMemberships")
-    }
-    public func countSubjectLinks() throws -> Int { throw BenchError.unsupported("countSubjectLinks") }
-}
 
 /// The seed's fault examples: `student.address.name` and `student.subjects.first.name`.
 public enum FaultPath: String, Sendable {

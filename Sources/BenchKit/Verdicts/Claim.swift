@@ -19,48 +19,43 @@ public struct Claim: Sendable {
     public var command: String { "bench run \(scenarios.joined(separator: " ")) --profile \(profile)" }
 }
 
-/// The series of a run a rule reads: a scenario, strategy, variant (the axes named; the others must not exist or
-/// must be given) and phase.
+/// The series of a run a rule reads: a scenario, strategy (ObjectGraph unless said), variant (the axes named; the
+/// others must not exist or must be given) and phase.
 public struct SeriesSelector: Sendable, CustomStringConvertible {
-    public let scenario: String
-    public let strategy: String
+    public let scenario: ScenarioName
+    public let strategy: Strategy
     /// Axis = value pairs the series' variant must have exactly.
     public let variant: [(axis: String, value: String)]
-    public let phase: String
+    public let phase: PhaseName
 
-    public init(_ scenario: String, _ strategy: String, _ variant: [(String, String)] = [], phase: String) {
+    public init(_ scenario: ScenarioName, _ variant: [(String, String)] = [], phase: PhaseName, strategy: Strategy = .objectGraph) {
         self.scenario = scenario
         self.strategy = strategy
         self.variant = variant.map { (axis: $0.0, value: $0.1) }
         self.phase = phase
     }
 
-    /// `query many-to-one prefetch=off walk`.
+    /// `query objectgraph modelling=many-to-one;prefetch=off walk`.
     public var description: String {
-        ([scenario, strategy] + (variant.isEmpty ? [] : [variant.map { "\($0.axis)=\($0.value)" }.joined(separator: ";")]) + [phase])
-            .joined(separator: " ")
+        ([scenario.rawValue, strategy.rawValue] + (variant.isEmpty ? [] : [variant.map { "\($0.axis)=\($0.value)" }.joined(separator: ";")])
+            + [phase.rawValue]).joined(separator: " ")
     }
 
     /// What tells this series from `other`, for evidence: the strategy, the variant values or the phase that differ.
     func label(against other: SeriesSelector) -> String {
         var parts: [String] = []
-        if strategy != other.strategy { parts.append(strategy) }
+        if strategy != other.strategy { parts.append(strategy.rawValue) }
         let differing = variant.filter { pair in !other.variant.contains { $0.axis == pair.axis && $0.value == pair.value } }
         parts += differing.map { "\($0.axis)=\($0.value)" }
-        if phase != other.phase { parts.append(phase) }
-        if scenario != other.scenario { parts.insert(scenario, at: 0) }
+        if phase != other.phase { parts.append(phase.rawValue) }
+        if scenario != other.scenario { parts.insert(scenario.rawValue, at: 0) }
         return parts.isEmpty ? description : parts.joined(separator: " ")
     }
 
-    /// The variant as the run writes it, for a row's variant string with the same axes in the scenario's order.
+    /// Whether `key` is this series (at any size and metric): the same axes and values, in any order.
     func matches(_ key: SeriesKey) -> Bool {
-        guard key.scenario == scenario, key.strategy == strategy, key.phase == phase else { return false }
-        let pairs = key.variant.isEmpty ? [] : key.variant.split(separator: ";").map { pair -> (String, String) in
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            return (parts[0], parts.count > 1 ? parts[1] : "")
-        }
-        guard pairs.count == variant.count else { return false }
-        return variant.allSatisfy { wanted in pairs.contains { $0.0 == wanted.axis && $0.1 == wanted.value } }
+        guard key.scenario == scenario, key.strategy == strategy, key.phase == phase, key.variant.values.count == variant.count else { return false }
+        return variant.allSatisfy { wanted in key.variant[wanted.axis]?.description == wanted.value }
     }
 }
 

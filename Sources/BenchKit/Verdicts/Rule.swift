@@ -256,7 +256,7 @@ struct RunView {
 
     /// The series' medians by size, smallest first.
     func series(_ selector: SeriesSelector, _ metric: Metric) -> [(size: Int, summary: SampleSummary)] {
-        rows.filter { $0.key.metric == metric.rawValue && selector.matches($0.key) }
+        rows.filter { $0.key.metric == metric && selector.matches($0.key) }
             .map { (size: $0.key.size, summary: $0.value) }.sorted { $0.size < $1.size }
     }
 

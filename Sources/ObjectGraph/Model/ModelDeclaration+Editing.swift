@@ -48,3 +48,16 @@ extension Property {
         return Property(name: name, kind: .relationship(spec))
     }
 }
+
+extension Property {
+    /// The same relationship made to-one or to-many (unordered, no count bounds), under `name`; other properties are
+    /// returned unchanged.
+    package func settingCardinality(toMany: Bool, name: String) -> Property {
+        guard case var .relationship(spec) = kind else { return self }
+        spec.isToMany = toMany
+        spec.isOrdered = false
+        spec.minCount = 0
+        spec.maxCount = toMany ? 0 : 1
+        return Property(name: name, kind: .relationship(spec))
+    }
+}

@@ -1,8 +1,8 @@
 import Foundation
 import ObjectGraph
 
-/// The names GRDB's records and associations use for one modelling of the school, taken from the same compiled
-/// model as the raw peer's (`SchoolSchema`): records are generic over a `GRDBSchemaSource`, one per modelling.
+/// The names GRDB's records and associations use for one modelling of the school, taken from the variant's compiled
+/// model as the raw peer's are (`SchoolSchema`): records are generic over a `GRDBSchemaSource`, one per modelling.
 final class GRDBNames: Sendable {
     let schema: SchoolSchema
     var studentTable: String { schema.student.name }
@@ -26,9 +26,7 @@ final class GRDBNames: Sendable {
     let subjectOwnerColumn: String?
     let subjectsJoin: SchoolSchema.Join?
 
-    init(_ modelling: SchoolModelling) {
-        // The school's model is fixed and compiles; a failure here is a programming error.
-        let schema = try! SchoolSchema(modelling)
+    init(_ schema: SchoolSchema) {
         self.schema = schema
         switch schema.membership {
         case let .ownerColumn(column), let .classID(column):
@@ -49,32 +47,61 @@ final class GRDBNames: Sendable {
     }
 }
 
-/// A modelling of the school, as a type: GRDB's record types name their table in a static property.
-protocol GRDBSchemaSource {
-    static var names: GRDBNames { get }
+/// A modelling of the school, as a type: GRDB's record types name their table and associations in static
+/// properties, so each modelling is a type, whose names are registered from the variant's compiled model before its
+/// first use (`GRDBNamesRegistry`).
+protocol GRDBSchemaSource {}
+
+extension GRDBSchemaSource {
+    static var names: GRDBNames { GRDBNamesRegistry.names(for: Self.self) }
 }
 
-enum GRDBManyToOne: GRDBSchemaSource { static let names = GRDBNames(SchoolModelling(.manyToOne, relationship: .membership)!) }
-enum GRDBManyToMany: GRDBSchemaSource { static let names = GRDBNames(SchoolModelling(.manyToMany, relationship: .membership)!) }
-enum GRDBManyToNil: GRDBSchemaSource { static let names = GRDBNames(SchoolModelling(.manyToNil, relationship: .membership)!) }
-enum GRDBManualFK: GRDBSchemaSource { static let names = GRDBNames(SchoolModelling(.manualFK, relationship: .membership)!) }
-enum GRDBSubjectsManyToMany: GRDBSchemaSource { static let names = GRDBNames(SchoolModelling(.manyToMany, relationship: .subjects)!) }
-enum GRDBSubjectsManyToNil: GRDBSchemaSource { static let names = GRDBNames(SchoolModelling(.manyToNil, relationship: .subjects)!) }
-enum GRDBOneToOne: GRDBSchemaSource { static let names = GRDBNames(SchoolModelling(.oneToOne, relationship: .address)!) }
-enum GRDBOneToNil: GRDBSchemaSource { static let names = GRDBNames(SchoolModelling(.oneToNil, relationship: .address)!) }
+/// The names each `GRDBSchemaSource` stands for in this process: one School model file, so one schema per modelling.
+enum GRDBNamesRegistry {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var registered: [ObjectIdentifier: GRDBNames] = [:]
 
-/// The GRDB school for `modelling` of `relationship`.
-func makeGRDBSchool(_ modelling: Modelling, relationship: SchoolRelationship, location: StoreLocation, pageCacheKiB: Int?,
-                    trace: ((String) -> Void)?) throws -> SchoolStore {
-    switch (relationship, modelling) {
-    case (.membership, .manyToOne): return try GRDBSchool<GRDBManyToOne>(location: location, pageCacheKiB: pageCacheKiB, trace: trace)
-    case (.membership, .manyToMany): return try GRDBSchool<GRDBManyToMany>(location: location, pageCacheKiB: pageCacheKiB, trace: trace)
-    case (.membership, .manyToNil): return try GRDBSchool<GRDBManyToNil>(location: location, pageCacheKiB: pageCacheKiB, trace: trace)
-    case (.membership, .manualFK): return try GRDBSchool<GRDBManualFK>(location: location, pageCacheKiB: pageCacheKiB, trace: trace)
-    case (.subjects, .manyToMany): return try GRDBSchool<GRDBSubjectsManyToMany>(location: location, pageCacheKiB: pageCacheKiB, trace: trace)
-    case (.subjects, .manyToNil): return try GRDBSchool<GRDBSubjectsManyToNil>(location: location, pageCacheKiB: pageCacheKiB, trace: trace)
-    case (.address, .oneToOne): return try GRDBSchool<GRDBOneToOne>(location: location, pageCacheKiB: pageCacheKiB, trace: trace)
-    case (.address, .oneToNil): return try GRDBSchool<GRDBOneToNil>(location: location, pageCacheKiB: pageCacheKiB, trace: trace)
-    default: throw BenchError.invalidInput("grdb does not model the \(relationship.rawValue) relationship as \(modelling)")
+    static func names<S: GRDBSchemaSource>(for source: S.Type) -> GRDBNames {
+        // Registered by `makeGRDBSchool` before any record of the type exists.
+        lock.withLock { registered[ObjectIdentifier(source)]! }
+    }
+
+    /// Registers `schema` for `source`; a second, different schema for it is refused (a process reads one School model).
+    static func register<S: GRDBSchemaSource>(_ schema: SchoolSchema, for source: S.Type) throws {
+        try lock.withLock {
+            if let existing = registered[ObjectIdentifier(source)] {
+                guard existing.schema.schemaSQL == schema.schemaSQL else {
+                    throw BenchError.invalidInput("grdb: the School model changed within one run (two schemas for one modelling); run each model in a run of its own")
+                }
+                return
+            }
+            registered[ObjectIdentifier(source)] = GRDBNames(schema)
+        }
+    }
+}
+
+enum GRDBSchool1: GRDBSchemaSource {}
+enum GRDBManyToMany: GRDBSchemaSource {}
+enum GRDBManyToNil: GRDBSchemaSource {}
+enum GRDBManualFK: GRDBSchemaSource {}
+enum GRDBSubjectsManyToNil: GRDBSchemaSource {}
+enum GRDBOneToNil: GRDBSchemaSource {}
+
+/// The GRDB school for the School model variant `schema` describes: the seed's modelling, or one relationship
+/// modelled otherwise.
+func makeGRDBSchool(_ schema: SchoolSchema, location: StoreLocation, pageCacheKiB: Int?, trace: ((String) -> Void)?) throws -> SchoolStore {
+    func make<S: GRDBSchemaSource>(_ source: S.Type) throws -> SchoolStore {
+        try GRDBNamesRegistry.register(schema, for: source)
+        return try GRDBSchool<S>(location: location, pageCacheKiB: pageCacheKiB, trace: trace)
+    }
+    let modelling = schema.modelling
+    switch (modelling.membership, modelling.subjects, modelling.address) {
+    case (.manyToOne, .manyToMany, .oneToOne): return try make(GRDBSchool1.self)
+    case (.manyToMany, .manyToMany, .oneToOne): return try make(GRDBManyToMany.self)
+    case (.manyToNil, .manyToMany, .oneToOne): return try make(GRDBManyToNil.self)
+    case (.manualFK, .manyToMany, .oneToOne): return try make(GRDBManualFK.self)
+    case (.manyToOne, .manyToNil, .oneToOne): return try make(GRDBSubjectsManyToNil.self)
+    case (.manyToOne, .manyToMany, .oneToNil): return try make(GRDBOneToNil.self)
+    default: throw BenchError.invalidInput("grdb stores the School model with one relationship modelled otherwise at most; this variant changes several")
     }
 }

@@ -54,6 +54,8 @@ final class GRDBSchool<S: GRDBSchemaSource>: SchoolStore {
 
     func releaseObjects() { kept = [] }
 
+    var rowsChanged: Int { (try? queue.inDatabase { $0.totalChangesCount }) ?? 1 }
+
     // MARK: Inserts
 
     /// The next free primary key of `table`: rows that reference each other (one-to-one) are inserted with
@@ -127,39 +129,4 @@ final class GRDBSchool<S: GRDBSchemaSource>: SchoolStore {
         })
     }
 
-    func insertSchool(_ data: SchoolData) throws {
-        kept.append(try queue.write { db in
-            let firstStudent = try nextKey(names.studentTable, db), firstAddress = try nextKey(names.addressTable, db)
-            let classes = try insertClasses(data, db)
-            // A many-to-nil subject keeps one owner, the last student listing it (as ObjectGraph's save leaves it).
-            var owners = [Int64?](repeating: nil, count: data.subjectNames.count)
-            if names.subjectOwnerColumn != nil {
-                for (student, subjects) in data.subjectsOfStudent.enumerated() {
-                    for subject in subjects { owners[subject] = firstStudent + Int64(student) }
-                }
-            }
-            var subjects: [GRDBSubject<S>] = []
-            for (index, name) in data.subjectNames.enumerated() {
-                var subject = GRDBSubject<S>(name: name, owner: owners[index])
-                try subject.insert(db)
-                subjects.append(subject)
-            }
-            var addresses: [GRDBAddress<S>] = []
-            for (index, name) in data.addressNames.enumerated() {
-                var address = GRDBAddress<S>(id: firstAddress + Int64(index), name: name,
-                                             student: names.addressOwner == nil ? nil : firstStudent + Int64(index))
-                try address.insert(db)
-                addresses.append(address)
-            }
-            let students = try insertStudents(data, classes: classes, firstAddress: firstAddress, firstKey: firstStudent, db)
-            if names.subjectsJoin != nil {
-                for (index, student) in students.enumerated() {
-                    for subject in data.subjectsOfStudent[index] {
-                        try GRDBSubjectMembership<S>(owner: student.id!, member: subjects[subject].id!).insert(db)
-                    }
-                }
-            }
-            return (classes, subjects, addresses, students)
-        })
-    }
 }

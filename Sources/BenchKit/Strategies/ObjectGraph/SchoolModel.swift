@@ -1,78 +1,34 @@
 import ObjectGraph
 
-/// The relationship of the school a workload exercises.
-public enum SchoolRelationship: String, Sendable {
-    /// Class has students: many-to-one, many-to-many, many-to-nil or manual-fk.
-    case membership
-    /// Student has subjects: many-to-many or many-to-nil (the data-loss relationship).
-    case subjects
-    /// Student has an address: one-to-one or one-to-nil.
-    case address
-}
+/// How the school's three relationships are modelled in a variant of the School model, read off the compiled model:
+/// what the hand-written peers need to store and read the same tables ObjectGraph does.
+struct SchoolModelling: Equatable, Sendable {
+    enum Membership: Sendable { case manyToOne, manyToMany, manyToNil, manualFK }
+    enum Subjects: Sendable { case manyToMany, manyToNil }
+    enum Address: Sendable { case oneToOne, oneToNil }
 
-/// How each relationship of the school is modelled. The seed's model (Core Data's recommendation: every
-/// relationship has an inverse) is the default; a strategy changes the relationship a workload exercises.
-public struct SchoolModelling: Equatable, Sendable {
-    public enum Membership: Sendable { case manyToOne, manyToMany, manyToNil, manualFK }
-    public enum Subjects: Sendable { case manyToMany, manyToNil }
-    public enum Address: Sendable { case oneToOne, oneToNil }
+    var membership = Membership.manyToOne
+    var subjects = Subjects.manyToMany
+    var address = Address.oneToOne
 
-    public var membership = Membership.manyToOne
-    public var subjects = Subjects.manyToMany
-    public var address = Address.oneToOne
-
-    public init() {}
-
-    /// The school with `relationship` modelled as `modelling` says (the others as the seed models them); nil if
-    /// the modelling does not apply to that relationship.
-    public init?(_ modelling: Modelling, relationship: SchoolRelationship) {
-        switch (relationship, modelling) {
-        case (.membership, .manyToOne): membership = .manyToOne
-        case (.membership, .manyToMany): membership = .manyToMany
-        case (.membership, .manyToNil): membership = .manyToNil
-        case (.membership, .manualFK): membership = .manualFK
-        case (.subjects, .manyToMany): subjects = .manyToMany
-        case (.subjects, .manyToNil): subjects = .manyToNil
-        case (.address, .oneToOne): address = .oneToOne
-        case (.address, .oneToNil): address = .oneToNil
-        default: return nil
+    /// The modelling of `model`, a variant of Scenarios/models/School.xcdatamodeld; nil when it is not the school
+    /// (Student, Class, Subject and Address with Class.students, Student.subjects and Student.address).
+    init?(model: ObjectModel, manualKeys: [ManualKey]) {
+        guard let student = model.entity("Student"), let schoolClass = model.entity("Class"), model.entity("Subject") != nil,
+              model.entity("Address") != nil, let subjects = student.relationship("subjects"), let address = student.relationship("address")
+        else { return nil }
+        if let students = schoolClass.relationship("students") {
+            switch students.inverse {
+            case nil: membership = .manyToNil
+            case let inverse? where inverse.isToMany: membership = .manyToMany
+            default: membership = .manyToOne
+            }
+        } else if manualKeys.contains(where: { $0.owner == "Class" && $0.relationship == "students" && $0.memberKey == "classID" }) {
+            membership = .manualFK
+        } else {
+            return nil
         }
-    }
-
-    /// Student, Class, Subject and Address with the relationships modelled as this value says.
-    public func makeModel() throws -> ObjectModel {
-        var student: [Property] = [.attribute("name", .string, optional: false)]
-        var schoolClass: [Property] = [.attribute("name", .string), .attribute("id", .uuid)]
-        var subject: [Property] = [.attribute("name", .string)]
-        var address: [Property] = [.attribute("name", .string)]
-        switch membership {
-        case .manyToOne:
-            student.append(.toOne("class", "Class", inverse: "students"))
-            schoolClass.append(.toMany("students", "Student", inverse: "class"))
-        case .manyToMany:
-            student.append(.toMany("classes", "Class", inverse: "students"))
-            schoolClass.append(.toMany("students", "Student", inverse: "classes"))
-        case .manyToNil:
-            schoolClass.append(.toMany("students", "Student", inverse: nil))
-        case .manualFK:
-            student.append(.attribute("classID", .uuid, indexed: true))
-        }
-        switch subjects {
-        case .manyToMany:
-            student.append(.toMany("subjects", "Subject", inverse: "students"))
-            subject.append(.toMany("students", "Student", inverse: "subjects"))
-        case .manyToNil:
-            student.append(.toMany("subjects", "Subject", inverse: nil))
-        }
-        switch self.address {
-        case .oneToOne:
-            student.append(.toOne("address", "Address", inverse: "student", deleteRule: .cascade))
-            address.append(.toOne("student", "Student", inverse: "address"))
-        case .oneToNil:
-            student.append(.toOne("address", "Address", inverse: nil, deleteRule: .cascade))
-        }
-        return try ObjectModel([
-            Entity("Student", student), Entity("Class", schoolClass), Entity("Subject", subject), Entity("Address", address),
-        ])
+        self.subjects = subjects.inverse == nil ? .manyToNil : .manyToMany
+        self.address = address.inverse == nil ? .oneToNil : .oneToOne
     }
 }

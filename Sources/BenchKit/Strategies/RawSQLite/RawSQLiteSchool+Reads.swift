@@ -103,7 +103,7 @@ extension RawSQLiteSchool {
 
     // MARK: Operations
 
-    public func fetchAllStudents() throws -> Checksum {
+    func fetchAllStudents() throws -> Checksum {
         let rows = try students(sql.students)
         var checksum = Checksum()
         for row in rows { checksum.add(row.name) }
@@ -111,7 +111,7 @@ extension RawSQLiteSchool {
         return checksum
     }
 
-    public func walkClasses(prefetch: Bool) throws -> Checksum {
+    func walkClasses(prefetch: Bool) throws -> Checksum {
         let owners = try classes()
         var checksum = Checksum()
         if prefetch {
@@ -129,7 +129,7 @@ extension RawSQLiteSchool {
         return checksum
     }
 
-    public func findStudent(className: String, studentName: String, byFetch: Bool) throws -> Bool {
+    func findStudent(className: String, studentName: String, byFetch: Bool) throws -> Bool {
         guard let owner = try classes(sql.classByName, bind: { try connection.bind($0, 1, className) }).first else { return false }
         guard byFetch else { return try members(of: owner).contains { $0.name == studentName } }
         guard let text = sql.memberByName else {
@@ -141,7 +141,7 @@ extension RawSQLiteSchool {
         }.isEmpty
     }
 
-    public func readPath(_ path: FaultPath, everyStudent: Bool) throws -> Checksum {
+    func readPath(_ path: FaultPath, everyStudent: Bool) throws -> Checksum {
         let roots = try students(sql.students)
         var checksum = Checksum()
         for root in everyStudent ? roots : Array(roots.prefix(1)) {
@@ -158,7 +158,7 @@ extension RawSQLiteSchool {
         return checksum
     }
 
-    public func walk(_ keyPath: PrefetchPath, prefetch: Bool) throws -> Checksum {
+    func walk(_ keyPath: PrefetchPath, prefetch: Bool) throws -> Checksum {
         guard let classKey = sql.studentClassKey, let subjectsOfStudents = sql.subjectsOfStudents else {
             throw BenchError.unsupported("walk on a school whose classes and subjects are not many-to-one and many-to-many")
         }
@@ -220,7 +220,7 @@ extension RawSQLiteSchool {
         return checksum
     }
 
-    public func iterateStudents(batchSize: Int, limit: Int?) throws -> Checksum {
+    func iterateStudents(batchSize: Int, limit: Int?) throws -> Checksum {
         var checksum = Checksum()
         if batchSize == 0 {
             let rows = try students(sql.studentsByName)

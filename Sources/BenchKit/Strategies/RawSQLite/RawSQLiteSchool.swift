@@ -9,7 +9,7 @@ import ObjectGraph
 /// Saves follow Core Data's shape (keys reserved in a first transaction, the rows in a second, the pragmas
 /// after); ID lists go through the same int-array tables ObjectGraph binds. What remains between ObjectGraph and
 /// this peer is the object graph itself.
-public final class RawSQLiteSchool: SchoolStore {
+final class RawSQLiteSchool: SchoolStore {
     struct StudentRow {
         let key: Int64
         let version: Int64
@@ -35,8 +35,8 @@ public final class RawSQLiteSchool: SchoolStore {
     /// True until the first save of a database this school created (Core Data checks auto-vacuum in it).
     var isNewStore = false
 
-    public init(modelling: SchoolModelling, location: StoreLocation, pageCacheKiB: Int? = nil) throws {
-        schema = try SchoolSchema(modelling)
+    init(schema: SchoolSchema, location: StoreLocation, pageCacheKiB: Int? = nil) throws {
+        self.schema = schema
         sql = RawSchoolSQL(schema)
         connection = try RawConnection(path: location.description, pageCacheKiB: pageCacheKiB)
         // A database another repetition prepared already has the schema.
@@ -48,14 +48,16 @@ public final class RawSQLiteSchool: SchoolStore {
         }
     }
 
-    public func readings() -> CounterReadings {
+    func readings() -> CounterReadings {
         var readings = CounterReadings()
         readings.statements = connection.statementCount
         readings.rowsRead = rowsRead
         return readings
     }
 
-    public func releaseObjects() { kept = [] }
+    func releaseObjects() { kept = [] }
+
+    var rowsChanged: Int { connection.rowsChanged }
 
     // MARK: Saving
 
@@ -125,7 +127,7 @@ public final class RawSQLiteSchool: SchoolStore {
     }
 
     /// Students with their class as the membership modelling stores it (and no address).
-    public func insertMembership(_ data: SchoolData) throws {
+    func insertMembership(_ data: SchoolData) throws {
         try save(reserving: [(data.classNames.count, schema.schoolClass), (data.studentCount, schema.student)]) { firsts in
             let (firstClass, firstStudent) = (firsts[0], firsts[1])
             try insertClasses(data, first: firstClass)
@@ -166,7 +168,7 @@ public final class RawSQLiteSchool: SchoolStore {
     }
 
     /// Students and their addresses, linked as the address modelling stores them.
-    public func insertAddresses(_ data: SchoolData) throws {
+    func insertAddresses(_ data: SchoolData) throws {
         try save(reserving: [(data.studentCount, schema.address), (data.studentCount, schema.student)]) { firsts in
             let (firstAddress, firstStudent) = (firsts[0], firsts[1])
             try insertAddressRows(data, first: firstAddress, firstStudent: firstStudent)
@@ -191,28 +193,6 @@ public final class RawSQLiteSchool: SchoolStore {
         }
     }
 
-    /// The whole school: classes, subjects, addresses and students with every link, each as its modelling stores it.
-    public func insertSchool(_ data: SchoolData) throws {
-        try save(reserving: [(data.studentCount, schema.address), (data.classNames.count, schema.schoolClass),
-                             (data.studentCount, schema.student), (data.subjectNames.count, schema.subject)]) { firsts in
-            let (firstAddress, firstClass, firstStudent, firstSubject) = (firsts[0], firsts[1], firsts[2], firsts[3])
-            try insertClasses(data, first: firstClass)
-            try insertSubjects(data, first: firstSubject, firstStudent: firstStudent)
-            try insertAddressRows(data, first: firstAddress, firstStudent: firstStudent)
-            try insertStudents(data, first: firstStudent, firstClass: firstClass, firstAddress: firstAddress)
-            if case let .joinTable(join) = schema.subjects {
-                let insert = try connection.prepared(join.insert)
-                for (index, subjects) in data.subjectsOfStudent.enumerated() {
-                    for subject in subjects {
-                        sqlite3_reset(insert)
-                        try connection.bind(insert, 1, firstStudent + Int64(index))
-                        try connection.bind(insert, 2, firstSubject + Int64(subject))
-                        try connection.run(insert)
-                    }
-                }
-            }
-        }
-    }
 
     /// Subjects; a many-to-nil subject keeps one owner in its hidden column, the last student listing it (as
     /// ObjectGraph's save leaves a shared subject: with its last owner).

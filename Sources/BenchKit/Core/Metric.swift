@@ -2,7 +2,7 @@ import Foundation
 
 /// The metrics a run reports, with fixed names and units, each declaring once which way is better and how two
 /// runs' values of it are compared.
-public enum Metric: String, CaseIterable, Codable, Sendable {
+public enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
     case wallMs = "wall_ms"
     /// CPU time the process spent in the phase in user space and in the kernel (every thread): unlike wall time,
     /// without the time the process waited for a core.
@@ -36,6 +36,13 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
     /// Instructions executed in the phase, counted by valgrind (callgrind); only in `--instructions` runs.
     case instructions = "instructions"
 
+    /// The metric a report names, or an error naming the metrics there are.
+    public static func named(_ name: String) throws -> Metric {
+        if let metric = Metric(rawValue: name) { return metric }
+        let near = nearNames(name, in: allCases.map(\.rawValue))
+        throw BenchError.invalidInput("unknown metric '\(name)'" + (near.isEmpty ? "; the metrics are \(allCases.map(\.rawValue).joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+    }
+
     public var unit: String {
         switch self {
         case .wallMs, .cpuUserMs, .cpuSystemMs: return "ms"
@@ -63,6 +70,8 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
         if !FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs") { metrics.append(.peakRSSBytes) }
         return metrics
     }
+
+    public static func < (lhs: Metric, rhs: Metric) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Which way is better.
     public enum Polarity: Sendable {
@@ -118,4 +127,7 @@ public enum Metric: String, CaseIterable, Codable, Sendable {
 
     /// Deterministic for a given build, data and seed: compared exactly, never statistically.
     public var isExact: Bool { comparison == .exact }
+
+    /// A number of things (statements, faults, rows, objects, links, saves): a whole number, never negative.
+    public var isCount: Bool { unit == "count" }
 }

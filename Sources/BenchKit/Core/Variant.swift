@@ -1,0 +1,69 @@
+/// One value on a variant axis: a name or a number.
+public enum VariantValue: Hashable, Sendable, CustomStringConvertible {
+    case text(String)
+    case number(Double)
+
+    public var description: String {
+        switch self {
+        case let .text(text): return text
+        case let .number(number):
+            return number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        }
+    }
+
+    public var number: Double? { if case let .number(value) = self { return value } else { return nil } }
+
+    /// The value a report's text names: a number where it reads as one, else a name.
+    public init(parsing text: String) {
+        if let number = Double(text), number.isFinite, VariantValue.number(number).description == text { self = .number(number) } else { self = .text(text) }
+    }
+}
+
+/// One combination of variant values, in the order the scenario declares its axes.
+public struct Variant: Hashable, Sendable, CustomStringConvertible, Codable {
+    public let values: [(name: String, value: VariantValue)]
+
+    public init(_ values: [(name: String, value: VariantValue)]) { self.values = values }
+
+    /// The variant a report names (`batch=20;access=first-screen`, or empty); nil when the text is not one.
+    public init?(parsing text: String) {
+        guard !text.isEmpty else {
+            self.init([])
+            return
+        }
+        var values: [(name: String, value: VariantValue)] = []
+        for pair in text.split(separator: ";", omittingEmptySubsequences: false) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+            values.append((String(parts[0]), VariantValue(parsing: String(parts[1]))))
+        }
+        self.init(values)
+    }
+
+    /// The stable text used in reports: `batch=20;access=first-screen`, empty when there are no axes.
+    public var description: String { values.map { "\($0.name)=\($0.value)" }.joined(separator: ";") }
+
+    public subscript(name: String) -> VariantValue? { values.first { $0.name == name }?.value }
+
+    /// Whether the scenario has no variant axes.
+    public var isEmpty: Bool { values.isEmpty }
+
+    /// The modelling this variant gives its relationships (its `modelling` axis), if it has one.
+    public var modelling: Modelling? { self["modelling"].flatMap { Modelling(rawValue: $0.description) } }
+
+    public static func == (lhs: Variant, rhs: Variant) -> Bool { lhs.description == rhs.description }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let variant = Variant(parsing: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a variant (AXIS=VALUE;...)"))
+        }
+        self = variant
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+}

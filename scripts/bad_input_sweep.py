@@ -191,13 +191,16 @@ def sqlite_file(path: Path, script: str) -> None:
     connection.close()
 
 
-# A valid workload scenario (query's), to corrupt field by field.
+# A valid scenario over the School model (a walk like query's), to corrupt field by field.
 QUERY = {
-    "name": "q", "description": "d", "workload": "query",
-    "strategies": ["many-to-one", "raw-sqlite"],
+    "name": "q", "description": "d", "model": str(REPO / "Scenarios" / "models" / "School.xcdatamodeld"),
+    "strategies": ["objectgraph", "sql-replay"],
+    "data": {"entities": {"Class": "size/5", "Student": "size"}, "relationships": {"Class.students": {"per": 5}}},
     "variants": [{"name": "prefetch", "values": ["off", "on"]}],
+    "phases": [{"name": "walk", "steps": [
+        {"fetch": "Class", "faults": False, "prefetch": {"variant": "prefetch", "off": [], "on": ["students"]}},
+        {"read": ["students.name"]}]}],
     "sizes": [10], "repetitions": 1, "warmup": 0,
-    "parameters": {"studentsPerClass": 5},
 }
 
 
@@ -299,7 +302,7 @@ def stdout_has(text: str) -> Callable[[Ctx, Result], Optional[str]]:
 # Fast run options: tiny, quiet, no history, no advice pass.
 FAST = ["--sizes", "10", "--profile", "smoke", "--repetitions", "1", "--warmup", "0", "--allow-debug", "--no-history",
         "--quiet", "--no-advice"]
-RUNQ = ["run", "query", "--strategies", "many-to-one,raw-sqlite"]
+RUNQ = ["run", "query", "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one"]
 
 
 def run_q(*extra: str, fast: bool = True) -> list:
@@ -356,7 +359,7 @@ def cases() -> list:
     add("list/json-huge-file-40MB", ["list", "--scenarios", "{d}/scen"], BAD,
         lambda x: scenario_folder(x, {"bad.json": "[" + "0," * 20_000_000 + "0]"}))
     add("list/json-huge-description-20MB", ["list", "--scenarios", "{d}/scen"], BAD,
-        lambda x: scenario_folder(x, {"bad.json": query_with(description="x" * 20_000_000, workload="nope")}))
+        lambda x: scenario_folder(x, {"bad.json": query_with(description="x" * 20_000_000, model=7)}))
     add("list/json-is-a-directory", ["list", "--scenarios", "{d}/scen"], BAD,
         lambda x: (scenario_folder(x, {}), (x.d / "scen" / "dir.json").mkdir()))
     add("list/json-unreadable", ["list", "--scenarios", "{d}/scen"], BAD,
@@ -365,19 +368,23 @@ def cases() -> list:
         lambda x: scenario_folder(x, {"bad.json": query_with(strategies=None, variants=None)}))
     add("list/json-sizes-1e300", ["list", "--scenarios", "{d}/scen"], BAD,
         lambda x: scenario_folder(x, {"bad.json": query_with(sizes=[1e300])}),
-        why="workload scenario sizes have no upper bound: Int(1e300)")
+        why="scenario sizes have no upper bound: Int(1e300)")
     add("list/json-sizes-negative", ["list", "--scenarios", "{d}/scen"], BAD,
         lambda x: scenario_folder(x, {"bad.json": query_with(sizes=[-10])}))
     add("list/json-repetitions-huge", ["list", "--scenarios", "{d}/scen"], BAD,
         lambda x: scenario_folder(x, {"bad.json": query_with(repetitions=1e30)}))
     add("list/json-unknown-strategy-near-miss", ["list", "--scenarios", "{d}/scen"], BAD,
-        lambda x: scenario_folder(x, {"bad.json": query_with(strategies=["many-to-onee"])}))
+        lambda x: scenario_folder(x, {"bad.json": query_with(strategies=["objectgrap"])}))
+    add("list/json-old-strategy-name", ["list", "--scenarios", "{d}/scen"], BAD,
+        lambda x: scenario_folder(x, {"bad.json": query_with(strategies=["many-to-one"])}))
+    add("list/json-old-workload", ["list", "--scenarios", "{d}/scen"], BAD,
+        lambda x: scenario_folder(x, {"bad.json": query_with(workload="query")}))
     add("list/json-variant-value-empty", ["list", "--scenarios", "{d}/scen"], BAD,
         lambda x: scenario_folder(x, {"bad.json": query_with(variants=[{"name": "prefetch", "values": [""]}])}))
     add("list/json-duplicate-scenario-names", ["list", "--scenarios", "{d}/scen"], BAD,
         lambda x: scenario_folder(x, {"a.json": query_with(), "b.json": query_with()}))
-    add("list/json-parameter-out-of-range", ["list", "--scenarios", "{d}/scen"], BAD,
-        lambda x: scenario_folder(x, {"bad.json": query_with(parameters={"studentsPerClass": -1e308})}))
+    add("list/json-count-out-of-range", ["list", "--scenarios", "{d}/scen"], BAD,
+        lambda x: scenario_folder(x, {"bad.json": query_with(data={"entities": {"Class": -1e308, "Student": "size"}})}))
     add("list/extra-argument", ["list", "extra"], BAD)
 
     # --- declared scenarios: predicates, data generators -------------------------------------------------------
@@ -442,13 +449,16 @@ def cases() -> list:
     for label, value in [("zero", "0"), ("negative", "-1"), ("non-numeric", "a"), ("int-max", "9223372036854775807")]:
         add(f"run/page-cache-mib-{label}", run_q(f"--page-cache-mib={value}", "--output", "{d}/out"), BAD)
     add("run/read-page-cache-mib-int-max", run_q("--read-page-cache-mib=9223372036854775807", "--output", "{d}/out"), BAD)
-    add("run/read-page-cache-with-in-memory", run_q("--read-page-cache-mib=4", "--in-memory", "--output", "{d}/out"), BAD)
+    add("run/in-memory-is-gone", run_q("--in-memory", "--output", "{d}/out"), BAD)
+    for label, value in [("empty", ""), ("no-equals", "modelling"), ("unknown-axis", "modeling=many-to-one"),
+                         ("unknown-value", "modelling=one-to-one")]:
+        add(f"run/variant-{label}", run_q(f"--variant={value}", "--output", "{d}/out"), BAD)
     for label, value in [("0-of-0", "0/0"), ("3-of-2", "3/2"), ("letters", "a/b"), ("empty", ""), ("slash", "/"),
                          ("1-of-0", "1/0"), ("three-parts", "1/2/3"), ("leading-slash", "/1/2"), ("negative", "-1/2"),
                          ("overflow", "1/99999999999999999999")]:
         add(f"run/shard-{label}", ["run", "--all", f"--shard={value}"] + FAST + ["--output", "{d}/out"], BAD)
-    for label, value in [("empty", ""), ("comma", ","), ("unknown", "nosuch"), ("near-miss", "many-to-onee"),
-                         ("separators", ";="), ("not-in-scenario", "grdb:many-to-many,sql-replay")]:
+    for label, value in [("empty", ""), ("comma", ","), ("unknown", "nosuch"), ("near-miss", "objectgrap"),
+                         ("separators", ";="), ("old-name", "grdb:many-to-many"), ("modelling", "many-to-one")]:
         add(f"run/strategies-{label}", ["run", "query", f"--strategies={value}"] + FAST + ["--output", "{d}/out"], BAD)
     add("run/profile-unknown", run_q("--profile=fast", "--output", "{d}/out"), BAD)
     add("run/profile-empty", run_q("--profile=", "--output", "{d}/out"), BAD)
@@ -467,11 +477,10 @@ def cases() -> list:
         why="a full disk mid-run: the folder must end whole (failed) or not exist")
     add("run/scenarios-missing", run_q("--scenarios", "{d}/nope", "--output", "{d}/out"), BAD)
     add("run/history-random-bytes", [a for a in run_q("--history", "{d}/h.sqlite", "--output", "{d}/out") if a != "--no-history"],
-        (0,), lambda x: x.write("h.sqlite", random.Random(1).randbytes(8192)), allow=("out",),
-        why="documented: a history that cannot be added to only warns (one line), the run folder is whole")
+        BAD, lambda x: x.write("h.sqlite", random.Random(1).randbytes(8192)),
+        why="a history that cannot be added to is refused before the run, not after it")
     add("run/instructions-without-valgrind", run_q("--instructions", "--output", "{d}/out"), (1, 64),
         why="--instructions needs valgrind; without it one line, not a crash", path="/nonexistent")
-    add("run/variant-option-does-not-exist", run_q("--variant", "prefetch=on", "--output", "{d}/out"), BAD)
 
     # --- run --model, schema, lint ------------------------------------------------------------------------------
     models = [
@@ -510,14 +519,14 @@ def cases() -> list:
     ]
     # Read leniently, as documented: an inverse that does not point back is kept without one (a note says so),
     # elements RelBench does not know are ignored however deep.
-    lenient = {"inverse-disagrees": (0,), "deep-nesting-100000": (0,)}
+    lenient = {"inverse-disagrees": (0,), "deep-nesting-100000": (0,), "no-entities": (0,)}
     for label, setup, path in models:
         add(f"schema/{label}", ["schema", path], lenient.get(label, BAD), setup)
     for label, setup, path in models:
         if label in ("missing", "empty-contents", "garbled-xml", "random-bytes", "duplicate-entity-names",
                      "entity-without-name-then-attribute", "billion-laughs", "xccurrentversion-names-missing-version",
                      "no-entities", "inverse-disagrees"):
-            add(f"lint/{label}", ["lint", path], (1,) if label == "inverse-disagrees" else BAD, setup)
+            add(f"lint/{label}", ["lint", path], (1,) if label in ("inverse-disagrees", "no-entities") else BAD, setup)
     for label, setup, path in models:
         if label in ("missing", "empty-string", "garbled-xml", "duplicate-entity-names", "contents-unreadable"):
             add(f"run-model/{label}", ["run", "--model", path] + FAST + ["--output", "{d}/out"], BAD, setup)
@@ -536,9 +545,9 @@ def cases() -> list:
     add("explain/scenario-empty", ["explain", ""], BAD)
     add("explain/scenario-unknown", ["explain", "nosuch"], BAD)
     add("explain/scenario-near-miss", ["explain", "quer"], BAD)
-    for label, value in [("empty", ""), ("comma", ","), ("unknown", "nosuch"), ("near-miss", "many-to-onee"),
-                         ("not-run-by-scenario", "sql-replay")]:
-        add(f"explain/strategy-{label}", ["explain", "query", f"--strategy={value}"], BAD)
+    for label, value in [("empty", ""), ("comma", ","), ("unknown", "nosuch"), ("near-miss", "objectgrap"),
+                         ("not-run-by-scenario", "grdb")]:
+        add(f"explain/strategy-{label}", ["explain", "data-loss", f"--strategy={value}"], BAD)
     for label, value in [("zero", "0"), ("negative", "-1"), ("non-numeric", "abc"), ("overflow", "99999999999999999999")]:
         add(f"explain/size-{label}", ["explain", "query", f"--size={value}"], BAD)
     add("explain/size-huge-1e10", ["explain", "query", "--size=10000000000"], BAD, timeout=60,
@@ -666,9 +675,9 @@ def cases() -> list:
     add("merge/output-disk-full", ["merge", "{d}/full/out", "{w}/base"], (1, 64),
         lambda x: mount_full_tmpfs(x, "full", 0), why="1.5 MB of samples into a 64 KiB tmpfs")
     add("merge/export-unknown-format", ["merge", "{d}/out", "{w}/small", "--export", "csv", "{d}/x"], BAD)
-    add("merge/history-random-bytes", ["merge", "{d}/out", "{w}/small", "--history", "{d}/h.sqlite"], (0,),
-        lambda x: x.write("h.sqlite", random.Random(5).randbytes(8192)), allow=("out",),
-        why="documented: the merged folder is complete; the history failure only warns")
+    add("merge/history-random-bytes", ["merge", "{d}/out", "{w}/small", "--history", "{d}/h.sqlite"], BAD,
+        lambda x: x.write("h.sqlite", random.Random(5).randbytes(8192)),
+        why="a history that cannot be added to is refused before the merge")
 
     # --- history ---------------------------------------------------------------------------------------------------
     add("history/scenario-empty", ["history", "", "--history", "{w}/hist.sqlite"], BAD)
@@ -982,7 +991,8 @@ def prepare(work: Path, bench: str) -> None:
     shutil.copytree(REPO / "Scenarios", work / "Scenarios")
     shutil.copytree(REPO / "Results" / "baseline", work / "base")
     shutil.copy(REPO / "README.md", work / "README.md")
-    done = subprocess.run([bench, "run", "query", "--strategies", "many-to-one,raw-sqlite", "--sizes", "10", "--profile", "smoke",
+    done = subprocess.run([bench, "run", "query", "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one",
+                           "--sizes", "10", "--profile", "smoke",
                            "--repetitions", "1", "--warmup", "0", "--allow-debug", "--quiet", "--no-advice",
                            "--history", "hist.sqlite", "--output", "small"], cwd=work, capture_output=True, text=True, timeout=300)
     if done.returncode != 0 or not (work / "small" / "summary.csv").exists():

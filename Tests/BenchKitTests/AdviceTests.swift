@@ -8,27 +8,28 @@ import Testing
 @Suite struct AdviceTests {
     static let catalog = try! ScenarioCatalog(folder: ScenarioCountersTests.scenariosFolder)
 
-    static func findings(_ scenario: String, strategies: String = "many-to-one") throws -> [QueryFinding] {
+    static func findings(_ scenario: String, modelling: String? = "many-to-one") throws -> [QueryFinding] {
         var pass = AdvicePass(scenarios: [try catalog.scenario(named: scenario)])
-        pass.strategies = [try #require(StrategySelector(strategies))]
+        pass.strategies = [.objectGraph]
+        if let modelling { pass.variants = [try VariantFilter("modelling=\(modelling)")] }
         return try pass.run()
     }
 
     @Test func queryWithoutPrefetchingIsFlaggedWithItsRelationship() throws {
         let found = try Self.findings("query")
-        let off = found.filter { $0.variant == "prefetch=off" }
+        let off = found.filter { $0.variant.description == "modelling=many-to-one;prefetch=off" }
         #expect(off.count == 1)
         let finding = try #require(off.first)
         #expect(finding.phase == "walk" && finding.pattern == .toManyFaultPerOwner && finding.subject == "Class.students")
         #expect(finding.repeats == 20 && finding.statements == 21 && finding.statementsAfter == 2)
         #expect(finding.fingerprint == "SELECT 0, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.ZCLASS = ?")
         #expect(finding.change.contains("relationshipKeyPathsForPrefetching [\"students\"] to the fetch of Class"))
-        #expect(found.filter { $0.variant == "prefetch=on" }.isEmpty)
+        #expect(found.filter { $0.variant.description == "modelling=many-to-one;prefetch=on" }.isEmpty)
     }
 
     @Test func prefetchScenarioFindingsNameEachKeyPath() throws {
-        let found = try Self.findings("prefetch")
-        func off(_ keyPath: String) -> [QueryFinding] { found.filter { $0.variant == "keyPath=\(keyPath);prefetch=off" } }
+        let found = try Self.findings("prefetch", modelling: nil)
+        func off(_ keyPath: String) -> [QueryFinding] { found.filter { $0.variant.description == "keyPath=\(keyPath);prefetch=off" } }
         #expect(off("to-one").map(\.pattern) == [.toOneFaultPerObject])
         #expect(off("to-one").first?.change.contains("[\"class\"] to the fetch of Student") == true)
         #expect(off("to-many").map(\.subject) == ["Class.students"])
@@ -36,7 +37,7 @@ import Testing
         // Nested: the class's students, then each student's address, named from the fetch of Class.
         #expect(off("nested").map(\.pattern) == [.toManyFaultPerOwner, .toOneFaultPerObject])
         #expect(off("nested").last?.change.contains("[\"students.address\"] to the fetch of Class") == true)
-        #expect(found.filter { $0.variant.hasSuffix("prefetch=on") }.isEmpty)
+        #expect(found.filter { $0.variant.description.hasSuffix("prefetch=on") }.isEmpty)
     }
 
     @Test func aPrefetchNoReadUsesIsFlagged() throws {
@@ -47,24 +48,24 @@ import Testing
         pass.size = 8
         let found = try pass.run().filter { $0.phase == "list" }
         #expect(found.map(\.pattern) == [.unusedPrefetch])
-        #expect(found.first?.subject == "Book.tags" && found.first?.variant == "prefetch=on")
+        #expect(found.first?.subject == "Book.tags" && found.first?.variant.description == "prefetch=on")
         #expect(found.first?.change.hasPrefix("drop \"tags\" from relationshipKeyPathsForPrefetching") == true)
     }
 
     /// A declared phase that reads only a to-many's count is told to keep a derived count, not to prefetch.
     @Test func countsThroughFaultsAskForADerivedAttribute() throws {
-        let found = try Self.findings("chat-list", strategies: "objectgraph").filter { $0.phase == "chat-list" }
-        #expect(found.map(\.variant) == ["count=faults"])
+        let found = try Self.findings("chat-list", modelling: nil).filter { $0.phase == "chat-list" }
+        #expect(found.map(\.variant.description) == ["count=faults"])
         #expect(found.first?.pattern == .countThroughFaults && found.first?.subject == "Chat.members")
     }
 
     @Test func theMeasuredSavingComesFromTheSiblingVariant() {
-        let finding = QueryFinding(scenario: "query", strategy: "many-to-one", variant: "prefetch=off", size: 1000, phase: "walk",
+        let finding = QueryFinding(scenario: "query", strategy: .objectGraph, variant: Variant(parsing: "prefetch=off")!, size: 1000, phase: "walk",
                                    pattern: .toManyFaultPerOwner, subject: "Class.students", fingerprint: "SELECT", repeats: 20,
                                    statements: 21, statementsAfter: 2, change: "prefetch")
         func row(_ variant: String, _ statements: Double) -> SummaryRow {
-            SummaryRow(key: SeriesKey(scenario: "query", strategy: "many-to-one", variant: variant, size: 1000, phase: "walk", metric: "sql_statements"),
-                       unit: "count", summary: SampleSummary([statements]))
+            SummaryRow(key: SeriesKey.of("query", .objectGraph, variant, size: 1000, phase: "walk", metric: .sqlStatements),
+                       summary: SampleSummary([statements]))
         }
         let measured = AdvicePass.attachMeasurements([finding], summary: [row("prefetch=off", 21), row("prefetch=on", 2)])
         #expect(measured.first?.measured == "measured at size 1,000: prefetch=on ran 2 statements against 21")

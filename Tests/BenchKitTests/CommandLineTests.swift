@@ -45,7 +45,7 @@ import Testing
         let result = try Self.bench(["list"])
         #expect(result.status == 0)
         for name in ["insert", "query", "faulting", "find-member", "prefetch", "batch-size", "data-loss"] {
-            #expect(result.output.contains("\(name) (workload"))
+            #expect(result.output.contains("\(name) (model models/School.xcdatamodeld"))
         }
         #expect(result.output.contains("variant prefetch: off, on"))
         #expect(result.output.contains("  smoke    sizes "))
@@ -55,7 +55,8 @@ import Testing
         let output = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try Self.bench(["run", "query", "data-loss", "--sizes", "100", "--repetitions", "2", "--warmup", "0",
-                                     "--strategies", "many-to-one,raw-sqlite,many-to-nil", "--read-page-cache-mib", "8",
+                                     "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one",
+                                     "--variant", "modelling=many-to-nil", "--read-page-cache-mib", "8",
                                      "--output", output.path, "--quiet", "--allow-debug", "--no-advice",
                                      "--history", output.appendingPathExtension("history.sqlite").path])
         #expect(result.status == 0, "\(result.error)")
@@ -63,19 +64,19 @@ import Testing
         #expect(result.error.contains("bench: warning: not added to the history: it is a debug build's, whose timings mislead"))
         #expect(result.output.contains("query: Seed 000 Figure 7"))
         #expect(result.output.contains("reports: \(output.path)"))
-        let samples = try SamplesFile.load(output.appendingPathComponent("samples.csv").path)
-        // query: 4 strategies (many-to-one, many-to-nil and the raw peer of each) x 2 variants x 2 repetitions x
-        // 2 phases x 16 metrics;
-        // data-loss: 1 strategy x 4 variants x 2 repetitions x 2 phases x 20 metrics.
-        #expect(samples.count == 4 * 2 * 2 * 2 * 16 + 4 * 2 * 2 * 20)
+        let samples = try SamplesFile.load(output.appendingPathComponent("samples.csv").path).samples
+        // query: 2 strategies (objectgraph, raw-sqlite) x 4 variants (two modellings, prefetch off and on) x 2
+        // repetitions x 2 phases x 16 metrics;
+        // data-loss: objectgraph (raw-sqlite does not run it) x 4 variants (many-to-nil) x 2 repetitions x 2 phases x 20 metrics.
+        #expect(samples.count == 2 * 4 * 2 * 2 * 16 + 4 * 2 * 2 * 20)
         let summaryText = try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8)
-        #expect(summaryText.hasPrefix("scenario,strategy,variant,size,phase,metric,unit,n,median,mean,stddev,min,max,p90,ci_low,ci_high,ratio_to_raw,floor\n"))
-        let summary = try SummaryFile.decode(summaryText, file: "summary.csv")
+        #expect(summaryText.hasPrefix("scenario,strategy,variant,size,phase,metric,unit,n,median,mean,stddev,min,max,p90,ci_low,ci_high,ratio_to_floor,floor\n"))
+        let summary = try SummaryFile.decode(summaryText, file: "summary.csv").rows
         #expect(summary.count == samples.count / 2)
         #expect(summary.allSatisfy { $0.summary == nil || $0.summary?.n == 2 })
         let info = try RunInfo.load(output.appendingPathComponent("run.json").path)
-        #expect(info.status == "complete")
-        #expect(info.seed == 42 && info.profile == "default" && info.finishedRepetitions == 16 + 8)
+        #expect(info.status == .complete)
+        #expect(info.seed == 42 && info.profile == .default && info.finishedRepetitions == 16 + 8)
         #expect(info.commandLine.contains("--allow-debug"))
         #expect(info.sqliteSettings["cache_size_kib_bulk"] == "65536" && info.sqliteSettings["cache_size_kib_read"] == "8192")
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("complexity.csv").path))
@@ -88,8 +89,11 @@ import Testing
         try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
         // A scenario the repository's folder does not have: advise must find it through the run's record.
         try Data("""
-            {"name": "my-walk", "description": "d", "workload": "query", "strategies": ["many-to-one"],
-             "variants": [{"name": "prefetch", "values": ["off"]}], "sizes": [60], "repetitions": 1, "warmup": 0, "parameters": {"studentsPerClass": 2}}
+            {"name": "my-walk", "description": "d", "model": "\(Self.root.path)/Scenarios/models/School.xcdatamodeld", "strategies": ["objectgraph"],
+             "data": {"entities": {"Class": "size/2", "Student": "size"}, "relationships": {"Class.students": {"per": 2}}},
+             "variants": [{"name": "prefetch", "values": ["off"]}],
+             "phases": [{"name": "walk", "steps": [{"fetch": "Class", "faults": false}, {"read": ["students.name"]}]}],
+             "sizes": [60], "repetitions": 1, "warmup": 0}
             """.utf8).write(to: scenarios.appendingPathComponent("mine.json"))
         let run = folder.appendingPathComponent("run").path
         let result = try Self.bench(["run", "my-walk", "--scenarios", scenarios.path, "--output", run, "--quiet", "--allow-debug",
@@ -106,7 +110,8 @@ import Testing
     static func startLongRun(into output: URL) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["run", "query", "--sizes", "2000", "--repetitions", "200", "--warmup", "0", "--strategies", "many-to-one",
+        process.arguments = ["run", "query", "--sizes", "2000", "--repetitions", "200", "--warmup", "0", "--strategies", "objectgraph",
+                             "--variant", "modelling=many-to-one",
                              "--output", output.path, "--quiet", "--allow-debug", "--no-history"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -132,7 +137,7 @@ import Testing
         #expect(process.terminationReason == .uncaughtSignal)
         let text = try String(contentsOfFile: samplesPath, encoding: .utf8)
         #expect(text.hasSuffix("\n"))
-        let samples = try SamplesFile.decode(text, file: samplesPath)
+        let samples = try SamplesFile.decode(text, file: samplesPath).samples
         // A repetition (one variant) writes 2 phases x 16 metrics; the kill came after the third was on disk.
         #expect(samples.count % 32 == 0 && samples.count >= 3 * 32, "\(samples.count) rows")
     }
@@ -147,7 +152,7 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 143)
         let info = try RunInfo.load(output.appendingPathComponent("run.json").path)
-        #expect(info.status == "interrupted")
+        #expect(info.status == .interrupted)
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("summary.csv").path))
         let temporary = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
         #expect(!temporary.contains { $0.hasPrefix("relbench-") && $0.contains("-\(process.processIdentifier)-") })
@@ -161,12 +166,12 @@ import Testing
             let output = temporaryFolder()
             defer { try? FileManager.default.removeItem(at: output) }
             let result = try Self.bench(["run", "query", "insert", "--sizes", "500", "--repetitions", "2", "--warmup", "0",
-                                         "--strategies", "many-to-one,raw-sqlite", "--output", output.path, "--quiet",
+                                         "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one", "--output", output.path, "--quiet",
                                          "--allow-debug", "--no-history"])
             #expect(result.status == 0, "\(result.error)")
             let rows = try SummaryFile.decode(try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8),
-                                              file: "summary.csv")
-            counts.append(Dictionary(uniqueKeysWithValues: rows.filter { $0.key.metric == Metric.allocations.rawValue }.map {
+                                              file: "summary.csv").rows
+            counts.append(Dictionary(uniqueKeysWithValues: rows.filter { $0.key.metric == .allocations }.map {
                 ("\($0.key.scenario) \($0.key.strategy) \($0.key.variant) \($0.key.phase)", $0.summary?.median ?? -1)
             }))
         }
@@ -183,7 +188,7 @@ import Testing
     @Test func declaredStatementsRepeatBetweenProcesses() throws {
         var outputs: [String] = []
         for _ in 0..<2 {
-            let result = try Self.bench(["explain", "hand-kept-key", "--size", "100", "--variant", "key=uuid-indexed", "--max-lines", "100000"])
+            let result = try Self.bench(["explain", "hand-kept-key", "--size", "100", "--variant", "modelling=manual-fk", "--max-lines", "100000"])
             #expect(result.status == 0, "\(result.error)")
             // Times are not counters, and the heap's numbers are compared with a tolerance (allocationCountsRepeat...).
             outputs.append(result.output.split(separator: "\n").filter { !$0.contains(" time: ") }
@@ -377,23 +382,23 @@ import Testing
         let result = try Self.bench(["run", "--model", "Scenarios/models/MedicalRecords.xcdatamodeld", "--sizes", "100", "--repetitions", "1",
                                      "--warmup", "0", "--output", output.path, "--quiet", "--allow-debug", "--no-history"])
         #expect(result.status == 0, "\(result.error)")
-        let summary = try SummaryFile.decode(try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8), file: "summary.csv")
-        let phases = Set(summary.map(\.key.phase))
+        let summary = try SummaryFile.decode(try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8), file: "summary.csv").rows
+        let phases = Set(summary.map(\.key.phase.rawValue))
         for phase in ["insert", "fetch-User", "walk-Record.user", "walk-Record.user-prefetch", "count-User.records-faults",
                       "count-User.records-fetch", "batch-Record-20", "delete-User"] {
             #expect(phases.contains(phase), "\(phase)")
         }
-        #expect(Set(summary.map(\.key.strategy)) == ["objectgraph", "sql-replay"])
+        #expect(Set(summary.map(\.key.strategy)) == [.objectGraph, .sqlReplay])
         // The replay runs ObjectGraph's statements: the same counts, phase by phase.
-        let statements = summary.filter { $0.key.metric == "sql_statements" }
-        for row in statements where row.key.strategy == "objectgraph" {
-            let replay = statements.first { $0.key.strategy == "sql-replay" && $0.key.phase == row.key.phase }
+        let statements = summary.filter { $0.key.metric == .sqlStatements }
+        for row in statements where row.key.strategy == .objectGraph {
+            let replay = statements.first { $0.key.strategy == .sqlReplay && $0.key.phase == row.key.phase }
             #expect(replay?.summary?.median == row.summary?.median, "\(row.key.phase)")
         }
     }
 
     @Test func explainPrintsTheSQLOfEachPhase() throws {
-        let result = try Self.bench(["explain", "faulting", "--strategy", "many-to-many", "--size", "5"])
+        let result = try Self.bench(["explain", "faulting", "--variant", "modelling=many-to-many", "--size", "5"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("--- phase first"))
         #expect(result.output.contains("CoreData: sql: SELECT 0, t0.Z_PK FROM Z_3SUBJECTS t1 JOIN ZSUBJECT t0 ON t0.Z_PK = t1.Z_4SUBJECTS WHERE t1.Z_3STUDENTS = ?"))
@@ -429,6 +434,8 @@ import Testing
             #expect(result.output.isEmpty, sourceLocation: sourceLocation)
         }
         try check(["run", "qurey", "--allow-debug"], "unknown scenario 'qurey' (did you mean 'query'?)")
+        try check(["run", "query", "--variant", "modelling=one-to-one", "--allow-debug"],
+                  "no chosen scenario has the variant modelling=one-to-one; they have modelling=many-to-one|many-to-nil|many-to-many|manual-fk, prefetch=off|on (see 'bench list')")
         try check(["run", "query", "--sizes", "100,ten", "--allow-debug"],
                   "--sizes: 'ten' is not a positive integer; give sizes like --sizes 1000,10000")
         try check(["run", "query", "--sizes=-5", "--allow-debug"],
@@ -436,19 +443,21 @@ import Testing
         try check(["run", "query", "--sizes", "-5", "--allow-debug"],
                   "--sizes: '-5' is not a positive integer; give sizes like --sizes 1000,10000")
         try check(["run", "query", "--repetitions", "-1", "--allow-debug"], "--repetitions must be from 1 to 100000")
-        try check(["run", "query", "--strategies", "many-to-onne", "--allow-debug"],
-                  "unknown strategy 'many-to-onne' (did you mean 'many-to-one'?)")
+        try check(["run", "query", "--strategies", "objectgrph", "--allow-debug"],
+                  "unknown strategy 'objectgrph' (did you mean 'objectgraph'?)")
+        try check(["run", "query", "--strategies", "many-to-one", "--allow-debug"],
+                  "'many-to-one' is a modelling, now a variant: give --variant modelling=many-to-one (and --strategies objectgraph)")
         try check(["run", "query", "--read-page-cache-mib", "0", "--allow-debug"], "--read-page-cache-mib must be at least 1")
         try check(["run", "--allow-debug"], "name the scenarios to run, pass --all, or --model MODEL for the suite generated from an Xcode model (see 'bench list')")
         try check(["run", "query", "--output", "/proc/relbench", "--sizes", "10", "--allow-debug"],
                   "cannot create the output folder /proc/relbench (No such file or directory); choose a writable --output folder")
-        try check(["explain", "query", "--strategy", "one-to-one"],
-                  "scenario 'query' does not run strategy 'one-to-one'; it runs many-to-one, many-to-nil, many-to-many, manual-fk, and the peers raw-sqlite, grdb of each")
+        try check(["explain", "data-loss", "--strategy", "grdb"],
+                  "scenario 'data-loss' does not run strategy 'grdb'; it runs objectgraph, sql-replay")
 
         let folder = temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data("{\"name\": \"x\", \"description\": \"d\", \"workload\": \"insert\", \"strategies\": [\"many-to-one\"], \"sizes\": [10], \"repetitons\": 2}".utf8)
+        try Data("{\"name\": \"x\", \"description\": \"d\", \"model\": \"m.xcdatamodel\", \"sizes\": [10], \"repetitons\": 2}".utf8)
             .write(to: folder.appendingPathComponent("broken.json"))
         try check(["list", "--scenarios", folder.path],
                   "\(folder.path)/broken.json: field 'repetitons': unknown field (did you mean 'repetitions'?)")

@@ -9,24 +9,19 @@ import Testing
                      extraSeries: Bool = false) throws -> String {
         var samples: [SampleRecord] = []
         for (index, value) in timings.enumerated() {
-            samples.append(SampleRecord(scenario: "query", strategy: "many-to-one", variant: "prefetch=off", size: 1000, repetition: index + 1,
-                                        phase: "walk", metric: "wall_ms", value: value, unit: "ms"))
-            samples.append(SampleRecord(scenario: "query", strategy: "many-to-one", variant: "prefetch=off", size: 1000, repetition: index + 1,
-                                        phase: "walk", metric: "sql_statements", value: statements, unit: "count"))
-            samples.append(SampleRecord(scenario: "query", strategy: "raw-sqlite", variant: "prefetch=off", size: 1000, repetition: index + 1,
-                                        phase: "walk", metric: "wall_ms", value: other[index % other.count], unit: "ms"))
-            samples.append(SampleRecord(scenario: "query", strategy: "raw-sqlite", variant: "prefetch=off", size: 1000, repetition: index + 1,
-                                        phase: "walk", metric: "object_faults", value: nil, unit: "count"))
+            samples.append(SampleRecord(key: .of("query", .objectGraph, "prefetch=off", size: 1000, phase: "walk", metric: .wallMs), repetition: index + 1, value: value))
+            samples.append(SampleRecord(key: .of("query", .objectGraph, "prefetch=off", size: 1000, phase: "walk", metric: .sqlStatements), repetition: index + 1, value: statements))
+            samples.append(SampleRecord(key: .of("query", .rawSQLite, "prefetch=off", size: 1000, phase: "walk", metric: .wallMs), repetition: index + 1, value: other[index % other.count]))
+            samples.append(SampleRecord(key: .of("query", .rawSQLite, "prefetch=off", size: 1000, phase: "walk", metric: .objectFaults), repetition: index + 1, value: nil))
         }
         if extraSeries {
-            samples.append(SampleRecord(scenario: "insert", strategy: "grdb", variant: "", size: 1000, repetition: 1, phase: "insert",
-                                        metric: "sql_statements", value: 1008, unit: "count"))
+            samples.append(SampleRecord(key: .of("insert", .grdb, "", size: 1000, phase: "insert", metric: .sqlStatements), repetition: 1, value: 1008))
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-compare-\(UUID().uuidString)").path
-        let runFolder = try RunFolder(path: folder, info: RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory,
+        let runFolder = try RunFolder(path: folder, info: RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(),
                                                                            scenarios: ["query"], plannedRepetitions: 1))
         try runFolder.append(samples)
-        try runFolder.finish(status: "complete")
+        try runFolder.finish(status: .complete)
         return folder
     }
 
@@ -51,7 +46,7 @@ import Testing
     @Test func oneMoreStatementIsARegression() throws {
         let comparison = try compare(try run(steady), try run(steady, statements: 22))
         #expect(comparison.exitCode == 2)
-        #expect(comparison.regressions.map(\.key.metric) == ["sql_statements"])
+        #expect(comparison.regressions.map(\.key.metric) == [.sqlStatements])
         // The same with counters only (CI), and fewer statements is an improvement.
         #expect(try compare(try run(steady), try run(steady, statements: 22), countersOnly: true).exitCode == 2)
         #expect(try compare(try run(steady), try run(steady, statements: 20)).exitCode == 4)
@@ -61,7 +56,7 @@ import Testing
         let comparison = try compare(try run(steady), try run(steady.map { $0 * 1.3 }))
         #expect(comparison.exitCode == 2)
         let change = try #require(comparison.regressions.first)
-        #expect(change.key.strategy == "many-to-one" && change.key.metric == "wall_ms")
+        #expect(change.key.strategy == .objectGraph && change.key.metric == .wallMs)
         #expect(change.pValue! < 0.01)
         #expect(abs(change.relative - 0.3) < 0.01)
         // Timings are not compared at all with --counters-only.
@@ -98,13 +93,12 @@ import Testing
     @Test func instructionCountsMustPassTheThresholdAndTheFloor() throws {
         func counted(_ large: Double, _ small: Double) throws -> String {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-compare-\(UUID().uuidString)").path
-            let runFolder = try RunFolder(path: folder, info: RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory,
+            let runFolder = try RunFolder(path: folder, info: RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(),
                                                                                scenarios: ["query"], plannedRepetitions: 1))
             try runFolder.append([(1000, large), (100, small)].map { size, value in
-                SampleRecord(scenario: "query", strategy: "many-to-one", variant: "", size: size, repetition: 1, phase: "walk",
-                             metric: "instructions", value: value, unit: "instructions")
+                SampleRecord(key: .of("query", .objectGraph, "", size: size, phase: "walk", metric: .instructions), repetition: 1, value: value)
             })
-            try runFolder.finish(status: "complete")
+            try runFolder.finish(status: .complete)
             return folder
         }
         // 1% more at both sizes: 30,000 instructions is a regression, 3,000 is within the heap's jitter.
@@ -124,11 +118,11 @@ import Testing
     @Test func aCounterTheRunLeftEmptyIsMissing() throws {
         let comparison = try compare(try run(steady), try run(steady, statements: nil), countersOnly: true)
         #expect(comparison.exitCode == 3)
-        #expect(comparison.onlyInBaseline.map(\.metric) == ["sql_statements"])
+        #expect(comparison.onlyInBaseline.map(\.metric) == [.sqlStatements])
         let text = ComparisonReport.text(comparison, baseline: "a", current: "b")
-        #expect(text.contains("missing from the run (fails: exit 3; pass --allow-missing for a run of fewer scenarios): query many-to-one prefetch=off n=1000 (walk sql_statements)"))
+        #expect(text.contains("missing from the run (fails: exit 3; pass --allow-missing for a run of fewer scenarios): query objectgraph prefetch=off n=1000 (walk sql_statements)"))
         // A counter no strategy measures in either run (raw-sqlite's object faults) is neither missing nor new.
-        #expect(!comparison.onlyInBaseline.contains { $0.metric == "object_faults" })
+        #expect(!comparison.onlyInBaseline.contains { $0.metric == .objectFaults })
     }
 
     /// Allocation counts need glibc's malloc: a run made where they cannot be counted (its run.json says so) has
@@ -136,14 +130,14 @@ import Testing
     @Test func aMetricThePlatformCannotMeasureIsNotMissing() throws {
         func folder(allocations: Double?, unmeasurable: [Metric] = []) throws -> String {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-compare-\(UUID().uuidString)").path
-            var info = RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory, scenarios: ["query"], plannedRepetitions: 1)
+            var info = RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(), scenarios: ["query"], plannedRepetitions: 1)
             info.unmeasurableMetrics = unmeasurable
             let run = try RunFolder(path: path, info: info)
             try run.append([
-                SampleRecord(scenario: "query", strategy: "many-to-one", variant: "", size: 10, repetition: 1, phase: "walk", metric: "sql_statements", value: 3, unit: "count"),
-                SampleRecord(scenario: "query", strategy: "many-to-one", variant: "", size: 10, repetition: 1, phase: "walk", metric: "allocations", value: allocations, unit: "count"),
+                SampleRecord(key: .of("query", .objectGraph, "", size: 10, phase: "walk", metric: .sqlStatements), repetition: 1, value: 3),
+                SampleRecord(key: .of("query", .objectGraph, "", size: 10, phase: "walk", metric: .allocations), repetition: 1, value: allocations),
             ])
-            try run.finish(status: "complete")
+            try run.finish(status: .complete)
             return path
         }
         let elsewhere = try folder(allocations: nil, unmeasurable: [.allocations, .allocatedBytes, .retainedBytes])
@@ -154,14 +148,14 @@ import Testing
         // A run whose platform counts allocations but whose counts went missing fails as missing.
         let broken = try compare(try folder(allocations: 120), try folder(allocations: nil), countersOnly: true)
         #expect(broken.exitCode == 3)
-        #expect(broken.onlyInBaseline.map(\.metric) == ["allocations"])
+        #expect(broken.onlyInBaseline.map(\.metric) == [.allocations])
     }
 
     @Test func theMarkdownNamesEveryRegression() throws {
         let comparison = try compare(try run(steady), try run(steady.map { $0 * 1.3 }, statements: 23))
         let markdown = ComparisonReport.markdown(comparison, baseline: "Results/baseline", current: "run")
         #expect(markdown.contains("3 series compared, 2 regression(s), 0 improvement(s)"))
-        #expect(markdown.contains("| ❌ regression | query | many-to-one | prefetch=off | 1,000 | walk | sql_statements | 21 | 23 | +9.5% | - | exact |"))
+        #expect(markdown.contains("| ❌ regression | query | objectgraph | prefetch=off | 1,000 | walk | sql_statements | 21 | 23 | +9.5% | - | exact |"))
         // A blank line before the table, so GitHub renders it as one.
         #expect(markdown.contains(")\n\n| verdict | scenario |"))
     }
@@ -234,52 +228,49 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let history = try HistoryStore(path: path)
         for (commit, median) in [("aaa", 10.0), ("bbb", 12.0)] {
-            var info = RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory, scenarios: ["query"], plannedRepetitions: 1)
+            var info = RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(), scenarios: ["query"], plannedRepetitions: 1)
             info.gitCommit = commit
-            info.buildConfiguration = "release"
-            let rows = SummaryFile.summarize([SampleRecord(scenario: "query", strategy: "many-to-one", variant: "prefetch=on", size: 100,
-                                                           repetition: 1, phase: "walk", metric: "wall_ms", value: median, unit: "ms")])
+            info.buildConfiguration = .release
+            let rows = SummaryFile.summarize([SampleRecord(key: .of("query", .objectGraph, "prefetch=on", size: 100, phase: "walk", metric: .wallMs), repetition: 1, value: median)])
             try history.append(info: info, folder: "runs/\(commit)", summary: rows)
         }
-        let entries = try HistoryStore(path: path).entries(scenario: "query", metric: "wall_ms", strategy: "many-to-one")
+        let entries = try HistoryStore(path: path).entries(scenario: "query", metric: .wallMs, strategy: .objectGraph).entries
         #expect(entries.map(\.commit) == ["aaa", "bbb"])
         #expect(entries.map(\.median) == [10, 12])
     }
 
     /// The dashboard gets only series better lower (never cache hits) and, with patterns, only the series named.
     @Test func theDashboardExportKeepsTheNamedSeries() throws {
-        let rows = SummaryFile.summarize(["wall_ms", "cache_hits"].flatMap { metric in
+        let rows = SummaryFile.summarize([Metric.wallMs, .cacheHits].flatMap { metric in
             [("off", 1.0), ("on", 2.0)].map { variant, value in
-                SampleRecord(scenario: "query", strategy: "many-to-one", variant: "prefetch=\(variant)", size: 100, repetition: 1,
-                             phase: "walk", metric: metric, value: value, unit: metric == "wall_ms" ? "ms" : "count")
+                SampleRecord(key: .of("query", .objectGraph, "prefetch=\(variant)", size: 100, phase: "walk", metric: metric), repetition: 1, value: value)
             }
         })
         func names(_ json: String) throws -> [String] {
             try (JSONSerialization.jsonObject(with: Data(json.utf8)) as! [[String: Any]]).map { $0["name"] as! String }
         }
         #expect(try names(GitHubBenchmarkExport.encode(rows)) == [
-            "query many-to-one [prefetch=off] n=100 walk wall_ms", "query many-to-one [prefetch=on] n=100 walk wall_ms"])
-        #expect(try names(GitHubBenchmarkExport.encode(rows, patterns: ["query many-to-one [[]prefetch=on] n=* walk *"])) == [
-            "query many-to-one [prefetch=on] n=100 walk wall_ms"])
+            "query objectgraph [prefetch=off] n=100 walk wall_ms", "query objectgraph [prefetch=on] n=100 walk wall_ms"])
+        #expect(try names(GitHubBenchmarkExport.encode(rows, patterns: ["query objectgraph [[]prefetch=on] n=* walk *"])) == [
+            "query objectgraph [prefetch=on] n=100 walk wall_ms"])
     }
 
     /// An interrupted run that lost scenarios fails the counters gate (exit 3) rather than passing it.
     @Test func anInterruptedRunFailsTheCountersGate() throws {
         let temporary = FileManager.default.temporaryDirectory
-        func folder(_ scenarios: [String], status: String) throws -> String {
+        func folder(_ scenarios: [ScenarioName], status: RunStatus) throws -> String {
             let path = temporary.appendingPathComponent("relbench-gate-\(UUID().uuidString)").path
-            let run = try RunFolder(path: path, info: RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory, scenarios: scenarios,
+            let run = try RunFolder(path: path, info: RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(), scenarios: scenarios,
                                                                       plannedRepetitions: 1))
-            try run.append(scenarios.map { SampleRecord(scenario: $0, strategy: "many-to-one", variant: "", size: 100, repetition: 1,
-                                                        phase: "p", metric: "sql_statements", value: 7, unit: "count") })
+            try run.append(scenarios.map { SampleRecord(key: .of($0, .objectGraph, "", size: 100, phase: "p", metric: .sqlStatements), repetition: 1, value: 7) })
             try run.finish(status: status)
             return path
         }
-        let baseline = try folder(["insert", "query"], status: "complete"), interrupted = try folder(["insert"], status: "interrupted")
+        let baseline = try folder(["insert", "query"], status: .complete), interrupted = try folder(["insert"], status: .interrupted)
         defer { for path in [baseline, interrupted] { try? FileManager.default.removeItem(atPath: path) } }
         let gate = try CommandLineTests.bench(["compare", baseline, interrupted, "--counters-only"])
         #expect(gate.status == 3, "\(gate.output)")
-        #expect(gate.output.contains("query many-to-one n=100"))
+        #expect(gate.output.contains("query objectgraph n=100"))
         #expect(try CommandLineTests.bench(["compare", baseline, interrupted, "--counters-only", "--allow-missing"]).status == 0)
     }
 
@@ -289,13 +280,12 @@ import Testing
         let run = temporary.appendingPathComponent("relbench-injected-\(UUID().uuidString)").path
         let destination = temporary.appendingPathComponent("relbench-baseline-\(UUID().uuidString)").path
         defer { for path in [run, destination] { try? FileManager.default.removeItem(atPath: path) } }
-        var info = RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory, scenarios: ["query"], plannedRepetitions: 1)
-        info.buildConfiguration = "release"
-        info.injections = ["RELBENCH_INJECT_STATEMENT": "many-to-one"]
+        var info = RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(), scenarios: ["query"], plannedRepetitions: 1)
+        info.buildConfiguration = .release
+        info.injections = ["RELBENCH_INJECT_STATEMENT": "query/walk"]
         let folder = try RunFolder(path: run, info: info)
-        try folder.append([SampleRecord(scenario: "query", strategy: "many-to-one", variant: "", size: 10, repetition: 1, phase: "walk",
-                                        metric: "sql_statements", value: 3, unit: "count")])
-        try folder.finish(status: "complete")
+        try folder.append([SampleRecord(key: .of("query", .objectGraph, "", size: 10, phase: "walk", metric: .sqlStatements), repetition: 1, value: 3)])
+        try folder.finish(status: .complete)
         let saved = try CommandLineTests.bench(["baseline", "save", run, "--to", destination])
         #expect(saved.status == 64)
         #expect(saved.error.contains("RELBENCH_INJECT_STATEMENT"), "\(saved.error)")
@@ -309,12 +299,11 @@ import Testing
         let run = temporary.appendingPathComponent("relbench-run-\(UUID().uuidString)").path
         let destination = temporary.appendingPathComponent("relbench-notes-\(UUID().uuidString)").path
         defer { for path in [run, destination, destination + ".saving", destination + ".old"] { try? FileManager.default.removeItem(atPath: path) } }
-        var info = RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory, scenarios: ["query"], plannedRepetitions: 1)
-        info.buildConfiguration = "release"
+        var info = RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(), scenarios: ["query"], plannedRepetitions: 1)
+        info.buildConfiguration = .release
         let folder = try RunFolder(path: run, info: info)
-        try folder.append([SampleRecord(scenario: "query", strategy: "many-to-one", variant: "", size: 10, repetition: 1, phase: "walk",
-                                        metric: "sql_statements", value: 3, unit: "count")])
-        try folder.finish(status: "complete")
+        try folder.append([SampleRecord(key: .of("query", .objectGraph, "", size: 10, phase: "walk", metric: .sqlStatements), repetition: 1, value: 3)])
+        try folder.finish(status: .complete)
         try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
         try "keep".write(toFile: destination + "/notes.txt", atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(atPath: run + "/run.json", toPath: destination + "/run.json")
@@ -356,13 +345,12 @@ import Testing
     /// bench history: one block per series, in numeric order of size, each with its unit and its runs oldest first.
     @Test func historyIsGroupedBySeries() {
         func entry(_ commit: String, _ size: Int, _ median: Double) -> HistoryStore.Entry {
-            HistoryStore.Entry(time: "2026-11-2\(commit.count)T10:00:00Z", commit: commit, profile: "smoke",
-                               key: SeriesKey(scenario: "query", strategy: "many-to-one", variant: "prefetch=off", size: size, phase: "walk",
-                                              metric: "wall_ms"), unit: "ms", n: 3, median: median, ciLow: median, ciHigh: median)
+            HistoryStore.Entry(time: "2026-11-2\(commit.count)T10:00:00Z", commit: commit, profile: .smoke,
+                               key: SeriesKey.of("query", .objectGraph, "prefetch=off", size: size, phase: "walk", metric: .wallMs), n: 3, median: median, ciLow: median, ciHigh: median)
         }
         let text = HistoryReport.text([entry("a", 1000, 2), entry("a", 100, 1), entry("bb", 1000, 3), entry("bb", 100, 1.5)], metric: .wallMs)
         let titles = text.split(separator: "\n").filter { $0.hasPrefix("query ") }
-        #expect(titles == ["query many-to-one prefetch=off size 100 walk: wall_ms (ms)", "query many-to-one prefetch=off size 1,000 walk: wall_ms (ms)"])
+        #expect(titles == ["query objectgraph prefetch=off size 100 walk: wall_ms (ms)", "query objectgraph prefetch=off size 1,000 walk: wall_ms (ms)"])
         #expect(text.contains("+50.0%"))
     }
 
@@ -371,32 +359,34 @@ import Testing
         var arguments = RunArguments()
         arguments.scenarioNames = ["query"]
         arguments.sizes = [10, 100]
-        arguments.strategies = [.one(StrategyID(.objectGraph, .manyToOne)), .peer(.rawSQLite)]
+        arguments.strategies = [.objectGraph, .rawSQLite]
+        arguments.variants = [try VariantFilter("modelling=many-to-one")]
         arguments.warmup = 2
         arguments.settings.readPageCacheMiB = 8
         arguments.shard = try Shard("1/2")
         #expect(arguments.childCommandLine(output: "x") == [
-            "run", "query", "--sizes", "10,100", "--strategies", "many-to-one,raw-sqlite", "--profile", "default", "--seed", "42",
+            "run", "query", "--sizes", "10,100", "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one",
+            "--profile", "default", "--seed", "42",
             "--page-cache-mib", "64", "--read-page-cache-mib", "8", "--shard", "1/2",
             "--warmup", "0", "--output", "x", "--quiet", "--no-history", "--no-advice", "--allow-debug"])
     }
 
     @Test func instructionCountsReplaceTimings() throws {
-        func sample(_ phase: String, _ metric: String, _ value: Double) -> SampleRecord {
-            SampleRecord(scenario: "q", strategy: "s", variant: "", size: 1, repetition: 1, phase: phase, metric: metric, value: value, unit: "x")
+        func sample(_ phase: PhaseName, _ metric: Metric, _ value: Double) -> SampleRecord {
+            SampleRecord(key: .of("q", .objectGraph, "", size: 1, phase: phase, metric: metric), repetition: 1, value: value)
         }
-        let samples = [sample("a", "wall_ms", 1), sample("a", "sql_statements", 2), sample("a", "peak_rss_bytes", 3),
-                       sample("b", "wall_ms", 4), sample("b", "sql_statements", 5)]
+        let samples = [sample("a", .wallMs, 1), sample("a", .sqlStatements, 2), sample("a", .peakRSSBytes, 3),
+                       sample("b", .wallMs, 4), sample("b", .sqlStatements, 5)]
         let merged = try InstructionCount.attach([100, 200], to: samples)
-        #expect(merged.map(\.metric) == ["sql_statements", "instructions", "sql_statements", "instructions"])
-        #expect(merged.filter { $0.metric == "instructions" }.map(\.value) == [100, 200])
+        #expect(merged.map(\.key.metric) == [.sqlStatements, .instructions, .sqlStatements, .instructions])
+        #expect(merged.filter { $0.key.metric == .instructions }.map(\.value) == [100, 200])
         #expect(throws: BenchError.self) { try InstructionCount.attach([100], to: samples) }
     }
 
     @Test func injectionsAreReadFromTheEnvironment() {
-        let injection = Injection(environment: ["RELBENCH_INJECT_SLOWDOWN": "query/walk=0.15", "RELBENCH_INJECT_STATEMENT": "many-to-one"])
+        let injection = Injection(environment: ["RELBENCH_INJECT_SLOWDOWN": "query/walk=0.15", "RELBENCH_INJECT_STATEMENT": "query/walk"])
         #expect(injection.slowdown?.scenario == "query" && injection.slowdown?.phase == "walk" && injection.slowdown?.fraction == 0.15)
-        #expect(injection.extraStatementStrategy == .manyToOne)
+        #expect(injection.addsStatement(scenario: "query", phase: "walk") && !injection.addsStatement(scenario: "query", phase: "fetch-all"))
         #expect(Injection(environment: ["RELBENCH_INJECT_SLOWDOWN": "nonsense"]).slowdown == nil)
     }
 }
@@ -445,27 +435,26 @@ import Testing
 }
 
 @Suite struct MergeTests {
-    private func run(_ strategy: String, repetitions: Int) throws -> String {
+    private func run(_ strategy: Strategy, repetitions: Int) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-merge-\(UUID().uuidString)").path
         // As a release build's: the history refuses a debug build's timings.
-        var info = RunInfo.current(profile: .smoke, seed: 1, settings: .inMemory, scenarios: ["q"], plannedRepetitions: repetitions)
-        info.buildConfiguration = "release"
+        var info = RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(), scenarios: ["q"], plannedRepetitions: repetitions)
+        info.buildConfiguration = .release
         let runFolder = try RunFolder(path: folder, info: info)
         for repetition in 1...repetitions {
-            try runFolder.append([SampleRecord(scenario: "q", strategy: strategy, variant: "", size: 10, repetition: repetition, phase: "p",
-                                               metric: "wall_ms", value: Double(repetition), unit: "ms")])
+            try runFolder.append([SampleRecord(key: .of("q", strategy, "", size: 10, phase: "p", metric: .wallMs), repetition: repetition, value: Double(repetition))])
         }
-        try runFolder.finish(status: "complete")
+        try runFolder.finish(status: .complete)
         return folder
     }
 
     @Test func shardsJoinAndRepeatedRunsNumberOn() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-merged-\(UUID().uuidString)").path
-        #expect(try RunMerge.merge([try run("a", repetitions: 2), try run("b", repetitions: 2)], into: output).samples.count == 4)
-        let same = try run("a", repetitions: 2)
-        #expect(throws: BenchError.self) { try RunMerge.merge([same, try run("a", repetitions: 1)], into: output + "-2") }
-        #expect(try RunMerge.merge([same, try run("a", repetitions: 3)], into: output + "-3", asRepetitions: true).samples.count == 5)
-        let samples = try SamplesFile.load(output + "-3/samples.csv")
+        #expect(try RunMerge.merge([try run(.objectGraph, repetitions: 2), try run(.sqlReplay, repetitions: 2)], into: output).samples.count == 4)
+        let same = try run(.objectGraph, repetitions: 2)
+        #expect(throws: BenchError.self) { try RunMerge.merge([same, try run(.objectGraph, repetitions: 1)], into: output + "-2") }
+        #expect(try RunMerge.merge([same, try run(.objectGraph, repetitions: 3)], into: output + "-3", asRepetitions: true).samples.count == 5)
+        let samples = try SamplesFile.load(output + "-3/samples.csv").samples
         #expect(samples.map(\.repetition) == [1, 2, 3, 4, 5])
     }
 
@@ -475,12 +464,12 @@ import Testing
         let history = temporary.appendingPathComponent("relbench-history-\(UUID().uuidString).sqlite").path
         let export = temporary.appendingPathComponent("relbench-export-\(UUID().uuidString).json").path
         defer { for path in [output, history, export] { try? FileManager.default.removeItem(atPath: path) } }
-        let result = try CommandLineTests.bench(["merge", output, try run("a", repetitions: 2), try run("b", repetitions: 3),
+        let result = try CommandLineTests.bench(["merge", output, try run(.objectGraph, repetitions: 2), try run(.sqlReplay, repetitions: 3),
                                                  "--history", history, "--export", "github-action-benchmark", export])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "merged 2 shard(s), 5 samples, into \(output)\n")
-        let entries = try HistoryStore(path: history).entries(scenario: "q", metric: "wall_ms", strategy: nil, variant: nil, size: nil, phase: nil)
-        #expect(entries.map(\.key.strategy) == ["a", "b"] && entries.map(\.median) == [1.5, 2])
+        let entries = try HistoryStore(path: history).entries(scenario: "q", metric: .wallMs, strategy: nil, variant: nil, size: nil, phase: nil).entries
+        #expect(entries.map(\.key.strategy) == [.objectGraph, .sqlReplay] && entries.map(\.median) == [1.5, 2])
         #expect(FileManager.default.fileExists(atPath: export))
     }
 }

@@ -61,17 +61,16 @@ import ObjectGraph
 
     @Test func theLibraryParsesForEveryVariant() throws {
         let scenario = try Self.parse(Self.library)
-        #expect(scenario.workload == nil)
         #expect(scenario.strategies == [.objectGraph, .sqlReplay])
         #expect(scenario.phaseNames == ["list", "count", "edit", "remove", "batch", "merge", "import"])
-        let plan = scenario.declared!.plan(for: scenario.variants[1])
+        let plan = scenario.declared.plan(for: scenario.variants[1])
         #expect(plan.model.entities.map(\.name) == ["Author", "Book", "Series", "Tag"])
         #expect(plan.model.schemaSQL.contains("CREATE TABLE ZBOOK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZYEAR INTEGER, ZAUTHOR INTEGER, ZSERIES INTEGER, ZTITLE VARCHAR )"))
     }
 
     @Test func theGeneratorMakesExactlyWhatTheDataSectionSays() throws {
         let scenario = try Self.parse(Self.library)
-        let plan = scenario.declared!.plan(for: scenario.variants[0])
+        let plan = scenario.declared.plan(for: scenario.variants[0])
         let data = plan.generator.make(size: 10, seed: 42)
         let counts = plan.model.entities.map { "\($0.name)=\(data.objects[$0.number]?.count ?? 0)" }
         #expect(counts == ["Author=10", "Book=30", "Series=4", "Tag=5"])
@@ -95,14 +94,14 @@ import ObjectGraph
     @Test func fanOutsFollowTheirDistributions() throws {
         let text = Self.replacing("\"Book.tags\": {\"per\": 2}", "\"Book.tags\": {\"per\": {\"uniform\": [0, 3]}}")
             .replacingOccurrences(of: "\"Tag\": 5", with: "\"Tag\": 50")
-        let plan = try Self.parse(text).declared!.plan(for: Variant([("prefetch", .text("off"))]))
+        let plan = try Self.parse(text).declared.plan(for: Variant([("prefetch", .text("off"))]))
         let data = plan.generator.make(size: 100, seed: 7)
         let tags = data.edges.first { $0.relationship == "tags" }!.targets.values.map(\.count)
         #expect(tags.allSatisfy { (1...3).contains($0) })
         #expect(tags.count < 300 && tags.count > 200)
         let zipf = Self.replacing("\"Book.tags\": {\"per\": 2}", "\"Book.tags\": {\"per\": {\"zipf\": 1.5, \"max\": 40}}")
             .replacingOccurrences(of: "\"Tag\": 5", with: "\"Tag\": 50")
-        let zipfData = try Self.parse(zipf).declared!.plan(for: Variant([("prefetch", .text("off"))])).generator.make(size: 100, seed: 7)
+        let zipfData = try Self.parse(zipf).declared.plan(for: Variant([("prefetch", .text("off"))])).generator.make(size: 100, seed: 7)
         let sizes = zipfData.edges.first { $0.relationship == "tags" }!.targets.values.map(\.count)
         // Zipf: one tag is the most common count, and a few books get many.
         let histogram = Dictionary(grouping: sizes, by: { $0 }).mapValues(\.count)
@@ -126,7 +125,7 @@ import ObjectGraph
          "sizes": [10], "repetitions": 1, "warmup": 0}
         """
         let scenario = try Self.parse(text)
-        let plan = scenario.declared!.plan(for: scenario.variants[0])
+        let plan = scenario.declared.plan(for: scenario.variants[0])
         for size in [10, 20_000] {
             let data = plan.generator.make(size: size, seed: 42)
             var keys = Set<[Int64]>()
@@ -155,7 +154,7 @@ import ObjectGraph
             .replacingOccurrences(of: "{\"name\": \"dummy\", \"type\": \"Integer 16\", \"default\": \"0\"}",
                                   with: "{\"name\": \"dummy\", \"type\": \"Integer 16\", \"default\": \"0\", \"minValueString\": \"-5\", \"maxValueString\": \"0\"}")
         let other = try Self.parse(twoConstraints)
-        let data = other.declared!.plan(for: other.variants[0]).generator.make(size: 10, seed: 42)
+        let data = other.declared.plan(for: other.variants[0]).generator.make(size: 10, seed: 42)
         let rows = data.objects.values.flatMap { objects in
             (0..<objects.count).map { index in objects.columns.filter { ["code", "dummy", "label"].contains($0.attribute.name) }.map { $0.values[index] } }
         }
@@ -180,7 +179,7 @@ import ObjectGraph
          "sizes": [20], "repetitions": 1, "warmup": 0}
         """
         let scenario = try Self.parse(text)
-        let data = scenario.declared!.plan(for: scenario.variants[0]).generator.make(size: 20, seed: 42)
+        let data = scenario.declared.plan(for: scenario.variants[0]).generator.make(size: 20, seed: 42)
         let objects = data.objects.values.first!
         func column(_ name: String) -> [String] { objects.columns.first { $0.attribute.name == name }!.values.map { "\($0)" } }
         for constraint in [["a", "b"], ["c", "a"], ["flag", "code"]] {
@@ -209,7 +208,7 @@ import ObjectGraph
          "sizes": {"smoke": [10], "default": [10], "full": [10]}, "repetitions": 1, "warmup": 0}
         """
         let scenario = try Self.parse(text)
-        let plan = scenario.declared!.plan(for: scenario.variants[0])
+        let plan = scenario.declared.plan(for: scenario.variants[0])
         let data = plan.generator.make(size: 10, seed: 42)
         let store = try PersistentStore(model: plan.model, location: .inMemory)
         let context = store.makeContext()
@@ -251,7 +250,7 @@ import ObjectGraph
         </model>
         """.write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         let scenario = try GeneratedSuite.scenario(modelPath: folder.path)
-        let plan = scenario.declared!.plan(for: scenario.variants[0])
+        let plan = scenario.declared.plan(for: scenario.variants[0])
         // Two task entities need two items per size, and each item two notes.
         #expect(plan.generator.spec.counts.mapValues { $0.description } == ["Task": "size", "TaskBase": "size", "Item": "2*size", "Note": "4*size"])
         let store = try PersistentStore(model: plan.model, location: .inMemory)
@@ -272,7 +271,7 @@ import ObjectGraph
         try "<model>\(ring("A", "B", "C"))\(ring("B", "C", "A"))\(ring("C", "A", "B"))</model>"
             .write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         let cycle = try GeneratedSuite.scenario(modelPath: folder.path)
-        #expect(cycle.declared!.plan(for: cycle.variants[0]).generator.spec.counts.mapValues { $0.description } == ["A": "size", "B": "size", "C": "size"])
+        #expect(cycle.declared.plan(for: cycle.variants[0]).generator.spec.counts.mapValues { $0.description } == ["A": "size", "B": "size", "C": "size"])
     }
 
     /// Every step kind's counters at size 8, exactly; and the replay runs the same statements and reads the same rows.
@@ -281,59 +280,62 @@ import ObjectGraph
         var request = RunRequest(scenarios: [scenario])
         request.profile = .smoke
         let samples = try Runner(request: request, plan: try RunPlan(request), folder: nil, progress: nil).run()
-        func value(_ strategy: String, _ variant: String, _ phase: String, _ metric: Metric) -> Double? {
-            samples.first { $0.strategy == strategy && $0.variant == "prefetch=\(variant)" && $0.phase == phase && $0.metric == metric.rawValue }?.value
+        func value(_ strategy: Strategy, _ variant: String, _ phase: PhaseName, _ metric: Metric) -> Double? {
+            samples.first { $0.key.strategy == strategy && $0.key.variant.description == "prefetch=\(variant)" && $0.key.phase == phase && $0.key.metric == metric }?.value
         }
         for variant in ["off", "on"] {
             for phase in scenario.phaseNames {
                 for metric in [Metric.sqlStatements, .rowsRead] {
-                    #expect(value("objectgraph", variant, phase, metric) == value("sql-replay", variant, phase, metric), "\(variant) \(phase) \(metric)")
+                    #expect(value(.objectGraph, variant, phase, metric) == value(.sqlReplay, variant, phase, metric), "\(variant) \(phase) \(metric)")
                 }
             }
         }
         // The list: without prefetching, one fetch, each book's tags fault (10), and one fault for each distinct
         // author and tag the first 10 books meet (10 at the run's seed: pinned).
-        #expect(value("objectgraph", "off", "list", .sqlStatements) == 21)
-        #expect(value("objectgraph", "on", "list", .sqlStatements) == 3)
-        #expect(value("objectgraph", "off", "count", .sqlStatements) == 1)
-        #expect(value("objectgraph", "off", "count", .countResult) == 18)
-        #expect(value("objectgraph", "off", "edit", .sqlStatements) == 41)
-        #expect(value("objectgraph", "off", "remove", .sqlStatements) == 33)
-        #expect(value("objectgraph", "off", "batch", .sqlStatements) == 12)
-        #expect(value("objectgraph", "off", "merge", .sqlStatements) == 11)
+        #expect(value(.objectGraph, "off", "list", .sqlStatements) == 21)
+        #expect(value(.objectGraph, "on", "list", .sqlStatements) == 3)
+        #expect(value(.objectGraph, "off", "count", .sqlStatements) == 1)
+        #expect(value(.objectGraph, "off", "count", .countResult) == 18)
+        #expect(value(.objectGraph, "off", "edit", .sqlStatements) == 41)
+        #expect(value(.objectGraph, "off", "remove", .sqlStatements) == 33)
+        #expect(value(.objectGraph, "off", "batch", .sqlStatements) == 12)
+        #expect(value(.objectGraph, "off", "merge", .sqlStatements) == 11)
         // 41 rows and 48 join rows in the first save of a new store: 89 INSERTs and 16 statements of the save.
-        #expect(value("objectgraph", "off", "import", .sqlStatements) == 105)
+        #expect(value(.objectGraph, "off", "import", .sqlStatements) == 105)
     }
 
     @Test(arguments: [
-        ("\"Tag\": 5,", "\"Tga\": 5,", "field 'data': with prefetch=off: entities: no entity 'Tga' in the model (did you mean 'Tag'?)"),
-        ("\"Book.tags\": {\"per\": 2}", "\"Book.tagz\": {\"per\": 2}", "field 'data': with prefetch=off: relationships.Book.tagz: 'Book' has no relationship 'tagz' (did you mean 'tags'?)"),
-        ("\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Author.books\": {}", "field 'data': with prefetch=off: relationships.Book.author: its inverse Author.books is filled too; fill one side, ObjectGraph keeps the other"),
-        ("\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Book.title\": {}", "field 'data': with prefetch=off: relationships.Book.title: 'Book' has no relationship 'title' ('title' is an attribute of Book, not a relationship)"),
+        ("\"Tag\": 5,", "\"Tga\": 5,", "field 'data': entities: no entity 'Tga' in the model (did you mean 'Tag'?)"),
+        ("\"Book.tags\": {\"per\": 2}", "\"Book.tagz\": {\"per\": 2}", "field 'data': relationships.Book.tagz: 'Book' has no relationship 'tagz' (did you mean 'tags'?)"),
+        ("\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Author.books\": {}", "field 'data': relationships.Book.author: its inverse Author.books is filled too; fill one side, ObjectGraph keeps the other"),
+        ("\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Book.title\": {}", "field 'data': relationships.Book.title: 'Book' has no relationship 'title' ('title' is an attribute of Book, not a relationship)"),
         ("\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 2}", "field 'data': relationships.Book.series.fill: expected a probability from 0 to 1, got the number 2"),
         ("\"Book\": \"3*size\"", "\"Book\": \"three\"", "field 'data': entities.Book: expected a number, \"size\", \"3*size\" or \"size/10\", got the string \"three\""),
         ("{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"year >=\"}", "field 'phases[1].steps[0].predicate': with prefetch=off: Unable to parse the format string \"year >=\": no expression at position 8: expected a key path, a constant, {a, b}, $VARIABLE or a format argument, found the end"),
         ("{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"year >= $y\"}", "field 'phases[1].steps[0].predicate': with prefetch=off: uses $y, which 'variables' does not define"),
         ("{\"read\": [\"title\", \"author.name\", \"tags.name\"]}", "{\"read\": [\"title\", \"author.nam\"]}", "field 'phases[0].steps[1].read': with prefetch=off: 'author.nam': Author has no property 'nam' (did you mean 'name'?)"),
-        ("{\"delete\": \"Author\", \"share\": 0.25}", "{\"delet\": \"Author\", \"share\": 0.25}", "field 'phases[3].steps[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, new-context, merge (did you mean 'delete'?)"),
+        ("{\"delete\": \"Author\", \"share\": 0.25}", "{\"delet\": \"Author\", \"share\": 0.25}", "field 'phases[3].steps[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, new-context, merge, count-links (did you mean 'delete'?)"),
         ("\"limit\": 10,", "\"limit\": 10, \"limt\": 3,", "field 'phases[0].steps[0]': with prefetch=off: 'fetch' has no option 'limt' (did you mean 'limit'?)"),
         ("\"on\": [\"author\", \"tags\"]", "\"on\": [\"author\", \"tag\"]", "field 'phases[0].steps[0].prefetch': with prefetch=on: 'tag': Book has no relationship 'tag' (did you mean 'tags'?)"),
-        ("\"off\": [],", "", "field 'phases[0].steps[0].prefetch': with prefetch=off: chooses by the variant 'prefetch' but gives no value for 'off'"),
-        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"], \"change\": \"inverse\", \"target\": \"Book.serie\"}", "field 'variants': 'prefetch': entity 'Book' has no property 'serie'"),
+        ("\"off\": [],", "", "field 'phases[0].steps[0].prefetch': with prefetch=off: chooses by the variant 'prefetch' but gives no value for 'off' (nor an \"else\")"),
+        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"modelling\", \"values\": [\"many-to-one\", \"many-to-nil\"], \"change\": \"modelling\", \"target\": \"Author.book\"}", "field 'variants': 'modelling': entity 'Author' has no property 'book' (did you mean 'books'?)"),
+        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"modelling\", \"values\": [\"one-to-one\"], \"change\": \"modelling\", \"target\": \"Author.books\"}", "field 'variants': 'modelling': 'one-to-one' is a modelling of a to-one; no target (Author.books) is one"),
+        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"modelling\", \"values\": [\"manual-fk\"], \"change\": \"modelling\", \"target\": \"Author.books\"}", "field 'variants': 'modelling': manual-fk needs \"keyAttribute\" (the attribute each Book gets) and \"ownerKey\" (the Author attribute it holds)"),
+        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"], \"change\": \"inverse\", \"target\": \"Book.serie\"}", "field 'variants': 'prefetch': the 'inverse' change is now \"change\": \"modelling\" with the values many-to-one and many-to-nil (or one-to-one and one-to-nil for a to-one)"),
         ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"], \"change\": \"ordered\", \"target\": \"Book.author\"}", "field 'variants': 'prefetch': 'Book.author' is a to-one; only a to-many can be ordered"),
-        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"], \"change\": \"key\", \"target\": \"Book.author\"}", "field 'variants': 'prefetch': a key change needs \"attribute\" (the new UUID attribute) and \"destinationKey\" (the destination's UUID attribute)"),
-        ("{\"merge\": [{\"insert\": \"Author\"", "{\"merge\": [{\"insrt\": \"Author\"", "field 'phases[5].steps[1].merge[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, new-context, merge (did you mean 'insert'?)"),
-        ("\"Series\": 4}", "\"Series\": 4, \"Ghost\": 1}", "field 'data': with prefetch=off: entities: no entity 'Ghost' in the model"),
+
+        ("{\"merge\": [{\"insert\": \"Author\"", "{\"merge\": [{\"insrt\": \"Author\"", "field 'phases[5].steps[1].merge[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, new-context, merge, count-links (did you mean 'insert'?)"),
+        ("\"Series\": 4}", "\"Series\": 4, \"Ghost\": 1}", "field 'data': entities: no entity 'Ghost' in the model"),
         ("{\"name\": \"import\", \"store\": \"fresh\"", "{\"name\": \"import\", \"store\": \"frozen\"", "field 'phases[6].store': expected prepared or fresh, continued or same-context, got the string \"frozen\""),
         ("\"insert\": \"Book\", \"count\": 3}", "\"insert\": \"Tag\", \"count\": 3, \"children\": {\"posts\": 1}}", "field 'phases[2].steps[0].children': with prefetch=off: 'Tag' has no to-many relationship 'posts'"),
         ("{\"name\": \"count\",", "{\"name\": \"list\",", "field 'phases[1]': a second phase named 'list'"),
         ("\"set\": {\"year\": 2000}", "\"set\": {\"year\": 70000}", "field 'phases[4].steps[0].set.year': with prefetch=off: the number 70000 is beyond an Integer 16's range"),
         ("\"set\": {\"year\": 2000}", "\"set\": {\"year\": \"soon\"}", "field 'phases[4].steps[0].set.year': with prefetch=off: the string \"soon\" is no Integer 16 value"),
         ("{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"year >= 'MM'\"}", "field 'phases[1].steps[0].predicate': with prefetch=off: 'year >= \"MM\"': the key path holds Integer 16 values; cannot compare it with string \"MM\""),
-        ("\"Book.title\": {\"words\": [2, 4]}", "\"Book.title\": {\"date\": [\"2024-01-01\", \"2024-12-31\"]}", "field 'data': with prefetch=off: attributes.Book.title: 'date' makes date values, which a String attribute cannot hold; use name, words, text, integer, number, sequence or constant"),
-        ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"words\": [1, 2]}", "field 'data': with prefetch=off: attributes.Book.year: 'words' makes string values, which an Integer 16 attribute cannot hold; use integer, number, sequence or constant"),
-        ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"constant\": \"70000\"}", "field 'data': with prefetch=off: attributes.Book.year: \"70000\" is beyond an Integer 16's range; give a value within it"),
-        ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"constant\": \"MMXX\"}", "field 'data': with prefetch=off: attributes.Book.year: \"MMXX\" is not an Integer 16 value; use integer, number, sequence or constant"),
+        ("\"Book.title\": {\"words\": [2, 4]}", "\"Book.title\": {\"date\": [\"2024-01-01\", \"2024-12-31\"]}", "field 'data': attributes.Book.title: 'date' makes date values, which a String attribute cannot hold; use name, words, text, integer, number, sequence or constant"),
+        ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"words\": [1, 2]}", "field 'data': attributes.Book.year: 'words' makes string values, which an Integer 16 attribute cannot hold; use integer, number, sequence or constant"),
+        ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"constant\": \"70000\"}", "field 'data': attributes.Book.year: \"70000\" is beyond an Integer 16's range; give a value within it"),
+        ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"constant\": \"MMXX\"}", "field 'data': attributes.Book.year: \"MMXX\" is not an Integer 16 value; use integer, number, sequence or constant"),
     ])
     func eachMistakeIsRefusedWithTheFieldAndWhatToDo(old: String, new: String, message: String) {
         #expect(Self.error(Self.replacing(old, new)) == "Scenarios/library.json: " + message)
@@ -343,12 +345,11 @@ import ObjectGraph
     /// rows, or an unfiltered one, is not.
     @Test func aFetchThatFindsNothingIsNoted() throws {
         let scenario = try Self.parse(Self.replacing("\"limit\": 10, \"faults\": false,", "\"limit\": 10, \"faults\": false, \"predicate\": \"year > 3000\","))
-        func row(_ strategy: String, _ variant: String, _ phase: String, _ rows: Double) -> SummaryRow {
-            SummaryRow(key: SeriesKey(scenario: "library", strategy: strategy, variant: variant, size: 8, phase: phase, metric: "rows_read"),
-                       unit: "count", summary: SampleSummary([rows]))
+        func row(_ strategy: Strategy, _ variant: String, _ phase: PhaseName, _ rows: Double) -> SummaryRow {
+            SummaryRow(key: .of("library", strategy, variant, size: 8, phase: phase, metric: .rowsRead), summary: SampleSummary([rows]))
         }
-        let summary = [row("objectgraph", "prefetch=off", "list", 0), row("objectgraph", "prefetch=on", "list", 4),
-                       row("sql-replay", "prefetch=off", "list", 0), row("objectgraph", "prefetch=off", "merge", 0)]
+        let summary = [row(.objectGraph, "prefetch=off", "list", 0), row(.objectGraph, "prefetch=on", "list", 4),
+                       row(.sqlReplay, "prefetch=off", "list", 0), row(.objectGraph, "prefetch=off", "merge", 0)]
         // The file is in the repository's Scenarios folder (the tests run from the package), which explain reads.
         #expect(PhaseNotes.notes(summary, scenarios: [scenario]) == [
             "library list prefetch=off n=8: its fetches read no row; check their predicates against the generated data "
@@ -361,12 +362,11 @@ import ObjectGraph
         var generated = try Self.parse(Self.library)
         generated.origin = .generated(model: "/models/Alerts.xcdatamodel")
         let file = try Self.parse(Self.library)
-        func row(_ scenario: String, _ strategy: String, _ phase: String, _ failed: Double) -> SummaryRow {
-            SummaryRow(key: SeriesKey(scenario: scenario, strategy: strategy, variant: "", size: 8, phase: phase, metric: "failed_saves"),
-                       unit: "count", summary: SampleSummary([failed]))
+        func row(_ scenario: ScenarioName, _ strategy: Strategy, _ phase: PhaseName, _ failed: Double) -> SummaryRow {
+            SummaryRow(key: .of(scenario, strategy, "", size: 8, phase: phase, metric: .failedSaves), summary: SampleSummary([failed]))
         }
-        let summary = [row("library", "objectgraph", "delete-Author", 1), row("library", "objectgraph", "delete-Book", 0),
-                       row("library", "sql-replay", "delete-Author", 1)]
+        let summary = [row("library", .objectGraph, "delete-Author", 1), row("library", .objectGraph, "delete-Book", 0),
+                       row("library", .sqlReplay, "delete-Author", 1)]
         #expect(PhaseNotes.notes(summary, scenarios: [generated]) == [
             "library delete-Author n=8: its save was refused and rolled back (a Deny rule or a validation), so the phase times the "
                 + "attempt, not a delete (bench explain --model /models/Alerts.xcdatamodel --size 8 --phase delete-Author says why)",
@@ -381,7 +381,7 @@ import ObjectGraph
 
     @Test func aBadInlineModelNamesTheEntityAndProperty() {
         let unknownDestination = Self.replacing("\"destination\": \"Series\"", "\"destination\": \"Serie\"")
-        #expect(Self.error(unknownDestination).hasPrefix("Scenarios/library.json: field 'data': with prefetch=off: relationships.Book.series: 'Book' has no relationship 'series'"))
+        #expect(Self.error(unknownDestination).hasPrefix("Scenarios/library.json: field 'data': relationships.Book.series: 'Book' has no relationship 'series'"))
         #expect(Self.error(Self.replacing("\"model\": {\"entities\": [", "\"model\": {\"entites\": ["))
                 == "Scenarios/library.json: field 'model': an inline model is {\"entities\": [{\"name\": ..., \"attributes\": [...], \"relationships\": [...]}]}")
         #expect(Self.error(Self.replacing("\"model\": {", "\"model\": 5, \"ignored\": {"))

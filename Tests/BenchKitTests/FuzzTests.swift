@@ -136,11 +136,10 @@ import ObjectGraph
     @Test func csvFilesReadBack() throws {
         var samples: [SampleRecord] = []
         for repetition in 1...3 {
-            for metric in ["wall_ms", "sql_statements", "loss_rate"] {
-                let value: Double? = metric == "loss_rate" ? nil : Double(repetition) * 1.5
-                samples.append(SampleRecord(scenario: "query", strategy: "many-to-one", variant: "prefetch=on;batch=20", size: 1000,
-                                            repetition: repetition, phase: "walk", metric: metric, value: value,
-                                            unit: metric == "wall_ms" ? "ms" : "count"))
+            for metric in [Metric.wallMs, .sqlStatements, .lossRate] {
+                let value: Double? = metric == .lossRate ? nil : Double(repetition) * (metric == .wallMs ? 1.5 : 2)
+                samples.append(SampleRecord(key: .of("query", .objectGraph, "prefetch=on;batch=20", size: 1000, phase: "walk", metric: metric),
+                                            repetition: repetition, value: value))
             }
         }
         let samplesText = try SamplesFile.encode(samples)

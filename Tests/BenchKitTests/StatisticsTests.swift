@@ -50,8 +50,8 @@ import Testing
 
     @Test func editDistanceSuggestsNearNames() {
         #expect(editDistance("kitten", "sitting") == 3)
-        #expect(StrategyID.suggestions(for: "many-to-nill") == ["many-to-nil"])
-        #expect(StrategyID.suggestions(for: "gdrb") == ["grdb"])
-        #expect(StrategyID.suggestions(for: "zzzzzzzzz").isEmpty)
+        #expect(nearNames("sql-replya", in: Strategy.allCases.map(\.rawValue)) == ["sql-replay"])
+        #expect(nearNames("gdrb", in: Strategy.allCases.map(\.rawValue)) == ["grdb"])
+        #expect(nearNames("zzzzzzzzz", in: Strategy.allCases.map(\.rawValue)).isEmpty)
     }
 }

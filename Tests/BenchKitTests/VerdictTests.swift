@@ -5,14 +5,15 @@ import Testing
 /// Every rule on hand-made runs, where it must hold, not hold, hold from a size, or lack what it needs; and the
 /// claim catalog against a real run.
 @Suite struct VerdictTests {
-    /// A summary row of `values` (the samples) for a series of scenario "s", phase "p".
-    static func row(_ strategy: String, _ variant: String = "", size: Int, _ values: [Double], metric: Metric = .wallMs) -> SummaryRow {
-        SummaryRow(key: SeriesKey(scenario: "s", strategy: strategy, variant: variant, size: size, phase: "p", metric: metric.rawValue),
-                   unit: metric.unit, summary: SampleSummary(values))
+    /// A summary row of `values` (the samples) for the series of arm `arm` (a variant axis) of scenario "s", phase "p".
+    static func row(_ arm: String, size: Int, _ values: [Double], metric: Metric = .wallMs) -> SummaryRow {
+        SummaryRow(key: .of("s", .objectGraph, "arm=\(arm)", size: size, phase: "p", metric: metric), summary: SampleSummary(values))
     }
 
-    static let a = SeriesSelector("s", "a", phase: "p")
-    static let b = SeriesSelector("s", "b", phase: "p")
+    static func arm(_ name: String) -> SeriesSelector { SeriesSelector("s", [("arm", name)], phase: "p") }
+
+    static let a = arm("a")
+    static let b = arm("b")
 
     static func outcome(_ rule: Rule, _ rows: [SummaryRow]) -> Outcome {
         rule.evaluate(RunView(rows)).outcome
@@ -50,7 +51,7 @@ import Testing
             Issue.record("a missing series is not measured")
             return
         }
-        #expect(reason.contains("no series s b p"))
+        #expect(reason.contains("no series s objectgraph arm=b p"))
         let single = [Self.row("a", size: 100, [1]), Self.row("b", size: 100, [2])]
         guard case let .notMeasured(few) = Self.outcome(.lower(Self.a, than: Self.b, .wallMs), single) else {
             Issue.record("one repetition cannot decide a time")
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func orderingsSmallestOptionsAsymmetryAndTrends() {
-        let c = SeriesSelector("s", "c", phase: "p")
+        let c = Self.arm("c")
         let rows = [Self.row("a", size: 100, [1, 1.1, 1.2]), Self.row("b", size: 100, [2, 2.1, 2.2]), Self.row("c", size: 100, [30, 31, 32])]
         #expect(Self.outcome(.ordered([("a", Self.a), ("b", Self.b), ("c", c)], .wallMs), rows) == .holds)
         #expect(Self.outcome(.ordered([("b", Self.b), ("a", Self.a), ("c", c)], .wallMs), rows) == .partly("holds for a < c; b < a does not hold"))
@@ -96,11 +97,11 @@ import Testing
         #expect(Self.outcome(.asymmetric(Self.a, Self.b, .wallMs, factor: 10), rows) == .doesNotHold)
         // Batch sizes: 20 is within 10% of the best (50), so the smallest good one is 20.
         let batches = [Self.row("b10", size: 100, [3, 3.1, 3.2]), Self.row("b20", size: 100, [2.1, 2.1, 2.2]), Self.row("b50", size: 100, [2, 2, 2.1])]
-        let options = [10, 20, 50].map { (label: $0, series: SeriesSelector("s", "b\($0)", phase: "p")) }
+        let options = [10, 20, 50].map { (label: $0, series: Self.arm("b\($0)")) }
         #expect(Self.outcome(.smallestWithin(options, .wallMs, within: 0.1, atMost: 40), batches) == .holds)
         #expect(Self.outcome(.smallestWithin(options, .wallMs, within: 0.1, atMost: 10), batches) == .doesNotHold)
         let loss = [Self.row("l0", size: 100, [0], metric: .lossRate), Self.row("l1", size: 100, [0.01], metric: .lossRate), Self.row("l2", size: 100, [0.1], metric: .lossRate)]
-        let rising = ["l0", "l1", "l2"].map { SeriesSelector("s", $0, phase: "p") }
+        let rising = ["l0", "l1", "l2"].map { Self.arm($0) }
         #expect(Self.outcome(.increasing(rising, .lossRate), loss) == .holds)
         #expect(Self.outcome(.increasing(rising.reversed(), .lossRate), loss) == .doesNotHold)
         #expect(Self.outcome(.untestable("why"), loss) == .cannotTest("why"))
@@ -108,10 +109,11 @@ import Testing
 
     /// A variant is matched axis by axis, whatever the order the run wrote them in.
     @Test func selectorsMatchVariantsByAxis() {
-        let selector = SeriesSelector("s", "a", [("prefetch", "on"), ("keyPath", "to-one")], phase: "p")
-        #expect(selector.matches(SeriesKey(scenario: "s", strategy: "a", variant: "keyPath=to-one;prefetch=on", size: 1, phase: "p", metric: "m")))
-        #expect(!selector.matches(SeriesKey(scenario: "s", strategy: "a", variant: "keyPath=to-one;prefetch=off", size: 1, phase: "p", metric: "m")))
-        #expect(!selector.matches(SeriesKey(scenario: "s", strategy: "a", variant: "keyPath=to-one", size: 1, phase: "p", metric: "m")))
+        let selector = SeriesSelector("s", [("prefetch", "on"), ("keyPath", "to-one")], phase: "p")
+        #expect(selector.matches(.of("s", .objectGraph, "keyPath=to-one;prefetch=on", size: 1, phase: "p", metric: .wallMs)))
+        #expect(!selector.matches(.of("s", .objectGraph, "keyPath=to-one;prefetch=off", size: 1, phase: "p", metric: .wallMs)))
+        #expect(!selector.matches(.of("s", .objectGraph, "keyPath=to-one", size: 1, phase: "p", metric: .wallMs)))
+        #expect(!selector.matches(.of("s", .sqlReplay, "keyPath=to-one;prefetch=on", size: 1, phase: "p", metric: .wallMs)))
     }
 
     /// The catalog names only series the shipped scenarios run: each claim's scenarios exist and declare the strategies,

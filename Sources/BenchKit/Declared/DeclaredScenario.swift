@@ -84,9 +84,12 @@ enum DeclaredScenarioParser {
                 throw fail(variants.count > 1 ? "variants" : "model", label + "\(error)")
             }
             let choices = VariantChoices(variant: variant, axes: axes) { field, reason in fail(field, label + reason) }
-            let data = try DataSpec.parse(try choices.resolve(root["data"]!, field: "data")) { fail("data", label + $0) }
+            // A data section with no choice by variant is the same for every variant: its mistakes are said once, plainly.
+            let resolvedData = try choices.resolve(root["data"]!, field: "data")
+            let dataLabel = resolvedData == root["data"]! && changes.isEmpty ? "" : label
+            let data = try DataSpec.parse(resolvedData) { fail("data", dataLabel + $0) }
             if let problem = data.problems(in: compiled, manualKeys: manualKeys).first {
-                throw fail("data", label + problem)
+                throw fail("data", dataLabel + problem)
             }
             var parser = StepParser(model: compiled, variant: variant, axes: axes, manualKeys: manualKeys) { field, reason in fail(field, label + reason) }
             var phases: [DeclaredScenario.Phase] = []

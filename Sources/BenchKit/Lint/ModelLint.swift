@@ -6,6 +6,8 @@ import ObjectGraph
 public enum ModelLint {
     public struct Finding: Sendable, Equatable, CustomStringConvertible {
         public enum Kind: String, Sendable {
+            /// Something wrong with the model file itself: what the reader had to skip, or a model with nothing in it.
+            case problem
             /// Xcode's own warning, as its model editor shows it.
             case xcode
             /// Data can be lost or integrity is not kept.
@@ -31,6 +33,10 @@ public enum ModelLint {
         var findings = model.warnings.map { warning -> Finding in
             let subject = String(warning.prefix { $0 != " " })
             return Finding(kind: .xcode, subject: subject, message: "warning: " + warning, fix: "")
+        }
+        if model.entities.isEmpty {
+            findings.insert(Finding(kind: .problem, subject: "model", message: "the model declares no entity: a store of it holds Core Data's system tables and nothing else.",
+                                    fix: "check that this is the model version you meant (an .xcdatamodeld's current version is named in its .xccurrentversion)."), at: 0)
         }
         var advice = cloudKitFindings(model, synced: cloudKitEntities)
         for entity in model.entities {

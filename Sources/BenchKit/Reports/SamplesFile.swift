@@ -21,7 +21,12 @@ public enum SamplesFile {
     /// Reads samples.csv back; a row that does not parse is an error naming the file and line.
     public static func decode(_ text: String, file: String) throws -> Contents {
         var contents = Contents(samples: [], unknown: [])
-        for (index, row) in try CSVFiles.decode(text, expected: columns, file: file).enumerated() {
+        let rows = try CSVFiles.decode(text, expected: columns, file: file)
+        // Every row ends in a newline (the run folder writes whole lines): a last row without one was cut short.
+        if !rows.isEmpty && !text.hasSuffix("\n") {
+            throw BenchError.invalidInput("\(file): line \(rows.count + 1) is cut short (the file does not end with a newline); is it damaged, or still being written?")
+        }
+        for (index, row) in rows.enumerated() {
             let line = "\(file): line \(index + 2)"
             guard let size = Int(row["size"]!), size >= 0, let repetition = Int(row["repetition"]!), repetition >= 0 else {
                 throw BenchError.invalidInput("\(line): size and repetition must be whole numbers of 0 or more")
@@ -34,6 +39,9 @@ public enum SamplesFile {
             switch SeriesKey.parse(scenario: row["scenario"]!, strategy: row["strategy"]!, variant: row["variant"]!, size: size,
                                    phase: row["phase"]!, metric: row["metric"]!) {
             case let .success(key):
+                guard row["unit"] == key.metric.unit else {
+                    throw BenchError.invalidInput("\(line): unit '\(row["unit"]!)' is not \(key.metric.rawValue)'s (\(key.metric.unit)); is the row cut short or edited?")
+                }
                 if let value, key.metric.isExact, key.metric.isCount, value < 0 || value.rounded() != value {
                     throw BenchError.invalidInput("\(line): \(key.metric.rawValue) \(rawValue) is no count (a whole number of 0 or more); is the file damaged?")
                 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Any JSON value, decoded strictly: booleans, numbers and strings stay distinct, so a scenario file that
 /// writes `true` or `"5"` where a number belongs is refused.
-enum JSONValue: Decodable, CustomStringConvertible {
+enum JSONValue: Decodable, Equatable, CustomStringConvertible {
     case bool(Bool)
     case number(Double)
     case string(String)

@@ -46,7 +46,9 @@ struct AdviseCommand: ParsableCommand {
             // A folder without run.json (a summary copied alone) advises from the catalog; a damaged one is an error.
             let runJSON = (runFolder as NSString).appendingPathComponent("run.json")
             let info = FileManager.default.fileExists(atPath: runJSON) ? try RunInfo.load(runJSON) : nil
-            pass = AdvicePass(scenarios: try names.map { try scenario(named: $0, origin: info?.scenarioOrigins?[$0.rawValue]) })
+            let (scenarios, warnings) = try RunPipeline.scenarios(measuredBy: info, names: names, catalogFolder: scenarioOptions.folder)
+            for warning in warnings { warn(warning) }
+            pass = AdvicePass(scenarios: scenarios)
             pass.strategies = Set(summary.map(\.key.strategy)).sorted()
             if let info { pass.seed = info.seed }
         } else {
@@ -62,30 +64,6 @@ struct AdviseCommand: ParsableCommand {
         if failOnFindings && !findings.isEmpty {
             FileHandle.standardError.write(Data("bench: \(findings.count) N+1 finding(s) (above); exit 1 as --fail-on-findings asks\n".utf8))
             throw ExitCode(1)
-        }
-    }
-
-    /// The definition a run measured: the file or model its run.json records, unless --scenarios names a folder
-    /// to read instead; runs older than the record read the catalog.
-    private func scenario(named name: ScenarioName, origin: Scenario.Origin?) throws -> Scenario {
-        guard scenarioOptions.folder == nil, let origin else { return try scenarioOptions.catalog().scenario(named: name.rawValue) }
-        switch origin {
-        case let .file(path):
-            // A run made elsewhere (a CI artifact) names a file of that machine: the catalog's definition, said so.
-            guard FileManager.default.fileExists(atPath: path) else {
-                warn("the run's scenario '\(name)' came from \(path), which is not here; advising on the catalog's '\(name)' (pass --scenarios DIR to choose)")
-                return try scenarioOptions.catalog().scenario(named: name.rawValue)
-            }
-            let scenario = try ScenarioFile.load(path)
-            guard scenario.name == name else {
-                throw BenchError.invalidInput("\(path) now defines '\(scenario.name)', not the run's '\(name)'; pass --scenarios DIR with a file that defines it")
-            }
-            return scenario
-        case let .generated(model):
-            guard FileManager.default.fileExists(atPath: model) else {
-                throw BenchError.invalidInput("the run's suite '\(name)' was generated from \(model), which is gone; advise on a run of a model that exists")
-            }
-            return try GeneratedSuite.scenario(modelPath: model)
         }
     }
 }

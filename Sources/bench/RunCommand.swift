@@ -40,7 +40,7 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The random seed of the data; a run records it so that another run can reuse it.")
     var seed: UInt64 = 42
 
-    @Option(parsing: .unconditional, help: "SQLite's page cache per connection in MiB for bulk work: insert phases and filling the databases the other scenarios read.")
+    @Option(parsing: .unconditional, help: "SQLite's page cache per connection in MiB for bulk work: insert phases and filling the databases the other phases read.")
     var pageCacheMib: Int = 64
 
     @Option(parsing: .unconditional, help: "SQLite's page cache per connection in MiB for reading a prepared database (default: SQLite's own, 2000 KiB).")
@@ -64,7 +64,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Count each phase's instructions under valgrind (callgrind) instead of timing it: repeatable to a few thousand instructions a phase, about 40 times slower.")
     var instructions = false
 
-    @Flag(help: "Skip the N+1 advice pass after the run (each scenario's ObjectGraph strategies once more, untimed, with their statements logged).")
+    @Flag(help: "Skip the N+1 advice pass after the run (each scenario's ObjectGraph strategy once more, untimed, with its statements logged).")
     var noAdvice = false
 
     @Flag(help: "Let a debug build write timing reports (its timings are not representative).")
@@ -81,11 +81,11 @@ struct RunCommand: ParsableCommand {
         guard repetitions.map({ (1...100_000).contains($0) }) ?? true else { throw BenchError.invalidInput("--repetitions must be from 1 to 100000") }
         guard warmup.map({ (0...100_000).contains($0) }) ?? true else { throw BenchError.invalidInput("--warmup must be from 0 to 100000") }
         guard (1...65_536).contains(pageCacheMib) else { throw BenchError.invalidInput("--page-cache-mib must be from 1 to 65536") }
-        guard readPageCacheMib.map({ (1...65_536).contains($0) }) ?? true else { throw BenchError.invalidInput("--read-page-cache-mib must be at least 1") }
+        guard readPageCacheMib.map({ (1...65_536).contains($0) }) ?? true else { throw BenchError.invalidInput("--read-page-cache-mib must be from 1 to 65536") }
         guard !(noHistory && history != Self.defaultHistory) else {
             throw BenchError.invalidInput("--history and --no-history contradict each other; give one")
         }
-        try exportOption.check()
+        _ = try exportOption.target()
     }
 
     /// The run as typed values: what the request is built from and what a callgrind child is given again.
@@ -112,18 +112,15 @@ struct RunCommand: ParsableCommand {
         if BuildConfiguration.current == .debug && !allowDebug {
             throw BenchError.invalidInput("this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)")
         }
-        var modelFindings: [ModelLint.Finding]?
-        var modelNotes: [String] = []
+        var modelFile: ModelFile?
         let scenarios: [Scenario]
         if let model {
             let file = try ModelFile(path: model)
-            let findings = file.findings
-            modelFindings = findings
-            modelNotes = file.notes
+            modelFile = file
             if !quiet {
                 for note in file.notes { print("note: \(note)") }
-                print("lint of \(model): \(findings.isEmpty ? "no findings" : "\(findings.count) finding(s)")")
-                for finding in findings { print("  \(finding)") }
+                print("lint of \(model): \(file.findings.isEmpty ? "no findings" : "\(file.findings.count) finding(s)")")
+                for finding in file.findings { print("  \(finding)") }
                 print("")
             }
             scenarios = [try GeneratedSuite.scenario(modelPath: model)]
@@ -132,7 +129,7 @@ struct RunCommand: ParsableCommand {
             scenarios = all ? catalog.scenarios : try scenarioNames.map(catalog.scenario(named:))
         }
         // After the scenarios resolve, so that a mistyped name leaves no Results/ folder behind.
-        try checkHistory(noHistory ? nil : history, default: Self.defaultHistory)
+        try HistoryStore.checkBeforeRun(noHistory ? nil : history, default: Self.defaultHistory)
         var request = RunRequest(scenarios: scenarios)
         request.profile = profile
         request.sizes = sizes
@@ -143,22 +140,30 @@ struct RunCommand: ParsableCommand {
         request.seed = seed
         request.settings = arguments.settings
         request.shard = shard
-        if instructions {
-            let folder = try InstructionCount.run(arguments, output: output ?? RunFolder.defaultPath(), quiet: quiet)
-            try report(folder, scenarios: [])
-            return
-        }
+        var publishing = Publishing()
+        publishing.export = try exportOption.target()
+        publishing.history = noHistory ? nil : history
+        publishing.advice = !noAdvice
+        publishing.strategies = request.strategies
+        publishing.variants = request.variants
         let plan = try RunPlan(request)
-        guard !plan.repetitions.isEmpty else { throw BenchError.invalidInput("nothing to run: the chosen scenarios have no sizes for profile \(profile.rawValue)") }
-        let folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: RunInfo.current(
-            profile: profile, seed: seed, settings: request.settings, scenarios: plan.scenarios.map(\.name),
-            plannedRepetitions: plan.measuredCount,
-            origins: Dictionary(plan.scenarios.map { ($0.name.rawValue, $0.origin) }, uniquingKeysWith: { first, _ in first })))
-        if let modelFindings {
-            try AtomicFile.write((modelNotes.map { "note: \($0)" } + modelFindings.map { "\($0)" }).map { $0 + "\n" }.joined(),
-                                 to: folder.file("lint.txt"))
+        let folder: RunFolder
+        if instructions {
+            folder = try InstructionCount.run(arguments, output: output ?? RunFolder.defaultPath(), quiet: quiet)
+        } else {
+            guard !plan.repetitions.isEmpty else { throw BenchError.invalidInput("nothing to run: the chosen scenarios have no sizes for profile \(profile.rawValue)") }
+            folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: RunInfo.current(
+                profile: profile, seed: seed, settings: request.settings, scenarios: plan.scenarios.map(\.name),
+                plannedRepetitions: plan.measuredCount,
+                origins: Dictionary(plan.scenarios.map { ($0.name.rawValue, $0.origin) }, uniquingKeysWith: { first, _ in first })))
+            if let modelFile {
+                try AtomicFile.write((modelFile.notes.map { "note: \($0)" } + modelFile.findings.map { "\($0)" }).map { $0 + "\n" }.joined(),
+                                     to: folder.file("lint.txt"))
+            }
+            try RunPipeline.measure(plan, request: request, into: folder, progress: quiet ? nil : Progress(plan: plan))
         }
-        try measure(plan, request: request, into: folder)
-        try report(folder, scenarios: plan.scenarios, strategies: request.strategies, variants: request.variants)
+        let conclusion = try RunPipeline.conclude(folder, scenarios: plan.scenarios, publishing: publishing, seed: seed)
+        for warning in conclusion.warnings { warn(warning) }
+        print(conclusion.text)
     }
 }

@@ -447,7 +447,7 @@ import Testing
                   "unknown strategy 'objectgrph' (did you mean 'objectgraph'?)")
         try check(["run", "query", "--strategies", "many-to-one", "--allow-debug"],
                   "'many-to-one' is a modelling, now a variant: give --variant modelling=many-to-one (and --strategies objectgraph)")
-        try check(["run", "query", "--read-page-cache-mib", "0", "--allow-debug"], "--read-page-cache-mib must be at least 1")
+        try check(["run", "query", "--read-page-cache-mib", "0", "--allow-debug"], "--read-page-cache-mib must be from 1 to 65536")
         try check(["run", "--allow-debug"], "name the scenarios to run, pass --all, or --model MODEL for the suite generated from an Xcode model (see 'bench list')")
         try check(["run", "query", "--output", "/proc/relbench", "--sizes", "10", "--allow-debug"],
                   "cannot create the output folder /proc/relbench (No such file or directory); choose a writable --output folder")

@@ -21,17 +21,21 @@ public enum GitHubBenchmarkExport {
     }
 
     /// Every series whose metric is better lower (`Metric.polarity`, as compare judges it), or only those whose
-    /// name matches one of `patterns` (shell patterns: `query many-to-one [[]prefetch=off] n=* walk wall_ms`).
-    public static func encode(_ summary: [SummaryRow], patterns: [String]? = nil) throws -> String {
-        let entries = summary.compactMap { row -> Entry? in
+    /// name matches one of `patterns` (shell patterns: `query objectgraph [[]prefetch=off] n=* walk wall_ms`).
+    static func entries(_ summary: [SummaryRow], patterns: [String]?) -> [Entry] {
+        summary.compactMap { row -> Entry? in
             guard let stats = row.summary, row.key.metric.polarity == .lowerIsBetter else { return nil }
             let name = name(row.key)
             if let patterns, !patterns.contains(where: { fnmatch($0, name, 0) == 0 }) { return nil }
             return Entry(name: name, unit: row.unit, value: stats.median,
                          range: "\(formatNumber(stats.ciLow))...\(formatNumber(stats.ciHigh))", extra: "n=\(stats.n)")
         }
+    }
+
+    /// The export's JSON: an array of entries.
+    public static func encode(_ summary: [SummaryRow], patterns: [String]? = nil) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return String(decoding: try encoder.encode(entries), as: UTF8.self) + "\n"
+        return String(decoding: try encoder.encode(entries(summary, patterns: patterns)), as: UTF8.self) + "\n"
     }
 }

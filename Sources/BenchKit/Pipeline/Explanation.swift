@@ -1,0 +1,122 @@
+import Foundation
+
+/// `bench explain`: one small repetition of one strategy and variant with the SQL trace on, phase by phase: every
+/// statement (compact, or exactly as Core Data's SQLDebug log writes it), the phase's counters and its N+1 findings.
+package struct Explanation {
+    package var scenario: Scenario
+    package var strategy: Strategy
+    package var variant: Variant
+    package var size: Int
+    /// Phases to show (the others still run, untraced); empty: every phase.
+    package var phases: Set<PhaseName> = []
+    package var level = 2
+    package var exact = false
+    /// Trace lines shown per phase before the rest is counted.
+    package var maxLines = 40
+    package var threshold = 10
+
+    package init(scenario: Scenario, strategy: Strategy, variant: Variant, size: Int) {
+        self.scenario = scenario
+        self.strategy = strategy
+        self.variant = variant
+        self.size = size
+    }
+
+    /// The scenario's strategy and variant as chosen on the command line: its first when not given; a strategy it
+    /// does not run, or a phase it does not have, is refused with what it has.
+    package static func choose(_ scenario: Scenario, strategy: Strategy?, variant: VariantFilter?, phases: [String]) throws
+        -> (strategy: Strategy, variant: Variant, phases: Set<PhaseName>) {
+        let phaseNames = scenario.phaseNames.map(\.rawValue)
+        for name in phases where !phaseNames.contains(name) {
+            let near = nearNames(name, in: phaseNames)
+            throw BenchError.invalidInput("scenario '\(scenario.name)' has no phase '\(name)'" + (near.isEmpty
+                ? "; its phases: \(phaseNames.prefix(12).joined(separator: ", "))\(phaseNames.count > 12 ? ", ..." : "")"
+                : " (did you mean '\(near[0])'?)"))
+        }
+        if let strategy, !scenario.strategies.contains(strategy) {
+            throw BenchError.invalidInput("scenario '\(scenario.name)' does not run strategy '\(strategy)'; it runs \(scenario.strategies.map(\.rawValue).joined(separator: ", "))")
+        }
+        return (strategy ?? scenario.strategies[0], try variant.map { try $0.variant(of: scenario) } ?? scenario.variants[0],
+                Set(phases.map { PhaseName($0) }))
+    }
+
+    /// Runs the repetition, handing each line of the explanation to `output`.
+    package func run(_ output: @escaping (String) -> Void) throws {
+        var request = RunRequest(scenarios: [scenario])
+        request.sizes = [size]
+        request.strategies = [strategy]
+        request.repetitions = 1
+        request.warmup = 0
+        let plan = try RunPlan(request)
+        guard let repetition = plan.repetitions.first(where: { $0.variant == variant }) else { return }
+        output("explain \(scenario.name): strategy \(strategy), \(variant.isEmpty ? "no variant" : variant.description), size \(size)")
+        output(scenario.description)
+        final class State { var inPhase = false; var shown = 0; var hidden = 0; var setup = 0; var skipped = 0 }
+        let state = State()
+        let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
+        let advisor = PhaseAdvisor(detector: NPlusOneDetector(threshold: threshold), scenario: scenario, variant: variant)
+        if strategy == .objectGraph { advisor.attach(to: runner) }
+        runner.traceLevel = level
+        runner.traceExact = exact
+        let chosen = phases, limit = maxLines
+        runner.trace = { line in
+            guard state.inPhase else {
+                if !chosen.isEmpty { return }
+                if line.contains(": sql: ") || line.hasPrefix("sqlite: ") { state.setup += 1 }
+                return
+            }
+            if state.shown < limit {
+                output("  " + line)
+                state.shown += 1
+            } else {
+                state.hidden += 1
+            }
+        }
+        runner.observer = PhaseRecorder.Observer(
+            phaseStarted: { phase in
+                advisor.phaseStarted()
+                guard chosen.isEmpty || chosen.contains(phase) else {
+                    state.skipped += 1
+                    return
+                }
+                let before = chosen.isEmpty ? "\(state.setup) setup statements" : "\(state.skipped) phases"
+                output("\n--- phase \(phase) (after \(before), not shown) ---")
+                state.skipped = 0
+                state.inPhase = true
+                state.shown = 0
+                state.hidden = 0
+                state.setup = 0
+            },
+            phaseEnded: { phase, measurements in
+                guard state.inPhase else { return }
+                state.inPhase = false
+                if state.hidden > 0 { output("  ... \(state.hidden) more trace lines (raise --max-lines to see them)") }
+                let counters = measurements.filter(\.metric.isCounter).map { "\($0.metric.rawValue)=\($0.value.map(formatNumber) ?? "n/a")" }
+                output("counters of \(phase): " + counters.joined(separator: " "))
+                for finding in advisor.findings(phase: phase) { output("N+1: " + finding.line) }
+            })
+        _ = try runner.run(repetition)
+    }
+}
+
+extension VariantFilter {
+    /// The one variant of `scenario` these values choose (`--variant 'batch=20;access=all'`): unknown axes and values
+    /// are refused; axes left out take the scenario's first value, with a warning when that is a guess.
+    package func variant(of scenario: Scenario) throws -> Variant {
+        let axes = scenario.axes.map(\.name)
+        for pair in pairs where !axes.contains(pair.axis) {
+            let near = nearNames(pair.axis, in: axes)
+            throw BenchError.invalidInput("scenario '\(scenario.name)' has no variant axis '\(pair.axis)'" + (axes.isEmpty ? " (it has no variants)" : near.isEmpty
+                ? "; its axes are \(axes.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+        }
+        let candidates = scenario.variants.filter(matches)
+        guard let variant = candidates.first else {
+            throw BenchError.invalidInput("scenario '\(scenario.name)' has no variant '\(self)'; its variants are \(scenario.variants.map(\.description).joined(separator: " | "))")
+        }
+        let missing = axes.filter { axis in !pairs.contains { $0.axis == axis } }
+        if !missing.isEmpty && candidates.count > 1 {
+            FileHandle.standardError.write(Data("bench: warning: --variant '\(self)' names \(pairs.map(\.axis).joined(separator: ", ")) only; using \(variant) (quote a value with ';', or separate with ',': --variant '\(variant)')\n".utf8))
+        }
+        return variant
+    }
+}

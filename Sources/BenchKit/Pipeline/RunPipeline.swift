@@ -1,0 +1,154 @@
+import Foundation
+
+/// A run from its request to its published reports: plan, measure (interruptible), finish, then conclude with the
+/// verdicts, the advice, the export and the history. `bench run` and `bench merge` both end in `conclude`, so that a
+/// merged run has its verdicts and advice like any other; the command line only parses options and prints.
+package enum RunPipeline {
+    /// What a finished run folder concluded, for the first screen.
+    package struct Conclusion {
+        package let folder: RunFolder
+        package let scenarios: [Scenario]
+        package let verdicts: [Verdict]
+        /// Phases whose numbers measure something else than meant (an empty fetch, a refused save).
+        package let notes: [String]
+        /// The N+1 findings of the advice pass, nil when it did not run, and the size it ran at.
+        package let advice: [QueryFinding]?
+        package let adviceSize: Int
+        /// One line each: the history or export could not take the run, or took nothing.
+        package let warnings: [String]
+
+        /// What the run prints when it is over: the summary tables, the notes, the verdicts it decides, the advice
+        /// count and where the reports are.
+        package var text: String {
+            var lines = [SummaryTable.render(folder.summary, scenarios: scenarios)]
+            lines += notes.map { "note: \($0)" }
+            let decided = VerdictReport.lines(verdicts)
+            if !decided.isEmpty { lines.append("\n" + decided) }
+            if let advice {
+                let phases = Set(advice.map { "\($0.scenario) \($0.strategy) \($0.variant) \($0.phase)" }).count
+                lines.append("\nN+1 advice: \(advice.isEmpty ? "no repeated statement" : "\(advice.count) finding(s) in \(phases) phase(s)") at size \(formatCount(adviceSize)) (bench advise \(folder.path) prints them)")
+            }
+            lines.append("reports: \(folder.path)")
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// Measures `plan` into `folder`. Ctrl-C, SIGTERM or SIGHUP leave the folder valid, holding the repetitions that
+    /// finished, marked interrupted (the process then exits with 128 + the signal); an error marks it failed.
+    package static func measure(_ plan: RunPlan, request: RunRequest, into folder: RunFolder, progress: Progress?) throws {
+        let runner = Runner(request: request, plan: plan, folder: folder, progress: progress)
+        try Interruption.guarding({ signal in
+            let outcome = folder.abandon(status: .interrupted)
+            FileHandle.standardError.write(Data("\nbench: \(Interruption.describe(signal)); \(outcome)\n".utf8))
+        }) {
+            do {
+                try runner.run()
+                try folder.finish(status: .complete)
+            } catch {
+                folder.abandon(status: .failed)
+                throw error
+            }
+        }
+    }
+
+    /// Concludes a finished run folder: its verdicts (verdicts.json, verdicts.md), the advice pass over `scenarios`
+    /// (advice.json), the export and the history entry. A signal during it leaves the run as it is, complete.
+    package static func conclude(_ folder: RunFolder, scenarios: [Scenario], publishing: Publishing, seed: UInt64) throws -> Conclusion {
+        try Interruption.guarding({ signal in
+            FileHandle.standardError.write(Data("\nbench: \(Interruption.describe(signal)); the run in \(folder.path) is complete, its verdicts and advice may be missing\n".utf8))
+        }) {
+            let summary = folder.summary
+            var warnings = publish(folder, publishing)
+            let verdicts = VerdictReport.judge(summary)
+            try AtomicFile.write(String(decoding: try VerdictReport.json(verdicts), as: UTF8.self) + "\n", to: folder.file("verdicts.json"))
+            try AtomicFile.write(VerdictReport.markdown(verdicts, figures: "plots") + "\n", to: folder.file("verdicts.md"))
+            var advice: [QueryFinding]?
+            var pass = AdvicePass(scenarios: scenarios)
+            if publishing.advice && !scenarios.isEmpty {
+                pass.strategies = publishing.strategies
+                pass.variants = publishing.variants
+                pass.seed = seed
+                let findings = AdvicePass.attachMeasurements(try pass.run(), summary: summary)
+                try AtomicFile.write(String(decoding: try AdviceReport.json(findings), as: UTF8.self) + "\n", to: folder.file("advice.json"))
+                advice = findings
+            }
+            return Conclusion(folder: folder, scenarios: scenarios, verdicts: verdicts, notes: PhaseNotes.notes(summary, scenarios: scenarios),
+                              advice: advice, adviceSize: pass.size, warnings: warnings)
+        }
+    }
+
+    /// The export and the history entry of a finished run; a failure to add to the history only warns, since the run
+    /// itself is safe on disk.
+    private static func publish(_ run: RunFolder, _ publishing: Publishing) -> [String] {
+        var warnings: [String] = []
+        let summary = run.summary, info = run.info
+        if let export = publishing.export {
+            do {
+                if let warning = try export.write(summary) { warnings.append(warning) }
+            } catch {
+                warnings.append("the export was not written (\(error))")
+            }
+        }
+        guard let history = publishing.history else { return warnings }
+        guard info.status == .complete else {
+            return warnings + ["not added to the history: the run is \(info.status.rawValue); finish it (or rerun the shard that did not) first"]
+        }
+        if let reason = info.unrepresentativeReason { return warnings + ["not added to the history: \(reason)"] }
+        do {
+            try HistoryStore(path: history).append(info: info, folder: run.path, summary: summary)
+        } catch {
+            warnings.append("the run was not added to the history (\(error)); its folder \(run.path) is complete")
+        }
+        return warnings
+    }
+
+    /// The scenarios a run measured: the file or model its run.json records for each (so that a run of
+    /// `--scenarios DIR` or `--model MODEL` is read with its own definitions), else the catalog's; `catalogFolder`
+    /// (`--scenarios DIR`) overrides the record. Warnings say where a recorded file was not found.
+    /// With `lenient`, a scenario that cannot be found is left out with a warning instead of failing (a merged run's
+    /// advice pass).
+    package static func scenarios(measuredBy info: RunInfo?, names: [ScenarioName], catalogFolder: String?, lenient: Bool = false) throws
+        -> (scenarios: [Scenario], warnings: [String]) {
+        var warnings: [String] = []
+        var catalog: ScenarioCatalog?
+        func fromCatalog(_ name: ScenarioName) throws -> Scenario {
+            let loaded = try catalog ?? ScenarioCatalog(folder: catalogFolder ?? ScenarioCatalog.defaultFolder())
+            catalog = loaded
+            return try loaded.scenario(named: name.rawValue)
+        }
+        let scenarios = try names.compactMap { name -> Scenario? in
+            if lenient {
+                do {
+                    return try scenario(name)
+                } catch {
+                    warnings.append("no advice for '\(name)': \(error)")
+                    return nil
+                }
+            }
+            return try scenario(name)
+        }
+        return (scenarios, warnings)
+
+        func scenario(_ name: ScenarioName) throws -> Scenario {
+            guard catalogFolder == nil, let origin = info?.scenarioOrigins?[name.rawValue] else { return try fromCatalog(name) }
+            switch origin {
+            case let .file(path):
+                // A run made elsewhere (a CI artifact) names a file of that machine: the catalog's definition, said so.
+                guard FileManager.default.fileExists(atPath: path) else {
+                    warnings.append("the run's scenario '\(name)' came from \(path), which is not here; using the catalog's '\(name)' (pass --scenarios DIR to choose)")
+                    return try fromCatalog(name)
+                }
+                let scenario = try ScenarioFile.load(path)
+                guard scenario.name == name else {
+                    throw BenchError.invalidInput("\(path) now defines '\(scenario.name)', not the run's '\(name)'; pass --scenarios DIR with a file that defines it")
+                }
+                return scenario
+            case let .generated(model):
+                guard FileManager.default.fileExists(atPath: model) else {
+                    throw BenchError.invalidInput("the run's suite '\(name)' was generated from \(model), which is gone; use a run of a model that exists")
+                }
+                return try GeneratedSuite.scenario(modelPath: model)
+            }
+        }
+    }
+}

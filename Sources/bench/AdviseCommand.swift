@@ -5,7 +5,9 @@ import Foundation
 struct AdviseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "advise",
-        abstract: "Find N+1 access patterns: run each scenario's ObjectGraph strategies once with their statements logged, and say which line of a fetch to change and what it saves.")
+        abstract:
+            "Find N+1 access patterns: run each scenario's ObjectGraph strategies once with their statements logged, and say which line of a fetch to change and what it saves."
+    )
 
     @Argument(help: "A run folder: advise on its scenarios, strategies and variants, with the savings it measured.")
     var runFolder: String?
@@ -62,7 +64,8 @@ struct AdviseCommand: ParsableCommand {
         if let json { try AtomicFile.write(String(decoding: try AdviceReport.json(findings), as: UTF8.self), to: json) }
         print(AdviceReport.text(findings, size: size, threshold: threshold))
         if failOnFindings && !findings.isEmpty {
-            FileHandle.standardError.write(Data("bench: \(findings.count) N+1 finding(s) (above); exit 1 as --fail-on-findings asks\n".utf8))
+            FileHandle.standardError.write(
+                Data("bench: \(findings.count) N+1 finding(s) (above); exit 1 as --fail-on-findings asks\n".utf8))
             throw ExitCode(1)
         }
     }

@@ -17,10 +17,14 @@ struct ScenarioOptions: ParsableArguments {
 /// `--export github-action-benchmark FILE`: the summary also written as benchmark-action's JSON, optionally only
 /// the series `--export-series FILE` names (a dashboard of thousands of series is unreadable).
 struct ExportOption: ParsableArguments {
-    @Option(parsing: .upToNextOption, help: "Also export the summary: github-action-benchmark FILE (JSON for benchmark-action/github-action-benchmark).")
+    @Option(
+        parsing: .upToNextOption,
+        help: "Also export the summary: github-action-benchmark FILE (JSON for benchmark-action/github-action-benchmark).")
     var export: [String] = []
 
-    @Option(help: "Export only the series matching the shell patterns in this file, one per line (# comments; see scripts/headline-series.txt).")
+    @Option(
+        help: "Export only the series matching the shell patterns in this file, one per line (# comments; see scripts/headline-series.txt)."
+    )
     var exportSeries: String?
 
     /// The export asked for, checked before any work is done.

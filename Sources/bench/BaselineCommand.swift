@@ -29,10 +29,13 @@ struct BaselineCommand: ParsableCommand {
                 throw BenchError.invalidInput("\(folder) is \(info.status.rawValue), not complete; save a run that finished")
             }
             if let reason = info.unrepresentativeReason {
-                throw BenchError.invalidInput("\(folder) cannot be the baseline: \(reason); save a release build's run made without RELBENCH_INJECT_* set")
+                throw BenchError.invalidInput(
+                    "\(folder) cannot be the baseline: \(reason); save a release build's run made without RELBENCH_INJECT_* set")
             }
             guard anyProfile || info.profile == profile else {
-                throw BenchError.invalidInput("\(folder) ran profile \(info.profile.rawValue), but CI compares the \(profile.rawValue) profile; run 'bench run --all --profile \(profile.rawValue)' and save that (or pass --any-profile)")
+                throw BenchError.invalidInput(
+                    "\(folder) ran profile \(info.profile.rawValue), but CI compares the \(profile.rawValue) profile; run 'bench run --all --profile \(profile.rawValue)' and save that (or pass --any-profile)"
+                )
             }
             try Baseline.save(from: folder, to: to)
             print("saved \(folder) as the baseline in \(to) (commit \(info.gitCommit), profile \(info.profile.rawValue))")
@@ -41,7 +44,8 @@ struct BaselineCommand: ParsableCommand {
         private func newestRun() throws -> String {
             let runs = (try? FileManager.default.contentsOfDirectory(atPath: "Results/runs"))?.sorted() ?? []
             guard let newest = runs.last else {
-                throw BenchError.invalidInput("no run under Results/runs; run 'bench run --all --profile smoke' first, or name the run folder")
+                throw BenchError.invalidInput(
+                    "no run under Results/runs; run 'bench run --all --profile smoke' first, or name the run folder")
             }
             return "Results/runs/\(newest)"
         }

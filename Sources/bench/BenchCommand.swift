@@ -8,8 +8,10 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure how Core Data relationship modelling behaves: time, SQL statements, faults, rows and memory.",
         version: RunInfo.version,
-        subcommands: [ListCommand.self, RunCommand.self, ExplainCommand.self, CompareCommand.self, BaselineCommand.self,
-                      MergeCommand.self, HistoryCommand.self, SchemaCommand.self, LintCommand.self, AdviseCommand.self, VerdictsCommand.self])
+        subcommands: [
+            ListCommand.self, RunCommand.self, ExplainCommand.self, CompareCommand.self, BaselineCommand.self,
+            MergeCommand.self, HistoryCommand.self, SchemaCommand.self, LintCommand.self, AdviseCommand.self, VerdictsCommand.self,
+        ])
 
     /// Parses and runs a command; any error is one line on standard error and the exit code its type says: 64 for
     /// bad input (`BenchError.invalidInput`, and argument-parser's usage errors), 1 for a failure while running,
@@ -45,7 +47,9 @@ struct BenchCommand: ParsableCommand {
             }
             guard let next else {
                 let near = nearNames(name, in: names)
-                throw BenchError.invalidInput("no command '\(name)'" + (near.isEmpty ? "; the commands are \(names.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+                throw BenchError.invalidInput(
+                    "no command '\(name)'"
+                        + (near.isEmpty ? "; the commands are \(names.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
             }
             subcommands = subcommandsOf(next)
         }

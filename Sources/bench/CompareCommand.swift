@@ -7,10 +7,10 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare a run with a baseline: exact counters exactly, timings and memory with statistics.",
         discussion: """
-        Exit codes: 0 no significant change, 2 regression, 3 series of the baseline missing from the run (see \
-        --allow-missing), 4 improvement only, 5 baseline missing or unreadable, 1 any other error while comparing, \
-        64 wrong arguments.
-        """)
+            Exit codes: 0 no significant change, 2 regression, 3 series of the baseline missing from the run (see \
+            --allow-missing), 4 improvement only, 5 baseline missing or unreadable, 1 any other error while comparing, \
+            64 wrong arguments.
+            """)
 
     @Argument(help: "The baseline: a run folder, its samples.csv, or its summary.csv (counters only).")
     var baseline: String
@@ -18,14 +18,17 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "The run to judge, in the same forms.")
     var current: String
 
-    @Option(parsing: .unconditional, help: "Significance level for timings and memory: Mann-Whitney U p-values adjusted over all series compared (Benjamini-Hochberg).")
+    @Option(
+        parsing: .unconditional,
+        help: "Significance level for timings and memory: Mann-Whitney U p-values adjusted over all series compared (Benjamini-Hochberg).")
     var alpha: Double = 0.01
 
     @Option(parsing: .unconditional, help: "Noise threshold on the median of timings and memory, in percent.")
     var threshold: Double = 10
 
-    @Option(name: .customLong("threshold-for"), help: "A threshold for a metric, a scenario or scenario/metric: KEY=PERCENT (repeatable).",
-            transform: ThresholdOverride.init)
+    @Option(
+        name: .customLong("threshold-for"), help: "A threshold for a metric, a scenario or scenario/metric: KEY=PERCENT (repeatable).",
+        transform: ThresholdOverride.init)
     var thresholdsFor: [ThresholdOverride] = []
 
     @Flag(help: "Compare the exact counters only (statements, faults, rows, links): timings on a shared machine are noise.")
@@ -69,7 +72,10 @@ struct CompareCommand: ParsableCommand {
         do {
             baselineRun = try RunData.load(baseline)
         } catch {
-            FileHandle.standardError.write(Data("bench: error: baseline \(baseline) is missing or unreadable (\(error)); save one with 'bench baseline save RUN'\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "bench: error: baseline \(baseline) is missing or unreadable (\(error)); save one with 'bench baseline save RUN'\n".utf8
+                ))
             throw ExitCode(5)
         }
         let currentRun = try RunData.load(current)

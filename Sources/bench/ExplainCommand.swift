@@ -22,7 +22,9 @@ struct ExplainCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The scenario's size: what its data section scales by \"size\" (see bench list).")
     var size: Int = 20
 
-    @Option(help: "The variant, as name=value;name=value or name=value,name=value (default: the scenario's first).", transform: VariantFilter.init)
+    @Option(
+        help: "The variant, as name=value;name=value or name=value,name=value (default: the scenario's first).",
+        transform: VariantFilter.init)
     var variant: VariantFilter?
 
     @Option(parsing: .unconditional, help: "Trace lines shown per phase before the rest is summarized.")

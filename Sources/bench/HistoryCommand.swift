@@ -26,17 +26,23 @@ struct HistoryCommand: ParsableCommand {
             throw BenchError.invalidInput("no history store at \(history); every completed 'bench run' of a release build adds to it")
         }
         let store = try HistoryStore(path: history, create: false)
-        let (entries, skipped) = try store.entries(scenario: ScenarioName(scenario), metric: metric, strategy: strategy, variant: variant,
-                                                   size: size, phase: phase.map { PhaseName($0) }, profile: profile)
+        let (entries, skipped) = try store.entries(
+            scenario: ScenarioName(scenario), metric: metric, strategy: strategy, variant: variant,
+            size: size, phase: phase.map { PhaseName($0) }, profile: profile)
         if skipped > 0 {
-            warn("\(skipped) row(s) of older runs name strategies or variants this bench no longer reads (the modellings became variants); they are left out")
+            warn(
+                "\(skipped) row(s) of older runs name strategies or variants this bench no longer reads (the modellings became variants); they are left out"
+            )
         }
         guard !entries.isEmpty else {
             let known = try store.scenarios()
             if !known.contains(scenario) {
                 let near = nearNames(scenario, in: known)
-                throw BenchError.invalidInput("the history has no scenario '\(scenario)'" + (near.isEmpty
-                    ? (known.isEmpty ? "; it is empty" : "; it has \(known.joined(separator: ", "))") : " (did you mean '\(near[0])'?)"))
+                throw BenchError.invalidInput(
+                    "the history has no scenario '\(scenario)'"
+                        + (near.isEmpty
+                            ? (known.isEmpty ? "; it is empty" : "; it has \(known.joined(separator: ", "))")
+                            : " (did you mean '\(near[0])'?)"))
             }
             throw BenchError.invalidInput("the history has no \(metric.rawValue) for scenario '\(scenario)' with these filters")
         }
@@ -48,7 +54,10 @@ struct HistoryCommand: ParsableCommand {
 func parseMetric(_ text: String) throws -> Metric {
     guard let metric = Metric(rawValue: text) else {
         let near = nearNames(text, in: Metric.allCases.map(\.rawValue))
-        throw BenchError.invalidInput("unknown metric '\(text)'" + (near.isEmpty ? "; the metrics are \(Metric.allCases.map(\.rawValue).joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+        throw BenchError.invalidInput(
+            "unknown metric '\(text)'"
+                + (near.isEmpty
+                    ? "; the metrics are \(Metric.allCases.map(\.rawValue).joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
     }
     return metric
 }

@@ -23,7 +23,9 @@ struct ListCommand: ParsableCommand {
             print("  phases:     \(scenario.phaseNames.map(\.rawValue).joined(separator: ", "))")
             for profile in Profile.allCases {
                 let sizes = scenario.sizes[profile]?.map(String.init).joined(separator: ", ") ?? "-"
-                print("  \(profile.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) sizes \(sizes); \(scenario.repetitions[profile] ?? 0) repetitions, \(scenario.warmup[profile] ?? 0) warmup")
+                print(
+                    "  \(profile.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) sizes \(sizes); \(scenario.repetitions[profile] ?? 0) repetitions, \(scenario.warmup[profile] ?? 0) warmup"
+                )
             }
             print("")
         }

@@ -4,7 +4,8 @@ import Foundation
 
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "merge", abstract: "Join the run folders of shards (bench run --shard K/N) into one run folder, with its verdicts and advice.")
+        commandName: "merge",
+        abstract: "Join the run folders of shards (bench run --shard K/N) into one run folder, with its verdicts and advice.")
 
     @Argument(help: "The run folder to write.")
     var output: String
@@ -30,7 +31,9 @@ struct MergeCommand: ParsableCommand {
 
     func validate() throws {
         guard shards.count >= 1 else { throw BenchError.invalidInput("name the shards' run folders to merge") }
-        guard !(noHistory && history != nil) else { throw BenchError.invalidInput("--history and --no-history contradict each other; give one") }
+        guard !(noHistory && history != nil) else {
+            throw BenchError.invalidInput("--history and --no-history contradict each other; give one")
+        }
         _ = try exportOption.target()
     }
 
@@ -42,8 +45,9 @@ struct MergeCommand: ParsableCommand {
         publishing.advice = !noAdvice
         let merged = try RunMerge.merge(shards, into: output, asRepetitions: asRepetitions)
         let info = merged.info
-        let (scenarios, warnings) = try RunPipeline.scenarios(measuredBy: info, names: info.scenarios, catalogFolder: scenarioOptions.folder,
-                                                               lenient: true)
+        let (scenarios, warnings) = try RunPipeline.scenarios(
+            measuredBy: info, names: info.scenarios, catalogFolder: scenarioOptions.folder,
+            lenient: true)
         for warning in warnings { warn(warning) }
         let conclusion = try RunPipeline.conclude(merged, scenarios: scenarios, publishing: publishing, seed: info.seed)
         for warning in conclusion.warnings { warn(warning) }

@@ -15,14 +15,17 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Run the standard suite generated from this Xcode model (.xcdatamodeld, .xcdatamodel or contents) instead of scenarios.")
     var model: String?
 
-    @Option(parsing: .unconditional, help: "Sizes to run instead of the profile's, comma-separated (e.g. 1000,10000).", transform: parseSizes)
+    @Option(
+        parsing: .unconditional, help: "Sizes to run instead of the profile's, comma-separated (e.g. 1000,10000).", transform: parseSizes)
     var sizes: [Int]?
 
     @Option(help: "Run only these strategies, comma-separated (e.g. objectgraph,sql-replay).", transform: parseStrategies)
     var strategies: [Strategy]?
 
-    @Option(name: .customLong("variant"), help: "Run only the variants with these values, as AXIS=VALUE pairs (e.g. modelling=many-to-one;prefetch=on); repeatable.",
-            transform: VariantFilter.init)
+    @Option(
+        name: .customLong("variant"),
+        help: "Run only the variants with these values, as AXIS=VALUE pairs (e.g. modelling=many-to-one;prefetch=on); repeatable.",
+        transform: VariantFilter.init)
     var variants: [VariantFilter] = []
 
     @Option(parsing: .unconditional, help: "Measured repetitions per series instead of the scenario's.")
@@ -40,13 +43,18 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The random seed of the data; a run records it so that another run can reuse it.")
     var seed: UInt64 = 42
 
-    @Option(parsing: .unconditional, help: "SQLite's page cache per connection in MiB for bulk work: insert phases and filling the databases the other phases read.")
+    @Option(
+        parsing: .unconditional,
+        help: "SQLite's page cache per connection in MiB for bulk work: insert phases and filling the databases the other phases read.")
     var pageCacheMib: Int = 64
 
-    @Option(parsing: .unconditional, help: "SQLite's page cache per connection in MiB for reading a prepared database (default: SQLite's own, 2000 KiB).")
+    @Option(
+        parsing: .unconditional,
+        help: "SQLite's page cache per connection in MiB for reading a prepared database (default: SQLite's own, 2000 KiB).")
     var readPageCacheMib: Int?
 
-    @Option(help: "Run shard K of N (e.g. 2/4): the scenarios are split over N machines; join them with 'bench merge'.", transform: Shard.init)
+    @Option(
+        help: "Run shard K of N (e.g. 2/4): the scenarios are split over N machines; join them with 'bench merge'.", transform: Shard.init)
     var shard: Shard?
 
     @Flag(help: "No progress on standard error.")
@@ -61,10 +69,15 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var exportOption: ExportOption
 
-    @Flag(help: "Count each phase's instructions under valgrind (callgrind) instead of timing it: repeatable to a few thousand instructions a phase, about 40 times slower.")
+    @Flag(
+        help:
+            "Count each phase's instructions under valgrind (callgrind) instead of timing it: repeatable to a few thousand instructions a phase, about 40 times slower."
+    )
     var instructions = false
 
-    @Flag(help: "Skip the N+1 advice pass after the run (each scenario's ObjectGraph strategy once more, untimed, with its statements logged).")
+    @Flag(
+        help:
+            "Skip the N+1 advice pass after the run (each scenario's ObjectGraph strategy once more, untimed, with its statements logged).")
     var noAdvice = false
 
     @Flag(help: "Let a debug build write timing reports (its timings are not representative).")
@@ -74,14 +87,20 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         guard [all, !scenarioNames.isEmpty, model != nil].filter({ $0 }).count == 1 else {
-            throw BenchError.invalidInput(all || model != nil || !scenarioNames.isEmpty
-                ? "give one of: scenario names, --all, or --model MODEL"
-                : "name the scenarios to run, pass --all, or --model MODEL for the suite generated from an Xcode model (see 'bench list')")
+            throw BenchError.invalidInput(
+                all || model != nil || !scenarioNames.isEmpty
+                    ? "give one of: scenario names, --all, or --model MODEL"
+                    : "name the scenarios to run, pass --all, or --model MODEL for the suite generated from an Xcode model (see 'bench list')"
+            )
         }
-        guard repetitions.map({ (1...100_000).contains($0) }) ?? true else { throw BenchError.invalidInput("--repetitions must be from 1 to 100000") }
+        guard repetitions.map({ (1...100_000).contains($0) }) ?? true else {
+            throw BenchError.invalidInput("--repetitions must be from 1 to 100000")
+        }
         guard warmup.map({ (0...100_000).contains($0) }) ?? true else { throw BenchError.invalidInput("--warmup must be from 0 to 100000") }
         guard (1...65_536).contains(pageCacheMib) else { throw BenchError.invalidInput("--page-cache-mib must be from 1 to 65536") }
-        guard readPageCacheMib.map({ (1...65_536).contains($0) }) ?? true else { throw BenchError.invalidInput("--read-page-cache-mib must be from 1 to 65536") }
+        guard readPageCacheMib.map({ (1...65_536).contains($0) }) ?? true else {
+            throw BenchError.invalidInput("--read-page-cache-mib must be from 1 to 65536")
+        }
         guard !(noHistory && history != Self.defaultHistory) else {
             throw BenchError.invalidInput("--history and --no-history contradict each other; give one")
         }
@@ -110,7 +129,9 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         if BuildConfiguration.current == .debug && !allowDebug {
-            throw BenchError.invalidInput("this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)")
+            throw BenchError.invalidInput(
+                "this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)"
+            )
         }
         var modelFile: ModelFile?
         let scenarios: [Scenario]
@@ -151,14 +172,19 @@ struct RunCommand: ParsableCommand {
         if instructions {
             folder = try InstructionCount.run(arguments, output: output ?? RunFolder.defaultPath(), quiet: quiet)
         } else {
-            guard !plan.repetitions.isEmpty else { throw BenchError.invalidInput("nothing to run: the chosen scenarios have no sizes for profile \(profile.rawValue)") }
-            folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: RunInfo.current(
-                profile: profile, seed: seed, settings: request.settings, scenarios: plan.scenarios.map(\.name),
-                plannedRepetitions: plan.measuredCount,
-                origins: Dictionary(plan.scenarios.map { ($0.name.rawValue, $0.origin) }, uniquingKeysWith: { first, _ in first })))
+            guard !plan.repetitions.isEmpty else {
+                throw BenchError.invalidInput("nothing to run: the chosen scenarios have no sizes for profile \(profile.rawValue)")
+            }
+            folder = try RunFolder(
+                path: output ?? RunFolder.defaultPath(),
+                info: RunInfo.current(
+                    profile: profile, seed: seed, settings: request.settings, scenarios: plan.scenarios.map(\.name),
+                    plannedRepetitions: plan.measuredCount,
+                    origins: Dictionary(plan.scenarios.map { ($0.name.rawValue, $0.origin) }, uniquingKeysWith: { first, _ in first })))
             if let modelFile {
-                try AtomicFile.write((modelFile.notes.map { "note: \($0)" } + modelFile.findings.map { "\($0)" }).map { $0 + "\n" }.joined(),
-                                     to: folder.file("lint.txt"))
+                try AtomicFile.write(
+                    (modelFile.notes.map { "note: \($0)" } + modelFile.findings.map { "\($0)" }).map { $0 + "\n" }.joined(),
+                    to: folder.file("lint.txt"))
             }
             try RunPipeline.measure(plan, request: request, into: folder, progress: quiet ? nil : Progress(plan: plan))
         }

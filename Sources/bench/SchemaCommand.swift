@@ -5,7 +5,9 @@ import Foundation
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Print the SQL schema Core Data would create for an Xcode model: tables, indexes, triggers and system tables, in the store's order.")
+        abstract:
+            "Print the SQL schema Core Data would create for an Xcode model: tables, indexes, triggers and system tables, in the store's order."
+    )
 
     @Argument(help: "The model: a .xcdatamodeld or .xcdatamodel folder, or its contents file.")
     var model: String
@@ -20,7 +22,9 @@ struct SchemaCommand: ParsableCommand {
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Xcode's warnings for a model, CloudKit's rules for the entities it syncs, and RelBench's advice on its relationships with the reason and the fix; exit 0 with no findings, 1 with findings, 64 for an unreadable model.")
+        abstract:
+            "Xcode's warnings for a model, CloudKit's rules for the entities it syncs, and RelBench's advice on its relationships with the reason and the fix; exit 0 with no findings, 1 with findings, 64 for an unreadable model."
+    )
 
     @Argument(help: "The model: a .xcdatamodeld or .xcdatamodel folder, or its contents file.")
     var model: String

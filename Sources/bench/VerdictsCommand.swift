@@ -5,7 +5,9 @@ import Foundation
 struct VerdictsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verdicts",
-        abstract: "Judge every claim of the seed articles and of published Core Data measurements from a run: the verdict, its evidence and the rule that decided it.")
+        abstract:
+            "Judge every claim of the seed articles and of published Core Data measurements from a run: the verdict, its evidence and the rule that decided it."
+    )
 
     @Argument(help: "The run folder to judge.")
     var runFolder: String

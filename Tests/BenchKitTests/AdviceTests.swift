@@ -42,7 +42,8 @@ import Testing
 
     @Test func aPrefetchNoReadUsesIsFlagged() throws {
         let text = DeclaredScenarioTests.library
-            .replacingOccurrences(of: "{\"read\": [\"title\", \"author.name\", \"tags.name\"]}", with: "{\"read\": [\"title\", \"author.name\"]}")
+            .replacingOccurrences(
+                of: "{\"read\": [\"title\", \"author.name\", \"tags.name\"]}", with: "{\"read\": [\"title\", \"author.name\"]}")
         let scenario = try DeclaredScenarioTests.parse(text)
         var pass = AdvicePass(scenarios: [scenario])
         pass.size = 8
@@ -60,15 +61,18 @@ import Testing
     }
 
     @Test func theMeasuredSavingComesFromTheSiblingVariant() {
-        let finding = QueryFinding(scenario: "query", strategy: .objectGraph, variant: Variant(parsing: "prefetch=off")!, size: 1000, phase: "walk",
-                                   pattern: .toManyFaultPerOwner, subject: "Class.students", fingerprint: "SELECT", repeats: 20,
-                                   statements: 21, statementsAfter: 2, change: "prefetch")
+        let finding = QueryFinding(
+            scenario: "query", strategy: .objectGraph, variant: Variant(parsing: "prefetch=off")!, size: 1000, phase: "walk",
+            pattern: .toManyFaultPerOwner, subject: "Class.students", fingerprint: "SELECT", repeats: 20,
+            statements: 21, statementsAfter: 2, change: "prefetch")
         func row(_ variant: String, _ statements: Double) -> SummaryRow {
-            SummaryRow(key: SeriesKey.of("query", .objectGraph, variant, size: 1000, phase: "walk", metric: .sqlStatements),
-                       summary: SampleSummary([statements]))
+            SummaryRow(
+                key: SeriesKey.of("query", .objectGraph, variant, size: 1000, phase: "walk", metric: .sqlStatements),
+                summary: SampleSummary([statements]))
         }
         let measured = AdvicePass.attachMeasurements([finding], summary: [row("prefetch=off", 21), row("prefetch=on", 2)])
         #expect(measured.first?.measured == "measured at size 1,000: prefetch=on ran 2 statements against 21")
-        #expect(measured.first?.line.hasSuffix("(21 → 2 statements); measured at size 1,000: prefetch=on ran 2 statements against 21") == true)
+        #expect(
+            measured.first?.line.hasSuffix("(21 → 2 statements); measured at size 1,000: prefetch=on ran 2 statements against 21") == true)
     }
 }

@@ -26,15 +26,17 @@ import Testing
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.currentDirectoryURL = root
-        let output = Pipe(), error = Pipe()
+        let output = Pipe()
+        let error = Pipe()
         process.standardOutput = output
         process.standardError = error
         try process.run()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                      error: String(decoding: errorData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            error: String(decoding: errorData, as: UTF8.self))
     }
 
     private func temporaryFolder() -> URL {
@@ -54,11 +56,13 @@ import Testing
     @Test func aTinyRunWritesEveryReport() throws {
         let output = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try Self.bench(["run", "query", "data-loss", "--sizes", "100", "--repetitions", "2", "--warmup", "0",
-                                     "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one",
-                                     "--variant", "modelling=many-to-nil", "--read-page-cache-mib", "8",
-                                     "--output", output.path, "--quiet", "--allow-debug", "--no-advice",
-                                     "--history", output.appendingPathExtension("history.sqlite").path])
+        let result = try Self.bench([
+            "run", "query", "data-loss", "--sizes", "100", "--repetitions", "2", "--warmup", "0",
+            "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one",
+            "--variant", "modelling=many-to-nil", "--read-page-cache-mib", "8",
+            "--output", output.path, "--quiet", "--allow-debug", "--no-advice",
+            "--history", output.appendingPathExtension("history.sqlite").path,
+        ])
         #expect(result.status == 0, "\(result.error)")
         // A debug build's timings never reach a history store (nor Results/, which the tests never write to).
         #expect(result.error.contains("bench: warning: not added to the history: it is a debug build's, whose timings mislead"))
@@ -70,7 +74,9 @@ import Testing
         // data-loss: objectgraph (raw-sqlite does not run it) x 4 variants (many-to-nil) x 2 repetitions x 2 phases x 20 metrics.
         #expect(samples.count == 2 * 4 * 2 * 2 * 16 + 4 * 2 * 2 * 20)
         let summaryText = try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8)
-        #expect(summaryText.hasPrefix("scenario,strategy,variant,size,phase,metric,unit,n,median,mean,stddev,min,max,p90,ci_low,ci_high,ratio_to_floor,floor\n"))
+        #expect(
+            summaryText.hasPrefix(
+                "scenario,strategy,variant,size,phase,metric,unit,n,median,mean,stddev,min,max,p90,ci_low,ci_high,ratio_to_floor,floor\n"))
         let summary = try SummaryFile.decode(summaryText, file: "summary.csv").rows
         #expect(summary.count == samples.count / 2)
         #expect(summary.allSatisfy { $0.summary == nil || $0.summary?.n == 2 })
@@ -88,16 +94,20 @@ import Testing
         let scenarios = folder.appendingPathComponent("scenarios")
         try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
         // A scenario the repository's folder does not have: advise must find it through the run's record.
-        try Data("""
+        try Data(
+            """
             {"name": "my-walk", "description": "d", "model": "\(Self.root.path)/Scenarios/models/School.xcdatamodeld", "strategies": ["objectgraph"],
              "data": {"entities": {"Class": "size/2", "Student": "size"}, "relationships": {"Class.students": {"per": 2}}},
              "variants": [{"name": "prefetch", "values": ["off"]}],
              "phases": [{"name": "walk", "steps": [{"fetch": "Class", "faults": false}, {"read": ["students.name"]}]}],
              "sizes": [60], "repetitions": 1, "warmup": 0}
-            """.utf8).write(to: scenarios.appendingPathComponent("mine.json"))
+            """.utf8
+        ).write(to: scenarios.appendingPathComponent("mine.json"))
         let run = folder.appendingPathComponent("run").path
-        let result = try Self.bench(["run", "my-walk", "--scenarios", scenarios.path, "--output", run, "--quiet", "--allow-debug",
-                                     "--no-advice", "--no-history"])
+        let result = try Self.bench([
+            "run", "my-walk", "--scenarios", scenarios.path, "--output", run, "--quiet", "--allow-debug",
+            "--no-advice", "--no-history",
+        ])
         #expect(result.status == 0, "\(result.error)")
         let info = try RunInfo.load(run)
         #expect(info.scenarioOrigins == ["my-walk": .file(scenarios.appendingPathComponent("mine.json").path)])
@@ -110,9 +120,11 @@ import Testing
     static func startLongRun(into output: URL) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["run", "query", "--sizes", "2000", "--repetitions", "200", "--warmup", "0", "--strategies", "objectgraph",
-                             "--variant", "modelling=many-to-one",
-                             "--output", output.path, "--quiet", "--allow-debug", "--no-history"]
+        process.arguments = [
+            "run", "query", "--sizes", "2000", "--repetitions", "200", "--warmup", "0", "--strategies", "objectgraph",
+            "--variant", "modelling=many-to-one",
+            "--output", output.path, "--quiet", "--allow-debug", "--no-history",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -165,15 +177,21 @@ import Testing
         for _ in 0..<2 {
             let output = temporaryFolder()
             defer { try? FileManager.default.removeItem(at: output) }
-            let result = try Self.bench(["run", "query", "insert", "--sizes", "500", "--repetitions", "2", "--warmup", "0",
-                                         "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one", "--output", output.path, "--quiet",
-                                         "--allow-debug", "--no-history"])
+            let result = try Self.bench([
+                "run", "query", "insert", "--sizes", "500", "--repetitions", "2", "--warmup", "0",
+                "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one", "--output", output.path, "--quiet",
+                "--allow-debug", "--no-history",
+            ])
             #expect(result.status == 0, "\(result.error)")
-            let rows = try SummaryFile.decode(try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8),
-                                              file: "summary.csv").rows
-            counts.append(Dictionary(uniqueKeysWithValues: rows.filter { $0.key.metric == .allocations }.map {
-                ("\($0.key.scenario) \($0.key.strategy) \($0.key.variant) \($0.key.phase)", $0.summary?.median ?? -1)
-            }))
+            let rows = try SummaryFile.decode(
+                try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8),
+                file: "summary.csv"
+            ).rows
+            counts.append(
+                Dictionary(
+                    uniqueKeysWithValues: rows.filter { $0.key.metric == .allocations }.map {
+                        ("\($0.key.scenario) \($0.key.strategy) \($0.key.variant) \($0.key.phase)", $0.summary?.median ?? -1)
+                    }))
         }
         #expect(counts[0].count == 10)
         #expect(counts[0].keys.sorted() == counts[1].keys.sorted())
@@ -188,11 +206,14 @@ import Testing
     @Test func declaredStatementsRepeatBetweenProcesses() throws {
         var outputs: [String] = []
         for _ in 0..<2 {
-            let result = try Self.bench(["explain", "hand-kept-key", "--size", "100", "--variant", "modelling=manual-fk", "--max-lines", "100000"])
+            let result = try Self.bench([
+                "explain", "hand-kept-key", "--size", "100", "--variant", "modelling=manual-fk", "--max-lines", "100000",
+            ])
             #expect(result.status == 0, "\(result.error)")
             // Times are not counters, and the heap's numbers are compared with a tolerance (allocationCountsRepeat...).
-            outputs.append(result.output.split(separator: "\n").filter { !$0.contains(" time: ") }
-                .map { $0.replacing(/\ allocations=.*/, with: "") }.joined(separator: "\n"))
+            outputs.append(
+                result.output.split(separator: "\n").filter { !$0.contains(" time: ") }
+                    .map { $0.replacing(/\ allocations=.*/, with: "") }.joined(separator: "\n"))
         }
         #expect(outputs[0].contains("bind[5]"))
         #expect(outputs[0] == outputs[1])
@@ -203,8 +224,10 @@ import Testing
     @Test func verdictsOfARealRunParseBack() throws {
         let output = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: output) }
-        let run = try Self.bench(["run", "faulting", "data-loss", "--profile", "smoke", "--no-advice", "--output", output.path,
-                                  "--quiet", "--allow-debug", "--no-history"])
+        let run = try Self.bench([
+            "run", "faulting", "data-loss", "--profile", "smoke", "--no-advice", "--output", output.path,
+            "--quiet", "--allow-debug", "--no-history",
+        ])
         #expect(run.status == 0, "\(run.error)")
         #expect(run.output.contains("verdicts this run decides"))
         let json = output.appendingPathComponent("judged.json")
@@ -214,7 +237,9 @@ import Testing
             let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
             #expect(entries.compactMap { $0["id"] as? String } == ClaimCatalog.all.map(\.id))
             for entry in entries {
-                #expect(!((entry["verdict"] as? String) ?? "").isEmpty && !((entry["label"] as? String) ?? "").isEmpty && !((entry["rule"] as? String) ?? "").isEmpty)
+                #expect(
+                    !((entry["verdict"] as? String) ?? "").isEmpty && !((entry["label"] as? String) ?? "").isEmpty
+                        && !((entry["rule"] as? String) ?? "").isEmpty)
             }
             func verdict(_ id: String) -> String? { entries.first { $0["id"] as? String == id }?["verdict"] as? String }
             #expect(verdict("to-one-fetches") == "holds")
@@ -232,7 +257,10 @@ import Testing
     @Test func adviseNamesTheLineToChange() throws {
         let result = try Self.bench(["advise", "--scenario", "query"])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output.contains("walk: 20 × \"SELECT 0, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.ZCLASS = ?\" — to-many fault Class.students per owner: add relationshipKeyPathsForPrefetching [\"students\"] to the fetch of Class"))
+        #expect(
+            result.output.contains(
+                "walk: 20 × \"SELECT 0, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.ZCLASS = ?\" — to-many fault Class.students per owner: add relationshipKeyPathsForPrefetching [\"students\"] to the fetch of Class"
+            ))
         let failing = try Self.bench(["advise", "--scenario", "query", "--fail-on-findings"])
         #expect(failing.status == 1)
     }
@@ -241,7 +269,10 @@ import Testing
         let result = try Self.bench(["schema", "Scenarios/models/ChatList.xcdatamodeld"])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.split(separator: "\n").map(String.init)
-        #expect(lines.first == "CREATE TABLE ZCHAT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMEMBERSCOUNT INTEGER, ZLASTMESSAGEAT TIMESTAMP, ZNAME VARCHAR );")
+        #expect(
+            lines.first
+                == "CREATE TABLE ZCHAT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMEMBERSCOUNT INTEGER, ZLASTMESSAGEAT TIMESTAMP, ZNAME VARCHAR );"
+        )
         #expect(lines.contains("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);"))
         #expect(lines.contains("CREATE INDEX ZMESSAGE_ZCHAT_INDEX ON ZMESSAGE (ZCHAT);"))
         #expect(lines.filter { $0.hasPrefix("CREATE TRIGGER") }.count == 5)
@@ -260,9 +291,11 @@ import Testing
             try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
             return try Self.bench(["lint", path])
         }
-        let clean = try lint("<model><entity name=\"Note\"><attribute name=\"text\" optional=\"YES\" attributeType=\"String\"/></entity></model>")
+        let clean = try lint(
+            "<model><entity name=\"Note\"><attribute name=\"text\" optional=\"YES\" attributeType=\"String\"/></entity></model>")
         #expect(clean.status == 0 && clean.output == "no findings\n")
-        let risky = try lint("""
+        let risky = try lint(
+            """
             <model><entity name="Category"><attribute name="id" optional="YES" attributeType="UUID"/></entity>
             <entity name="Item"><attribute name="ofCategory" optional="YES" attributeType="UUID"/></entity>
             <entity name="Student"><relationship name="subjects" optional="YES" toMany="YES" destinationEntity="Subject"/></entity>
@@ -273,7 +306,8 @@ import Testing
         #expect(risky.output.contains("risk: Student.subjects: a to-many without inverse (many-to-nil)"))
         #expect(risky.output.contains("cost: Item.ofCategory: looks like a hand-kept key to Category"))
         // A key beside a relationship to the same entity, or leading a uniqueness constraint, is not hand-kept.
-        let kept = try lint("""
+        let kept = try lint(
+            """
             <model><entity name="User"><attribute name="id" optional="YES" attributeType="String"/>
             <relationship name="authentication" optional="YES" maxCount="1" destinationEntity="Authentication" inverseName="user" inverseEntity="Authentication"/></entity>
             <entity name="Authentication"><attribute name="userID" optional="YES" attributeType="String"/>
@@ -284,7 +318,8 @@ import Testing
         #expect(!kept.output.contains("hand-kept"), "\(kept.output)")
         // Real models' keys (Aidoku, WooCommerce): the entity named exactly wins over a longer name; an entity's
         // own ID, an enum's key and an ID several entities' names end with are not guessed at.
-        let guesses = try lint("""
+        let guesses = try lint(
+            """
             <model><entity name="Manga"/><entity name="LibraryManga"/><entity name="History"/><entity name="OrderStatus"/>
             <entity name="Track"><attribute name="mangaId" optional="YES" attributeType="String"/></entity>
             <entity name="ShippingMethod"><attribute name="methodID" optional="YES" attributeType="String"/></entity>
@@ -300,20 +335,26 @@ import Testing
         for quiet in ["ShippingMethod.methodID", "Product.statusKey", "Product.groupID", "User.userID"] {
             #expect(!guesses.output.contains("cost: \(quiet):"), "\(quiet): \(guesses.output)")
         }
-        let oneLonger = try lint("""
+        let oneLonger = try lint(
+            """
             <model><entity name="LibraryManga"/><entity name="Chapter"><attribute name="mangaId" optional="YES" attributeType="String"/></entity>
             <entity name="OrderStatus"/><entity name="Entry"><attribute name="ofOrderStatus" optional="YES" attributeType="String"/></entity></model>
             """)
         #expect(oneLonger.output.contains("cost: Chapter.mangaId: looks like a hand-kept key to LibraryManga "), "\(oneLonger.output)")
-        #expect(oneLonger.output.contains("every fetch of an OrderStatus's Entries scans all Entry rows, and deleting an OrderStatus leaves its Entries behind"), "\(oneLonger.output)")
-        let named = try lint("""
+        #expect(
+            oneLonger.output.contains(
+                "every fetch of an OrderStatus's Entries scans all Entry rows, and deleting an OrderStatus leaves its Entries behind"),
+            "\(oneLonger.output)")
+        let named = try lint(
+            """
             <model><entity name="AbstractAccount"><relationship name="entries" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Entry"/></entity>
             <entity name="Entry"/></model>
             """)
         #expect(named.output.contains("a to-many Entry.abstractAccounts makes it"), "\(named.output)")
         #expect(named.output.contains("so an Entry added to two"), "\(named.output)")
         // CloudKit's rules hold for the entities of a configuration used with CloudKit, not for the others.
-        let cloud = try lint("""
+        let cloud = try lint(
+            """
             <model usedWithCloudKit="YES"><entity name="Trip"><attribute name="title" attributeType="String"/><attribute name="day" attributeType="Date"/>
             <attribute name="count" attributeType="Integer 64" defaultValueString="0" usesScalarValueType="YES"/>
             <relationship name="stops" optional="YES" toMany="YES" ordered="YES" deletionRule="Deny" destinationEntity="Stop" inverseName="trip" inverseEntity="Stop"/>
@@ -326,17 +367,31 @@ import Testing
             <memberEntity name="Walk"/><memberEntity name="Gone"/></configuration>
             <configuration name="Local"><memberEntity name="Draft"/></configuration></model>
             """)
-        let refusals = cloud.output.split(separator: "\n").filter { $0.contains("used with CloudKit") }.map { String($0.prefix { $0 != "," }) }
+        let refusals = cloud.output.split(separator: "\n").filter { $0.contains("used with CloudKit") }.map {
+            String($0.prefix { $0 != "," })
+        }
         // The model's own flag (Xcode's Default configuration) yields to the named ones: Draft is local. Base's
         // attribute, inherited by two synced entities, is named once.
-        #expect(refusals == ["risk: Base.kind: used with CloudKit", "risk: Stop.trip: used with CloudKit", "risk: Trip: used with CloudKit", "risk: Trip.day: used with CloudKit",
-                             "risk: Trip.stops: used with CloudKit", "risk: Trip.stops: used with CloudKit", "risk: Trip.title: used with CloudKit"],
-                "\(cloud.output)")
-        #expect(cloud.output.contains("risk: Trip.stops: used with CloudKit, which does not support the Deny delete rule: NSPersistentCloudKitContainer refuses to load the store."))
+        #expect(
+            refusals == [
+                "risk: Base.kind: used with CloudKit", "risk: Stop.trip: used with CloudKit", "risk: Trip: used with CloudKit",
+                "risk: Trip.day: used with CloudKit",
+                "risk: Trip.stops: used with CloudKit", "risk: Trip.stops: used with CloudKit", "risk: Trip.title: used with CloudKit",
+            ],
+            "\(cloud.output)")
+        #expect(
+            cloud.output.contains(
+                "risk: Trip.stops: used with CloudKit, which does not support the Deny delete rule: NSPersistentCloudKitContainer refuses to load the store."
+            ))
         let broken = try lint("<model><entity name=\"A\"></model>")
-        #expect(broken.status == 64 && broken.error.hasPrefix("bench: error: ") && broken.error.contains("cut off") && broken.output.isEmpty)
+        #expect(
+            broken.status == 64 && broken.error.hasPrefix("bench: error: ") && broken.error.contains("cut off") && broken.output.isEmpty)
         let missing = try Self.bench(["lint", "/nonexistent/Model.xcdatamodeld"])
-        #expect(missing.status == 64 && missing.error == "bench: error: cannot read the Xcode model /nonexistent/Model.xcdatamodeld: no such file or folder; give a .xcdatamodeld folder, a .xcdatamodel folder or its contents file\n")
+        #expect(
+            missing.status == 64
+                && missing.error
+                    == "bench: error: cannot read the Xcode model /nonexistent/Model.xcdatamodeld: no such file or folder; give a .xcdatamodeld folder, a .xcdatamodel folder or its contents file\n"
+        )
     }
 
     @Test func runModelKeepsTheReadersNotesWithTheLint() throws {
@@ -344,13 +399,17 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let model = folder.appendingPathComponent("contents").path
-        try Data("""
+        try Data(
+            """
             <model><entity name="Note"><attribute name="text" optional="YES" attributeType="String"/>
             <fetchIndex name="byGone"><fetchIndexElement property="gone" type="Binary" order="ascending"/></fetchIndex></entity></model>
-            """.utf8).write(to: URL(fileURLWithPath: model))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: model))
         let output = folder.appendingPathComponent("run")
-        let result = try Self.bench(["run", "--model", model, "--sizes", "20", "--repetitions", "1", "--warmup", "0",
-                                     "--output", output.path, "--allow-debug", "--no-history", "--no-advice"])
+        let result = try Self.bench([
+            "run", "--model", model, "--sizes", "20", "--repetitions", "1", "--warmup", "0",
+            "--output", output.path, "--allow-debug", "--no-history", "--no-advice",
+        ])
         #expect(result.status == 0, "\(result.error)")
         let note = "note: Note: an index names 'gone', which is not a stored property; the index is skipped"
         #expect(result.output.hasPrefix(note + "\nlint of \(model): no findings\n"), "\(result.output.prefix(400))")
@@ -358,14 +417,18 @@ import Testing
     }
 
     @Test func explainShowsOnePhaseOfAGeneratedSuite() throws {
-        let result = try Self.bench(["explain", "--model", "Scenarios/models/MedicalRecords.xcdatamodeld", "--phase", "walk-Record.user", "--size", "12"])
+        let result = try Self.bench([
+            "explain", "--model", "Scenarios/models/MedicalRecords.xcdatamodeld", "--phase", "walk-Record.user", "--size", "12",
+        ])
         #expect(result.status == 0, "\(result.error)")
         let headers = result.output.split(separator: "\n").filter { $0.hasPrefix("--- phase ") }
         #expect(headers.count == 1 && headers[0].hasPrefix("--- phase walk-Record.user (after "), "\(headers)")
         #expect(result.output.contains("counters of walk-Record.user: sql_statements="))
         let wrong = try Self.bench(["explain", "--model", "Scenarios/models/MedicalRecords.xcdatamodeld", "--phase", "walk-Record.usr"])
         #expect(wrong.status == 64)
-        #expect(wrong.error == "bench: error: scenario 'model-MedicalRecords' has no phase 'walk-Record.usr' (did you mean 'walk-Record.user'?)\n")
+        #expect(
+            wrong.error
+                == "bench: error: scenario 'model-MedicalRecords' has no phase 'walk-Record.usr' (did you mean 'walk-Record.user'?)\n")
     }
 
     /// A save a Deny rule refuses shows in explain among the phase's statements, marked as RelBench's line.
@@ -379,13 +442,19 @@ import Testing
     @Test func runModelRunsTheGeneratedSuite() throws {
         let output = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try Self.bench(["run", "--model", "Scenarios/models/MedicalRecords.xcdatamodeld", "--sizes", "100", "--repetitions", "1",
-                                     "--warmup", "0", "--output", output.path, "--quiet", "--allow-debug", "--no-history"])
+        let result = try Self.bench([
+            "run", "--model", "Scenarios/models/MedicalRecords.xcdatamodeld", "--sizes", "100", "--repetitions", "1",
+            "--warmup", "0", "--output", output.path, "--quiet", "--allow-debug", "--no-history",
+        ])
         #expect(result.status == 0, "\(result.error)")
-        let summary = try SummaryFile.decode(try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8), file: "summary.csv").rows
+        let summary = try SummaryFile.decode(
+            try String(contentsOf: output.appendingPathComponent("summary.csv"), encoding: .utf8), file: "summary.csv"
+        ).rows
         let phases = Set(summary.map(\.key.phase.rawValue))
-        for phase in ["insert", "fetch-User", "walk-Record.user", "walk-Record.user-prefetch", "count-User.records-faults",
-                      "count-User.records-fetch", "batch-Record-20", "delete-User"] {
+        for phase in [
+            "insert", "fetch-User", "walk-Record.user", "walk-Record.user-prefetch", "count-User.records-faults",
+            "count-User.records-fetch", "batch-Record-20", "delete-User",
+        ] {
             #expect(phases.contains(phase), "\(phase)")
         }
         #expect(Set(summary.map(\.key.strategy)) == [.objectGraph, .sqlReplay])
@@ -401,7 +470,10 @@ import Testing
         let result = try Self.bench(["explain", "faulting", "--variant", "modelling=many-to-many", "--size", "5"])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.contains("--- phase first"))
-        #expect(result.output.contains("CoreData: sql: SELECT 0, t0.Z_PK FROM Z_3SUBJECTS t1 JOIN ZSUBJECT t0 ON t0.Z_PK = t1.Z_4SUBJECTS WHERE t1.Z_3STUDENTS = ?"))
+        #expect(
+            result.output.contains(
+                "CoreData: sql: SELECT 0, t0.Z_PK FROM Z_3SUBJECTS t1 JOIN ZSUBJECT t0 ON t0.Z_PK = t1.Z_4SUBJECTS WHERE t1.Z_3STUDENTS = ?"
+            ))
         #expect(result.output.contains("counters of first: sql_statements=3 fetch_requests=1 object_faults=1 relationship_faults=1"))
     }
 
@@ -410,11 +482,15 @@ import Testing
     @Test func theBadInputSweepPasses() throws {
         let sweep = Process()
         sweep.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        sweep.arguments = ["python3", Self.root.appendingPathComponent("scripts/bad_input_sweep.py").path, "--bench", Self.binary]
-            + ["top/", "list/json-sizes", "list/json-garbled", "scenario/declared-valid-control", "scenario/predicate-",
-               "run/sizes-", "run/strategies-", "run/output-is-a-file", "run/output-disk-full", "schema/garbled", "schema/xccurrentversion",
-               "lint/random-bytes", "explain/scenario-", "compare/current-infinite", "compare/current-nan", "compare/alpha-",
-               "compare/threshold-for-unknown", "baseline/run-running", "merge/shard-nan", "history/store-"].flatMap { ["--only", $0] }
+        sweep.arguments =
+            ["python3", Self.root.appendingPathComponent("scripts/bad_input_sweep.py").path, "--bench", Self.binary]
+            + [
+                "top/", "list/json-sizes", "list/json-garbled", "scenario/declared-valid-control", "scenario/predicate-",
+                "run/sizes-", "run/strategies-", "run/output-is-a-file", "run/output-disk-full", "schema/garbled",
+                "schema/xccurrentversion",
+                "lint/random-bytes", "explain/scenario-", "compare/current-infinite", "compare/current-nan", "compare/alpha-",
+                "compare/threshold-for-unknown", "baseline/run-running", "merge/shard-nan", "history/store-",
+            ].flatMap { ["--only", $0] }
         let output = Pipe()
         sweep.standardOutput = output
         sweep.standardError = output
@@ -434,61 +510,92 @@ import Testing
             #expect(result.output.isEmpty, sourceLocation: sourceLocation)
         }
         try check(["run", "qurey", "--allow-debug"], "unknown scenario 'qurey' (did you mean 'query'?)")
-        try check(["run", "query", "--variant", "modelling=one-to-one", "--allow-debug"],
-                  "no chosen scenario has the variant modelling=one-to-one; they have modelling=many-to-one|many-to-nil|many-to-many|manual-fk, prefetch=off|on (see 'bench list')")
-        try check(["run", "query", "--sizes", "100,ten", "--allow-debug"],
-                  "--sizes: 'ten' is not a positive integer; give sizes like --sizes 1000,10000")
-        try check(["run", "query", "--sizes=-5", "--allow-debug"],
-                  "--sizes: '-5' is not a positive integer; give sizes like --sizes 1000,10000")
-        try check(["run", "query", "--sizes", "-5", "--allow-debug"],
-                  "--sizes: '-5' is not a positive integer; give sizes like --sizes 1000,10000")
+        try check(
+            ["run", "query", "--variant", "modelling=one-to-one", "--allow-debug"],
+            "no chosen scenario has the variant modelling=one-to-one; they have modelling=many-to-one|many-to-nil|many-to-many|manual-fk, prefetch=off|on (see 'bench list')"
+        )
+        try check(
+            ["run", "query", "--sizes", "100,ten", "--allow-debug"],
+            "--sizes: 'ten' is not a positive integer; give sizes like --sizes 1000,10000")
+        try check(
+            ["run", "query", "--sizes=-5", "--allow-debug"],
+            "--sizes: '-5' is not a positive integer; give sizes like --sizes 1000,10000")
+        try check(
+            ["run", "query", "--sizes", "-5", "--allow-debug"],
+            "--sizes: '-5' is not a positive integer; give sizes like --sizes 1000,10000")
         try check(["run", "query", "--repetitions", "-1", "--allow-debug"], "--repetitions must be from 1 to 100000")
-        try check(["run", "query", "--strategies", "objectgrph", "--allow-debug"],
-                  "unknown strategy 'objectgrph' (did you mean 'objectgraph'?)")
-        try check(["run", "query", "--strategies", "many-to-one", "--allow-debug"],
-                  "'many-to-one' is a modelling, now a variant: give --variant modelling=many-to-one (and --strategies objectgraph)")
+        try check(
+            ["run", "query", "--strategies", "objectgrph", "--allow-debug"],
+            "unknown strategy 'objectgrph' (did you mean 'objectgraph'?)")
+        try check(
+            ["run", "query", "--strategies", "many-to-one", "--allow-debug"],
+            "'many-to-one' is a modelling, now a variant: give --variant modelling=many-to-one (and --strategies objectgraph)")
         try check(["run", "query", "--read-page-cache-mib", "0", "--allow-debug"], "--read-page-cache-mib must be from 1 to 65536")
-        try check(["run", "--allow-debug"], "name the scenarios to run, pass --all, or --model MODEL for the suite generated from an Xcode model (see 'bench list')")
-        try check(["run", "query", "--output", "/proc/relbench", "--sizes", "10", "--allow-debug"],
-                  "cannot create the output folder /proc/relbench (No such file or directory); choose a writable --output folder")
-        try check(["explain", "data-loss", "--strategy", "grdb"],
-                  "scenario 'data-loss' does not run strategy 'grdb'; it runs objectgraph, sql-replay")
+        try check(
+            ["run", "--allow-debug"],
+            "name the scenarios to run, pass --all, or --model MODEL for the suite generated from an Xcode model (see 'bench list')")
+        try check(
+            ["run", "query", "--output", "/proc/relbench", "--sizes", "10", "--allow-debug"],
+            "cannot create the output folder /proc/relbench (No such file or directory); choose a writable --output folder")
+        try check(
+            ["explain", "data-loss", "--strategy", "grdb"],
+            "scenario 'data-loss' does not run strategy 'grdb'; it runs objectgraph, sql-replay")
 
         let folder = temporaryFolder()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("{\"name\": \"x\", \"description\": \"d\", \"model\": \"m.xcdatamodel\", \"sizes\": [10], \"repetitons\": 2}".utf8)
             .write(to: folder.appendingPathComponent("broken.json"))
-        try check(["list", "--scenarios", folder.path],
-                  "\(folder.path)/broken.json: field 'repetitons': unknown field (did you mean 'repetitions'?)")
+        try check(
+            ["list", "--scenarios", folder.path],
+            "\(folder.path)/broken.json: field 'repetitons': unknown field (did you mean 'repetitions'?)")
 
         // Where the run's results go is checked before it runs, not after.
         let notAHistory = folder.appendingPathComponent("notes.sqlite")
-        try Data("not a database, but long enough for SQLite to read a header from it: 0123456789012345678901234567890123456789012345678901234567890123456789".utf8).write(to: notAHistory)
+        try Data(
+            "not a database, but long enough for SQLite to read a header from it: 0123456789012345678901234567890123456789012345678901234567890123456789"
+                .utf8
+        ).write(to: notAHistory)
         let output = folder.appendingPathComponent("run").path
-        try check(["run", "query", "--sizes", "10", "--allow-debug", "--output", output, "--history", notAHistory.path],
-                  "\(notAHistory.path) is not a RelBench history store (file is not a database); give another --history path, or move it away to start a new one")
-        try check(["run", "query", "--sizes", "10", "--allow-debug", "--output", output, "--history", "/nonexistent-relbench/h.sqlite"],
-                  "--history /nonexistent-relbench/h.sqlite: the folder /nonexistent-relbench does not exist; create it, give another path or pass --no-history")
-        try check(["run", "query", "--sizes", "10", "--allow-debug", "--output", output, "--no-history", "--export", "github-action-benchmark", folder.path],
-                  "--export github-action-benchmark \(folder.path) is a folder; give a file path")
+        try check(
+            ["run", "query", "--sizes", "10", "--allow-debug", "--output", output, "--history", notAHistory.path],
+            "\(notAHistory.path) is not a RelBench history store (file is not a database); give another --history path, or move it away to start a new one"
+        )
+        try check(
+            ["run", "query", "--sizes", "10", "--allow-debug", "--output", output, "--history", "/nonexistent-relbench/h.sqlite"],
+            "--history /nonexistent-relbench/h.sqlite: the folder /nonexistent-relbench does not exist; create it, give another path or pass --no-history"
+        )
+        try check(
+            [
+                "run", "query", "--sizes", "10", "--allow-debug", "--output", output, "--no-history", "--export", "github-action-benchmark",
+                folder.path,
+            ],
+            "--export github-action-benchmark \(folder.path) is a folder; give a file path")
         let dangling = folder.appendingPathComponent("dangling.json").path
         try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: "/nonexistent-relbench/x.json")
-        try check(["run", "query", "--sizes", "10", "--allow-debug", "--output", output, "--no-history", "--export", "github-action-benchmark", dangling],
-                  "--export github-action-benchmark \(dangling): the folder /nonexistent-relbench does not exist; create it or give another path")
+        try check(
+            [
+                "run", "query", "--sizes", "10", "--allow-debug", "--output", output, "--no-history", "--export", "github-action-benchmark",
+                dangling,
+            ],
+            "--export github-action-benchmark \(dangling): the folder /nonexistent-relbench does not exist; create it or give another path")
         #expect(!FileManager.default.fileExists(atPath: output))
 
         let notARun = folder.appendingPathComponent("not-a-run")
         try FileManager.default.createDirectory(at: notARun, withIntermediateDirectories: true)
         try Data("{\"profile\": 3}".utf8).write(to: notARun.appendingPathComponent("run.json"))
-        try Data("scenario,strategy,variant,size,repetition,phase,metric,value,unit\n".utf8).write(to: notARun.appendingPathComponent("samples.csv"))
-        try check(["merge", output, notARun.path],
-                  "\(notARun.path)/run.json: not a RelBench run.json: field 'gitCommit' is missing; give a run folder written by 'bench run'")
+        try Data("scenario,strategy,variant,size,repetition,phase,metric,value,unit\n".utf8).write(
+            to: notARun.appendingPathComponent("samples.csv"))
+        try check(
+            ["merge", output, notARun.path],
+            "\(notARun.path)/run.json: not a RelBench run.json: field 'gitCommit' is missing; give a run folder written by 'bench run'")
     }
 
     @Test func aDebugBuildRefusesToWriteTimings() throws {
         let result = try Self.bench(["run", "query", "--sizes", "10"])
         #expect(result.status == 64)
-        #expect(result.error.hasPrefix("bench: error: this is a debug build, whose timings mislead; run the release build: swift run -c release bench run"))
+        #expect(
+            result.error.hasPrefix(
+                "bench: error: this is a debug build, whose timings mislead; run the release build: swift run -c release bench run"))
     }
 }

@@ -5,21 +5,40 @@ import Testing
 /// bench compare on hand-made runs.
 @Suite struct CompareTests {
     /// A run folder with `walk` timings (ms) and a statement count per repetition, for two strategies.
-    private func run(_ timings: [Double], statements: Double? = 21, other: [Double] = [5, 5.1, 4.9, 5.05, 4.95],
-                     extraSeries: Bool = false) throws -> String {
+    private func run(
+        _ timings: [Double], statements: Double? = 21, other: [Double] = [5, 5.1, 4.9, 5.05, 4.95],
+        extraSeries: Bool = false
+    ) throws -> String {
         var samples: [SampleRecord] = []
         for (index, value) in timings.enumerated() {
-            samples.append(SampleRecord(key: .of("query", .objectGraph, "prefetch=off", size: 1000, phase: "walk", metric: .wallMs), repetition: index + 1, value: value))
-            samples.append(SampleRecord(key: .of("query", .objectGraph, "prefetch=off", size: 1000, phase: "walk", metric: .sqlStatements), repetition: index + 1, value: statements))
-            samples.append(SampleRecord(key: .of("query", .rawSQLite, "prefetch=off", size: 1000, phase: "walk", metric: .wallMs), repetition: index + 1, value: other[index % other.count]))
-            samples.append(SampleRecord(key: .of("query", .rawSQLite, "prefetch=off", size: 1000, phase: "walk", metric: .objectFaults), repetition: index + 1, value: nil))
+            samples.append(
+                SampleRecord(
+                    key: .of("query", .objectGraph, "prefetch=off", size: 1000, phase: "walk", metric: .wallMs), repetition: index + 1,
+                    value: value))
+            samples.append(
+                SampleRecord(
+                    key: .of("query", .objectGraph, "prefetch=off", size: 1000, phase: "walk", metric: .sqlStatements),
+                    repetition: index + 1, value: statements))
+            samples.append(
+                SampleRecord(
+                    key: .of("query", .rawSQLite, "prefetch=off", size: 1000, phase: "walk", metric: .wallMs), repetition: index + 1,
+                    value: other[index % other.count]))
+            samples.append(
+                SampleRecord(
+                    key: .of("query", .rawSQLite, "prefetch=off", size: 1000, phase: "walk", metric: .objectFaults), repetition: index + 1,
+                    value: nil))
         }
         if extraSeries {
-            samples.append(SampleRecord(key: .of("insert", .grdb, "", size: 1000, phase: "insert", metric: .sqlStatements), repetition: 1, value: 1008))
+            samples.append(
+                SampleRecord(key: .of("insert", .grdb, "", size: 1000, phase: "insert", metric: .sqlStatements), repetition: 1, value: 1008)
+            )
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-compare-\(UUID().uuidString)").path
-        let runFolder = try RunFolder(path: folder, info: RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(),
-                                                                           scenarios: ["query"], plannedRepetitions: 1))
+        let runFolder = try RunFolder(
+            path: folder,
+            info: RunInfo.current(
+                profile: .smoke, seed: 1, settings: StoreSettings(),
+                scenarios: ["query"], plannedRepetitions: 1))
         try runFolder.append(samples)
         try runFolder.finish(status: .complete)
         return folder
@@ -36,7 +55,8 @@ import Testing
     private let steady: [Double] = [10.0, 10.3, 9.8, 10.1, 10.2, 9.9, 10.05]
 
     @Test func identicalRunsGiveZero() throws {
-        let baseline = try run(steady), current = try run(steady)
+        let baseline = try run(steady)
+        let current = try run(steady)
         let comparison = try compare(baseline, current)
         #expect(comparison.exitCode == 0)
         #expect(comparison.changes.isEmpty)
@@ -77,27 +97,37 @@ import Testing
         // Two a side (a smoke run): even a 30% slowdown cannot reach p < 0.01, and the comparison says why.
         let comparison = try compare(try run([10, 10.2]), try run([13, 13.3]))
         #expect(comparison.exitCode == 0)
-        #expect(comparison.notes == ["""
-            2 of 2 timing and memory series have too few samples (down to 2 a side) for a change in one series alone to \
-            be significant at alpha 0.01 over 2 series: give each side 6 or more (--repetitions, or alternate rounds \
-            joined with 'bench merge --as-repetitions'), or compare counters or --instructions runs
-            """])
+        #expect(
+            comparison.notes == [
+                """
+                2 of 2 timing and memory series have too few samples (down to 2 a side) for a change in one series alone to \
+                be significant at alpha 0.01 over 2 series: give each side 6 or more (--repetitions, or alternate rounds \
+                joined with 'bench merge --as-repetitions'), or compare counters or --instructions runs
+                """
+            ])
         // Five a side passes 0.01 for one series (2/252) but not once adjusted over two (0.016); six do.
         #expect(Comparison.underpoweredNote(samples: [5, 5], alpha: 0.01) != nil)
         #expect(Comparison.underpoweredNote(samples: [6, 6], alpha: 0.01) == nil)
         // The smoke profile's 780 timing and memory series need ten a side.
-        #expect(Comparison.underpoweredNote(samples: Array(repeating: 9, count: 780), alpha: 0.01)?.contains("give each side 10 or more") == true)
+        #expect(
+            Comparison.underpoweredNote(samples: Array(repeating: 9, count: 780), alpha: 0.01)?.contains("give each side 10 or more")
+                == true)
         #expect(try compare(try run(steady), try run(steady)).notes.isEmpty)
     }
 
     @Test func instructionCountsMustPassTheThresholdAndTheFloor() throws {
         func counted(_ large: Double, _ small: Double) throws -> String {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-compare-\(UUID().uuidString)").path
-            let runFolder = try RunFolder(path: folder, info: RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(),
-                                                                               scenarios: ["query"], plannedRepetitions: 1))
-            try runFolder.append([(1000, large), (100, small)].map { size, value in
-                SampleRecord(key: .of("query", .objectGraph, "", size: size, phase: "walk", metric: .instructions), repetition: 1, value: value)
-            })
+            let runFolder = try RunFolder(
+                path: folder,
+                info: RunInfo.current(
+                    profile: .smoke, seed: 1, settings: StoreSettings(),
+                    scenarios: ["query"], plannedRepetitions: 1))
+            try runFolder.append(
+                [(1000, large), (100, small)].map { size, value in
+                    SampleRecord(
+                        key: .of("query", .objectGraph, "", size: size, phase: "walk", metric: .instructions), repetition: 1, value: value)
+                })
             try runFolder.finish(status: .complete)
             return folder
         }
@@ -120,7 +150,10 @@ import Testing
         #expect(comparison.exitCode == 3)
         #expect(comparison.onlyInBaseline.map(\.metric) == [.sqlStatements])
         let text = ComparisonReport.text(comparison, baseline: "a", current: "b")
-        #expect(text.contains("missing from the run (fails: exit 3; pass --allow-missing for a run of fewer scenarios): query objectgraph prefetch=off n=1000 (walk sql_statements)"))
+        #expect(
+            text.contains(
+                "missing from the run (fails: exit 3; pass --allow-missing for a run of fewer scenarios): query objectgraph prefetch=off n=1000 (walk sql_statements)"
+            ))
         // A counter no strategy measures in either run (raw-sqlite's object faults) is neither missing nor new.
         #expect(!comparison.onlyInBaseline.contains { $0.metric == .objectFaults })
     }
@@ -135,7 +168,8 @@ import Testing
             let run = try RunFolder(path: path, info: info)
             try run.append([
                 SampleRecord(key: .of("query", .objectGraph, "", size: 10, phase: "walk", metric: .sqlStatements), repetition: 1, value: 3),
-                SampleRecord(key: .of("query", .objectGraph, "", size: 10, phase: "walk", metric: .allocations), repetition: 1, value: allocations),
+                SampleRecord(
+                    key: .of("query", .objectGraph, "", size: 10, phase: "walk", metric: .allocations), repetition: 1, value: allocations),
             ])
             try run.finish(status: .complete)
             return path
@@ -155,7 +189,9 @@ import Testing
         let comparison = try compare(try run(steady), try run(steady.map { $0 * 1.3 }, statements: 23))
         let markdown = ComparisonReport.markdown(comparison, baseline: "Results/baseline", current: "run")
         #expect(markdown.contains("3 series compared, 2 regression(s), 0 improvement(s)"))
-        #expect(markdown.contains("| ❌ regression | query | objectgraph | prefetch=off | 1,000 | walk | sql_statements | 21 | 23 | +9.5% | - | exact |"))
+        #expect(
+            markdown.contains(
+                "| ❌ regression | query | objectgraph | prefetch=off | 1,000 | walk | sql_statements | 21 | 23 | +9.5% | - | exact |"))
         // A blank line before the table, so GitHub renders it as one.
         #expect(markdown.contains(")\n\n| verdict | scenario |"))
     }
@@ -167,7 +203,8 @@ import Testing
         let render = Process()
         render.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         render.arguments = ["python3", "-c", "import sys, cmarkgfm; print(cmarkgfm.github_flavored_markdown_to_html(sys.stdin.read()))"]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         render.standardInput = input
         render.standardOutput = output
         render.standardError = FileHandle.nullDevice
@@ -177,7 +214,8 @@ import Testing
         let html = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         render.waitUntilExit()
         guard render.terminationStatus == 0 else {
-            print("gitHubRendersTheMarkdownTable: skipped: python3 with cmarkgfm is not installed (pip install -r scripts/requirements.txt)")
+            print(
+                "gitHubRendersTheMarkdownTable: skipped: python3 with cmarkgfm is not installed (pip install -r scripts/requirements.txt)")
             return
         }
         #expect(html.components(separatedBy: "<table>").count == 2)
@@ -191,7 +229,9 @@ import Testing
         #expect(missing.error.hasPrefix("bench: error: baseline /nonexistent/baseline is missing or unreadable"))
         #expect(try CommandLineTests.bench(["compare", baseline, try run(steady)]).status == 0)
         let markdownFile = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-\(UUID().uuidString).md").path
-        let regression = try CommandLineTests.bench(["compare", baseline, try run(steady, statements: 30), "--counters-only", "--markdown", markdownFile])
+        let regression = try CommandLineTests.bench([
+            "compare", baseline, try run(steady, statements: 30), "--counters-only", "--markdown", markdownFile,
+        ])
         #expect(regression.status == 2)
         #expect(regression.output.contains("regression"))
         #expect(FileManager.default.fileExists(atPath: markdownFile))
@@ -231,7 +271,10 @@ import Testing
             var info = RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(), scenarios: ["query"], plannedRepetitions: 1)
             info.gitCommit = commit
             info.buildConfiguration = .release
-            let rows = SummaryFile.summarize([SampleRecord(key: .of("query", .objectGraph, "prefetch=on", size: 100, phase: "walk", metric: .wallMs), repetition: 1, value: median)])
+            let rows = SummaryFile.summarize([
+                SampleRecord(
+                    key: .of("query", .objectGraph, "prefetch=on", size: 100, phase: "walk", metric: .wallMs), repetition: 1, value: median)
+            ])
             try history.append(info: info, folder: "runs/\(commit)", summary: rows)
         }
         let entries = try HistoryStore(path: path).entries(scenario: "query", metric: .wallMs, strategy: .objectGraph).entries
@@ -241,18 +284,25 @@ import Testing
 
     /// The dashboard gets only series better lower (never cache hits) and, with patterns, only the series named.
     @Test func theDashboardExportKeepsTheNamedSeries() throws {
-        let rows = SummaryFile.summarize([Metric.wallMs, .cacheHits].flatMap { metric in
-            [("off", 1.0), ("on", 2.0)].map { variant, value in
-                SampleRecord(key: .of("query", .objectGraph, "prefetch=\(variant)", size: 100, phase: "walk", metric: metric), repetition: 1, value: value)
-            }
-        })
+        let rows = SummaryFile.summarize(
+            [Metric.wallMs, .cacheHits].flatMap { metric in
+                [("off", 1.0), ("on", 2.0)].map { variant, value in
+                    SampleRecord(
+                        key: .of("query", .objectGraph, "prefetch=\(variant)", size: 100, phase: "walk", metric: metric), repetition: 1,
+                        value: value)
+                }
+            })
         func names(_ json: String) throws -> [String] {
             try (JSONSerialization.jsonObject(with: Data(json.utf8)) as! [[String: Any]]).map { $0["name"] as! String }
         }
-        #expect(try names(GitHubBenchmarkExport.encode(rows)) == [
-            "query objectgraph [prefetch=off] n=100 walk wall_ms", "query objectgraph [prefetch=on] n=100 walk wall_ms"])
-        #expect(try names(GitHubBenchmarkExport.encode(rows, patterns: ["query objectgraph [[]prefetch=on] n=* walk *"])) == [
-            "query objectgraph [prefetch=on] n=100 walk wall_ms"])
+        #expect(
+            try names(GitHubBenchmarkExport.encode(rows)) == [
+                "query objectgraph [prefetch=off] n=100 walk wall_ms", "query objectgraph [prefetch=on] n=100 walk wall_ms",
+            ])
+        #expect(
+            try names(GitHubBenchmarkExport.encode(rows, patterns: ["query objectgraph [[]prefetch=on] n=* walk *"])) == [
+                "query objectgraph [prefetch=on] n=100 walk wall_ms"
+            ])
     }
 
     /// An interrupted run that lost scenarios fails the counters gate (exit 3) rather than passing it.
@@ -260,13 +310,20 @@ import Testing
         let temporary = FileManager.default.temporaryDirectory
         func folder(_ scenarios: [ScenarioName], status: RunStatus) throws -> String {
             let path = temporary.appendingPathComponent("relbench-gate-\(UUID().uuidString)").path
-            let run = try RunFolder(path: path, info: RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(), scenarios: scenarios,
-                                                                      plannedRepetitions: 1))
-            try run.append(scenarios.map { SampleRecord(key: .of($0, .objectGraph, "", size: 100, phase: "p", metric: .sqlStatements), repetition: 1, value: 7) })
+            let run = try RunFolder(
+                path: path,
+                info: RunInfo.current(
+                    profile: .smoke, seed: 1, settings: StoreSettings(), scenarios: scenarios,
+                    plannedRepetitions: 1))
+            try run.append(
+                scenarios.map {
+                    SampleRecord(key: .of($0, .objectGraph, "", size: 100, phase: "p", metric: .sqlStatements), repetition: 1, value: 7)
+                })
             try run.finish(status: status)
             return path
         }
-        let baseline = try folder(["insert", "query"], status: .complete), interrupted = try folder(["insert"], status: .interrupted)
+        let baseline = try folder(["insert", "query"], status: .complete)
+        let interrupted = try folder(["insert"], status: .interrupted)
         defer { for path in [baseline, interrupted] { try? FileManager.default.removeItem(atPath: path) } }
         let gate = try CommandLineTests.bench(["compare", baseline, interrupted, "--counters-only"])
         #expect(gate.status == 3, "\(gate.output)")
@@ -284,7 +341,9 @@ import Testing
         info.buildConfiguration = .release
         info.injections = ["RELBENCH_INJECT_STATEMENT": "query/walk"]
         let folder = try RunFolder(path: run, info: info)
-        try folder.append([SampleRecord(key: .of("query", .objectGraph, "", size: 10, phase: "walk", metric: .sqlStatements), repetition: 1, value: 3)])
+        try folder.append([
+            SampleRecord(key: .of("query", .objectGraph, "", size: 10, phase: "walk", metric: .sqlStatements), repetition: 1, value: 3)
+        ])
         try folder.finish(status: .complete)
         let saved = try CommandLineTests.bench(["baseline", "save", run, "--to", destination])
         #expect(saved.status == 64)
@@ -298,11 +357,17 @@ import Testing
         let temporary = FileManager.default.temporaryDirectory
         let run = temporary.appendingPathComponent("relbench-run-\(UUID().uuidString)").path
         let destination = temporary.appendingPathComponent("relbench-notes-\(UUID().uuidString)").path
-        defer { for path in [run, destination, destination + ".saving", destination + ".old"] { try? FileManager.default.removeItem(atPath: path) } }
+        defer {
+            for path in [run, destination, destination + ".saving", destination + ".old"] {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
         var info = RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(), scenarios: ["query"], plannedRepetitions: 1)
         info.buildConfiguration = .release
         let folder = try RunFolder(path: run, info: info)
-        try folder.append([SampleRecord(key: .of("query", .objectGraph, "", size: 10, phase: "walk", metric: .sqlStatements), repetition: 1, value: 3)])
+        try folder.append([
+            SampleRecord(key: .of("query", .objectGraph, "", size: 10, phase: "walk", metric: .sqlStatements), repetition: 1, value: 3)
+        ])
         try folder.finish(status: .complete)
         try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
         try "keep".write(toFile: destination + "/notes.txt", atomically: true, encoding: .utf8)
@@ -329,7 +394,8 @@ import Testing
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-atomic-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: temporary) }
-        let target = temporary + "/target.md", link = temporary + "/link.md"
+        let target = temporary + "/target.md"
+        let link = temporary + "/link.md"
         try "old".write(toFile: target, atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         try AtomicFile.write("new", to: link)
@@ -338,19 +404,28 @@ import Testing
         try AtomicFile.write("discarded", to: "/dev/null")
         #expect((try FileManager.default.attributesOfItem(atPath: "/dev/null"))[.type] as? FileAttributeType == .typeCharacterSpecial)
         #expect(throws: BenchError.self) { try AtomicFile.write("x", to: temporary) }
-        #expect(throws: BenchError.self) { try AtomicFile.refuseOverwriting(temporary + "/./run.json", option: "--json", reportsOf: [temporary]) }
+        #expect(throws: BenchError.self) {
+            try AtomicFile.refuseOverwriting(temporary + "/./run.json", option: "--json", reportsOf: [temporary])
+        }
         try AtomicFile.refuseOverwriting(temporary + "/verdicts.json", option: "--json", reportsOf: [temporary])
     }
 
     /// bench history: one block per series, in numeric order of size, each with its unit and its runs oldest first.
     @Test func historyIsGroupedBySeries() {
         func entry(_ commit: String, _ size: Int, _ median: Double) -> HistoryStore.Entry {
-            HistoryStore.Entry(time: "2026-11-2\(commit.count)T10:00:00Z", commit: commit, profile: .smoke,
-                               key: SeriesKey.of("query", .objectGraph, "prefetch=off", size: size, phase: "walk", metric: .wallMs), n: 3, median: median, ciLow: median, ciHigh: median)
+            HistoryStore.Entry(
+                time: "2026-11-2\(commit.count)T10:00:00Z", commit: commit, profile: .smoke,
+                key: SeriesKey.of("query", .objectGraph, "prefetch=off", size: size, phase: "walk", metric: .wallMs), n: 3, median: median,
+                ciLow: median, ciHigh: median)
         }
-        let text = HistoryReport.text([entry("a", 1000, 2), entry("a", 100, 1), entry("bb", 1000, 3), entry("bb", 100, 1.5)], metric: .wallMs)
+        let text = HistoryReport.text(
+            [entry("a", 1000, 2), entry("a", 100, 1), entry("bb", 1000, 3), entry("bb", 100, 1.5)], metric: .wallMs)
         let titles = text.split(separator: "\n").filter { $0.hasPrefix("query ") }
-        #expect(titles == ["query objectgraph prefetch=off size 100 walk: wall_ms (ms)", "query objectgraph prefetch=off size 1,000 walk: wall_ms (ms)"])
+        #expect(
+            titles == [
+                "query objectgraph prefetch=off size 100 walk: wall_ms (ms)",
+                "query objectgraph prefetch=off size 1,000 walk: wall_ms (ms)",
+            ])
         #expect(text.contains("+50.0%"))
     }
 
@@ -364,19 +439,23 @@ import Testing
         arguments.warmup = 2
         arguments.settings.readPageCacheMiB = 8
         arguments.shard = try Shard("1/2")
-        #expect(arguments.childCommandLine(output: "x") == [
-            "run", "query", "--sizes", "10,100", "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one",
-            "--profile", "default", "--seed", "42",
-            "--page-cache-mib", "64", "--read-page-cache-mib", "8", "--shard", "1/2",
-            "--warmup", "0", "--output", "x", "--quiet", "--no-history", "--no-advice", "--allow-debug"])
+        #expect(
+            arguments.childCommandLine(output: "x") == [
+                "run", "query", "--sizes", "10,100", "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one",
+                "--profile", "default", "--seed", "42",
+                "--page-cache-mib", "64", "--read-page-cache-mib", "8", "--shard", "1/2",
+                "--warmup", "0", "--output", "x", "--quiet", "--no-history", "--no-advice", "--allow-debug",
+            ])
     }
 
     @Test func instructionCountsReplaceTimings() throws {
         func sample(_ phase: PhaseName, _ metric: Metric, _ value: Double) -> SampleRecord {
             SampleRecord(key: .of("q", .objectGraph, "", size: 1, phase: phase, metric: metric), repetition: 1, value: value)
         }
-        let samples = [sample("a", .wallMs, 1), sample("a", .sqlStatements, 2), sample("a", .peakRSSBytes, 3),
-                       sample("b", .wallMs, 4), sample("b", .sqlStatements, 5)]
+        let samples = [
+            sample("a", .wallMs, 1), sample("a", .sqlStatements, 2), sample("a", .peakRSSBytes, 3),
+            sample("b", .wallMs, 4), sample("b", .sqlStatements, 5),
+        ]
         let merged = try InstructionCount.attach([100, 200], to: samples)
         #expect(merged.map(\.key.metric) == [.sqlStatements, .instructions, .sqlStatements, .instructions])
         #expect(merged.filter { $0.key.metric == .instructions }.map(\.value) == [100, 200])
@@ -386,7 +465,8 @@ import Testing
     @Test func injectionsAreReadFromTheEnvironment() {
         let injection = Injection(environment: ["RELBENCH_INJECT_SLOWDOWN": "query/walk=0.15", "RELBENCH_INJECT_STATEMENT": "query/walk"])
         #expect(injection.slowdown?.scenario == "query" && injection.slowdown?.phase == "walk" && injection.slowdown?.fraction == 0.15)
-        #expect(injection.addsStatement(scenario: "query", phase: "walk") && !injection.addsStatement(scenario: "query", phase: "fetch-all"))
+        #expect(
+            injection.addsStatement(scenario: "query", phase: "walk") && !injection.addsStatement(scenario: "query", phase: "fetch-all"))
         #expect(Injection(environment: ["RELBENCH_INJECT_SLOWDOWN": "nonsense"]).slowdown == nil)
     }
 }
@@ -399,15 +479,22 @@ import Testing
         check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         check.arguments = ["python3", "-c", "import matplotlib"]
         check.standardError = FileHandle.nullDevice
-        guard (try? check.run()) != nil, ({ check.waitUntilExit(); return check.terminationStatus == 0 })() else {
+        guard (try? check.run()) != nil,
+            ({
+                check.waitUntilExit()
+                return check.terminationStatus == 0
+            })()
+        else {
             print("PlotScriptTests: skipped: python3 with matplotlib is not installed (pip install -r scripts/requirements.txt)")
             return
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-plot-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let run = try CommandLineTests.bench(["run", "insert", "query", "batch-size", "data-loss", "--sizes", "60,120,240", "--repetitions", "1",
-                                              "--warmup", "0", "--strategies", "many-to-one,many-to-nil,many-to-many,raw-sqlite",
-                                              "--output", folder, "--quiet", "--allow-debug", "--no-history"])
+        let run = try CommandLineTests.bench([
+            "run", "insert", "query", "batch-size", "data-loss", "--sizes", "60,120,240", "--repetitions", "1",
+            "--warmup", "0", "--strategies", "many-to-one,many-to-nil,many-to-many,raw-sqlite",
+            "--output", folder, "--quiet", "--allow-debug", "--no-history",
+        ])
         #expect(run.status == 0, "\(run.error)")
         let plot = Process()
         plot.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -424,8 +511,10 @@ import Testing
         report.waitUntilExit()
         #expect(report.terminationStatus == 0)
         let plots = Set(try FileManager.default.contentsOfDirectory(atPath: folder + "/plots"))
-        for name in ["time-insert", "time-query", "time-data-loss", "figure7", "batch-size-many-to-one", "batch-size-raw-sqlite-many-to-one",
-                     "data-loss", "statements-query", "statements-insert", "statements-data-loss"] {
+        for name in [
+            "time-insert", "time-query", "time-data-loss", "figure7", "batch-size-many-to-one", "batch-size-raw-sqlite-many-to-one",
+            "data-loss", "statements-query", "statements-insert", "statements-data-loss",
+        ] {
             #expect(plots.contains(name + ".png") && plots.contains(name + ".svg"), "\(name)")
         }
         let reportText = try String(contentsOfFile: folder + "/report.md", encoding: .utf8)
@@ -442,7 +531,10 @@ import Testing
         info.buildConfiguration = .release
         let runFolder = try RunFolder(path: folder, info: info)
         for repetition in 1...repetitions {
-            try runFolder.append([SampleRecord(key: .of("q", strategy, "", size: 10, phase: "p", metric: .wallMs), repetition: repetition, value: Double(repetition))])
+            try runFolder.append([
+                SampleRecord(
+                    key: .of("q", strategy, "", size: 10, phase: "p", metric: .wallMs), repetition: repetition, value: Double(repetition))
+            ])
         }
         try runFolder.finish(status: .complete)
         return folder
@@ -450,10 +542,13 @@ import Testing
 
     @Test func shardsJoinAndRepeatedRunsNumberOn() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-merged-\(UUID().uuidString)").path
-        #expect(try RunMerge.merge([try run(.objectGraph, repetitions: 2), try run(.sqlReplay, repetitions: 2)], into: output).samples.count == 4)
+        #expect(
+            try RunMerge.merge([try run(.objectGraph, repetitions: 2), try run(.sqlReplay, repetitions: 2)], into: output).samples.count
+                == 4)
         let same = try run(.objectGraph, repetitions: 2)
         #expect(throws: BenchError.self) { try RunMerge.merge([same, try run(.objectGraph, repetitions: 1)], into: output + "-2") }
-        #expect(try RunMerge.merge([same, try run(.objectGraph, repetitions: 3)], into: output + "-3", asRepetitions: true).samples.count == 5)
+        #expect(
+            try RunMerge.merge([same, try run(.objectGraph, repetitions: 3)], into: output + "-3", asRepetitions: true).samples.count == 5)
         let samples = try SamplesFile.load(output + "-3/samples.csv").samples
         #expect(samples.map(\.repetition) == [1, 2, 3, 4, 5])
     }
@@ -464,11 +559,15 @@ import Testing
         let history = temporary.appendingPathComponent("relbench-history-\(UUID().uuidString).sqlite").path
         let export = temporary.appendingPathComponent("relbench-export-\(UUID().uuidString).json").path
         defer { for path in [output, history, export] { try? FileManager.default.removeItem(atPath: path) } }
-        let result = try CommandLineTests.bench(["merge", output, try run(.objectGraph, repetitions: 2), try run(.sqlReplay, repetitions: 3),
-                                                 "--history", history, "--export", "github-action-benchmark", export])
+        let result = try CommandLineTests.bench([
+            "merge", output, try run(.objectGraph, repetitions: 2), try run(.sqlReplay, repetitions: 3),
+            "--history", history, "--export", "github-action-benchmark", export,
+        ])
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output == "merged 2 shard(s), 5 samples, into \(output)\n")
-        let entries = try HistoryStore(path: history).entries(scenario: "q", metric: .wallMs, strategy: nil, variant: nil, size: nil, phase: nil).entries
+        let entries = try HistoryStore(path: history).entries(
+            scenario: "q", metric: .wallMs, strategy: nil, variant: nil, size: nil, phase: nil
+        ).entries
         #expect(entries.map(\.key.strategy) == [.objectGraph, .sqlReplay] && entries.map(\.median) == [1.5, 2])
         #expect(FileManager.default.fileExists(atPath: export))
     }

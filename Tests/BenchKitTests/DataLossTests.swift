@@ -16,7 +16,8 @@ import Testing
         #expect(links == 200)
         #expect(duplicates == "0" ? subjects == 200 : subjects < 200)
         func measured(_ modelling: String, _ metric: String) -> Double? {
-            ScenarioCountersTests.measured["data-loss objectgraph modelling=\(modelling);duplicates=\(duplicates) save-and-reread \(metric)"]
+            ScenarioCountersTests.measured[
+                "data-loss objectgraph modelling=\(modelling);duplicates=\(duplicates) save-and-reread \(metric)"]
         }
         #expect(measured("many-to-nil", "links_intended") == 200)
         #expect(measured("many-to-nil", "links_persisted") == Double(subjects))

@@ -9,49 +9,52 @@ import ObjectGraph
     /// A library: authors write books (Cascade), books have tags (many-to-many) and an optional series (to-one
     /// without inverse); Author.bookCount is derived.
     static let library = """
-    {"name": "library", "description": "a test library",
-     "model": {"entities": [
-       {"name": "Author", "attributes": [{"name": "name", "type": "String", "optional": true},
-                                         {"name": "bookCount", "type": "Integer 64", "derived": true, "derivation": "books.@count", "optional": true}],
-        "relationships": [{"name": "books", "destination": "Book", "toMany": true, "inverse": "author", "deleteRule": "Cascade", "optional": true}]},
-       {"name": "Book", "attributes": [{"name": "title", "type": "String", "optional": true}, {"name": "year", "type": "Integer 16", "optional": true}],
-        "relationships": [{"name": "author", "destination": "Author", "inverse": "books", "maxCount": 1, "optional": true},
-                          {"name": "tags", "destination": "Tag", "toMany": true, "inverse": "books", "optional": true},
-                          {"name": "series", "destination": "Series", "maxCount": 1, "optional": true}]},
-       {"name": "Tag", "attributes": [{"name": "name", "type": "String", "optional": true}],
-        "relationships": [{"name": "books", "destination": "Book", "toMany": true, "inverse": "tags", "optional": true}]},
-       {"name": "Series", "attributes": [{"name": "name", "type": "String", "optional": true}]}
-     ]},
-     "data": {"entities": {"Author": "size", "Book": "3*size", "Tag": 5, "Series": 4},
-              "relationships": {"Book.author": {}, "Book.tags": {"per": 2}, "Book.series": {"fill": 0.5}},
-              "attributes": {"Book.title": {"words": [2, 4]}, "Book.year": {"integer": [1990, 2020]}}},
-     "variants": [{"name": "prefetch", "values": ["off", "on"]}],
-     "phases": [
-       {"name": "list", "store": "prepared", "steps": [
-         {"fetch": "Book", "sort": ["title"], "limit": 10, "faults": false,
-          "prefetch": {"variant": "prefetch", "off": [], "on": ["author", "tags"]}},
-         {"read": ["title", "author.name", "tags.name"]}]},
-       {"name": "count", "store": "continued", "steps": [{"count": "Book", "predicate": "year >= 2000"}]},
-       {"name": "edit", "store": "continued", "steps": [
-         {"insert": "Book", "count": 3}, {"update": "Book.title", "share": 0.1}, {"link": "Book.tags", "count": 2},
-         {"save": true}]},
-       {"name": "remove", "store": "prepared", "steps": [{"delete": "Author", "share": 0.25}, {"save": true}]},
-       {"name": "batch", "store": "prepared", "steps": [
-         {"batch-update": "Book", "predicate": "year < 2000", "set": {"year": 2000}},
-         {"batch-delete": "Series"}, {"batch-insert": "Tag", "count": 4}]},
-       {"name": "merge", "store": "prepared", "steps": [
-         {"fetch": "Author", "faults": false}, {"merge": [{"insert": "Author", "count": 2}, {"save": true}]}, {"read": ["name"]}]},
-       {"name": "import", "store": "fresh", "steps": [{"insert-data": true}, {"save": true}]}
-     ],
-     "sizes": {"smoke": [8], "default": [8], "full": [8]}, "repetitions": 1, "warmup": 0}
-    """
+        {"name": "library", "description": "a test library",
+         "model": {"entities": [
+           {"name": "Author", "attributes": [{"name": "name", "type": "String", "optional": true},
+                                             {"name": "bookCount", "type": "Integer 64", "derived": true, "derivation": "books.@count", "optional": true}],
+            "relationships": [{"name": "books", "destination": "Book", "toMany": true, "inverse": "author", "deleteRule": "Cascade", "optional": true}]},
+           {"name": "Book", "attributes": [{"name": "title", "type": "String", "optional": true}, {"name": "year", "type": "Integer 16", "optional": true}],
+            "relationships": [{"name": "author", "destination": "Author", "inverse": "books", "maxCount": 1, "optional": true},
+                              {"name": "tags", "destination": "Tag", "toMany": true, "inverse": "books", "optional": true},
+                              {"name": "series", "destination": "Series", "maxCount": 1, "optional": true}]},
+           {"name": "Tag", "attributes": [{"name": "name", "type": "String", "optional": true}],
+            "relationships": [{"name": "books", "destination": "Book", "toMany": true, "inverse": "tags", "optional": true}]},
+           {"name": "Series", "attributes": [{"name": "name", "type": "String", "optional": true}]}
+         ]},
+         "data": {"entities": {"Author": "size", "Book": "3*size", "Tag": 5, "Series": 4},
+                  "relationships": {"Book.author": {}, "Book.tags": {"per": 2}, "Book.series": {"fill": 0.5}},
+                  "attributes": {"Book.title": {"words": [2, 4]}, "Book.year": {"integer": [1990, 2020]}}},
+         "variants": [{"name": "prefetch", "values": ["off", "on"]}],
+         "phases": [
+           {"name": "list", "store": "prepared", "steps": [
+             {"fetch": "Book", "sort": ["title"], "limit": 10, "faults": false,
+              "prefetch": {"variant": "prefetch", "off": [], "on": ["author", "tags"]}},
+             {"read": ["title", "author.name", "tags.name"]}]},
+           {"name": "count", "store": "continued", "steps": [{"count": "Book", "predicate": "year >= 2000"}]},
+           {"name": "edit", "store": "continued", "steps": [
+             {"insert": "Book", "count": 3}, {"update": "Book.title", "share": 0.1}, {"link": "Book.tags", "count": 2},
+             {"save": true}]},
+           {"name": "remove", "store": "prepared", "steps": [{"delete": "Author", "share": 0.25}, {"save": true}]},
+           {"name": "batch", "store": "prepared", "steps": [
+             {"batch-update": "Book", "predicate": "year < 2000", "set": {"year": 2000}},
+             {"batch-delete": "Series"}, {"batch-insert": "Tag", "count": 4}]},
+           {"name": "merge", "store": "prepared", "steps": [
+             {"fetch": "Author", "faults": false}, {"merge": [{"insert": "Author", "count": 2}, {"save": true}]}, {"read": ["name"]}]},
+           {"name": "import", "store": "fresh", "steps": [{"insert-data": true}, {"save": true}]}
+         ],
+         "sizes": {"smoke": [8], "default": [8], "full": [8]}, "repetitions": 1, "warmup": 0}
+        """
 
     static func parse(_ text: String) throws -> Scenario {
         try ScenarioFile.parse(Data(text.utf8), file: "Scenarios/library.json")
     }
 
     static func error(_ text: String) -> String {
-        do { _ = try parse(text); return "no error" } catch { return "\(error)" }
+        do {
+            _ = try parse(text)
+            return "no error"
+        } catch { return "\(error)" }
     }
 
     static func replacing(_ old: String, _ new: String) -> String {
@@ -65,7 +68,10 @@ import ObjectGraph
         #expect(scenario.phaseNames == ["list", "count", "edit", "remove", "batch", "merge", "import"])
         let plan = scenario.declared.plan(for: scenario.variants[1])
         #expect(plan.model.entities.map(\.name) == ["Author", "Book", "Series", "Tag"])
-        #expect(plan.model.schemaSQL.contains("CREATE TABLE ZBOOK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZYEAR INTEGER, ZAUTHOR INTEGER, ZSERIES INTEGER, ZTITLE VARCHAR )"))
+        #expect(
+            plan.model.schemaSQL.contains(
+                "CREATE TABLE ZBOOK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZYEAR INTEGER, ZAUTHOR INTEGER, ZSERIES INTEGER, ZTITLE VARCHAR )"
+            ))
     }
 
     @Test func theGeneratorMakesExactlyWhatTheDataSectionSays() throws {
@@ -87,7 +93,8 @@ import ObjectGraph
         // The same seed makes the same data; another seed other data.
         let again = plan.generator.make(size: 10, seed: 42)
         #expect(again.edges.map { $0.targets.count } == data.edges.map { $0.targets.count })
-        #expect(edges("series").targets.keys.sorted { $0.index < $1.index }
+        #expect(
+            edges("series").targets.keys.sorted { $0.index < $1.index }
                 == again.edges.first { $0.relationship == "series" }!.targets.keys.sorted { $0.index < $1.index })
     }
 
@@ -113,17 +120,17 @@ import ObjectGraph
     /// Integer 16 attributes; generated keys differ across the whole hierarchy, beyond 32,767 objects too.
     @Test func uniqueKeysDifferAcrossAHierarchy() throws {
         let text = """
-        {"name": "regions", "description": "a hierarchy with a compound uniqueness constraint",
-         "model": {"entities": [
-           {"name": "Region", "abstract": true, "uniquenessConstraints": [["code", "dummy"]],
-            "attributes": [{"name": "code", "type": "Integer 16", "default": "0"}, {"name": "dummy", "type": "Integer 16", "default": "0"},
-                           {"name": "label", "type": "String", "optional": true}]},
-           {"name": "Continent", "parent": "Region"}, {"name": "Country", "parent": "Region"}
-         ]},
-         "data": {"entities": {"Continent": "size", "Country": "size"}},
-         "phases": [{"name": "import", "store": "fresh", "steps": [{"insert-data": true}, {"save": true}]}],
-         "sizes": [10], "repetitions": 1, "warmup": 0}
-        """
+            {"name": "regions", "description": "a hierarchy with a compound uniqueness constraint",
+             "model": {"entities": [
+               {"name": "Region", "abstract": true, "uniquenessConstraints": [["code", "dummy"]],
+                "attributes": [{"name": "code", "type": "Integer 16", "default": "0"}, {"name": "dummy", "type": "Integer 16", "default": "0"},
+                               {"name": "label", "type": "String", "optional": true}]},
+               {"name": "Continent", "parent": "Region"}, {"name": "Country", "parent": "Region"}
+             ]},
+             "data": {"entities": {"Continent": "size", "Country": "size"}},
+             "phases": [{"name": "import", "store": "fresh", "steps": [{"insert-data": true}, {"save": true}]}],
+             "sizes": [10], "repetitions": 1, "warmup": 0}
+            """
         let scenario = try Self.parse(text)
         let plan = scenario.declared.plan(for: scenario.variants[0])
         for size in [10, 20_000] {
@@ -133,7 +140,10 @@ import ObjectGraph
                 let code = objects.columns.first { $0.attribute.name == "code" }!.values
                 let dummy = objects.columns.first { $0.attribute.name == "dummy" }!.values
                 for (first, second) in zip(code, dummy) {
-                    guard case let .int(a) = first, case let .int(b) = second else { Issue.record("not integers: \(first) \(second)"); continue }
+                    guard case let .int(a) = first, case let .int(b) = second else {
+                        Issue.record("not integers: \(first) \(second)")
+                        continue
+                    }
                     #expect((1...Int64(Int16.max)).contains(a) && (1...Int64(Int16.max)).contains(b))
                     keys.insert([a, b])
                 }
@@ -148,15 +158,23 @@ import ObjectGraph
 
         // An attribute in two constraints keeps the ordinal whole when it can hold it ([id] alone stays distinct),
         // and a range below 1 starts at its minimum.
-        let twoConstraints = text
-            .replacingOccurrences(of: "\"uniquenessConstraints\": [[\"code\", \"dummy\"]]",
-                                  with: "\"uniquenessConstraints\": [[\"dummy\", \"label\"], [\"code\", \"dummy\"], [\"label\"]]")
-            .replacingOccurrences(of: "{\"name\": \"dummy\", \"type\": \"Integer 16\", \"default\": \"0\"}",
-                                  with: "{\"name\": \"dummy\", \"type\": \"Integer 16\", \"default\": \"0\", \"minValueString\": \"-5\", \"maxValueString\": \"0\"}")
+        let twoConstraints =
+            text
+            .replacingOccurrences(
+                of: "\"uniquenessConstraints\": [[\"code\", \"dummy\"]]",
+                with: "\"uniquenessConstraints\": [[\"dummy\", \"label\"], [\"code\", \"dummy\"], [\"label\"]]"
+            )
+            .replacingOccurrences(
+                of: "{\"name\": \"dummy\", \"type\": \"Integer 16\", \"default\": \"0\"}",
+                with:
+                    "{\"name\": \"dummy\", \"type\": \"Integer 16\", \"default\": \"0\", \"minValueString\": \"-5\", \"maxValueString\": \"0\"}"
+            )
         let other = try Self.parse(twoConstraints)
         let data = other.declared.plan(for: other.variants[0]).generator.make(size: 10, seed: 42)
         let rows = data.objects.values.flatMap { objects in
-            (0..<objects.count).map { index in objects.columns.filter { ["code", "dummy", "label"].contains($0.attribute.name) }.map { $0.values[index] } }
+            (0..<objects.count).map { index in
+                objects.columns.filter { ["code", "dummy", "label"].contains($0.attribute.name) }.map { $0.values[index] }
+            }
         }
         #expect(Set(rows.map { "\($0)" }).count == 20)
         #expect(Set(rows.map { "\($0[2])" }).count == 20, "label alone is unique")
@@ -169,15 +187,15 @@ import ObjectGraph
             "{\"name\": \"\(name)\", \"type\": \"Integer 16\", \"default\": \"1\", \"minValueString\": \"1\", \"maxValueString\": \"10\"}"
         }
         let text = """
-        {"name": "digits", "description": "narrow attributes in several constraints",
-         "model": {"entities": [
-           {"name": "Item", "uniquenessConstraints": [["a", "b"], ["c", "a"], ["flag", "code"]],
-            "attributes": [\(narrow("a")), \(narrow("b")), \(narrow("c")), \(narrow("code")), {"name": "flag", "type": "Boolean", "default": "NO"}]}
-         ]},
-         "data": {"entities": {"Item": "size"}},
-         "phases": [{"name": "import", "store": "fresh", "steps": [{"insert-data": true}, {"save": true}]}],
-         "sizes": [20], "repetitions": 1, "warmup": 0}
-        """
+            {"name": "digits", "description": "narrow attributes in several constraints",
+             "model": {"entities": [
+               {"name": "Item", "uniquenessConstraints": [["a", "b"], ["c", "a"], ["flag", "code"]],
+                "attributes": [\(narrow("a")), \(narrow("b")), \(narrow("c")), \(narrow("code")), {"name": "flag", "type": "Boolean", "default": "NO"}]}
+             ]},
+             "data": {"entities": {"Item": "size"}},
+             "phases": [{"name": "import", "store": "fresh", "steps": [{"insert-data": true}, {"save": true}]}],
+             "sizes": [20], "repetitions": 1, "warmup": 0}
+            """
         let scenario = try Self.parse(text)
         let data = scenario.declared.plan(for: scenario.variants[0]).generator.make(size: 20, seed: 42)
         let objects = data.objects.values.first!
@@ -192,21 +210,21 @@ import ObjectGraph
     /// required to-manys with a minimum count) so that its first save succeeds, with no data section for them.
     @Test func generatedDataKeepsTheModelsRules() throws {
         let text = """
-        {"name": "rules", "description": "a model with validation rules",
-         "model": {"entities": [
-           {"name": "Shop", "attributes": [
-              {"name": "code", "type": "String", "minValueString": "3", "maxValueString": "6", "regularExpressionString": "[a-z]+"},
-              {"name": "rating", "type": "Integer 64", "minValueString": "9007199254740993", "maxValueString": "9223372036854775807"},
-              {"name": "share", "type": "Decimal", "minValueString": "0", "maxValueString": "1"},
-              {"name": "opened", "type": "Date", "minDateTimeInterval": "0", "maxDateTimeInterval": "120"}],
-            "relationships": [{"name": "staff", "destination": "Clerk", "toMany": true, "inverse": "shop", "minCount": 2, "optional": false}]},
-           {"name": "Clerk", "attributes": [{"name": "name", "type": "String"}],
-            "relationships": [{"name": "shop", "destination": "Shop", "inverse": "staff", "maxCount": 1, "optional": false}]}
-         ]},
-         "data": {"entities": {"Shop": "size", "Clerk": "3*size"}, "relationships": {"Clerk.shop": {"fill": 0.5}}},
-         "phases": [{"name": "import", "store": "fresh", "steps": [{"insert-data": true}, {"save": true}]}],
-         "sizes": {"smoke": [10], "default": [10], "full": [10]}, "repetitions": 1, "warmup": 0}
-        """
+            {"name": "rules", "description": "a model with validation rules",
+             "model": {"entities": [
+               {"name": "Shop", "attributes": [
+                  {"name": "code", "type": "String", "minValueString": "3", "maxValueString": "6", "regularExpressionString": "[a-z]+"},
+                  {"name": "rating", "type": "Integer 64", "minValueString": "9007199254740993", "maxValueString": "9223372036854775807"},
+                  {"name": "share", "type": "Decimal", "minValueString": "0", "maxValueString": "1"},
+                  {"name": "opened", "type": "Date", "minDateTimeInterval": "0", "maxDateTimeInterval": "120"}],
+                "relationships": [{"name": "staff", "destination": "Clerk", "toMany": true, "inverse": "shop", "minCount": 2, "optional": false}]},
+               {"name": "Clerk", "attributes": [{"name": "name", "type": "String"}],
+                "relationships": [{"name": "shop", "destination": "Shop", "inverse": "staff", "maxCount": 1, "optional": false}]}
+             ]},
+             "data": {"entities": {"Shop": "size", "Clerk": "3*size"}, "relationships": {"Clerk.shop": {"fill": 0.5}}},
+             "phases": [{"name": "import", "store": "fresh", "steps": [{"insert-data": true}, {"save": true}]}],
+             "sizes": {"smoke": [10], "default": [10], "full": [10]}, "repetitions": 1, "warmup": 0}
+            """
         let scenario = try Self.parse(text)
         let plan = scenario.declared.plan(for: scenario.variants[0])
         let data = plan.generator.make(size: 10, seed: 42)
@@ -252,7 +270,10 @@ import ObjectGraph
         let scenario = try GeneratedSuite.scenario(modelPath: folder.path)
         let plan = scenario.declared.plan(for: scenario.variants[0])
         // Two task entities need two items per size, and each item two notes.
-        #expect(plan.generator.spec.counts.mapValues { $0.description } == ["Task": "size", "TaskBase": "size", "Item": "2*size", "Note": "4*size"])
+        #expect(
+            plan.generator.spec.counts.mapValues { $0.description } == [
+                "Task": "size", "TaskBase": "size", "Item": "2*size", "Note": "4*size",
+            ])
         let store = try PersistentStore(model: plan.model, location: .inMemory)
         let context = store.makeContext()
         try GraphFiller.insert(plan.generator.make(size: 10, seed: 42), into: context)
@@ -271,7 +292,10 @@ import ObjectGraph
         try "<model>\(ring("A", "B", "C"))\(ring("B", "C", "A"))\(ring("C", "A", "B"))</model>"
             .write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         let cycle = try GeneratedSuite.scenario(modelPath: folder.path)
-        #expect(cycle.declared.plan(for: cycle.variants[0]).generator.spec.counts.mapValues { $0.description } == ["A": "size", "B": "size", "C": "size"])
+        #expect(
+            cycle.declared.plan(for: cycle.variants[0]).generator.spec.counts.mapValues { $0.description } == [
+                "A": "size", "B": "size", "C": "size",
+            ])
     }
 
     /// Every step kind's counters at size 8, exactly; and the replay runs the same statements and reads the same rows.
@@ -281,12 +305,17 @@ import ObjectGraph
         request.profile = .smoke
         let samples = try Runner(request: request, plan: try RunPlan(request), folder: nil, progress: nil).run()
         func value(_ strategy: Strategy, _ variant: String, _ phase: PhaseName, _ metric: Metric) -> Double? {
-            samples.first { $0.key.strategy == strategy && $0.key.variant.description == "prefetch=\(variant)" && $0.key.phase == phase && $0.key.metric == metric }?.value
+            samples.first {
+                $0.key.strategy == strategy && $0.key.variant.description == "prefetch=\(variant)" && $0.key.phase == phase
+                    && $0.key.metric == metric
+            }?.value
         }
         for variant in ["off", "on"] {
             for phase in scenario.phaseNames {
                 for metric in [Metric.sqlStatements, .rowsRead] {
-                    #expect(value(.objectGraph, variant, phase, metric) == value(.sqlReplay, variant, phase, metric), "\(variant) \(phase) \(metric)")
+                    #expect(
+                        value(.objectGraph, variant, phase, metric) == value(.sqlReplay, variant, phase, metric),
+                        "\(variant) \(phase) \(metric)")
                 }
             }
         }
@@ -306,36 +335,122 @@ import ObjectGraph
 
     @Test(arguments: [
         ("\"Tag\": 5,", "\"Tga\": 5,", "field 'data': entities: no entity 'Tga' in the model (did you mean 'Tag'?)"),
-        ("\"Book.tags\": {\"per\": 2}", "\"Book.tagz\": {\"per\": 2}", "field 'data': relationships.Book.tagz: 'Book' has no relationship 'tagz' (did you mean 'tags'?)"),
-        ("\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Author.books\": {}", "field 'data': relationships.Book.author: its inverse Author.books is filled too; fill one side, ObjectGraph keeps the other"),
-        ("\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Book.title\": {}", "field 'data': relationships.Book.title: 'Book' has no relationship 'title' ('title' is an attribute of Book, not a relationship)"),
-        ("\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 2}", "field 'data': relationships.Book.series.fill: expected a probability from 0 to 1, got the number 2"),
-        ("\"Book\": \"3*size\"", "\"Book\": \"three\"", "field 'data': entities.Book: expected a number, \"size\", \"3*size\" or \"size/10\", got the string \"three\""),
-        ("{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"year >=\"}", "field 'phases[1].steps[0].predicate': with prefetch=off: Unable to parse the format string \"year >=\": no expression at position 8: expected a key path, a constant, {a, b}, $VARIABLE or a format argument, found the end"),
-        ("{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"year >= $y\"}", "field 'phases[1].steps[0].predicate': with prefetch=off: uses $y, which 'variables' does not define"),
-        ("{\"read\": [\"title\", \"author.name\", \"tags.name\"]}", "{\"read\": [\"title\", \"author.nam\"]}", "field 'phases[0].steps[1].read': with prefetch=off: 'author.nam': Author has no property 'nam' (did you mean 'name'?)"),
-        ("{\"delete\": \"Author\", \"share\": 0.25}", "{\"delet\": \"Author\", \"share\": 0.25}", "field 'phases[3].steps[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, new-context, merge, count-links (did you mean 'delete'?)"),
-        ("\"limit\": 10,", "\"limit\": 10, \"limt\": 3,", "field 'phases[0].steps[0]': with prefetch=off: 'fetch' has no option 'limt' (did you mean 'limit'?)"),
-        ("\"on\": [\"author\", \"tags\"]", "\"on\": [\"author\", \"tag\"]", "field 'phases[0].steps[0].prefetch': with prefetch=on: 'tag': Book has no relationship 'tag' (did you mean 'tags'?)"),
-        ("\"off\": [],", "", "field 'phases[0].steps[0].prefetch': with prefetch=off: chooses by the variant 'prefetch' but gives no value for 'off' (nor an \"else\")"),
-        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"modelling\", \"values\": [\"many-to-one\", \"many-to-nil\"], \"change\": \"modelling\", \"target\": \"Author.book\"}", "field 'variants': 'modelling': entity 'Author' has no property 'book' (did you mean 'books'?)"),
-        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"modelling\", \"values\": [\"one-to-one\"], \"change\": \"modelling\", \"target\": \"Author.books\"}", "field 'variants': 'modelling': 'one-to-one' is a modelling of a to-one; no target (Author.books) is one"),
-        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"modelling\", \"values\": [\"manual-fk\"], \"change\": \"modelling\", \"target\": \"Author.books\"}", "field 'variants': 'modelling': manual-fk needs \"keyAttribute\" (the attribute each Book gets) and \"ownerKey\" (the Author attribute it holds)"),
-        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"], \"change\": \"inverse\", \"target\": \"Book.serie\"}", "field 'variants': 'prefetch': the 'inverse' change is now \"change\": \"modelling\" with the values many-to-one and many-to-nil (or one-to-one and one-to-nil for a to-one)"),
-        ("{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}", "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"], \"change\": \"ordered\", \"target\": \"Book.author\"}", "field 'variants': 'prefetch': 'Book.author' is a to-one; only a to-many can be ordered"),
+        (
+            "\"Book.tags\": {\"per\": 2}", "\"Book.tagz\": {\"per\": 2}",
+            "field 'data': relationships.Book.tagz: 'Book' has no relationship 'tagz' (did you mean 'tags'?)"
+        ),
+        (
+            "\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Author.books\": {}",
+            "field 'data': relationships.Book.author: its inverse Author.books is filled too; fill one side, ObjectGraph keeps the other"
+        ),
+        (
+            "\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Book.title\": {}",
+            "field 'data': relationships.Book.title: 'Book' has no relationship 'title' ('title' is an attribute of Book, not a relationship)"
+        ),
+        (
+            "\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 2}",
+            "field 'data': relationships.Book.series.fill: expected a probability from 0 to 1, got the number 2"
+        ),
+        (
+            "\"Book\": \"3*size\"", "\"Book\": \"three\"",
+            "field 'data': entities.Book: expected a number, \"size\", \"3*size\" or \"size/10\", got the string \"three\""
+        ),
+        (
+            "{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"year >=\"}",
+            "field 'phases[1].steps[0].predicate': with prefetch=off: Unable to parse the format string \"year >=\": no expression at position 8: expected a key path, a constant, {a, b}, $VARIABLE or a format argument, found the end"
+        ),
+        (
+            "{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"year >= $y\"}",
+            "field 'phases[1].steps[0].predicate': with prefetch=off: uses $y, which 'variables' does not define"
+        ),
+        (
+            "{\"read\": [\"title\", \"author.name\", \"tags.name\"]}", "{\"read\": [\"title\", \"author.nam\"]}",
+            "field 'phases[0].steps[1].read': with prefetch=off: 'author.nam': Author has no property 'nam' (did you mean 'name'?)"
+        ),
+        (
+            "{\"delete\": \"Author\", \"share\": 0.25}", "{\"delet\": \"Author\", \"share\": 0.25}",
+            "field 'phases[3].steps[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, new-context, merge, count-links (did you mean 'delete'?)"
+        ),
+        (
+            "\"limit\": 10,", "\"limit\": 10, \"limt\": 3,",
+            "field 'phases[0].steps[0]': with prefetch=off: 'fetch' has no option 'limt' (did you mean 'limit'?)"
+        ),
+        (
+            "\"on\": [\"author\", \"tags\"]", "\"on\": [\"author\", \"tag\"]",
+            "field 'phases[0].steps[0].prefetch': with prefetch=on: 'tag': Book has no relationship 'tag' (did you mean 'tags'?)"
+        ),
+        (
+            "\"off\": [],", "",
+            "field 'phases[0].steps[0].prefetch': with prefetch=off: chooses by the variant 'prefetch' but gives no value for 'off' (nor an \"else\")"
+        ),
+        (
+            "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}",
+            "{\"name\": \"modelling\", \"values\": [\"many-to-one\", \"many-to-nil\"], \"change\": \"modelling\", \"target\": \"Author.book\"}",
+            "field 'variants': 'modelling': entity 'Author' has no property 'book' (did you mean 'books'?)"
+        ),
+        (
+            "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}",
+            "{\"name\": \"modelling\", \"values\": [\"one-to-one\"], \"change\": \"modelling\", \"target\": \"Author.books\"}",
+            "field 'variants': 'modelling': 'one-to-one' is a modelling of a to-one; no target (Author.books) is one"
+        ),
+        (
+            "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}",
+            "{\"name\": \"modelling\", \"values\": [\"manual-fk\"], \"change\": \"modelling\", \"target\": \"Author.books\"}",
+            "field 'variants': 'modelling': manual-fk needs \"keyAttribute\" (the attribute each Book gets) and \"ownerKey\" (the Author attribute it holds)"
+        ),
+        (
+            "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}",
+            "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"], \"change\": \"inverse\", \"target\": \"Book.serie\"}",
+            "field 'variants': 'prefetch': the 'inverse' change is now \"change\": \"modelling\" with the values many-to-one and many-to-nil (or one-to-one and one-to-nil for a to-one)"
+        ),
+        (
+            "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}",
+            "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"], \"change\": \"ordered\", \"target\": \"Book.author\"}",
+            "field 'variants': 'prefetch': 'Book.author' is a to-one; only a to-many can be ordered"
+        ),
 
-        ("{\"merge\": [{\"insert\": \"Author\"", "{\"merge\": [{\"insrt\": \"Author\"", "field 'phases[5].steps[1].merge[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, new-context, merge, count-links (did you mean 'insert'?)"),
+        (
+            "{\"merge\": [{\"insert\": \"Author\"", "{\"merge\": [{\"insrt\": \"Author\"",
+            "field 'phases[5].steps[1].merge[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, new-context, merge, count-links (did you mean 'insert'?)"
+        ),
         ("\"Series\": 4}", "\"Series\": 4, \"Ghost\": 1}", "field 'data': entities: no entity 'Ghost' in the model"),
-        ("{\"name\": \"import\", \"store\": \"fresh\"", "{\"name\": \"import\", \"store\": \"frozen\"", "field 'phases[6].store': expected prepared or fresh, continued or same-context, got the string \"frozen\""),
-        ("\"insert\": \"Book\", \"count\": 3}", "\"insert\": \"Tag\", \"count\": 3, \"children\": {\"posts\": 1}}", "field 'phases[2].steps[0].children': with prefetch=off: 'Tag' has no to-many relationship 'posts'"),
+        (
+            "{\"name\": \"import\", \"store\": \"fresh\"", "{\"name\": \"import\", \"store\": \"frozen\"",
+            "field 'phases[6].store': expected prepared or fresh, continued or same-context, got the string \"frozen\""
+        ),
+        (
+            "\"insert\": \"Book\", \"count\": 3}", "\"insert\": \"Tag\", \"count\": 3, \"children\": {\"posts\": 1}}",
+            "field 'phases[2].steps[0].children': with prefetch=off: 'Tag' has no to-many relationship 'posts'"
+        ),
         ("{\"name\": \"count\",", "{\"name\": \"list\",", "field 'phases[1]': a second phase named 'list'"),
-        ("\"set\": {\"year\": 2000}", "\"set\": {\"year\": 70000}", "field 'phases[4].steps[0].set.year': with prefetch=off: the number 70000 is beyond an Integer 16's range"),
-        ("\"set\": {\"year\": 2000}", "\"set\": {\"year\": \"soon\"}", "field 'phases[4].steps[0].set.year': with prefetch=off: the string \"soon\" is no Integer 16 value"),
-        ("{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"year >= 'MM'\"}", "field 'phases[1].steps[0].predicate': with prefetch=off: 'year >= \"MM\"': the key path holds Integer 16 values; cannot compare it with string \"MM\""),
-        ("\"Book.title\": {\"words\": [2, 4]}", "\"Book.title\": {\"date\": [\"2024-01-01\", \"2024-12-31\"]}", "field 'data': attributes.Book.title: 'date' makes date values, which a String attribute cannot hold; use name, words, text, integer, number, sequence or constant"),
-        ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"words\": [1, 2]}", "field 'data': attributes.Book.year: 'words' makes string values, which an Integer 16 attribute cannot hold; use integer, number, sequence or constant"),
-        ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"constant\": \"70000\"}", "field 'data': attributes.Book.year: \"70000\" is beyond an Integer 16's range; give a value within it"),
-        ("\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"constant\": \"MMXX\"}", "field 'data': attributes.Book.year: \"MMXX\" is not an Integer 16 value; use integer, number, sequence or constant"),
+        (
+            "\"set\": {\"year\": 2000}", "\"set\": {\"year\": 70000}",
+            "field 'phases[4].steps[0].set.year': with prefetch=off: the number 70000 is beyond an Integer 16's range"
+        ),
+        (
+            "\"set\": {\"year\": 2000}", "\"set\": {\"year\": \"soon\"}",
+            "field 'phases[4].steps[0].set.year': with prefetch=off: the string \"soon\" is no Integer 16 value"
+        ),
+        (
+            "{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"year >= 'MM'\"}",
+            "field 'phases[1].steps[0].predicate': with prefetch=off: 'year >= \"MM\"': the key path holds Integer 16 values; cannot compare it with string \"MM\""
+        ),
+        (
+            "\"Book.title\": {\"words\": [2, 4]}", "\"Book.title\": {\"date\": [\"2024-01-01\", \"2024-12-31\"]}",
+            "field 'data': attributes.Book.title: 'date' makes date values, which a String attribute cannot hold; use name, words, text, integer, number, sequence or constant"
+        ),
+        (
+            "\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"words\": [1, 2]}",
+            "field 'data': attributes.Book.year: 'words' makes string values, which an Integer 16 attribute cannot hold; use integer, number, sequence or constant"
+        ),
+        (
+            "\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"constant\": \"70000\"}",
+            "field 'data': attributes.Book.year: \"70000\" is beyond an Integer 16's range; give a value within it"
+        ),
+        (
+            "\"Book.year\": {\"integer\": [1990, 2020]}", "\"Book.year\": {\"constant\": \"MMXX\"}",
+            "field 'data': attributes.Book.year: \"MMXX\" is not an Integer 16 value; use integer, number, sequence or constant"
+        ),
     ])
     func eachMistakeIsRefusedWithTheFieldAndWhatToDo(old: String, new: String, message: String) {
         #expect(Self.error(Self.replacing(old, new)) == "Scenarios/library.json: " + message)
@@ -344,17 +459,21 @@ import ObjectGraph
     /// A filtering fetch that read no row in ObjectGraph is said so, once per variant and size; one that read
     /// rows, or an unfiltered one, is not.
     @Test func aFetchThatFindsNothingIsNoted() throws {
-        let scenario = try Self.parse(Self.replacing("\"limit\": 10, \"faults\": false,", "\"limit\": 10, \"faults\": false, \"predicate\": \"year > 3000\","))
+        let scenario = try Self.parse(
+            Self.replacing("\"limit\": 10, \"faults\": false,", "\"limit\": 10, \"faults\": false, \"predicate\": \"year > 3000\","))
         func row(_ strategy: Strategy, _ variant: String, _ phase: PhaseName, _ rows: Double) -> SummaryRow {
             SummaryRow(key: .of("library", strategy, variant, size: 8, phase: phase, metric: .rowsRead), summary: SampleSummary([rows]))
         }
-        let summary = [row(.objectGraph, "prefetch=off", "list", 0), row(.objectGraph, "prefetch=on", "list", 4),
-                       row(.sqlReplay, "prefetch=off", "list", 0), row(.objectGraph, "prefetch=off", "merge", 0)]
+        let summary = [
+            row(.objectGraph, "prefetch=off", "list", 0), row(.objectGraph, "prefetch=on", "list", 4),
+            row(.sqlReplay, "prefetch=off", "list", 0), row(.objectGraph, "prefetch=off", "merge", 0),
+        ]
         // The file is in the repository's Scenarios folder (the tests run from the package), which explain reads.
-        #expect(PhaseNotes.notes(summary, scenarios: [scenario]) == [
-            "library list prefetch=off n=8: its fetches read no row; check their predicates against the generated data "
-                + "(bench explain library --variant 'prefetch=off' --size 8 --phase list shows each statement and its values)",
-        ])
+        #expect(
+            PhaseNotes.notes(summary, scenarios: [scenario]) == [
+                "library list prefetch=off n=8: its fetches read no row; check their predicates against the generated data "
+                    + "(bench explain library --variant 'prefetch=off' --size 8 --phase list shows each statement and its values)"
+            ])
     }
 
     /// A generated suite's phase whose save was refused is said so; a scenario file that asks for `"may-fail"` is not.
@@ -365,34 +484,58 @@ import ObjectGraph
         func row(_ scenario: ScenarioName, _ strategy: Strategy, _ phase: PhaseName, _ failed: Double) -> SummaryRow {
             SummaryRow(key: .of(scenario, strategy, "", size: 8, phase: phase, metric: .failedSaves), summary: SampleSummary([failed]))
         }
-        let summary = [row("library", .objectGraph, "delete-Author", 1), row("library", .objectGraph, "delete-Book", 0),
-                       row("library", .sqlReplay, "delete-Author", 1)]
-        #expect(PhaseNotes.notes(summary, scenarios: [generated]) == [
-            "library delete-Author n=8: its save was refused and rolled back (a Deny rule or a validation), so the phase times the "
-                + "attempt, not a delete (bench explain --model /models/Alerts.xcdatamodel --size 8 --phase delete-Author says why)",
-        ])
+        let summary = [
+            row("library", .objectGraph, "delete-Author", 1), row("library", .objectGraph, "delete-Book", 0),
+            row("library", .sqlReplay, "delete-Author", 1),
+        ]
+        #expect(
+            PhaseNotes.notes(summary, scenarios: [generated]) == [
+                "library delete-Author n=8: its save was refused and rolled back (a Deny rule or a validation), so the phase times the "
+                    + "attempt, not a delete (bench explain --model /models/Alerts.xcdatamodel --size 8 --phase delete-Author says why)"
+            ])
         #expect(PhaseNotes.notes(summary, scenarios: [file]).isEmpty)
     }
 
     @Test func aReadNeedsAFetchBeforeIt() {
-        #expect(Self.error(Self.replacing("{\"fetch\": \"Author\", \"faults\": false}, ", ""))
-                == "Scenarios/library.json: field 'phases[5].steps[1]': with prefetch=off: 'read' needs a fetch of objects before it in its phase")
+        #expect(
+            Self.error(Self.replacing("{\"fetch\": \"Author\", \"faults\": false}, ", ""))
+                == "Scenarios/library.json: field 'phases[5].steps[1]': with prefetch=off: 'read' needs a fetch of objects before it in its phase"
+        )
     }
 
     @Test func aBadInlineModelNamesTheEntityAndProperty() {
         let unknownDestination = Self.replacing("\"destination\": \"Series\"", "\"destination\": \"Serie\"")
-        #expect(Self.error(unknownDestination).hasPrefix("Scenarios/library.json: field 'data': relationships.Book.series: 'Book' has no relationship 'series'"))
-        #expect(Self.error(Self.replacing("\"model\": {\"entities\": [", "\"model\": {\"entites\": ["))
-                == "Scenarios/library.json: field 'model': an inline model is {\"entities\": [{\"name\": ..., \"attributes\": [...], \"relationships\": [...]}]}")
-        #expect(Self.error(Self.replacing("\"model\": {", "\"model\": 5, \"ignored\": {"))
+        #expect(
+            Self.error(unknownDestination).hasPrefix(
+                "Scenarios/library.json: field 'data': relationships.Book.series: 'Book' has no relationship 'series'"))
+        #expect(
+            Self.error(Self.replacing("\"model\": {\"entities\": [", "\"model\": {\"entites\": ["))
+                == "Scenarios/library.json: field 'model': an inline model is {\"entities\": [{\"name\": ..., \"attributes\": [...], \"relationships\": [...]}]}"
+        )
+        #expect(
+            Self.error(Self.replacing("\"model\": {", "\"model\": 5, \"ignored\": {"))
                 .hasPrefix("Scenarios/library.json: field 'ignored': unknown field"))
     }
 
     /// The seeds' models as shipped, read through the Xcode importer.
-    @Test(arguments: [("ChatList", 3, "CREATE TABLE ZCHAT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMEMBERSCOUNT INTEGER, ZLASTMESSAGEAT TIMESTAMP, ZNAME VARCHAR )"),
-                      ("SocialFeed", 8, "CREATE TABLE ZPOST ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLIKESCOUNT INTEGER, ZAUTHOR INTEGER, ZCATEGORY INTEGER, ZCREATEDAT TIMESTAMP, ZUPDATEDAT TIMESTAMP, ZCONTENT VARCHAR, ZTITLE VARCHAR, ZID BLOB )"),
-                      ("HandKeptKey", 2, "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCATEGORY INTEGER, ZNAME VARCHAR, ZID BLOB )"),
-                      ("MedicalRecords", 3, "CREATE TABLE ZREPORT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZRECORD INTEGER, ZIMAGEDATA BLOB )")])
+    @Test(arguments: [
+        (
+            "ChatList", 3,
+            "CREATE TABLE ZCHAT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMEMBERSCOUNT INTEGER, ZLASTMESSAGEAT TIMESTAMP, ZNAME VARCHAR )"
+        ),
+        (
+            "SocialFeed", 8,
+            "CREATE TABLE ZPOST ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLIKESCOUNT INTEGER, ZAUTHOR INTEGER, ZCATEGORY INTEGER, ZCREATEDAT TIMESTAMP, ZUPDATEDAT TIMESTAMP, ZCONTENT VARCHAR, ZTITLE VARCHAR, ZID BLOB )"
+        ),
+        (
+            "HandKeptKey", 2,
+            "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCATEGORY INTEGER, ZNAME VARCHAR, ZID BLOB )"
+        ),
+        (
+            "MedicalRecords", 3,
+            "CREATE TABLE ZREPORT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZRECORD INTEGER, ZIMAGEDATA BLOB )"
+        ),
+    ])
     func theShippedModelsImport(name: String, entities: Int, table: String) throws {
         let path = CommandLineTests.root.appendingPathComponent("Scenarios/models/\(name).xcdatamodeld").path
         let xcode = try XcodeModel.load(path: path)

@@ -36,24 +36,24 @@ import ObjectGraph
             for _ in 0...below(4) {
                 let at = below(bytes.count + 1)
                 switch below(7) {
-                case 0 where !bytes.isEmpty:  // cut a range
+                case 0 where !bytes.isEmpty: // cut a range
                     let end = min(bytes.count, at + 1 + below(16))
                     if at < end { bytes.removeSubrange(at..<end) }
-                case 1:  // a token where it may or may not belong
+                case 1: // a token where it may or may not belong
                     bytes.insert(contentsOf: tokens[below(tokens.count)], at: at)
-                case 2 where !bytes.isEmpty:  // one byte changed, often to a structural one
+                case 2 where !bytes.isEmpty: // one byte changed, often to a structural one
                     let index = min(at, bytes.count - 1)
                     let structural = Array("{}[]<>\"',;:=()0-9.e+-\n\\ ".utf8)
                     bytes[index] = below(2) == 0 ? UInt8(truncatingIfNeeded: next()) : structural[below(structural.count)]
-                case 3 where !bytes.isEmpty:  // a range repeated
+                case 3 where !bytes.isEmpty: // a range repeated
                     let end = min(bytes.count, at + 1 + below(64))
                     if at < end { bytes.insert(contentsOf: Array(bytes[at..<end]), at: end) }
-                case 4:  // truncated
+                case 4: // truncated
                     bytes = Array(bytes.prefix(at))
-                case 5:  // a number in a number's place
+                case 5: // a number in a number's place
                     let numbers = ["0", "-1", "1e300", "-1e308", "9223372036854775808", "NaN", "1.5", "4294967296", "99999999999999999999"]
                     bytes.insert(contentsOf: Array(numbers[below(numbers.count)].utf8), at: at)
-                default:  // nesting
+                default: // nesting
                     let open = ["[", "{\"a\":", "(", "<x>", "NOT "][below(5)]
                     bytes.insert(contentsOf: Array(String(repeating: open, count: 1 + below(200)).utf8), at: at)
                 }
@@ -65,9 +65,13 @@ import ObjectGraph
     /// Runs `parse` over `count` inputs mutated from `seeds`; returns how many were accepted.
     static func fuzz(_ name: String, seeds: [[UInt8]], tokens: [String], seed: UInt64, parse: ([UInt8]) -> Bool) -> Int {
         var mutator = Mutator(seed: seed, tokens: tokens)
-        var accepted = 0, slowest = 0.0, slowestInput: [UInt8] = []
+        var accepted = 0
+        var slowest = 0.0
+        var slowestInput: [UInt8] = []
         // RELBENCH_FUZZ_LAST=FILE keeps each input in FILE before it is parsed: a crash leaves its input behind.
-        let last = ProcessInfo.processInfo.environment["RELBENCH_FUZZ_LAST"].map { "\($0).\(name.replacingOccurrences(of: " ", with: "-"))" }
+        let last = ProcessInfo.processInfo.environment["RELBENCH_FUZZ_LAST"].map {
+            "\($0).\(name.replacingOccurrences(of: " ", with: "-"))"
+        }
         for index in 0..<count {
             let input = index < seeds.count ? seeds[index] : mutator.mutate(seeds[mutator.below(seeds.count)])
             if let last { FileManager.default.createFile(atPath: last, contents: Data(input)) }
@@ -90,10 +94,13 @@ import ObjectGraph
         let seeds = Self.files(under: "Scenarios", named: { $0.hasSuffix(".json") })
         #expect(seeds.count >= 10)
         let file = CommandLineTests.root.appendingPathComponent("Scenarios/fuzzed.json").path
-        let accepted = Self.fuzz("scenario files", seeds: seeds, tokens: [
-            "\"sizes\":", "\"phases\":", "\"steps\":", "\"predicate\":", "\"fetch\":", "\"prefetch\":", "\"variants\":", "\"data\":",
-            "\"size\"", "\"2*size\"", "\"zipf(1.2)\"", "null", "true", "[]", "{}", "\"\"", "\"$size\"", "\"@count\"",
-        ], seed: 1) { input in
+        let accepted = Self.fuzz(
+            "scenario files", seeds: seeds,
+            tokens: [
+                "\"sizes\":", "\"phases\":", "\"steps\":", "\"predicate\":", "\"fetch\":", "\"prefetch\":", "\"variants\":", "\"data\":",
+                "\"size\"", "\"2*size\"", "\"zipf(1.2)\"", "null", "true", "[]", "{}", "\"\"", "\"$size\"", "\"@count\"",
+            ], seed: 1
+        ) { input in
             (try? ScenarioFile.parse(Data(input), file: file)) != nil
         }
         #expect(accepted >= seeds.count)
@@ -102,14 +109,17 @@ import ObjectGraph
     @Test func xcodeModels() {
         let seeds = Self.files(under: "Scenarios/models", named: { $0.hasSuffix("/contents") })
         #expect(seeds.count >= 5)
-        let accepted = Self.fuzz("Xcode models", seeds: seeds, tokens: [
-            "<entity name=\"E\">", "</entity>", "<attribute name=\"a\" attributeType=\"String\"/>", " parentEntity=\"E\"",
-            "<relationship name=\"r\" destinationEntity=\"E\" inverseName=\"r\" toMany=\"YES\"/>", " ordered=\"YES\"",
-            " derived=\"YES\" derivationExpression=\"r.@count\"", " attributeType=\"Integer 16\"", " minValueString=\"-1e300\"",
-            "<uniquenessConstraints><uniquenessConstraint><constraint value=\"a\"/></uniquenessConstraint></uniquenessConstraints>",
-            "<fetchIndex name=\"i\"><fetchIndexElement property=\"a\" type=\"Binary\" order=\"ascending\"/></fetchIndex>",
-            "<!ENTITY x \"y\">", "&amp;", "&x;", "<![CDATA[", "\"", "'",
-        ], seed: 2) { input in
+        let accepted = Self.fuzz(
+            "Xcode models", seeds: seeds,
+            tokens: [
+                "<entity name=\"E\">", "</entity>", "<attribute name=\"a\" attributeType=\"String\"/>", " parentEntity=\"E\"",
+                "<relationship name=\"r\" destinationEntity=\"E\" inverseName=\"r\" toMany=\"YES\"/>", " ordered=\"YES\"",
+                " derived=\"YES\" derivationExpression=\"r.@count\"", " attributeType=\"Integer 16\"", " minValueString=\"-1e300\"",
+                "<uniquenessConstraints><uniquenessConstraint><constraint value=\"a\"/></uniquenessConstraint></uniquenessConstraints>",
+                "<fetchIndex name=\"i\"><fetchIndexElement property=\"a\" type=\"Binary\" order=\"ascending\"/></fetchIndex>",
+                "<!ENTITY x \"y\">", "&amp;", "&x;", "<![CDATA[", "\"", "'",
+            ], seed: 2
+        ) { input in
             guard let model = try? XcodeModel.parse(Data(input)) else { return false }
             return (try? ObjectModel(model.entities)) != nil
         }
@@ -123,10 +133,13 @@ import ObjectGraph
             "code == nil", "published == YES && views != 3", "SELF == $object", "title MATCHES '^[a-z]+$'", "ALL likes.post != nil",
             "posts.@max.views > 10", "%K == %@", "title ==[n] \"b\" || (age >= 3 AND age <= 40)", "TRUEPREDICATE", "FALSEPREDICATE",
         ].map { Array($0.utf8) }
-        let accepted = Self.fuzz("predicate formats", seeds: seeds, tokens: [
-            " AND ", " OR ", " NOT ", "(", ")", "{", "}", "'", "\"", "==", ">=", "<", " IN ", " BETWEEN ", "@count", "@sum.", "ANY ",
-            "%@", "%K", "%d", "$v", "[cd]", "SUBQUERY(x, $x, $x == 1).@count", "FUNCTION(", ".", ",", "nil", "\\",
-        ], seed: 3) { input in
+        let accepted = Self.fuzz(
+            "predicate formats", seeds: seeds,
+            tokens: [
+                " AND ", " OR ", " NOT ", "(", ")", "{", "}", "'", "\"", "==", ">=", "<", " IN ", " BETWEEN ", "@count", "@sum.", "ANY ",
+                "%@", "%K", "%d", "$v", "[cd]", "SUBQUERY(x, $x, $x == 1).@count", "FUNCTION(", ".", ",", "nil", "\\",
+            ], seed: 3
+        ) { input in
             let format = String(decoding: input, as: UTF8.self)
             return (try? FetchPredicate(format: format)) != nil || (try? FetchPredicate(format: format, "title", 5)) != nil
         }
@@ -138,15 +151,19 @@ import ObjectGraph
         for repetition in 1...3 {
             for metric in [Metric.wallMs, .sqlStatements, .lossRate] {
                 let value: Double? = metric == .lossRate ? nil : Double(repetition) * (metric == .wallMs ? 1.5 : 2)
-                samples.append(SampleRecord(key: .of("query", .objectGraph, "prefetch=on;batch=20", size: 1000, phase: "walk", metric: metric),
-                                            repetition: repetition, value: value))
+                samples.append(
+                    SampleRecord(
+                        key: .of("query", .objectGraph, "prefetch=on;batch=20", size: 1000, phase: "walk", metric: metric),
+                        repetition: repetition, value: value))
             }
         }
         let samplesText = try SamplesFile.encode(samples)
         let summaryText = try SummaryFile.encode(SummaryFile.summarize(samples))
         let seeds = [Array(samplesText.utf8), Array(summaryText.utf8)]
-        let accepted = Self.fuzz("CSV files", seeds: seeds, tokens: [",", "\"", "\"\"", "\n", "\r\n", "NaN", "inf", "-0", "1e999", ",,,,", "\u{FEFF}"],
-                                 seed: 4) { input in
+        let accepted = Self.fuzz(
+            "CSV files", seeds: seeds, tokens: [",", "\"", "\"\"", "\n", "\r\n", "NaN", "inf", "-0", "1e999", ",,,,", "\u{FEFF}"],
+            seed: 4
+        ) { input in
             let text = String(decoding: input, as: UTF8.self)
             let asSamples = (try? SamplesFile.decode(text, file: "samples.csv")) != nil
             let asSummary = (try? SummaryFile.decode(text, file: "summary.csv")) != nil

@@ -35,7 +35,8 @@ import ObjectGraph
         }
 
         func peer(_ strategy: Strategy, path: String) throws -> SchoolStore {
-            strategy == .rawSQLite ? try RawSQLiteSchool(schema: schema, location: .file(path))
+            strategy == .rawSQLite
+                ? try RawSQLiteSchool(schema: schema, location: .file(path))
                 : try makeGRDBSchool(schema, location: .file(path), pageCacheKiB: nil, trace: nil)
         }
 
@@ -85,7 +86,10 @@ import ObjectGraph
         let fixture = try Fixture("prefetch", "keyPath=to-one;prefetch=off", size: 150)
         defer { fixture.remove() }
         let data = fixture.data
-        var classNames = Checksum(), subjects = Checksum(), addresses = Checksum(), students = Checksum()
+        var classNames = Checksum()
+        var subjects = Checksum()
+        var addresses = Checksum()
+        var students = Checksum()
         for (index, name) in data.studentNames.enumerated() {
             classNames.add(data.classNames[data.classOfStudent[index]])
             for subject in data.subjectsOfStudent[index] { subjects.add(data.subjectNames[subject]) }
@@ -118,7 +122,8 @@ import ObjectGraph
         let school = try fixture.peer(strategy, path: path)
         if modelling.hasPrefix("one") { try school.insertAddresses(fixture.data) } else { try school.insertMembership(fixture.data) }
         school.releaseObjects()
-        let inserted = try RawConnection(path: path, pageCacheKiB: nil), filled = try RawConnection(path: fixture.template, pageCacheKiB: nil)
+        let inserted = try RawConnection(path: path, pageCacheKiB: nil)
+        let filled = try RawConnection(path: fixture.template, pageCacheKiB: nil)
         #expect(try tableAndIndexSQL(inserted) == tableAndIndexSQL(filled))
         #expect(try scalar(inserted, "PRAGMA auto_vacuum") == 2)
         for table in try tables(filled) {
@@ -127,14 +132,17 @@ import ObjectGraph
     }
 
     private func tableAndIndexSQL(_ connection: RawConnection) throws -> [String] {
-        let statement = try connection.prepared("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'Z_METADATA%' ORDER BY name")
+        let statement = try connection.prepared(
+            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'Z_METADATA%' ORDER BY name")
         var rows: [String] = []
         while sqlite3_step(statement) == SQLITE_ROW { rows.append(columnText(statement, 0)) }
         return rows
     }
 
     private func tables(_ connection: RawConnection) throws -> [String] {
-        let statement = try connection.prepared("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%' AND name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE') ORDER BY name")
+        let statement = try connection.prepared(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z%' AND name NOT IN ('Z_PRIMARYKEY', 'Z_METADATA', 'Z_MODELCACHE') ORDER BY name"
+        )
         var rows: [String] = []
         while sqlite3_step(statement) == SQLITE_ROW { rows.append(columnText(statement, 0)) }
         return rows

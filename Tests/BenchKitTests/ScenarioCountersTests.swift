@@ -24,9 +24,11 @@ import Testing
         return values
     }()
 
-    private func check(_ scenario: String, _ strategy: String, _ variant: String, _ phase: String,
-                       statements: Int, objectFaults: Int? = nil, relationshipFaults: Int? = nil, rows: Int? = nil,
-                       registered: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func check(
+        _ scenario: String, _ strategy: String, _ variant: String, _ phase: String,
+        statements: Int, objectFaults: Int? = nil, relationshipFaults: Int? = nil, rows: Int? = nil,
+        registered: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         func value(_ metric: String) -> Double? { Self.measured["\(scenario) \(strategy) \(variant) \(phase) \(metric)"] }
         let label = "\(scenario) \(strategy) \(variant) \(phase)"
         #expect(value("sql_statements") == Double(statements), "\(label)", sourceLocation: sourceLocation)
@@ -41,7 +43,9 @@ import Testing
     /// The floor replays ObjectGraph's statements: its statements and rows equal ObjectGraph's in every phase of
     /// every scenario, by construction.
     @Test func theFloorRunsObjectGraphsStatements() {
-        let graph = Self.measured.filter { $0.key.contains(" objectgraph ") && ($0.key.hasSuffix(" sql_statements") || $0.key.hasSuffix(" rows_read")) }
+        let graph = Self.measured.filter {
+            $0.key.contains(" objectgraph ") && ($0.key.hasSuffix(" sql_statements") || $0.key.hasSuffix(" rows_read"))
+        }
         #expect(graph.count > 250)
         for (key, value) in graph {
             #expect(Self.measured[key.replacingOccurrences(of: " objectgraph ", with: " sql-replay ")] == value, "\(key)")
@@ -58,7 +62,9 @@ import Testing
             check("insert", "objectgraph", "modelling=" + strategy, "insert", statements: save + 2 + 100, rows: 5)
             check("insert", "raw-sqlite", "modelling=" + strategy, "insert", statements: save + 2 + 100, rows: 5)
         }
-        check("insert", "objectgraph", "modelling=many-to-many", "insert", statements: save + 2 + 100 + 100, objectFaults: 0, rows: 5, registered: 102)
+        check(
+            "insert", "objectgraph", "modelling=many-to-many", "insert", statements: save + 2 + 100 + 100, objectFaults: 0, rows: 5,
+            registered: 102)
         check("insert", "raw-sqlite", "modelling=many-to-many", "insert", statements: save + 2 + 100 + 100, rows: 5)
         for strategy in ["one-to-one", "one-to-nil"] {
             check("insert", "objectgraph", "modelling=" + strategy, "insert", statements: save + 100 + 100, rows: 5)
@@ -67,19 +73,31 @@ import Testing
         check("insert", "objectgraph", "modelling=one-to-one", "insert", statements: save + 100 + 100, rows: 5, registered: 200)
         // GRDB: BEGIN, one INSERT per record (and per join row), COMMIT, and its schema introspection of each table
         // it writes; the to-one modellings first read the next free keys (2 statements).
-        for strategy in ["many-to-one", "many-to-nil", "manual-fk"] { check("insert", "grdb", "modelling=" + strategy, "insert", statements: 2 + 102 + 4) }
+        for strategy in ["many-to-one", "many-to-nil", "manual-fk"] {
+            check("insert", "grdb", "modelling=" + strategy, "insert", statements: 2 + 102 + 4)
+        }
         check("insert", "grdb", "modelling=many-to-many", "insert", statements: 2 + 202 + 6)
-        for strategy in ["one-to-one", "one-to-nil"] { check("insert", "grdb", "modelling=" + strategy, "insert", statements: 2 + 2 + 200 + 4) }
+        for strategy in ["one-to-one", "one-to-nil"] {
+            check("insert", "grdb", "modelling=" + strategy, "insert", statements: 2 + 2 + 200 + 4)
+        }
     }
 
     @Test func query() {
         for strategy in ["many-to-one", "many-to-nil", "many-to-many"] {
-            check("query", "objectgraph", "modelling=\(strategy);prefetch=off", "fetch-all", statements: 1, objectFaults: 0, rows: 100, registered: 100)
+            check(
+                "query", "objectgraph", "modelling=\(strategy);prefetch=off", "fetch-all", statements: 1, objectFaults: 0, rows: 100,
+                registered: 100)
             // One fetch of the classes, one to-many fault per class; the members' rows are already registered.
-            check("query", "objectgraph", "modelling=\(strategy);prefetch=off", "walk", statements: 3, objectFaults: 0, relationshipFaults: 2, rows: 102)
-            check("query", "objectgraph", "modelling=\(strategy);prefetch=on", "walk", statements: 2, objectFaults: 0, relationshipFaults: 0, rows: 102)
+            check(
+                "query", "objectgraph", "modelling=\(strategy);prefetch=off", "walk", statements: 3, objectFaults: 0, relationshipFaults: 2,
+                rows: 102)
+            check(
+                "query", "objectgraph", "modelling=\(strategy);prefetch=on", "walk", statements: 2, objectFaults: 0, relationshipFaults: 0,
+                rows: 102)
         }
-        check("query", "objectgraph", "modelling=manual-fk;prefetch=off", "walk", statements: 3, objectFaults: 0, relationshipFaults: 0, rows: 102)
+        check(
+            "query", "objectgraph", "modelling=manual-fk;prefetch=off", "walk", statements: 3, objectFaults: 0, relationshipFaults: 0,
+            rows: 102)
         check("query", "objectgraph", "modelling=manual-fk;prefetch=on", "walk", statements: 2, rows: 102)
         // The raw peers read rows directly: one statement per class, or one with prefetching, whatever the modelling.
         for modelling in ["many-to-one", "many-to-many", "many-to-nil", "manual-fk"] {
@@ -101,12 +119,20 @@ import Testing
     @Test func faulting() {
         // Seed 000: student.address.name costs 2 fetches, student.subjects.first.name 3.
         for strategy in ["one-to-one", "one-to-nil"] {
-            check("faulting", "objectgraph", "modelling=" + strategy, "first", statements: 2, objectFaults: 1, relationshipFaults: 0, rows: 101)
-            check("faulting", "objectgraph", "modelling=" + strategy, "every", statements: 101, objectFaults: 100, relationshipFaults: 0, rows: 200)
+            check(
+                "faulting", "objectgraph", "modelling=" + strategy, "first", statements: 2, objectFaults: 1, relationshipFaults: 0,
+                rows: 101)
+            check(
+                "faulting", "objectgraph", "modelling=" + strategy, "every", statements: 101, objectFaults: 100, relationshipFaults: 0,
+                rows: 200)
         }
         for strategy in ["many-to-many", "many-to-nil"] {
-            check("faulting", "objectgraph", "modelling=" + strategy, "first", statements: 3, objectFaults: 1, relationshipFaults: 1, rows: 103)
-            check("faulting", "objectgraph", "modelling=" + strategy, "every", statements: 201, objectFaults: 100, relationshipFaults: 100, rows: 400)
+            check(
+                "faulting", "objectgraph", "modelling=" + strategy, "first", statements: 3, objectFaults: 1, relationshipFaults: 1,
+                rows: 103)
+            check(
+                "faulting", "objectgraph", "modelling=" + strategy, "every", statements: 201, objectFaults: 100, relationshipFaults: 100,
+                rows: 400)
         }
         // The peers read a student's address or subjects with one statement that returns the rows themselves.
         for modelling in ["one-to-one", "one-to-nil", "many-to-many", "many-to-nil"] {
@@ -123,7 +149,9 @@ import Testing
         check("find-member", "objectgraph", "modelling=many-to-one;option=fetch", "find", statements: 20, objectFaults: 0, rows: 20)
         // The walk faults the members before the one it looks for: where it sits in the class is seeded-random (the
         // targets are the data section's, drawn by the phase's variables), 421 members looked at in all here.
-        check("find-member", "objectgraph", "modelling=many-to-one;option=walk", "find", statements: 441, objectFaults: 421, relationshipFaults: 10, rows: 1431)
+        check(
+            "find-member", "objectgraph", "modelling=many-to-one;option=walk", "find", statements: 441, objectFaults: 421,
+            relationshipFaults: 10, rows: 1431)
         check("find-member", "objectgraph", "modelling=manual-fk;option=fetch", "find", statements: 20, rows: 20)
         check("find-member", "objectgraph", "modelling=manual-fk;option=walk", "find", statements: 20, rows: 1010)
         for modelling in ["many-to-one", "manual-fk"] {
@@ -142,7 +170,9 @@ import Testing
         check("prefetch", "objectgraph", "keyPath=to-one;prefetch=on", "walk", statements: 2, objectFaults: 0, rows: 102)
         check("prefetch", "objectgraph", "keyPath=to-many;prefetch=off", "walk", statements: 103, objectFaults: 100, relationshipFaults: 2)
         check("prefetch", "objectgraph", "keyPath=to-many;prefetch=on", "walk", statements: 2, objectFaults: 0, relationshipFaults: 0)
-        check("prefetch", "objectgraph", "keyPath=many-to-many;prefetch=off", "walk", statements: 121, objectFaults: 20, relationshipFaults: 100, rows: 420)
+        check(
+            "prefetch", "objectgraph", "keyPath=many-to-many;prefetch=off", "walk", statements: 121, objectFaults: 20,
+            relationshipFaults: 100, rows: 420)
         check("prefetch", "objectgraph", "keyPath=many-to-many;prefetch=on", "walk", statements: 2, objectFaults: 0, rows: 400)
         check("prefetch", "objectgraph", "keyPath=nested;prefetch=off", "walk", statements: 203, objectFaults: 200, relationshipFaults: 2)
         check("prefetch", "objectgraph", "keyPath=nested;prefetch=on", "walk", statements: 3, objectFaults: 0, rows: 202)

@@ -4,21 +4,24 @@ import Testing
 
 @Suite struct ScenarioFileTests {
     private let valid = """
-    {"name": "q", "description": "d", "model": "models/School.xcdatamodeld", "strategies": ["objectgraph", "sql-replay"],
-     "data": {"entities": {"Class": "size/20", "Student": "size"}, "relationships": {"Class.students": {"per": 20}}},
-     "variants": [{"name": "prefetch", "values": ["off", "on"]}],
-     "phases": [{"name": "walk", "steps": [{"fetch": "Class", "prefetch": {"variant": "prefetch", "off": [], "on": ["students"]}},
-                                          {"read": ["students.name"]}]}],
-     "sizes": {"smoke": [10], "default": [100, 1000], "full": [100, 1000, 10000]},
-     "repetitions": 3, "warmup": {"smoke": 0, "default": 1, "full": 1}}
-    """
+        {"name": "q", "description": "d", "model": "models/School.xcdatamodeld", "strategies": ["objectgraph", "sql-replay"],
+         "data": {"entities": {"Class": "size/20", "Student": "size"}, "relationships": {"Class.students": {"per": 20}}},
+         "variants": [{"name": "prefetch", "values": ["off", "on"]}],
+         "phases": [{"name": "walk", "steps": [{"fetch": "Class", "prefetch": {"variant": "prefetch", "off": [], "on": ["students"]}},
+                                              {"read": ["students.name"]}]}],
+         "sizes": {"smoke": [10], "default": [100, 1000], "full": [100, 1000, 10000]},
+         "repetitions": 3, "warmup": {"smoke": 0, "default": 1, "full": 1}}
+        """
 
     private func parse(_ text: String) throws -> Scenario {
         try ScenarioFile.parse(Data(text.utf8), file: ScenarioCountersTests.scenariosFolder + "/q.json")
     }
 
     private func error(_ text: String) -> String {
-        do { _ = try parse(text); return "no error" } catch { return "\(error)".replacingOccurrences(of: ScenarioCountersTests.scenariosFolder + "/", with: "Scenarios/") }
+        do {
+            _ = try parse(text)
+            return "no error"
+        } catch { return "\(error)".replacingOccurrences(of: ScenarioCountersTests.scenariosFolder + "/", with: "Scenarios/") }
     }
 
     private func replacing(_ old: String, _ new: String) -> String {
@@ -40,7 +43,12 @@ import Testing
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Scenarios").path
         let catalog = try ScenarioCatalog(folder: folder)
-        #expect(catalog.scenarios.map(\.name).sorted() == ["batch-size", "batch-update", "chat-list", "count-across-many-to-many", "data-loss", "faulting", "fetch-result-types", "find-member", "hand-kept-key", "import-reset", "insert", "large-to-many", "medical-records", "prefetch", "query", "social-feed"])
+        #expect(
+            catalog.scenarios.map(\.name).sorted() == [
+                "batch-size", "batch-update", "chat-list", "count-across-many-to-many", "data-loss", "faulting", "fetch-result-types",
+                "find-member", "hand-kept-key", "import-reset", "insert", "large-to-many", "medical-records", "prefetch", "query",
+                "social-feed",
+            ])
     }
 
     /// A scenario or size named twice runs once, so that no sample is written twice under one key.
@@ -70,35 +78,57 @@ import Testing
     }
 
     @Test func eachKindOfInvalidFileIsRefusedWithFileFieldAndReason() {
-        #expect(error("{\"name\": ") .hasPrefix("Scenarios/q.json: not valid JSON"))
+        #expect(error("{\"name\": ").hasPrefix("Scenarios/q.json: not valid JSON"))
         #expect(error("[1]") == "Scenarios/q.json: expected a JSON object at the top level")
-        #expect(error(replacing("\"repetitions\": 3", "\"repetitions\": 3, \"repetitions\": 9"))
-                == "Scenarios/q.json: field 'repetitions': given twice in one object; keep one (a JSON reader silently uses only one of them)")
-        #expect(error(replacing("\"repetitions\": 3", "\"repetitions\": 3, \"rep\\u0065titions\": 9"))
-                == "Scenarios/q.json: field 'repetitions': given twice in one object; keep one (a JSON reader silently uses only one of them)")
-        #expect(error(replacing("\"smoke\": [10]", "\"smoke\": [10], \"smoke\": [20]"))
-                == "Scenarios/q.json: field 'sizes.smoke': given twice in one object; keep one (a JSON reader silently uses only one of them)")
-        #expect(error(replacing("\"repetitions\": 3", "\"repetition\": 3"))
+        #expect(
+            error(replacing("\"repetitions\": 3", "\"repetitions\": 3, \"repetitions\": 9"))
+                == "Scenarios/q.json: field 'repetitions': given twice in one object; keep one (a JSON reader silently uses only one of them)"
+        )
+        #expect(
+            error(replacing("\"repetitions\": 3", "\"repetitions\": 3, \"rep\\u0065titions\": 9"))
+                == "Scenarios/q.json: field 'repetitions': given twice in one object; keep one (a JSON reader silently uses only one of them)"
+        )
+        #expect(
+            error(replacing("\"smoke\": [10]", "\"smoke\": [10], \"smoke\": [20]"))
+                == "Scenarios/q.json: field 'sizes.smoke': given twice in one object; keep one (a JSON reader silently uses only one of them)"
+        )
+        #expect(
+            error(replacing("\"repetitions\": 3", "\"repetition\": 3"))
                 == "Scenarios/q.json: field 'repetition': unknown field (did you mean 'repetitions'?)")
-        #expect(error(replacing("\"model\": \"models/School.xcdatamodeld\"", "\"workload\": \"query\""))
+        #expect(
+            error(replacing("\"model\": \"models/School.xcdatamodeld\"", "\"workload\": \"query\""))
                 .hasPrefix("Scenarios/q.json: field 'workload': workloads written in Swift are gone"))
-        #expect(error(replacing("\"sql-replay\"]", "\"sql-replya\"]"))
+        #expect(
+            error(replacing("\"sql-replay\"]", "\"sql-replya\"]"))
                 == "Scenarios/q.json: field 'strategies': unknown strategy 'sql-replya' (did you mean 'sql-replay'?)")
-        #expect(error(replacing("\"sql-replay\"]", "\"raw-sqlite:one-to-one\"]"))
-                == "Scenarios/q.json: field 'strategies': 'raw-sqlite:one-to-one' is a modelling, now a variant: give --variant modelling=one-to-one (and --strategies raw-sqlite)")
-        #expect(error(replacing("\"sql-replay\"]", "\"grdb\"]"))
-                .hasPrefix("Scenarios/q.json: field 'strategies': grdb has no implementation of q's phase 'walk' with prefetch=off; the peers implement the shipped School scenarios as written:"))
-        #expect(error(replacing("\"repetitions\": 3", "\"repetitions\": \"3\""))
-                == "Scenarios/q.json: field 'repetitions': expected a positive integer or an object with smoke, default and full, got the string \"3\"")
-        #expect(error(replacing("\"values\": [\"off\", \"on\"]", "\"values\": [\"off\", \"onn\"]"))
-                == "Scenarios/q.json: field 'phases[0].steps[0].prefetch': with prefetch=off: chooses by the variant 'prefetch' and names 'on', which is not one of its values (off, onn)")
-        #expect(error(replacing("\"values\": [\"off\", \"on\"]", "\"values\": [\"off\", \"on\", \"off\"]"))
+        #expect(
+            error(replacing("\"sql-replay\"]", "\"raw-sqlite:one-to-one\"]"))
+                == "Scenarios/q.json: field 'strategies': 'raw-sqlite:one-to-one' is a modelling, now a variant: give --variant modelling=one-to-one (and --strategies raw-sqlite)"
+        )
+        #expect(
+            error(replacing("\"sql-replay\"]", "\"grdb\"]"))
+                .hasPrefix(
+                    "Scenarios/q.json: field 'strategies': grdb has no implementation of q's phase 'walk' with prefetch=off; the peers implement the shipped School scenarios as written:"
+                ))
+        #expect(
+            error(replacing("\"repetitions\": 3", "\"repetitions\": \"3\""))
+                == "Scenarios/q.json: field 'repetitions': expected a positive integer or an object with smoke, default and full, got the string \"3\""
+        )
+        #expect(
+            error(replacing("\"values\": [\"off\", \"on\"]", "\"values\": [\"off\", \"onn\"]"))
+                == "Scenarios/q.json: field 'phases[0].steps[0].prefetch': with prefetch=off: chooses by the variant 'prefetch' and names 'on', which is not one of its values (off, onn)"
+        )
+        #expect(
+            error(replacing("\"values\": [\"off\", \"on\"]", "\"values\": [\"off\", \"on\", \"off\"]"))
                 == "Scenarios/q.json: field 'variants': 'prefetch' names the value 'off' twice")
-        #expect(error(replacing("\"full\": [100, 1000, 10000]", "\"fulll\": [100]"))
+        #expect(
+            error(replacing("\"full\": [100, 1000, 10000]", "\"fulll\": [100]"))
                 == "Scenarios/q.json: field 'sizes': unknown profile 'fulll'; use smoke, default and full")
-        #expect(error(replacing("\"smoke\": [10]", "\"smoke\": [0]"))
+        #expect(
+            error(replacing("\"smoke\": [10]", "\"smoke\": [0]"))
                 == "Scenarios/q.json: field 'sizes': 'smoke': expected an array of positive integers, got an array")
-        #expect(error(replacing("\"name\": \"q\", ", ""))
+        #expect(
+            error(replacing("\"name\": \"q\", ", ""))
                 == "Scenarios/q.json: field 'name': missing")
     }
 }

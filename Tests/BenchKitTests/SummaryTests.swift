@@ -82,11 +82,16 @@ import Testing
     /// else; a counter that is negative or fractional is refused with its line, as a byte order mark is read.
     @Test func unknownSeriesAndDamagedCountersReadBackHonestly() throws {
         let header = "scenario,strategy,variant,size,repetition,phase,metric,value,unit\n"
-        let contents = try SamplesFile.decode("\u{FEFF}" + header + "query,objectgraph,,10,1,walk,sql_statmnts,3,count\nquery,many-to-one,,10,1,walk,sql_statements,3,count\nquery,objectgraph,,10,1,walk,sql_statements,3,count\n", file: "s.csv")
+        let contents = try SamplesFile.decode(
+            "\u{FEFF}" + header
+                + "query,objectgraph,,10,1,walk,sql_statmnts,3,count\nquery,many-to-one,,10,1,walk,sql_statements,3,count\nquery,objectgraph,,10,1,walk,sql_statements,3,count\n",
+            file: "s.csv")
         #expect(contents.samples.count == 1)
         #expect(contents.unknown.map(\.reason).sorted() == ["metric 'sql_statmnts' is unknown", "strategy 'many-to-one' is unknown"])
         for bad in ["-5", "2.5"] {
-            #expect(throws: BenchError.self) { try SamplesFile.decode(header + "query,objectgraph,,10,1,walk,sql_statements,\(bad),count\n", file: "s.csv") }
+            #expect(throws: BenchError.self) {
+                try SamplesFile.decode(header + "query,objectgraph,,10,1,walk,sql_statements,\(bad),count\n", file: "s.csv")
+            }
         }
     }
 

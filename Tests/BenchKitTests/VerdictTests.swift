@@ -20,8 +20,10 @@ import Testing
     }
 
     @Test func lowerHoldsWhenTheIntervalsAreApartAtEverySize() {
-        let rows = [Self.row("a", size: 100, [1, 1.1, 1.2]), Self.row("b", size: 100, [2, 2.1, 2.2]),
-                    Self.row("a", size: 1000, [10, 11, 12]), Self.row("b", size: 1000, [20, 21, 22])]
+        let rows = [
+            Self.row("a", size: 100, [1, 1.1, 1.2]), Self.row("b", size: 100, [2, 2.1, 2.2]),
+            Self.row("a", size: 1000, [10, 11, 12]), Self.row("b", size: 1000, [20, 21, 22]),
+        ]
         #expect(Self.outcome(.lower(Self.a, than: Self.b, .wallMs), rows) == .holds)
         #expect(Self.outcome(.lower(Self.b, than: Self.a, .wallMs), rows) == .doesNotHold)
     }
@@ -32,15 +34,20 @@ import Testing
     }
 
     @Test func holdsFromTheSizeWhereItStartsHolding() {
-        let rows = [Self.row("a", size: 100, [5, 5.1, 5.2]), Self.row("b", size: 100, [1, 1.1, 1.2]),
-                    Self.row("a", size: 1000, [10, 11, 12]), Self.row("b", size: 1000, [20, 21, 22]),
-                    Self.row("a", size: 10000, [100, 101, 102]), Self.row("b", size: 10000, [300, 301, 302])]
+        let rows = [
+            Self.row("a", size: 100, [5, 5.1, 5.2]), Self.row("b", size: 100, [1, 1.1, 1.2]),
+            Self.row("a", size: 1000, [10, 11, 12]), Self.row("b", size: 1000, [20, 21, 22]),
+            Self.row("a", size: 10000, [100, 101, 102]), Self.row("b", size: 10000, [300, 301, 302]),
+        ]
         #expect(Self.outcome(.lower(Self.a, than: Self.b, .wallMs), rows) == .holdsFrom(size: 1000))
         // Increasingly with size: the ratio falls from 0.52 to 0.34.
         #expect(Self.outcome(.lower(Self.a, than: Self.b, .wallMs, growing: true), rows) == .holdsFrom(size: 1000))
-        let flat = [Self.row("a", size: 100, [1, 1.1, 1.2]), Self.row("b", size: 100, [2, 2.1, 2.2]),
-                    Self.row("a", size: 1000, [10, 11, 12]), Self.row("b", size: 1000, [20, 21, 22])]
-        if case .partly = Self.outcome(.lower(Self.a, than: Self.b, .wallMs, growing: true), flat) {} else {
+        let flat = [
+            Self.row("a", size: 100, [1, 1.1, 1.2]), Self.row("b", size: 100, [2, 2.1, 2.2]),
+            Self.row("a", size: 1000, [10, 11, 12]), Self.row("b", size: 1000, [20, 21, 22]),
+        ]
+        if case .partly = Self.outcome(.lower(Self.a, than: Self.b, .wallMs, growing: true), flat) {
+        } else {
             Issue.record("a constant ratio does not grow with the size")
         }
     }
@@ -70,17 +77,23 @@ import Testing
         #expect(Self.outcome(.same(Self.a, as: Self.b, .sqlStatements), rows) == .holds)
         #expect(Self.outcome(.atLeast(Self.a, .sqlStatements, 1), rows) == .holds)
         // 1% less heap is within the tolerance; half as much is not.
-        let heap = [Self.row("a", size: 100, [990_000], metric: .allocatedBytes), Self.row("b", size: 100, [1_000_000], metric: .allocatedBytes),
-                    Self.row("a", size: 1000, [500_000], metric: .allocatedBytes), Self.row("b", size: 1000, [1_000_000], metric: .allocatedBytes)]
+        let heap = [
+            Self.row("a", size: 100, [990_000], metric: .allocatedBytes), Self.row("b", size: 100, [1_000_000], metric: .allocatedBytes),
+            Self.row("a", size: 1000, [500_000], metric: .allocatedBytes), Self.row("b", size: 1000, [1_000_000], metric: .allocatedBytes),
+        ]
         #expect(Self.outcome(.lower(Self.a, than: Self.b, .allocatedBytes), heap) == .holdsFrom(size: 1000))
         // A claim of parts none of which holds whole names each part's outcome, and no "holds for none".
-        let parts: Rule = .all([("heap", .lower(Self.a, than: Self.b, .allocatedBytes)), ("statements", .equals(Self.a, .sqlStatements, 3))])
+        let parts: Rule = .all([
+            ("heap", .lower(Self.a, than: Self.b, .allocatedBytes)), ("statements", .equals(Self.a, .sqlStatements, 3)),
+        ])
         #expect(Self.outcome(parts, heap + rows) == .partly("heap holds from size 1,000, statements does not hold"))
     }
 
     @Test func statementsAndTimeAreJudgedApart() {
-        var rows = [Self.row("a", size: 100, [2], metric: .sqlStatements), Self.row("b", size: 100, [21], metric: .sqlStatements),
-                    Self.row("a", size: 100, [5, 5.1, 5.2]), Self.row("b", size: 100, [5, 5.1, 5.2])]
+        var rows = [
+            Self.row("a", size: 100, [2], metric: .sqlStatements), Self.row("b", size: 100, [21], metric: .sqlStatements),
+            Self.row("a", size: 100, [5, 5.1, 5.2]), Self.row("b", size: 100, [5, 5.1, 5.2]),
+        ]
         #expect(Self.outcome(.fewerAndFaster(Self.a, than: Self.b), rows) == .holdsForStatementsNotTime)
         rows[3] = Self.row("b", size: 100, [9, 9.1, 9.2])
         #expect(Self.outcome(.fewerAndFaster(Self.a, than: Self.b), rows) == .holds)
@@ -90,17 +103,27 @@ import Testing
 
     @Test func orderingsSmallestOptionsAsymmetryAndTrends() {
         let c = Self.arm("c")
-        let rows = [Self.row("a", size: 100, [1, 1.1, 1.2]), Self.row("b", size: 100, [2, 2.1, 2.2]), Self.row("c", size: 100, [30, 31, 32])]
+        let rows = [
+            Self.row("a", size: 100, [1, 1.1, 1.2]), Self.row("b", size: 100, [2, 2.1, 2.2]), Self.row("c", size: 100, [30, 31, 32]),
+        ]
         #expect(Self.outcome(.ordered([("a", Self.a), ("b", Self.b), ("c", c)], .wallMs), rows) == .holds)
-        #expect(Self.outcome(.ordered([("b", Self.b), ("a", Self.a), ("c", c)], .wallMs), rows) == .partly("holds for a < c; b < a does not hold"))
+        #expect(
+            Self.outcome(.ordered([("b", Self.b), ("a", Self.a), ("c", c)], .wallMs), rows)
+                == .partly("holds for a < c; b < a does not hold"))
         #expect(Self.outcome(.asymmetric(Self.a, c, .wallMs, factor: 10), rows) == .holds)
         #expect(Self.outcome(.asymmetric(Self.a, Self.b, .wallMs, factor: 10), rows) == .doesNotHold)
         // Batch sizes: 20 is within 10% of the best (50), so the smallest good one is 20.
-        let batches = [Self.row("b10", size: 100, [3, 3.1, 3.2]), Self.row("b20", size: 100, [2.1, 2.1, 2.2]), Self.row("b50", size: 100, [2, 2, 2.1])]
+        let batches = [
+            Self.row("b10", size: 100, [3, 3.1, 3.2]), Self.row("b20", size: 100, [2.1, 2.1, 2.2]),
+            Self.row("b50", size: 100, [2, 2, 2.1]),
+        ]
         let options = [10, 20, 50].map { (label: $0, series: Self.arm("b\($0)")) }
         #expect(Self.outcome(.smallestWithin(options, .wallMs, within: 0.1, atMost: 40), batches) == .holds)
         #expect(Self.outcome(.smallestWithin(options, .wallMs, within: 0.1, atMost: 10), batches) == .doesNotHold)
-        let loss = [Self.row("l0", size: 100, [0], metric: .lossRate), Self.row("l1", size: 100, [0.01], metric: .lossRate), Self.row("l2", size: 100, [0.1], metric: .lossRate)]
+        let loss = [
+            Self.row("l0", size: 100, [0], metric: .lossRate), Self.row("l1", size: 100, [0.01], metric: .lossRate),
+            Self.row("l2", size: 100, [0.1], metric: .lossRate),
+        ]
         let rising = ["l0", "l1", "l2"].map { Self.arm($0) }
         #expect(Self.outcome(.increasing(rising, .lossRate), loss) == .holds)
         #expect(Self.outcome(.increasing(rising.reversed(), .lossRate), loss) == .doesNotHold)

@@ -7,21 +7,26 @@ import Testing
 @Suite struct AttributeTypeTests {
     static func everyTypeModel() throws -> ObjectModel {
         try ObjectModel([
-            Entity("Sample", [
-                .attribute("small", .int16), .attribute("medium", .int32), .attribute("large", .int64),
-                .attribute("price", .decimal), .attribute("ratio", .double), .attribute("weight", .float),
-                .attribute("title", .string, validation: AttributeValidation(minimum: 1, maximum: 8)),
-                .attribute("code", .string, validation: AttributeValidation(pattern: "[A-Z]{3}")),
-                .attribute("done", .bool), .attribute("when", .date), .attribute("bytes", .binary),
-                .attribute("id", .uuid), .attribute("link", .uri), .attribute("payload", .transformable),
-                .attribute("score", .int64, validation: AttributeValidation(minimum: 0, maximum: 100)),
-                .transient("scratch"),
-            ]),
+            Entity(
+                "Sample",
+                [
+                    .attribute("small", .int16), .attribute("medium", .int32), .attribute("large", .int64),
+                    .attribute("price", .decimal), .attribute("ratio", .double), .attribute("weight", .float),
+                    .attribute("title", .string, validation: AttributeValidation(minimum: 1, maximum: 8)),
+                    .attribute("code", .string, validation: AttributeValidation(pattern: "[A-Z]{3}")),
+                    .attribute("done", .bool), .attribute("when", .date), .attribute("bytes", .binary),
+                    .attribute("id", .uuid), .attribute("link", .uri), .attribute("payload", .transformable),
+                    .attribute("score", .int64, validation: AttributeValidation(minimum: 0, maximum: 100)),
+                    .transient("scratch"),
+                ])
         ])
     }
 
     @Test func columnTypes() throws {
-        #expect(try Self.everyTypeModel().schemaSQL[0] == "CREATE TABLE ZSAMPLE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDONE INTEGER, ZLARGE INTEGER, ZMEDIUM INTEGER, ZSCORE INTEGER, ZSMALL INTEGER, ZRATIO FLOAT, ZWEIGHT FLOAT, ZWHEN TIMESTAMP, ZPRICE DECIMAL, ZCODE VARCHAR, ZLINK VARCHAR, ZTITLE VARCHAR, ZBYTES BLOB, ZID BLOB, ZPAYLOAD BLOB )")
+        #expect(
+            try Self.everyTypeModel().schemaSQL[0]
+                == "CREATE TABLE ZSAMPLE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDONE INTEGER, ZLARGE INTEGER, ZMEDIUM INTEGER, ZSCORE INTEGER, ZSMALL INTEGER, ZRATIO FLOAT, ZWEIGHT FLOAT, ZWHEN TIMESTAMP, ZPRICE DECIMAL, ZCODE VARCHAR, ZLINK VARCHAR, ZTITLE VARCHAR, ZBYTES BLOB, ZID BLOB, ZPAYLOAD BLOB )"
+        )
     }
 
     @Test func everyTypeRoundTrips() throws {
@@ -66,12 +71,29 @@ import Testing
     }
 
     @Test func validationFailsWithCoreDatasWording() throws {
-        #expect(try failure("small", .int(40_000)) == "validation failed for Sample <x-coredata:///Sample/t1>.small: \"small is too large.\" (NSValidationNumberTooLargeError, 1610): 40000 does not fit an Integer 16 (-32768...32767); the save was rolled back")
-        #expect(try failure("medium", .int(-3_000_000_000)) == "validation failed for Sample <x-coredata:///Sample/t1>.medium: \"medium is too small.\" (NSValidationNumberTooSmallError, 1620): -3000000000 does not fit an Integer 32 (-2147483648...2147483647); the save was rolled back")
-        #expect(try failure("title", "far too long") == "validation failed for Sample <x-coredata:///Sample/t1>.title: \"title is too long.\" (NSValidationStringTooLongError, 1660): 12 characters, at most 8 allowed; the save was rolled back")
-        #expect(try failure("title", "") == "validation failed for Sample <x-coredata:///Sample/t1>.title: \"title is too short.\" (NSValidationStringTooShortError, 1670): 0 characters, at least 1 required; the save was rolled back")
-        #expect(try failure("code", "abc") == "validation failed for Sample <x-coredata:///Sample/t1>.code: \"code is invalid.\" (NSValidationStringPatternMatchingError, 1680): \"abc\" does not match /[A-Z]{3}/; the save was rolled back")
-        #expect(try failure("score", .int(101)).contains("\"score is too large.\" (NSValidationNumberTooLargeError, 1610): 101 is above the maximum 100.0"))
+        #expect(
+            try failure("small", .int(40_000))
+                == "validation failed for Sample <x-coredata:///Sample/t1>.small: \"small is too large.\" (NSValidationNumberTooLargeError, 1610): 40000 does not fit an Integer 16 (-32768...32767); the save was rolled back"
+        )
+        #expect(
+            try failure("medium", .int(-3_000_000_000))
+                == "validation failed for Sample <x-coredata:///Sample/t1>.medium: \"medium is too small.\" (NSValidationNumberTooSmallError, 1620): -3000000000 does not fit an Integer 32 (-2147483648...2147483647); the save was rolled back"
+        )
+        #expect(
+            try failure("title", "far too long")
+                == "validation failed for Sample <x-coredata:///Sample/t1>.title: \"title is too long.\" (NSValidationStringTooLongError, 1660): 12 characters, at most 8 allowed; the save was rolled back"
+        )
+        #expect(
+            try failure("title", "")
+                == "validation failed for Sample <x-coredata:///Sample/t1>.title: \"title is too short.\" (NSValidationStringTooShortError, 1670): 0 characters, at least 1 required; the save was rolled back"
+        )
+        #expect(
+            try failure("code", "abc")
+                == "validation failed for Sample <x-coredata:///Sample/t1>.code: \"code is invalid.\" (NSValidationStringPatternMatchingError, 1680): \"abc\" does not match /[A-Z]{3}/; the save was rolled back"
+        )
+        #expect(
+            try failure("score", .int(101)).contains(
+                "\"score is too large.\" (NSValidationNumberTooLargeError, 1610): 101 is above the maximum 100.0"))
         #expect(try failure("score", .int(50)) == "saved")
         #expect(throws: ObjectGraphError.invalidOperation("cannot store string \"x\" in Sample.small, which holds Integer 16 values")) {
             _ = try failure("small", "x")
@@ -87,8 +109,13 @@ import Testing
         let context = temporary.store.makeContext()
         let team = try context.insert("Team")
         try team.add(try context.insert("Player"), to: "players")
-        #expect(throws: ObjectGraphError.validation(object: "Team <x-coredata:///Team/t1>", property: "players",
-                                                    reason: "\"Too few items in players.\" (NSValidationRelationshipLacksMinimumCountError, 1580): 1 member(s), at least 2 required")) {
+        #expect(
+            throws: ObjectGraphError.validation(
+                object: "Team <x-coredata:///Team/t1>", property: "players",
+                reason:
+                    "\"Too few items in players.\" (NSValidationRelationshipLacksMinimumCountError, 1580): 1 member(s), at least 2 required"
+            )
+        ) {
             try context.save()
         }
         for _ in 0..<3 { try team.add(try context.insert("Player"), to: "players") }
@@ -100,18 +127,20 @@ import Testing
     /// A store of orders and items with a derived attribute of each kind Core Data supports.
     static func derivedModel() throws -> ObjectModel {
         try ObjectModel([
-            Entity("Order", [
-                .attribute("name", .string),
-                .toMany("items", "Item", inverse: "order"),
-                .toOne("customer", "Customer", inverse: "orders"),
-                .derived("itemCount", "items.@count"),
-                .derived("total", "items.price.@sum"),
-                .derived("largest", "items.price.@max"),
-                .derived("smallest", "items.@min.price"),
-                .derived("customerName", "customer.name"),
-                .derived("searchName", "canonical:(name)"),
-                .derived("touched", "now()"),
-            ]),
+            Entity(
+                "Order",
+                [
+                    .attribute("name", .string),
+                    .toMany("items", "Item", inverse: "order"),
+                    .toOne("customer", "Customer", inverse: "orders"),
+                    .derived("itemCount", "items.@count"),
+                    .derived("total", "items.price.@sum"),
+                    .derived("largest", "items.price.@max"),
+                    .derived("smallest", "items.@min.price"),
+                    .derived("customerName", "customer.name"),
+                    .derived("searchName", "canonical:(name)"),
+                    .derived("touched", "now()"),
+                ]),
             Entity("Item", [.attribute("price", .double), .toOne("order", "Order", inverse: "items")]),
             Entity("Customer", [.attribute("name", .string), .toMany("orders", "Order", inverse: "customer")]),
         ])
@@ -157,7 +186,13 @@ import Testing
     }
 
     @Test func unsupportedDerivationsAreRefused() {
-        #expect(throws: ObjectGraphError.model(entity: "Order", property: "bad", reason: "derivation 'items.price.@avg' is not supported (only @count, @sum, @max and @min); use <toMany>.@count, <toMany>.<attribute>.@sum|@max|@min, <toOne>.<attribute>, canonical:(<attribute>), uppercase:(...), lowercase:(...) or now()")) {
+        #expect(
+            throws: ObjectGraphError.model(
+                entity: "Order", property: "bad",
+                reason:
+                    "derivation 'items.price.@avg' is not supported (only @count, @sum, @max and @min); use <toMany>.@count, <toMany>.<attribute>.@sum|@max|@min, <toOne>.<attribute>, canonical:(<attribute>), uppercase:(...), lowercase:(...) or now()"
+            )
+        ) {
             _ = try ObjectModel([
                 Entity("Order", [.toMany("items", "Item", inverse: "order"), .derived("bad", "items.price.@avg")]),
                 Entity("Item", [.attribute("price", .double), .toOne("order", "Order", inverse: "items")]),

@@ -17,7 +17,8 @@ import Testing
         main.automaticallyMergesChangesFromParent = true
         let schoolClass = try #require(try main.fetch(FetchRequest("Class")).first)
         let students = try schoolClass.objects("students")
-        let renamed = students[0], removed = students[1]
+        let renamed = students[0]
+        let removed = students[1]
         #expect(try renamed.string("name") == "Student1")
         let subject = try #require(try removed.objects("subjects").first)
         let address = try #require(try removed.object("address"))
@@ -66,7 +67,8 @@ import Testing
         let other = try PersistentStore(model: temporary.model, location: .file(temporary.path))
         let reader = other.makeContext()
         try reader.mergeChanges(from: try #require(notification))
-        let table = student.entity.rootNumber, key = student.objectID.primaryKey
+        let table = student.entity.rootNumber
+        let key = student.objectID.primaryKey
         let saved = try #require(temporary.store.rowCache.snapshot(table: table, primaryKey: key))
         #expect(saved.cache === temporary.store.rowCache)
         #expect(other.rowCache.snapshot(table: table, primaryKey: key) == nil)
@@ -99,7 +101,8 @@ import Testing
     private func conflict(_ policy: MergePolicy) throws -> (outcome: String, name: String?, className: String?) {
         let temporary = try TemporaryStore(seedModel())
         try makeSchool(temporary, classes: 2, studentsPerClass: 1)
-        let first = temporary.store.makeContext(), second = temporary.store.makeContext()
+        let first = temporary.store.makeContext()
+        let second = temporary.store.makeContext()
         second.mergePolicy = policy
         let request = FetchRequest("Student", sortDescriptors: [FetchSort("name")])
         let a = try #require(try first.fetch(request).first)
@@ -135,7 +138,9 @@ import Testing
     }
 
     @Test func uniquenessConstraintsPerMergePolicy() throws {
-        let model = try ObjectModel([Entity("Tag", [.attribute("name", .string), .attribute("color", .string)], uniquenessConstraints: [["name"]])])
+        let model = try ObjectModel([
+            Entity("Tag", [.attribute("name", .string), .attribute("color", .string)], uniquenessConstraints: [["name"]])
+        ])
         func save(_ policy: MergePolicy) throws -> (String, [String]) {
             let temporary = try TemporaryStore(model)
             let setup = temporary.store.makeContext()
@@ -151,11 +156,16 @@ import Testing
             var outcome = "saved"
             do { try context.save() } catch { outcome = "\(error)" }
             let check = temporary.store.makeContext()
-            let rows = try check.fetch(FetchRequest("Tag")).map { "\(try $0.string("name")!) \(try $0.string("color")!) p\($0.objectID.primaryKey)" }
+            let rows = try check.fetch(FetchRequest("Tag")).map {
+                "\(try $0.string("name")!) \(try $0.string("color")!) p\($0.objectID.primaryKey)"
+            }
             return (outcome, rows)
         }
         let error = try save(.error)
-        #expect(error.0.hasPrefix("a uniqueness constraint was violated (NSManagedObjectConstraintMergeError, 133021): Tag [name] = (\"swift\"): <x-coredata:///Tag/t1> and the stored object <x-coredata://"))
+        #expect(
+            error.0.hasPrefix(
+                "a uniqueness constraint was violated (NSManagedObjectConstraintMergeError, 133021): Tag [name] = (\"swift\"): <x-coredata:///Tag/t1> and the stored object <x-coredata://"
+            ))
         #expect(error.1 == ["swift orange p1"])
         // Object trump: the stored row keeps its key and takes the new values; the duplicate goes.
         #expect(try save(.mergeByPropertyObjectTrump) == ("saved", ["swift blue p1"]))
@@ -169,17 +179,27 @@ import Testing
         let context = temporary.store.makeContext()
         context.concurrencyChecking = .throwError
         let student = try #require(try context.fetch(FetchRequest("Student")).first)
-        final class Box: @unchecked Sendable { var outcome = ""; let object: ManagedObject; init(_ object: ManagedObject) { self.object = object } }
+        final class Box: @unchecked Sendable {
+            var outcome = ""
+            let object: ManagedObject
+            init(_ object: ManagedObject) { self.object = object }
+        }
         let box = Box(student)
         let done = DispatchSemaphore(value: 0)
         let worker = Thread {
-            do { _ = try box.object.string("name"); box.outcome = "read" } catch { box.outcome = "\(error)" }
+            do {
+                _ = try box.object.string("name")
+                box.outcome = "read"
+            } catch { box.outcome = "\(error)" }
             done.signal()
         }
         worker.start()
         done.wait()
         let outcome = box.outcome
-        #expect(outcome.hasPrefix("context (confined to the thread that made it) was used from another thread: run the work in context.perform { } or performAndWait { }"))
+        #expect(
+            outcome.hasPrefix(
+                "context (confined to the thread that made it) was used from another thread: run the work in context.perform { } or performAndWait { }"
+            ))
         #expect(try student.string("name") != nil)
     }
 

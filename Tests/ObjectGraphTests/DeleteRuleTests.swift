@@ -7,8 +7,12 @@ import Testing
     private func model(_ rule: DeleteRule) throws -> ObjectModel {
         try ObjectModel([
             Entity("Owner", [.attribute("name", .string), .toMany("items", "Item", inverse: "owner", deleteRule: rule)]),
-            Entity("Item", [.attribute("name", .string), .toOne("owner", "Owner", inverse: "items"),
-                            .toMany("tags", "Tag", inverse: "item", deleteRule: .cascade)]),
+            Entity(
+                "Item",
+                [
+                    .attribute("name", .string), .toOne("owner", "Owner", inverse: "items"),
+                    .toMany("tags", "Tag", inverse: "item", deleteRule: .cascade),
+                ]),
             Entity("Tag", [.attribute("name", .string), .toOne("item", "Item", inverse: "tags")]),
         ])
     }

@@ -40,7 +40,10 @@ import Testing
         #expect(try found.string("name") == "Student100")
         #expect(context.counters.statements == 1)
         #expect(context.counters.objectFaults == 0)
-        #expect(temporary.sql == ["SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZADDRESS, t0.ZCLASS FROM ZSTUDENT t0 WHERE ((t0.ZCLASS IS NOT NULL AND t0.ZCLASS = ?) AND t0.ZNAME = ?) LIMIT 1"])
+        #expect(
+            temporary.sql == [
+                "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZADDRESS, t0.ZCLASS FROM ZSTUDENT t0 WHERE ((t0.ZCLASS IS NOT NULL AND t0.ZCLASS = ?) AND t0.ZNAME = ?) LIMIT 1"
+            ])
     }
 
     @Test func faultsFromAFetchAreFulfilledFromTheRowCache() throws {
@@ -141,7 +144,9 @@ import Testing
         for student in students { _ = try student.object("address")?.string("name") }
         #expect(context.counters.selects == (prefetch ? 2 : 11))
         if prefetch {
-            #expect(temporary.sql[1] == "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZSTUDENT FROM ZADDRESS t0 WHERE t0.Z_PK IN (SELECT * FROM _Z_intarray0)")
+            #expect(
+                temporary.sql[1]
+                    == "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZSTUDENT FROM ZADDRESS t0 WHERE t0.Z_PK IN (SELECT * FROM _Z_intarray0)")
             #expect(context.counters[.prefetch] == 1)
         }
     }
@@ -161,7 +166,10 @@ import Testing
         #expect(context.counters.selects == (prefetch ? 2 : 25))
         #expect(context.counters.relationshipFaults == (prefetch ? 0 : 4))
         if prefetch {
-            #expect(temporary.sql[1] == "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZADDRESS, t0.ZCLASS FROM ZSTUDENT t0 WHERE t0.ZCLASS IN (SELECT * FROM _Z_intarray0) ORDER BY t0.ZCLASS")
+            #expect(
+                temporary.sql[1]
+                    == "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZADDRESS, t0.ZCLASS FROM ZSTUDENT t0 WHERE t0.ZCLASS IN (SELECT * FROM _Z_intarray0) ORDER BY t0.ZCLASS"
+            )
         }
     }
 
@@ -176,7 +184,10 @@ import Testing
         #expect(memberships == 12)
         #expect(context.counters.selects == (prefetch ? 2 : 7))
         if prefetch {
-            #expect(temporary.sql[1] == "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t1.Z_3STUDENTS FROM ZSUBJECT t0 JOIN Z_3SUBJECTS t1 ON t0.Z_PK = t1.Z_4SUBJECTS WHERE t1.Z_3STUDENTS IN (SELECT * FROM _Z_intarray0) ORDER BY t1.Z_3STUDENTS")
+            #expect(
+                temporary.sql[1]
+                    == "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t1.Z_3STUDENTS FROM ZSUBJECT t0 JOIN Z_3SUBJECTS t1 ON t0.Z_PK = t1.Z_4SUBJECTS WHERE t1.Z_3STUDENTS IN (SELECT * FROM _Z_intarray0) ORDER BY t1.Z_3STUDENTS"
+            )
         }
     }
 
@@ -188,7 +199,10 @@ import Testing
         let names = try students.map { try $0.objects("subjects").map { try $0.string("name") ?? "" } }
         #expect(names == [["Subject1", "Subject2"], ["Subject3", "Subject4"], ["Subject5", "Subject6"]])
         #expect(context.counters.selects == 2)
-        #expect(temporary.sql[1] == "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.Z3SUBJECTS FROM ZSUBJECT t0 WHERE t0.Z3SUBJECTS IN (SELECT * FROM _Z_intarray0) ORDER BY t0.Z3SUBJECTS")
+        #expect(
+            temporary.sql[1]
+                == "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.Z3SUBJECTS FROM ZSUBJECT t0 WHERE t0.Z3SUBJECTS IN (SELECT * FROM _Z_intarray0) ORDER BY t0.Z3SUBJECTS"
+        )
     }
 
     @Test(arguments: [false, true])
@@ -230,10 +244,11 @@ import Testing
         #expect(students.count == 1000)
         for index in 0..<20 { _ = try students[index].string("name") }
         #expect(context.counters.statements == 2)
-        #expect(temporary.sql == [
-            "SELECT 0, t0.Z_PK FROM ZSTUDENT t0 ORDER BY t0.ZNAME",
-            "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZADDRESS, t0.ZCLASS FROM ZSTUDENT t0 WHERE t0.Z_PK IN (SELECT * FROM _Z_intarray0) LIMIT 20",
-        ])
+        #expect(
+            temporary.sql == [
+                "SELECT 0, t0.Z_PK FROM ZSTUDENT t0 ORDER BY t0.ZNAME",
+                "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZADDRESS, t0.ZCLASS FROM ZSTUDENT t0 WHERE t0.Z_PK IN (SELECT * FROM _Z_intarray0) LIMIT 20",
+            ])
         var names: [String] = []
         for student in students { names.append(try student.string("name") ?? "") }
         #expect(context.counters.statements == 51)

@@ -6,27 +6,32 @@ import Testing
 @Suite struct FetchRequestTests {
     private static func people() throws -> TemporaryStore {
         let model = try ObjectModel([
-            Entity("Person", [
-                .attribute("name", .string),
-                .attribute("age", .int64),
-                .attribute("score", .double),
-                .attribute("active", .bool, default: true),
-                .attribute("born", .date),
-                .attribute("token", .uuid),
-                .toOne("team", "Team", inverse: "members"),
-            ]),
-            Entity("Team", [
-                .attribute("name", .string),
-                .toMany("members", "Person", inverse: "team"),
-                .toOne("league", "League", inverse: "teams"),
-            ]),
+            Entity(
+                "Person",
+                [
+                    .attribute("name", .string),
+                    .attribute("age", .int64),
+                    .attribute("score", .double),
+                    .attribute("active", .bool, default: true),
+                    .attribute("born", .date),
+                    .attribute("token", .uuid),
+                    .toOne("team", "Team", inverse: "members"),
+                ]),
+            Entity(
+                "Team",
+                [
+                    .attribute("name", .string),
+                    .toMany("members", "Person", inverse: "team"),
+                    .toOne("league", "League", inverse: "teams"),
+                ]),
             Entity("League", [.attribute("name", .string), .toMany("teams", "Team", inverse: "league")]),
         ])
         let temporary = try TemporaryStore(model)
         let context = temporary.store.makeContext()
         let league = try context.insert("League")
         try league.setValue("North", for: "name")
-        let red = try context.insert("Team"), blue = try context.insert("Team")
+        let red = try context.insert("Team")
+        let blue = try context.insert("Team")
         try red.setValue("Red", for: "name")
         try blue.setValue("Blue", for: "name")
         try red.setObject(league, for: "league")
@@ -49,8 +54,10 @@ import Testing
         return temporary
     }
 
-    private func names(_ temporary: TemporaryStore, _ predicate: FetchPredicate?, sort: [FetchSort] = [FetchSort("name")],
-                       limit: Int = 0, offset: Int = 0) throws -> [String] {
+    private func names(
+        _ temporary: TemporaryStore, _ predicate: FetchPredicate?, sort: [FetchSort] = [FetchSort("name")],
+        limit: Int = 0, offset: Int = 0
+    ) throws -> [String] {
         let context = temporary.store.makeContext()
         var request = FetchRequest("Person", predicate: predicate, sortDescriptors: sort)
         request.fetchLimit = limit
@@ -98,7 +105,10 @@ import Testing
         let temporary = try Self.people()
         temporary.recordSQL()
         #expect(try names(temporary, Key("team.name") == "Red") == ["Ada", "Émile"])
-        #expect(temporary.sql[0] == "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZACTIVE, t0.ZAGE, t0.ZBORN, t0.ZNAME, t0.ZSCORE, t0.ZTOKEN, t0.ZTEAM FROM ZPERSON t0 JOIN ZTEAM t1 ON t0.ZTEAM = t1.Z_PK WHERE t1.ZNAME = ? ORDER BY t0.ZNAME")
+        #expect(
+            temporary.sql[0]
+                == "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZACTIVE, t0.ZAGE, t0.ZBORN, t0.ZNAME, t0.ZSCORE, t0.ZTOKEN, t0.ZTEAM FROM ZPERSON t0 JOIN ZTEAM t1 ON t0.ZTEAM = t1.Z_PK WHERE t1.ZNAME = ? ORDER BY t0.ZNAME"
+        )
         #expect(try names(temporary, Key("team.league.name") == "North") == ["Ada", "Émile"])
         // Under OR a nil relationship must not drop the row: LEFT OUTER JOIN.
         #expect(try names(temporary, Key("team.name") == "Blue" || Key("age") == 28) == ["Bob", "Zoë", "ada lovelace"])
@@ -126,8 +136,11 @@ import Testing
         temporary.recordSQL()
         #expect(try context.count(for: FetchRequest("Person")) == 5)
         #expect(try context.count(for: FetchRequest("Person", predicate: Key("team.name") == "Red")) == 2)
-        #expect(temporary.sql == ["SELECT COUNT(*) FROM ZPERSON",
-                                  "SELECT COUNT(DISTINCT t0.Z_PK) FROM ZPERSON t0 JOIN ZTEAM t1 ON t0.ZTEAM = t1.Z_PK WHERE t1.ZNAME = ?"])
+        #expect(
+            temporary.sql == [
+                "SELECT COUNT(*) FROM ZPERSON",
+                "SELECT COUNT(DISTINCT t0.Z_PK) FROM ZPERSON t0 JOIN ZTEAM t1 ON t0.ZTEAM = t1.Z_PK WHERE t1.ZNAME = ?",
+            ])
         let ids = try context.fetchObjectIDs(FetchRequest("Person", sortDescriptors: [FetchSort("age")]))
         #expect(ids.map(\.primaryKey) == [2, 5, 4, 1, 3])
         #expect(context.registeredObjectCount == 0)
@@ -137,10 +150,16 @@ import Testing
     @Test func badRequestsAreErrors() throws {
         let temporary = try Self.people()
         let context = temporary.store.makeContext()
-        #expect(throws: ObjectGraphError.invalidPredicate("key path 'team.colour' of Person: 'colour' is not an attribute or relationship of Team (it has: league, members, name)")) {
+        #expect(
+            throws: ObjectGraphError.invalidPredicate(
+                "key path 'team.colour' of Person: 'colour' is not an attribute or relationship of Team (it has: league, members, name)")
+        ) {
             _ = try context.fetch(FetchRequest("Person", predicate: Key("team.colour") == "red"))
         }
-        #expect(throws: ObjectGraphError.invalidPredicate("'age == \"old\"': the key path holds Integer 64 values; cannot compare it with string \"old\"")) {
+        #expect(
+            throws: ObjectGraphError.invalidPredicate(
+                "'age == \"old\"': the key path holds Integer 64 values; cannot compare it with string \"old\"")
+        ) {
             _ = try context.fetch(FetchRequest("Person", predicate: Key("age") == "old"))
         }
         #expect(throws: ObjectGraphError.invalidOperation("the model has no entity 'Human' (it has: League, Person, Team)")) {
@@ -179,15 +198,16 @@ import Testing
         let student = try #require(try context.fetch(FetchRequest("Student", predicate: Key("name") == "Student2")).first)
         _ = try student.objects("subjects")
         let shape = lines.all.map { $0.replacingOccurrences(of: #"\d+\.\d{4}s"#, with: "<t>", options: .regularExpression) }
-        #expect(shape == [
-            "CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZADDRESS, t0.ZCLASS FROM ZSTUDENT t0 WHERE t0.ZNAME = ?",
-            "CoreData: details: SQLite bind[0] = \"Student2\"",
-            "CoreData: annotation: sql connection fetch time: <t>",
-            "CoreData: annotation: total fetch execution time: <t> for 1 rows.",
-            "CoreData: sql: SELECT 0, t0.Z_PK FROM Z_3SUBJECTS t1 JOIN ZSUBJECT t0 ON t0.Z_PK = t1.Z_4SUBJECTS WHERE t1.Z_3STUDENTS = ?",
-            "CoreData: details: SQLite bind[0] = 2",
-            "CoreData: annotation: sql connection fetch time: <t>",
-            "CoreData: annotation: to-many relationship fault \"subjects\" for objectID <x-coredata://\(temporary.store.identifier)/Student/p2> fulfilled from database.  Got 1 rows",
-        ])
+        #expect(
+            shape == [
+                "CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZADDRESS, t0.ZCLASS FROM ZSTUDENT t0 WHERE t0.ZNAME = ?",
+                "CoreData: details: SQLite bind[0] = \"Student2\"",
+                "CoreData: annotation: sql connection fetch time: <t>",
+                "CoreData: annotation: total fetch execution time: <t> for 1 rows.",
+                "CoreData: sql: SELECT 0, t0.Z_PK FROM Z_3SUBJECTS t1 JOIN ZSUBJECT t0 ON t0.Z_PK = t1.Z_4SUBJECTS WHERE t1.Z_3STUDENTS = ?",
+                "CoreData: details: SQLite bind[0] = 2",
+                "CoreData: annotation: sql connection fetch time: <t>",
+                "CoreData: annotation: to-many relationship fault \"subjects\" for objectID <x-coredata://\(temporary.store.identifier)/Student/p2> fulfilled from database.  Got 1 rows",
+            ])
     }
 }

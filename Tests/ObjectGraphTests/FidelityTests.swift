@@ -46,36 +46,47 @@ import Testing
     /// ZVOLUME FLOAT, ZSPOTLIGHTLENGTH DECIMAL, ZARTHASH VARCHAR`, although `spotlightLength` sorts before `volume`.
     @Test func decimalsRankAfterFloatsAndTimestamps() throws {
         let model = try ObjectModel([
-            Entity("PlaylistEntry", [
-                .attribute("artHash", .string), .attribute("sampleRate", .double),
-                .attribute("spotlightLength", .decimal), .attribute("volume", .double), .attribute("added", .date),
-            ]),
+            Entity(
+                "PlaylistEntry",
+                [
+                    .attribute("artHash", .string), .attribute("sampleRate", .double),
+                    .attribute("spotlightLength", .decimal), .attribute("volume", .double), .attribute("added", .date),
+                ])
         ])
-        #expect(model.schemaSQL[0] == "CREATE TABLE ZPLAYLISTENTRY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZADDED TIMESTAMP, ZSAMPLERATE FLOAT, ZVOLUME FLOAT, ZSPOTLIGHTLENGTH DECIMAL, ZARTHASH VARCHAR )")
+        #expect(
+            model.schemaSQL[0]
+                == "CREATE TABLE ZPLAYLISTENTRY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZADDED TIMESTAMP, ZSAMPLERATE FLOAT, ZVOLUME FLOAT, ZSPOTLIGHTLENGTH DECIMAL, ZARTHASH VARCHAR )"
+        )
     }
 
     /// Reflexive relationships (their own inverse) and a many-to-many with both sides on one entity.
     static func socialModel() throws -> ObjectModel {
         try ObjectModel([
-            Entity("Person", [
-                .attribute("name", .string),
-                .toOne("spouse", "Person", inverse: "spouse"),
-                .toMany("friends", "Person", inverse: "friends"),
-                .toMany("following", "Person", inverse: "followers"),
-                .toMany("followers", "Person", inverse: "following"),
-            ]),
+            Entity(
+                "Person",
+                [
+                    .attribute("name", .string),
+                    .toOne("spouse", "Person", inverse: "spouse"),
+                    .toMany("friends", "Person", inverse: "friends"),
+                    .toMany("following", "Person", inverse: "followers"),
+                    .toMany("followers", "Person", inverse: "following"),
+                ])
         ])
     }
 
     @Test func reflexiveAndSameEntityRelationships() throws {
         let model = try Self.socialModel()
-        #expect(model.schemaSQL.filter { $0.hasPrefix("CREATE TABLE Z") && !$0.hasPrefix("CREATE TABLE Z_PRIMARYKEY") && !$0.hasPrefix("CREATE TABLE Z_METADATA") && !$0.hasPrefix("CREATE TABLE Z_MODELCACHE") } == [
-            "CREATE TABLE ZPERSON ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSPOUSE INTEGER, ZNAME VARCHAR )",
-            // Both sides on one entity: named after the relationship that sorts last (EasyLife's Z_2BLOCKING);
-            // a relationship that is its own inverse: the second column is REFLEXIVE.
-            "CREATE TABLE Z_1FOLLOWING ( Z_1FOLLOWERS INTEGER, Z_1FOLLOWING INTEGER, PRIMARY KEY (Z_1FOLLOWERS, Z_1FOLLOWING) )",
-            "CREATE TABLE Z_1FRIENDS ( Z_1FRIENDS INTEGER, REFLEXIVE INTEGER, PRIMARY KEY (Z_1FRIENDS, REFLEXIVE) )",
-        ])
+        #expect(
+            model.schemaSQL.filter {
+                $0.hasPrefix("CREATE TABLE Z") && !$0.hasPrefix("CREATE TABLE Z_PRIMARYKEY") && !$0.hasPrefix("CREATE TABLE Z_METADATA")
+                    && !$0.hasPrefix("CREATE TABLE Z_MODELCACHE")
+            } == [
+                "CREATE TABLE ZPERSON ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSPOUSE INTEGER, ZNAME VARCHAR )",
+                // Both sides on one entity: named after the relationship that sorts last (EasyLife's Z_2BLOCKING);
+                // a relationship that is its own inverse: the second column is REFLEXIVE.
+                "CREATE TABLE Z_1FOLLOWING ( Z_1FOLLOWERS INTEGER, Z_1FOLLOWING INTEGER, PRIMARY KEY (Z_1FOLLOWERS, Z_1FOLLOWING) )",
+                "CREATE TABLE Z_1FRIENDS ( Z_1FRIENDS INTEGER, REFLEXIVE INTEGER, PRIMARY KEY (Z_1FRIENDS, REFLEXIVE) )",
+            ])
         #expect(model.schemaSQL.contains("CREATE INDEX Z_1FRIENDS_REFLEXIVE_INDEX ON Z_1FRIENDS (REFLEXIVE, Z_1FRIENDS)"))
         #expect(model.schemaSQL.contains("CREATE INDEX Z_1FOLLOWING_Z_1FOLLOWING_INDEX ON Z_1FOLLOWING (Z_1FOLLOWING, Z_1FOLLOWERS)"))
 
@@ -96,7 +107,9 @@ import Testing
         try context.save()
         try temporary.reopen()
         let fresh = temporary.store.makeContext()
-        func person(_ name: String) throws -> ManagedObject { try #require(try fresh.fetch(FetchRequest("Person", predicate: Key("name") == .string(name))).first) }
+        func person(_ name: String) throws -> ManagedObject {
+            try #require(try fresh.fetch(FetchRequest("Person", predicate: Key("name") == .string(name))).first)
+        }
         #expect(try person("Bob").object("spouse")?.string("name") == "Ada")
         #expect(try person("Ada").object("spouse")?.string("name") == "Bob")
         #expect(try person("Cy").objects("friends").map { try $0.string("name") } == ["Ada"])
@@ -119,20 +132,29 @@ import Testing
             Entity("Person2", [.toMany("folders", "Folder", inverse: "members")]),
         ])
         let joins = model.schemaSQL.filter { $0.hasPrefix("CREATE TABLE Z_") && $0.contains("PRIMARY KEY (") }
-        #expect(joins == [
-            "CREATE TABLE Z_1MEMBERS ( Z_1FOLDERS INTEGER, Z_4MEMBERS INTEGER, PRIMARY KEY (Z_1FOLDERS, Z_4MEMBERS) )",
-            "CREATE TABLE Z_2ADMINS ( Z_2ADMINGROUPS INTEGER, Z_3ADMINS INTEGER, PRIMARY KEY (Z_2ADMINGROUPS, Z_3ADMINS) )",
-            "CREATE TABLE Z_2MEMBERS ( Z_2PARENTGROUPS INTEGER, Z_3MEMBERS INTEGER, PRIMARY KEY (Z_2PARENTGROUPS, Z_3MEMBERS) )",
-        ])
+        #expect(
+            joins == [
+                "CREATE TABLE Z_1MEMBERS ( Z_1FOLDERS INTEGER, Z_4MEMBERS INTEGER, PRIMARY KEY (Z_1FOLDERS, Z_4MEMBERS) )",
+                "CREATE TABLE Z_2ADMINS ( Z_2ADMINGROUPS INTEGER, Z_3ADMINS INTEGER, PRIMARY KEY (Z_2ADMINGROUPS, Z_3ADMINS) )",
+                "CREATE TABLE Z_2MEMBERS ( Z_2PARENTGROUPS INTEGER, Z_3MEMBERS INTEGER, PRIMARY KEY (Z_2PARENTGROUPS, Z_3MEMBERS) )",
+            ])
         let clash = try ObjectModel([
-            Entity("Node", [.toMany("children", "Node", inverse: "parents"), .toMany("parents", "Node", inverse: "children"),
-                            .toMany("links", "Link", inverse: "parents")]),
+            Entity(
+                "Node",
+                [
+                    .toMany("children", "Node", inverse: "parents"), .toMany("parents", "Node", inverse: "children"),
+                    .toMany("links", "Link", inverse: "parents"),
+                ]),
             Entity("Link", [.toMany("parents", "Node", inverse: "links")]),
         ])
         // Names are unique across the model (Core Data's mapping generator, seen as Shortcuts' Z_4PARENTS1): the
         // table made second takes the suffix (which one is second is inferred: entities in number order).
-        #expect(clash.schemaSQL.contains("CREATE TABLE Z_2PARENTS ( Z_2CHILDREN INTEGER, Z_2PARENTS1 INTEGER, PRIMARY KEY (Z_2CHILDREN, Z_2PARENTS1) )"))
-        #expect(clash.schemaSQL.contains("CREATE TABLE Z_1PARENTS ( Z_1LINKS INTEGER, Z_2PARENTS INTEGER, PRIMARY KEY (Z_1LINKS, Z_2PARENTS) )"))
+        #expect(
+            clash.schemaSQL.contains(
+                "CREATE TABLE Z_2PARENTS ( Z_2CHILDREN INTEGER, Z_2PARENTS1 INTEGER, PRIMARY KEY (Z_2CHILDREN, Z_2PARENTS1) )"))
+        #expect(
+            clash.schemaSQL.contains("CREATE TABLE Z_1PARENTS ( Z_1LINKS INTEGER, Z_2PARENTS INTEGER, PRIMARY KEY (Z_1LINKS, Z_2PARENTS) )")
+        )
     }
 
     @Test func updatesWriteKeysFirstAndMatchAVersionOfZero() throws {
@@ -146,9 +168,14 @@ import Testing
         try student.setValue("Moved", for: "name")
         try student.setObject(other, for: "class")
         var exact: [String] = []
-        temporary.store.sqlTrace = SQLTrace(level: 1, exact: true) { if $0.hasPrefix("CoreData: sql: UPDATE OR FAIL ZSTUDENT") { exact.append($0) } }
+        temporary.store.sqlTrace = SQLTrace(level: 1, exact: true) {
+            if $0.hasPrefix("CoreData: sql: UPDATE OR FAIL ZSTUDENT") { exact.append($0) }
+        }
         try context.save()
-        #expect(exact == ["CoreData: sql: UPDATE OR FAIL ZSTUDENT SET ZCLASS = ?, ZNAME = ?, Z_OPT = ?  WHERE Z_PK = ? AND (Z_OPT = ? OR Z_OPT IS NULL)"])
+        #expect(
+            exact == [
+                "CoreData: sql: UPDATE OR FAIL ZSTUDENT SET ZCLASS = ?, ZNAME = ?, Z_OPT = ?  WHERE Z_PK = ? AND (Z_OPT = ? OR Z_OPT IS NULL)"
+            ])
     }
 
     /// Seed 000 §II.B, `student.subjects.first.name`, traced as Core Data's SQLDebug log writes it (times aside).
@@ -158,27 +185,29 @@ import Testing
         let context = temporary.store.makeContext()
         var lines: [String] = []
         temporary.store.sqlTrace = SQLTrace(level: 2, exact: true) { line in
-            lines.append(line.replacingOccurrences(of: #"\d+\.\d{4}s"#, with: "T", options: .regularExpression)
-                .replacingOccurrences(of: temporary.store.identifier, with: "STORE"))
+            lines.append(
+                line.replacingOccurrences(of: #"\d+\.\d{4}s"#, with: "T", options: .regularExpression)
+                    .replacingOccurrences(of: temporary.store.identifier, with: "STORE"))
         }
         var request = FetchRequest("Student")
         request.returnsObjectsAsFaults = false
         let student = try #require(try context.fetch(request).first)
         _ = try student.objects("subjects").first?.string("name")
-        #expect(lines == [
-            "CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZADDRESS, t0.ZCLASS FROM ZSTUDENT t0 ",
-            "CoreData: annotation: sql connection fetch time: T",
-            "CoreData: annotation: total fetch execution time: T for 1 rows.",
-            "CoreData: sql: SELECT 0, t0.Z_PK FROM Z_3SUBJECTS t1 JOIN ZSUBJECT t0 ON t0.Z_PK = t1.Z_4SUBJECTS WHERE t1.Z_3STUDENTS = ?",
-            "CoreData: details: SQLite bind[0] = (int64)1",
-            "CoreData: annotation: sql connection fetch time: T",
-            "CoreData: annotation: to-many relationship fault \"subjects\" for objectID 0xa003000000000001 <x-coredata://STORE/Student/p1> fulfilled from database.  Got 1 rows",
-            "CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME FROM ZSUBJECT t0 WHERE  t0.Z_PK = ?  LIMIT 1",
-            "CoreData: details: SQLite bind[0] = (int64)1",
-            "CoreData: annotation: sql connection fetch time: T",
-            "CoreData: annotation: total fetch execution time: T for 1 rows.",
-            "CoreData: annotation: fault fulfilled from database for : 0xa004000000000001 <x-coredata://STORE/Subject/p1>",
-        ])
+        #expect(
+            lines == [
+                "CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZADDRESS, t0.ZCLASS FROM ZSTUDENT t0 ",
+                "CoreData: annotation: sql connection fetch time: T",
+                "CoreData: annotation: total fetch execution time: T for 1 rows.",
+                "CoreData: sql: SELECT 0, t0.Z_PK FROM Z_3SUBJECTS t1 JOIN ZSUBJECT t0 ON t0.Z_PK = t1.Z_4SUBJECTS WHERE t1.Z_3STUDENTS = ?",
+                "CoreData: details: SQLite bind[0] = (int64)1",
+                "CoreData: annotation: sql connection fetch time: T",
+                "CoreData: annotation: to-many relationship fault \"subjects\" for objectID 0xa003000000000001 <x-coredata://STORE/Student/p1> fulfilled from database.  Got 1 rows",
+                "CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME FROM ZSUBJECT t0 WHERE  t0.Z_PK = ?  LIMIT 1",
+                "CoreData: details: SQLite bind[0] = (int64)1",
+                "CoreData: annotation: sql connection fetch time: T",
+                "CoreData: annotation: total fetch execution time: T for 1 rows.",
+                "CoreData: annotation: fault fulfilled from database for : 0xa004000000000001 <x-coredata://STORE/Subject/p1>",
+            ])
     }
 
     @Test func metadataIsABinaryPropertyListTheMismatchCheckReads() throws {

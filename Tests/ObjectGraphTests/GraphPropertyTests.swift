@@ -122,8 +122,9 @@ import Testing
     private static func read(_ store: PersistentStore, count: Int) throws -> Expected {
         let context = store.makeContext()
         func index(_ object: ManagedObject?) throws -> Int? { try object.map { Int(try $0.string("name")!.dropFirst())! } }
-        var result = Expected(classOf: Array(repeating: nil, count: count), subjects: Array(repeating: [], count: count),
-                              address: Array(repeating: nil, count: count))
+        var result = Expected(
+            classOf: Array(repeating: nil, count: count), subjects: Array(repeating: [], count: count),
+            address: Array(repeating: nil, count: count))
         for student in try context.fetch(FetchRequest("Student")) {
             let i = try index(student)!
             result.classOf[i] = try index(student.object("class"))

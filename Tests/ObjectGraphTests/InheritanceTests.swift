@@ -9,21 +9,27 @@ import Testing
     /// and an ordered many-to-many (Chat.tags ↔ Tag.chats), a compound fetch index and a uniqueness constraint.
     static func chatModel() throws -> ObjectModel {
         try ObjectModel([
-            Entity("Chat", [
-                .attribute("title", .string),
-                .attribute("remoteID", .string),
-                .toMany("messages", "Message", inverse: "chat", deleteRule: .cascade),
-                .toMany("pinned", "Message", inverse: "pinnedIn", ordered: true),
-                .toMany("tags", "Tag", inverse: "chats", ordered: true),
-            ], uniquenessConstraints: [["remoteID"]]),
-            Entity("Message", abstract: true, [
-                .attribute("sentAt", .date),
-                .attribute("text", .string),
-                .toOne("chat", "Chat", inverse: "messages"),
-                .toOne("pinnedIn", "Chat", inverse: "pinned"),
-            ], fetchIndexes: [FetchIndex("byChatAndDate", [FetchIndex.Element("chat"), FetchIndex.Element("sentAt", ascending: false)])]),
+            Entity(
+                "Chat",
+                [
+                    .attribute("title", .string),
+                    .attribute("remoteID", .string),
+                    .toMany("messages", "Message", inverse: "chat", deleteRule: .cascade),
+                    .toMany("pinned", "Message", inverse: "pinnedIn", ordered: true),
+                    .toMany("tags", "Tag", inverse: "chats", ordered: true),
+                ], uniquenessConstraints: [["remoteID"]]),
+            Entity(
+                "Message", abstract: true,
+                [
+                    .attribute("sentAt", .date),
+                    .attribute("text", .string),
+                    .toOne("chat", "Chat", inverse: "messages"),
+                    .toOne("pinnedIn", "Chat", inverse: "pinned"),
+                ],
+                fetchIndexes: [FetchIndex("byChatAndDate", [FetchIndex.Element("chat"), FetchIndex.Element("sentAt", ascending: false)])]),
             Entity("TextMessage", parent: "Message", [.attribute("body", .string)]),
-            Entity("ImageMessage", parent: "Message", [.attribute("width", .int32), .attribute("height", .int32), .attribute("body", .binary)]),
+            Entity(
+                "ImageMessage", parent: "Message", [.attribute("width", .int32), .attribute("height", .int32), .attribute("body", .binary)]),
             Entity("Tag", [.attribute("name", .string), .toMany("chats", "Chat", inverse: "tags")]),
         ])
     }
@@ -31,26 +37,30 @@ import Testing
     @Test func ddlOfAHierarchyOrderedRelationshipsIndexesAndConstraints() throws {
         let model = try Self.chatModel()
         #expect(model.entities.map { "\($0.number) \($0.name)" } == ["1 Chat", "2 Message", "3 ImageMessage", "4 TextMessage", "5 Tag"])
-        #expect(model.schemaSQL.filter { !$0.hasPrefix("CREATE TRIGGER") } == [
-            "CREATE TABLE ZCHAT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZREMOTEID VARCHAR, ZTITLE VARCHAR )",
-            "CREATE TABLE Z_1TAGS ( Z_1CHATS INTEGER, Z_5TAGS INTEGER, Z_FOK_5TAGS INTEGER, PRIMARY KEY (Z_1CHATS, Z_5TAGS) )",
-            "CREATE INDEX Z_1TAGS_Z_5TAGS_INDEX ON Z_1TAGS (Z_5TAGS, Z_1CHATS)",
-            "CREATE UNIQUE INDEX Z_Chat_UNIQUE_remoteID ON ZCHAT (ZREMOTEID COLLATE BINARY ASC)",
-            // One table for the hierarchy: the parent's columns, then each sub-entity's in entity order; siblings'
-            // same-named attributes get columns of their own (ImageMessage, 3, keeps ZBODY; TextMessage, 4, gets
-            // ZBODY1, as Bear's ZHEIGHT1); order keys after every entity's integers; then ranked by type.
-            "CREATE TABLE ZMESSAGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHAT INTEGER, ZPINNEDIN INTEGER, ZHEIGHT INTEGER, ZWIDTH INTEGER, Z_FOK_PINNEDIN INTEGER, ZSENTAT TIMESTAMP, ZTEXT VARCHAR, ZBODY1 VARCHAR, ZBODY BLOB )",
-            "CREATE INDEX ZMESSAGE_ZCHAT_INDEX ON ZMESSAGE (ZCHAT)",
-            "CREATE INDEX ZMESSAGE_ZPINNEDIN_INDEX ON ZMESSAGE (ZPINNEDIN)",
-            "CREATE INDEX ZMESSAGE_Z_ENT_INDEX ON ZMESSAGE (Z_ENT)",
-            "CREATE INDEX Z_Message_byChatAndDate ON ZMESSAGE (ZCHAT COLLATE BINARY ASC, ZSENTAT COLLATE BINARY DESC)",
-            "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
-            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
-            "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
-            "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
-        ])
+        #expect(
+            model.schemaSQL.filter { !$0.hasPrefix("CREATE TRIGGER") } == [
+                "CREATE TABLE ZCHAT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZREMOTEID VARCHAR, ZTITLE VARCHAR )",
+                "CREATE TABLE Z_1TAGS ( Z_1CHATS INTEGER, Z_5TAGS INTEGER, Z_FOK_5TAGS INTEGER, PRIMARY KEY (Z_1CHATS, Z_5TAGS) )",
+                "CREATE INDEX Z_1TAGS_Z_5TAGS_INDEX ON Z_1TAGS (Z_5TAGS, Z_1CHATS)",
+                "CREATE UNIQUE INDEX Z_Chat_UNIQUE_remoteID ON ZCHAT (ZREMOTEID COLLATE BINARY ASC)",
+                // One table for the hierarchy: the parent's columns, then each sub-entity's in entity order; siblings'
+                // same-named attributes get columns of their own (ImageMessage, 3, keeps ZBODY; TextMessage, 4, gets
+                // ZBODY1, as Bear's ZHEIGHT1); order keys after every entity's integers; then ranked by type.
+                "CREATE TABLE ZMESSAGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHAT INTEGER, ZPINNEDIN INTEGER, ZHEIGHT INTEGER, ZWIDTH INTEGER, Z_FOK_PINNEDIN INTEGER, ZSENTAT TIMESTAMP, ZTEXT VARCHAR, ZBODY1 VARCHAR, ZBODY BLOB )",
+                "CREATE INDEX ZMESSAGE_ZCHAT_INDEX ON ZMESSAGE (ZCHAT)",
+                "CREATE INDEX ZMESSAGE_ZPINNEDIN_INDEX ON ZMESSAGE (ZPINNEDIN)",
+                "CREATE INDEX ZMESSAGE_Z_ENT_INDEX ON ZMESSAGE (Z_ENT)",
+                "CREATE INDEX Z_Message_byChatAndDate ON ZMESSAGE (ZCHAT COLLATE BINARY ASC, ZSENTAT COLLATE BINARY DESC)",
+                "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
+                "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+                "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+                "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
+            ])
         let message = try #require(model.entity("Message"))
-        #expect(message.sql.selectRows == "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZSENTAT, t0.ZTEXT, t0.ZCHAT, t0.ZPINNEDIN, t0.Z_FOK_PINNEDIN, t0.ZBODY, t0.ZHEIGHT, t0.ZWIDTH, t0.ZBODY1 FROM ZMESSAGE t0 ")
+        #expect(
+            message.sql.selectRows
+                == "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZSENTAT, t0.ZTEXT, t0.ZCHAT, t0.ZPINNEDIN, t0.Z_FOK_PINNEDIN, t0.ZBODY, t0.ZHEIGHT, t0.ZWIDTH, t0.ZBODY1 FROM ZMESSAGE t0 "
+        )
         #expect(model.entity("TextMessage")!.sql.entityRestriction == " t0.Z_ENT = 4")
         #expect(message.sql.entityRestriction == nil)
     }
@@ -92,7 +102,10 @@ import Testing
         temporary.recordSQL()
         let all = try fresh.fetch(FetchRequest("Message", sortDescriptors: [FetchSort("sentAt")])).array
         #expect(Set(all.map(\.entity.name)) == ["TextMessage", "ImageMessage"])
-        #expect(temporary.sql == ["SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZSENTAT, t0.ZTEXT, t0.ZCHAT, t0.ZPINNEDIN, t0.Z_FOK_PINNEDIN, t0.ZBODY, t0.ZHEIGHT, t0.ZWIDTH, t0.ZBODY1 FROM ZMESSAGE t0 ORDER BY t0.ZSENTAT"])
+        #expect(
+            temporary.sql == [
+                "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZSENTAT, t0.ZTEXT, t0.ZCHAT, t0.ZPINNEDIN, t0.Z_FOK_PINNEDIN, t0.ZBODY, t0.ZHEIGHT, t0.ZWIDTH, t0.ZBODY1 FROM ZMESSAGE t0 ORDER BY t0.ZSENTAT"
+            ])
         let fetchedText = try #require(all.first { $0.entity.name == "TextMessage" })
         #expect(try fetchedText.string("body") == "hello")
         let fetchedImage = try #require(all.first { $0.entity.name == "ImageMessage" })
@@ -101,7 +114,10 @@ import Testing
         temporary.recordSQL()
         let texts = try fresh.fetch(FetchRequest("TextMessage")).array
         #expect(texts.count == 1 && texts[0] === fetchedText)
-        #expect(temporary.sql == ["SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZSENTAT, t0.ZTEXT, t0.ZCHAT, t0.ZPINNEDIN, t0.Z_FOK_PINNEDIN, t0.ZBODY1 FROM ZMESSAGE t0 WHERE t0.Z_ENT = 4"])
+        #expect(
+            temporary.sql == [
+                "SELECT t0.Z_ENT, t0.Z_PK, t0.Z_OPT, t0.ZSENTAT, t0.ZTEXT, t0.ZCHAT, t0.ZPINNEDIN, t0.Z_FOK_PINNEDIN, t0.ZBODY1 FROM ZMESSAGE t0 WHERE t0.Z_ENT = 4"
+            ])
         // The parent without its sub-entities: none, it is abstract.
         var parentOnly = FetchRequest("Message")
         parentOnly.includesSubentities = false

@@ -15,8 +15,10 @@ import Testing
     @Test func manyToOne() throws {
         let temporary = try TemporaryStore(seedModel())
         let context = temporary.store.makeContext()
-        let a = try named(context, "Class", "A"), b = try named(context, "Class", "B")
-        let s1 = try named(context, "Student", "S1"), s2 = try named(context, "Student", "S2")
+        let a = try named(context, "Class", "A")
+        let b = try named(context, "Class", "B")
+        let s1 = try named(context, "Student", "S1")
+        let s2 = try named(context, "Student", "S2")
         try s1.setObject(a, for: "class")
         try a.add(s2, to: "students")
         #expect(try names(a.objects("students")) == ["S1", "S2"])
@@ -51,8 +53,10 @@ import Testing
     @Test func manyToMany() throws {
         let temporary = try TemporaryStore(seedModel())
         let context = temporary.store.makeContext()
-        let math = try named(context, "Subject", "Math"), art = try named(context, "Subject", "Art")
-        let s1 = try named(context, "Student", "S1"), s2 = try named(context, "Student", "S2")
+        let math = try named(context, "Subject", "Math")
+        let art = try named(context, "Subject", "Art")
+        let s1 = try named(context, "Student", "S1")
+        let s2 = try named(context, "Student", "S2")
         try s1.add(math, to: "subjects")
         try art.add(s1, to: "students")
         try s2.add(math, to: "subjects")
@@ -71,7 +75,8 @@ import Testing
     @Test func oneToOne() throws {
         let temporary = try TemporaryStore(seedModel())
         let context = temporary.store.makeContext()
-        let s1 = try named(context, "Student", "S1"), s2 = try named(context, "Student", "S2")
+        let s1 = try named(context, "Student", "S1")
+        let s2 = try named(context, "Student", "S2")
         let home = try named(context, "Address", "Home")
         try s1.setObject(home, for: "address")
         #expect(try home.object("student") === s1)
@@ -110,7 +115,8 @@ import Testing
         #expect(throws: ObjectGraphError.invalidOperation("Student.class holds Class objects, not Subject")) {
             try student.setObject(subject, for: "class")
         }
-        #expect(throws: ObjectGraphError.invalidOperation("entity Student has no property 'age' (it has: address, class, name, subjects)")) {
+        #expect(throws: ObjectGraphError.invalidOperation("entity Student has no property 'age' (it has: address, class, name, subjects)"))
+        {
             _ = try student.value("age")
         }
         #expect(throws: ObjectGraphError.invalidOperation("cannot store integer 3 in Student.name, which holds String values")) {
@@ -129,12 +135,14 @@ import Testing
     /// destination through changes, a save and a fresh read, and a sub-entity uses its parent's slots.
     @Test func relationshipsPastTheInlineSlots() throws {
         let model = try ObjectModel([
-            Entity("Hub", [
-                .attribute("name", .string),
-                .toOne("first", "Leaf", inverse: nil), .toOne("second", "Leaf", inverse: nil),
-                .toOne("third", "Leaf", inverse: nil), .toOne("fourth", "Leaf", inverse: nil),
-                .toMany("leaves", "Leaf", inverse: "hub"),
-            ]),
+            Entity(
+                "Hub",
+                [
+                    .attribute("name", .string),
+                    .toOne("first", "Leaf", inverse: nil), .toOne("second", "Leaf", inverse: nil),
+                    .toOne("third", "Leaf", inverse: nil), .toOne("fourth", "Leaf", inverse: nil),
+                    .toMany("leaves", "Leaf", inverse: "hub"),
+                ]),
             Entity("BigHub", parent: "Hub", [.toOne("fifth", "Leaf", inverse: nil)]),
             Entity("Leaf", [.attribute("name", .string), .toOne("hub", "Hub", inverse: "leaves")]),
         ])

@@ -7,11 +7,13 @@ import Testing
 @Suite struct OrderedRelationshipTests {
     static func playlistModel() throws -> ObjectModel {
         try ObjectModel([
-            Entity("Playlist", [
-                .attribute("name", .string),
-                .toMany("songs", "Song", inverse: "playlist", ordered: true),
-                .toMany("tags", "Tag", inverse: "playlists", ordered: true),
-            ]),
+            Entity(
+                "Playlist",
+                [
+                    .attribute("name", .string),
+                    .toMany("songs", "Song", inverse: "playlist", ordered: true),
+                    .toMany("tags", "Tag", inverse: "playlists", ordered: true),
+                ]),
             Entity("Song", [.attribute("title", .string), .toOne("playlist", "Playlist", inverse: "songs")]),
             Entity("Tag", [.attribute("name", .string), .toMany("playlists", "Playlist", inverse: "tags")]),
         ])

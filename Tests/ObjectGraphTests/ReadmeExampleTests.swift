@@ -10,11 +10,19 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let model = try ObjectModel([
-            Entity("Student", [.attribute("name", .string, optional: false),
-                               .toOne("class", "Class", inverse: "students")]),
-            Entity("Class", [.attribute("name", .string),
-                             .toMany("students", "Student", inverse: "class"),
-                             .derived("studentCount", "students.@count")]),
+            Entity(
+                "Student",
+                [
+                    .attribute("name", .string, optional: false),
+                    .toOne("class", "Class", inverse: "students"),
+                ]),
+            Entity(
+                "Class",
+                [
+                    .attribute("name", .string),
+                    .toMany("students", "Student", inverse: "class"),
+                    .derived("studentCount", "students.@count"),
+                ]),
         ])
         #expect(model.warnings.isEmpty)
         let store = try PersistentStore(model: model, location: .file(folder.appendingPathComponent("school.sqlite").path))
@@ -29,8 +37,9 @@ import Testing
         #expect(try maths.objects("students").map { try $0.string("name") } == ["Ada"])
         try context.save()
 
-        var request = FetchRequest("Student", predicate: try FetchPredicate(format: "class.name == %@", "Maths"),
-                                   sortDescriptors: [FetchSort("name")])
+        var request = FetchRequest(
+            "Student", predicate: try FetchPredicate(format: "class.name == %@", "Maths"),
+            sortDescriptors: [FetchSort("name")])
         request.fetchBatchSize = 20
         request.relationshipKeyPathsForPrefetching = ["class"]
         store.resetCounters()

@@ -15,9 +15,11 @@ import Testing
     }
 
     private var everyValue: [Value] {
-        [.null, .int(-7), .double(2.5), .bool(true), .string("a string longer than fifteen bytes"), .string("short"),
-         .date(Date(timeIntervalSinceReferenceDate: 12.25)), .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
-         .binary(Data([1, 2, 3])), .decimal(Decimal(string: "12.345")!), .url(URL(string: "https://example.com/a")!)]
+        [
+            .null, .int(-7), .double(2.5), .bool(true), .string("a string longer than fifteen bytes"), .string("short"),
+            .date(Date(timeIntervalSinceReferenceDate: 12.25)), .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
+            .binary(Data([1, 2, 3])), .decimal(Decimal(string: "12.345")!), .url(URL(string: "https://example.com/a")!),
+        ]
     }
 
     private func row(_ values: [Value]) -> RowSnapshot {
@@ -93,11 +95,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let connection = try SQLiteConnection(path: directory.appendingPathComponent("read.sqlite").path)
         try connection.execute("CREATE TABLE T(A)")
-        let stored = ["NULL", "42", "-7", "2.5", "'text'", "'12'", "'https://example.com/a'", "X'E621E1F8C36C495A93FC0C247A3E6E5F'",
-                      "X'0102'", "''", "'12.345'"]
+        let stored = [
+            "NULL", "42", "-7", "2.5", "'text'", "'12'", "'https://example.com/a'", "X'E621E1F8C36C495A93FC0C247A3E6E5F'",
+            "X'0102'", "''", "'12.345'",
+        ]
         for literal in stored { try connection.execute("INSERT INTO T(A) VALUES (\(literal))") }
-        let types: [AttributeType] = [.int16, .int32, .int64, .decimal, .double, .float, .string, .bool, .date, .binary, .uuid, .uri,
-                                      .transformable]
+        let types: [AttributeType] = [
+            .int16, .int32, .int64, .decimal, .double, .float, .string, .bool, .date, .binary, .uuid, .uri,
+            .transformable,
+        ]
         let owner = RowShape.Owner(tableNumber: 1, types: types, defaults: ContiguousArray(repeating: .null, count: types.count))
         let statement = try SQLiteStatement(connection: connection, sql: "SELECT A FROM T")
         while try statement.step() {
@@ -121,10 +127,13 @@ import Testing
 
     private func counted(_ releases: Releases) -> Value {
         let bytes = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 8)
-        return .binary(Data(bytesNoCopy: bytes, count: 64, deallocator: .custom { pointer, _ in
-            pointer.deallocate()
-            releases.count += 1
-        }))
+        return .binary(
+            Data(
+                bytesNoCopy: bytes, count: 64,
+                deallocator: .custom { pointer, _ in
+                    pointer.deallocate()
+                    releases.count += 1
+                }))
     }
 
     @Test func whatASlotHoldsIsReleasedOnceItsLastHolderGoes() {

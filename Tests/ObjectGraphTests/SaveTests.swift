@@ -19,23 +19,24 @@ import Testing
         #expect(schoolClass.objectID.isTemporary)
         #expect(schoolClass.objectID.uriRepresentation == "x-coredata:///Class/t1")
         try context.save()
-        #expect(temporary.sql == [
-            "BEGIN EXCLUSIVE",
-            "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
-            "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
-            "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
-            "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
-            "pragma auto_vacuum",
-            "pragma auto_vacuum=2",
-            "COMMIT",
-            "BEGIN EXCLUSIVE",
-            "INSERT INTO ZCLASS(Z_PK, Z_ENT, Z_OPT, ZNAME, ZSTUDENTCOUNT) VALUES(?, ?, ?, ?, ?)",
-            "INSERT INTO ZSTUDENT(Z_PK, Z_ENT, Z_OPT, ZADDRESS, ZCLASS, ZNAME) VALUES(?, ?, ?, ?, ?, ?)",
-            "INSERT INTO ZSTUDENT(Z_PK, Z_ENT, Z_OPT, ZADDRESS, ZCLASS, ZNAME) VALUES(?, ?, ?, ?, ?, ?)",
-            "COMMIT",
-            "pragma page_count",
-            "pragma freelist_count",
-        ])
+        #expect(
+            temporary.sql == [
+                "BEGIN EXCLUSIVE",
+                "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+                "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?",
+                "UPDATE OR FAIL Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ? AND Z_MAX = ?",
+                "pragma auto_vacuum",
+                "pragma auto_vacuum=2",
+                "COMMIT",
+                "BEGIN EXCLUSIVE",
+                "INSERT INTO ZCLASS(Z_PK, Z_ENT, Z_OPT, ZNAME, ZSTUDENTCOUNT) VALUES(?, ?, ?, ?, ?)",
+                "INSERT INTO ZSTUDENT(Z_PK, Z_ENT, Z_OPT, ZADDRESS, ZCLASS, ZNAME) VALUES(?, ?, ?, ?, ?, ?)",
+                "INSERT INTO ZSTUDENT(Z_PK, Z_ENT, Z_OPT, ZADDRESS, ZCLASS, ZNAME) VALUES(?, ?, ?, ?, ?, ?)",
+                "COMMIT",
+                "pragma page_count",
+                "pragma freelist_count",
+            ])
         #expect(context.counters[.insert] == 3 && context.counters[.other] == 12)
         #expect(!schoolClass.objectID.isTemporary)
         #expect(schoolClass.objectID.uriRepresentation == "x-coredata://\(temporary.store.identifier)/Class/p1")
@@ -57,8 +58,11 @@ import Testing
         try student.setValue("B", for: "name")
         try context.save()
         // A save that inserts nothing has no key-reserving transaction (inferred: that transaction exists for new keys).
-        #expect(temporary.sql == ["BEGIN EXCLUSIVE", "UPDATE OR FAIL ZSTUDENT SET ZNAME = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", "COMMIT",
-                                  "pragma page_count", "pragma freelist_count"])
+        #expect(
+            temporary.sql == [
+                "BEGIN EXCLUSIVE", "UPDATE OR FAIL ZSTUDENT SET ZNAME = ?, Z_OPT = ? WHERE Z_PK = ? AND Z_OPT = ?", "COMMIT",
+                "pragma page_count", "pragma freelist_count",
+            ])
         #expect(try connection.scalarInt("SELECT Z_OPT FROM ZSTUDENT") == 2)
         // Setting the same value changes nothing: no UPDATE.
         try student.setValue("B", for: "name")
@@ -128,7 +132,10 @@ import Testing
         try a.setValue("first", for: "name")
         try b.setValue("second", for: "name")
         try first.save()
-        #expect(throws: ObjectGraphError.mergeConflict(["Student \(b.objectID) changed in the store (version 1 → 2) since this context read it"])) {
+        #expect(
+            throws: ObjectGraphError.mergeConflict(["Student \(b.objectID) changed in the store (version 1 → 2) since this context read it"]
+            )
+        ) {
             try second.save()
         }
     }
@@ -228,7 +235,10 @@ import Testing
             try student.setObject(schoolClass, for: "class")
             students.append(student)
         }
-        #expect(students.map(\.objectID.uriRepresentation) == ["x-coredata:///Student/t1", "x-coredata:///Student/t2", "x-coredata:///Student/t3"])
+        #expect(
+            students.map(\.objectID.uriRepresentation) == [
+                "x-coredata:///Student/t1", "x-coredata:///Student/t2", "x-coredata:///Student/t3",
+            ])
         try context.delete(students[1])
         try context.save()
         #expect(students[0].objectID.primaryKey == 1 && students[2].objectID.primaryKey == 3)

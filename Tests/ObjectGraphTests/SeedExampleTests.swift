@@ -17,10 +17,11 @@ import Testing
         #expect(context.counters.selects == 2)
         #expect(context.counters[.fetch] == 1)
         #expect(context.counters[.objectFault] == 1)
-        #expect(temporary.sql == [
-            "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZADDRESS, t0.ZCLASS FROM ZSTUDENT t0",
-            "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZSTUDENT FROM ZADDRESS t0 WHERE t0.Z_PK = ? LIMIT 1",
-        ])
+        #expect(
+            temporary.sql == [
+                "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZADDRESS, t0.ZCLASS FROM ZSTUDENT t0",
+                "SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME, t0.ZSTUDENT FROM ZADDRESS t0 WHERE t0.Z_PK = ? LIMIT 1",
+            ])
     }
 
     @Test func toManyFirstCostsThreeFetches() throws {
@@ -37,15 +38,19 @@ import Testing
         #expect(context.counters.selects == 3)
         #expect(context.counters.relationshipFaults == 1)
         #expect(context.counters.objectFaults == 1)
-        #expect(temporary.sql[1] == "SELECT 0, t0.Z_PK FROM Z_3SUBJECTS t1 JOIN ZSUBJECT t0 ON t0.Z_PK = t1.Z_4SUBJECTS WHERE t1.Z_3STUDENTS = ?")
+        #expect(
+            temporary.sql[1]
+                == "SELECT 0, t0.Z_PK FROM Z_3SUBJECTS t1 JOIN ZSUBJECT t0 ON t0.Z_PK = t1.Z_4SUBJECTS WHERE t1.Z_3STUDENTS = ?")
     }
 
     @Test func dataLossOfManyToNil() throws {
         // Seed 000 §II.B: subject1 in student1.subjects and student2.subjects; after save and a refetch in a
         // new context, student1 has lost it.
         let model = try seedModel(subjectsInverse: false)
-        #expect(model.warnings.contains(
-            "Student.subjects does not have an inverse; this is an advanced setting (no object can be in multiple destinations for a specific relationship)"))
+        #expect(
+            model.warnings.contains(
+                "Student.subjects does not have an inverse; this is an advanced setting (no object can be in multiple destinations for a specific relationship)"
+            ))
         let temporary = try TemporaryStore(model)
         try saveSeedSection2B(in: temporary.store.makeContext())
 

@@ -6,51 +6,51 @@ import Testing
 @Suite struct XcodeModelTests {
     /// InheritanceTests' chat model as Xcode writes it, with a diagram, user info and a fetch request to ignore.
     static let chatContents = """
-    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-    <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22522" systemVersion="23B81" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
-        <entity name="Chat" representedClassName="Chat" syncable="YES" codeGenerationType="class">
-            <attribute name="remoteID" optional="YES" attributeType="String"/>
-            <attribute name="title" optional="YES" attributeType="String"/>
-            <relationship name="messages" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Message" inverseName="chat" inverseEntity="Message"/>
-            <relationship name="pinned" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="Message" inverseName="pinnedIn" inverseEntity="Message"/>
-            <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="Tag" inverseName="chats" inverseEntity="Tag"/>
-            <uniquenessConstraints>
-                <uniquenessConstraint>
-                    <constraint value="remoteID"/>
-                </uniquenessConstraint>
-            </uniquenessConstraints>
-            <userInfo>
-                <entry key="owner" value="chat team"/>
-            </userInfo>
-        </entity>
-        <entity name="ImageMessage" parentEntity="Message" syncable="YES">
-            <attribute name="body" optional="YES" attributeType="Binary"/>
-            <attribute name="height" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
-            <attribute name="width" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
-        </entity>
-        <entity name="Message" isAbstract="YES" syncable="YES">
-            <attribute name="sentAt" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
-            <attribute name="text" optional="YES" attributeType="String"/>
-            <relationship name="chat" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Chat" inverseName="messages" inverseEntity="Chat"/>
-            <relationship name="pinnedIn" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Chat" inverseName="pinned" inverseEntity="Chat"/>
-            <fetchIndex name="byChatAndDate">
-                <fetchIndexElement property="chat" type="Binary" order="ascending"/>
-                <fetchIndexElement property="sentAt" type="Binary" order="descending"/>
-            </fetchIndex>
-        </entity>
-        <entity name="Tag" syncable="YES">
-            <attribute name="name" optional="YES" attributeType="String"/>
-            <relationship name="chats" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Chat" inverseName="tags" inverseEntity="Chat"/>
-        </entity>
-        <entity name="TextMessage" parentEntity="Message" syncable="YES">
-            <attribute name="body" optional="YES" attributeType="String"/>
-        </entity>
-        <fetchRequest name="RecentChats" entity="Chat" predicateString="title != nil"/>
-        <elements>
-            <element name="Chat" positionX="-63" positionY="-18" width="128" height="104"/>
-        </elements>
-    </model>
-    """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0" lastSavedToolsVersion="22522" systemVersion="23B81" minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
+            <entity name="Chat" representedClassName="Chat" syncable="YES" codeGenerationType="class">
+                <attribute name="remoteID" optional="YES" attributeType="String"/>
+                <attribute name="title" optional="YES" attributeType="String"/>
+                <relationship name="messages" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Message" inverseName="chat" inverseEntity="Message"/>
+                <relationship name="pinned" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="Message" inverseName="pinnedIn" inverseEntity="Message"/>
+                <relationship name="tags" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="Tag" inverseName="chats" inverseEntity="Tag"/>
+                <uniquenessConstraints>
+                    <uniquenessConstraint>
+                        <constraint value="remoteID"/>
+                    </uniquenessConstraint>
+                </uniquenessConstraints>
+                <userInfo>
+                    <entry key="owner" value="chat team"/>
+                </userInfo>
+            </entity>
+            <entity name="ImageMessage" parentEntity="Message" syncable="YES">
+                <attribute name="body" optional="YES" attributeType="Binary"/>
+                <attribute name="height" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
+                <attribute name="width" optional="YES" attributeType="Integer 32" defaultValueString="0" usesScalarValueType="YES"/>
+            </entity>
+            <entity name="Message" isAbstract="YES" syncable="YES">
+                <attribute name="sentAt" optional="YES" attributeType="Date" usesScalarValueType="NO"/>
+                <attribute name="text" optional="YES" attributeType="String"/>
+                <relationship name="chat" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Chat" inverseName="messages" inverseEntity="Chat"/>
+                <relationship name="pinnedIn" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Chat" inverseName="pinned" inverseEntity="Chat"/>
+                <fetchIndex name="byChatAndDate">
+                    <fetchIndexElement property="chat" type="Binary" order="ascending"/>
+                    <fetchIndexElement property="sentAt" type="Binary" order="descending"/>
+                </fetchIndex>
+            </entity>
+            <entity name="Tag" syncable="YES">
+                <attribute name="name" optional="YES" attributeType="String"/>
+                <relationship name="chats" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Chat" inverseName="tags" inverseEntity="Chat"/>
+            </entity>
+            <entity name="TextMessage" parentEntity="Message" syncable="YES">
+                <attribute name="body" optional="YES" attributeType="String"/>
+            </entity>
+            <fetchRequest name="RecentChats" entity="Chat" predicateString="title != nil"/>
+            <elements>
+                <element name="Chat" positionX="-63" positionY="-18" width="128" height="104"/>
+            </elements>
+        </model>
+        """
 
     @Test func aModelFileMakesTheSameStoreAsTheModelDeclaredInSwift() throws {
         let xcode = try XcodeModel.parse(Data(Self.chatContents.utf8))
@@ -61,25 +61,25 @@ import Testing
 
     @Test func attributesKeepTheirTypesDefaultsValidationAndDerivations() throws {
         let contents = """
-        <model type="com.apple.IDECoreDataModeler.DataModel">
-            <entity name="Post">
-                <attribute name="title" attributeType="String" minValueString="1" maxValueString="5" regularExpressionString="\\p{L}[\\p{L} ]*"/>
-                <attribute name="rank" optional="YES" attributeType="Integer 16" defaultValueString="NO" usesScalarValueType="YES"/>
-                <attribute name="score" optional="YES" attributeType="Decimal" defaultValueString="0.1"/>
-                <attribute name="identifier" optional="YES" attributeType="UUID" usesScalarValueType="NO"/>
-                <attribute name="link" optional="YES" attributeType="URI"/>
-                <attribute name="flag" optional="YES" attributeType="Boolean" defaultValueString="YES" usesScalarValueType="YES"/>
-                <attribute name="payload" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData"/>
-                <attribute name="scratch" optional="YES" transient="YES"/>
-                <attribute name="likeCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="likes.@count" usesScalarValueType="YES"/>
-                <attribute name="searchTitle" optional="YES" attributeType="String" derived="YES" derivationExpression="canonical:(title)"/>
-                <relationship name="likes" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Like" inverseName="post" inverseEntity="Like"/>
-            </entity>
-            <entity name="Like">
-                <relationship name="post" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Post" inverseName="likes" inverseEntity="Post"/>
-            </entity>
-        </model>
-        """
+            <model type="com.apple.IDECoreDataModeler.DataModel">
+                <entity name="Post">
+                    <attribute name="title" attributeType="String" minValueString="1" maxValueString="5" regularExpressionString="\\p{L}[\\p{L} ]*"/>
+                    <attribute name="rank" optional="YES" attributeType="Integer 16" defaultValueString="NO" usesScalarValueType="YES"/>
+                    <attribute name="score" optional="YES" attributeType="Decimal" defaultValueString="0.1"/>
+                    <attribute name="identifier" optional="YES" attributeType="UUID" usesScalarValueType="NO"/>
+                    <attribute name="link" optional="YES" attributeType="URI"/>
+                    <attribute name="flag" optional="YES" attributeType="Boolean" defaultValueString="YES" usesScalarValueType="YES"/>
+                    <attribute name="payload" optional="YES" attributeType="Transformable" valueTransformerName="NSSecureUnarchiveFromData"/>
+                    <attribute name="scratch" optional="YES" transient="YES"/>
+                    <attribute name="likeCount" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="likes.@count" usesScalarValueType="YES"/>
+                    <attribute name="searchTitle" optional="YES" attributeType="String" derived="YES" derivationExpression="canonical:(title)"/>
+                    <relationship name="likes" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Like" inverseName="post" inverseEntity="Like"/>
+                </entity>
+                <entity name="Like">
+                    <relationship name="post" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Post" inverseName="likes" inverseEntity="Post"/>
+                </entity>
+            </model>
+            """
         let xcode = try XcodeModel.parse(Data(contents.utf8))
         #expect(xcode.notes.isEmpty)
         let model = try xcode.makeModel()
@@ -87,13 +87,19 @@ import Testing
         let types = ["title", "rank", "score", "identifier", "link", "flag", "payload", "scratch"].map { name in
             "\(name):\(post.attribute(name)?.type.xcodeName ?? "missing")"
         }
-        #expect(types == ["title:String", "rank:Integer 16", "score:Decimal", "identifier:UUID", "link:URI", "flag:Boolean",
-                          "payload:Transformable", "scratch:Undefined"])
+        #expect(
+            types == [
+                "title:String", "rank:Integer 16", "score:Decimal", "identifier:UUID", "link:URI", "flag:Boolean",
+                "payload:Transformable", "scratch:Undefined",
+            ])
         #expect(post.attribute("scratch")?.isTransient == true)
         #expect(post.attribute("payload")?.valueTransformerName == "NSSecureUnarchiveFromData")
         #expect(post.derivedAttribute("likeCount")?.derivation == "likes.@count")
         #expect(post.attribute("title")?.validation.pattern == #"\p{L}[\p{L} ]*"#)
-        #expect(model.schemaSQL.first { $0.hasPrefix("CREATE TABLE ZPOST") } == "CREATE TABLE ZPOST ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFLAG INTEGER, ZLIKECOUNT INTEGER, ZRANK INTEGER, ZSCORE DECIMAL, ZLINK VARCHAR, ZSEARCHTITLE VARCHAR, ZTITLE VARCHAR, ZIDENTIFIER BLOB, ZPAYLOAD BLOB )")
+        #expect(
+            model.schemaSQL.first { $0.hasPrefix("CREATE TABLE ZPOST") }
+                == "CREATE TABLE ZPOST ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFLAG INTEGER, ZLIKECOUNT INTEGER, ZRANK INTEGER, ZSCORE DECIMAL, ZLINK VARCHAR, ZSEARCHTITLE VARCHAR, ZTITLE VARCHAR, ZIDENTIFIER BLOB, ZPAYLOAD BLOB )"
+        )
 
         let temporary = try TemporaryStore(model)
         let context = temporary.store.makeContext()
@@ -114,60 +120,71 @@ import Testing
 
     @Test func whatCannotBeStoredIsSkippedWithANote() throws {
         let contents = """
-        <model type="com.apple.IDECoreDataModeler.DataModel">
-            <entity name="Item">
-                <attribute name="location" optional="YES" attributeType="Integer 64"/>
-                <attribute name="shape" optional="YES" attributeType="Polygon"/>
-                <attribute name="loose" optional="YES"/>
-                <attribute name="total" optional="YES" attributeType="Double" derived="YES" derivationExpression="parts.weight.@avg"/>
-                <relationship name="cache" optional="YES" transient="YES" maxCount="1" destinationEntity="Item"/>
-                <relationship name="owner" optional="YES" maxCount="1" destinationEntity="Person" inverseName="items" inverseEntity="Person"/>
-                <fetchIndex name="byLocation">
-                    <fetchIndexElement property="location" type="RTree" order="ascending"/>
-                </fetchIndex>
-                <fetchIndex name="byNothing">
-                    <fetchIndexElement property="missing" type="Binary" order="ascending"/>
-                </fetchIndex>
-                <plugin name="future"><setting/></plugin>
-            </entity>
-        </model>
-        """
+            <model type="com.apple.IDECoreDataModeler.DataModel">
+                <entity name="Item">
+                    <attribute name="location" optional="YES" attributeType="Integer 64"/>
+                    <attribute name="shape" optional="YES" attributeType="Polygon"/>
+                    <attribute name="loose" optional="YES"/>
+                    <attribute name="total" optional="YES" attributeType="Double" derived="YES" derivationExpression="parts.weight.@avg"/>
+                    <relationship name="cache" optional="YES" transient="YES" maxCount="1" destinationEntity="Item"/>
+                    <relationship name="owner" optional="YES" maxCount="1" destinationEntity="Person" inverseName="items" inverseEntity="Person"/>
+                    <fetchIndex name="byLocation">
+                        <fetchIndexElement property="location" type="RTree" order="ascending"/>
+                    </fetchIndex>
+                    <fetchIndex name="byNothing">
+                        <fetchIndexElement property="missing" type="Binary" order="ascending"/>
+                    </fetchIndex>
+                    <plugin name="future"><setting/></plugin>
+                </entity>
+            </model>
+            """
         let xcode = try XcodeModel.parse(Data(contents.utf8))
         #expect(xcode.notes.count == 8)
-        #expect(xcode.notes.contains("Item.shape: attribute type 'Polygon' is not one ObjectGraph stores (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable); skipped"))
+        #expect(
+            xcode.notes.contains(
+                "Item.shape: attribute type 'Polygon' is not one ObjectGraph stores (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable); skipped"
+            ))
         #expect(xcode.notes.contains("Item.loose: an Undefined attribute must be transient, as Xcode requires; skipped"))
         #expect(xcode.notes.contains("Item.cache: a transient relationship is not stored; skipped"))
         #expect(xcode.notes.contains("Item.owner: its destination 'Person' is not an entity of the model; skipped"))
-        #expect(xcode.notes.contains("Item: fetch index 'byLocation' on location is an R-tree index; ObjectGraph makes binary indexes only, so it is skipped"))
+        #expect(
+            xcode.notes.contains(
+                "Item: fetch index 'byLocation' on location is an R-tree index; ObjectGraph makes binary indexes only, so it is skipped"))
         #expect(xcode.notes.contains("Item: an index names 'missing', which is not a stored property; the index is skipped"))
         #expect(xcode.notes.contains { $0.hasPrefix("Item.total: ") })
         #expect(xcode.notes.contains("ignored the unknown element <plugin> inside <entity> (entity Item) and everything in it"))
-        #expect(try xcode.makeModel().schemaSQL[0] == "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLOCATION INTEGER )")
+        #expect(
+            try xcode.makeModel().schemaSQL[0]
+                == "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLOCATION INTEGER )")
     }
 
     /// What real models hold and Core Data opens: fetch indexes on to-many relationships (Xcode 9's conversion of
     /// the old Indexed box, as in WordPress's model), an ordered reflexive many-to-many, a model with no entities.
     @Test func realModelsQuirksAreRead() throws {
         let contents = """
-        <model type="com.apple.IDECoreDataModeler.DataModel">
-            <entity name="Account">
-                <relationship name="blogs" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Blog" inverseName="account" inverseEntity="Blog"/>
-                <fetchIndex name="byBlogsIndex"><fetchIndexElement property="blogs" type="Binary" order="ascending"/></fetchIndex>
-            </entity>
-            <entity name="Blog">
-                <relationship name="account" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Account" inverseName="blogs" inverseEntity="Account"/>
-            </entity>
-            <entity name="Comment">
-                <relationship name="comments" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="Comment" inverseName="comments" inverseEntity="Comment"/>
-            </entity>
-        </model>
-        """
+            <model type="com.apple.IDECoreDataModeler.DataModel">
+                <entity name="Account">
+                    <relationship name="blogs" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Blog" inverseName="account" inverseEntity="Blog"/>
+                    <fetchIndex name="byBlogsIndex"><fetchIndexElement property="blogs" type="Binary" order="ascending"/></fetchIndex>
+                </entity>
+                <entity name="Blog">
+                    <relationship name="account" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Account" inverseName="blogs" inverseEntity="Account"/>
+                </entity>
+                <entity name="Comment">
+                    <relationship name="comments" optional="YES" toMany="YES" deletionRule="Nullify" ordered="YES" destinationEntity="Comment" inverseName="comments" inverseEntity="Comment"/>
+                </entity>
+            </model>
+            """
         let xcode = try XcodeModel.parse(Data(contents.utf8))
         #expect(xcode.notes.contains { $0.hasPrefix("Account: fetch index 'byBlogsIndex' names to-many relationship 'blogs'") })
         let schema = try xcode.makeModel().schemaSQL
         #expect(!schema.contains { $0.contains("byBlogsIndex") })
-        #expect(schema.contains("CREATE TABLE Z_3COMMENTS ( Z_3COMMENTS INTEGER, REFLEXIVE INTEGER, Z_FOK_REFLEXIVE INTEGER, PRIMARY KEY (Z_3COMMENTS, REFLEXIVE) )"))
-        let empty = try XcodeModel.parse(Data(#"<model type="com.apple.IDECoreDataModeler.DataModel"><elements/></model>"#.utf8)).makeModel()
+        #expect(
+            schema.contains(
+                "CREATE TABLE Z_3COMMENTS ( Z_3COMMENTS INTEGER, REFLEXIVE INTEGER, Z_FOK_REFLEXIVE INTEGER, PRIMARY KEY (Z_3COMMENTS, REFLEXIVE) )"
+            ))
+        let empty = try XcodeModel.parse(Data(#"<model type="com.apple.IDECoreDataModeler.DataModel"><elements/></model>"#.utf8))
+            .makeModel()
         #expect(empty.schemaSQL == [SchemaBuilder.primaryKeyTable, SchemaBuilder.metadataTable, SchemaBuilder.modelCacheTable])
         _ = try TemporaryStore(empty)
     }
@@ -182,7 +199,8 @@ import Testing
             let text = version == "Chat" ? "<model><entity name=\"Old\"/></model>" : Self.chatContents
             try Data(text.utf8).write(to: versionFolder.appendingPathComponent("contents"))
         }
-        let current = try PropertyListSerialization.data(fromPropertyList: ["_XCCurrentVersionName": "Chat 2.xcdatamodel"], format: .xml, options: 0)
+        let current = try PropertyListSerialization.data(
+            fromPropertyList: ["_XCCurrentVersionName": "Chat 2.xcdatamodel"], format: .xml, options: 0)
         try current.write(to: package.appendingPathComponent(".xccurrentversion"))
         let loaded = try XcodeModel.load(path: package.path)
         #expect(loaded.version == "Chat 2")
@@ -209,7 +227,11 @@ import Testing
     }
 
     @Test func aMissingPathSaysWhatToGive() {
-        #expect(throws: ObjectGraphError.xcodeModel(path: "/nonexistent/Model.xcdatamodeld", reason: "no such file or folder; give a .xcdatamodeld folder, a .xcdatamodel folder or its contents file")) {
+        #expect(
+            throws: ObjectGraphError.xcodeModel(
+                path: "/nonexistent/Model.xcdatamodeld",
+                reason: "no such file or folder; give a .xcdatamodeld folder, a .xcdatamodel folder or its contents file")
+        ) {
             try XcodeModel.load(path: "/nonexistent/Model.xcdatamodeld")
         }
     }

@@ -4,20 +4,20 @@ import ObjectGraph
 /// Runs scenarios once, untimed, with ObjectGraph's statements logged, and hands each phase to the N+1 detector:
 /// what `bench advise` and the end of `bench run` report. Only ObjectGraph's strategies run (the peers issue the
 /// SQL they were written with); the size is one where an N+1 shows (1,000 by default: 20 classes of 50).
-public struct AdvicePass {
-    public var scenarios: [Scenario]
+package struct AdvicePass {
+    package var scenarios: [Scenario]
     /// Strategies to run among each scenario's ObjectGraph ones; nil runs them all.
-    public var strategies: [Strategy]?
+    package var strategies: [Strategy]?
     /// Variants to run among each scenario's; nil runs them all.
-    public var variants: [VariantFilter]?
-    public var size = 1000
-    public var seed: UInt64 = 42
-    public var detector = NPlusOneDetector()
+    package var variants: [VariantFilter]?
+    package var size = 1000
+    package var seed: UInt64 = 42
+    package var detector = NPlusOneDetector()
 
-    public init(scenarios: [Scenario]) { self.scenarios = scenarios }
+    package init(scenarios: [Scenario]) { self.scenarios = scenarios }
 
     /// Every finding, scenario by scenario in the order given.
-    public func run() throws -> [QueryFinding] {
+    package func run() throws -> [QueryFinding] {
         var request = RunRequest(scenarios: scenarios)
         request.sizes = [size]
         request.repetitions = 1
@@ -50,7 +50,7 @@ public struct AdvicePass {
 
     /// Adds to each finding what the run measured for the same phase without the pattern: the sibling variant
     /// (same scenario, strategy and size, another value of one axis) with the fewest statements, where it ran fewer.
-    public static func attachMeasurements(_ findings: [QueryFinding], summary: [SummaryRow]) -> [QueryFinding] {
+    package static func attachMeasurements(_ findings: [QueryFinding], summary: [SummaryRow]) -> [QueryFinding] {
         let statements = summary.filter { $0.key.metric == .sqlStatements }
         return findings.map { finding in
             var finding = finding
@@ -58,12 +58,13 @@ public struct AdvicePass {
                 $0.key.scenario == finding.scenario && $0.key.strategy == finding.strategy && $0.key.phase == finding.phase
             }
             guard let size = siblings.map(\.key.size).filter({ $0 <= max(finding.size, 1) }).max() ?? siblings.map(\.key.size).min(),
-                  let own = siblings.first(where: { $0.key.size == size && $0.key.variant == finding.variant })?.summary?.median,
-                  let best = siblings.filter({ $0.key.size == size && $0.key.variant != finding.variant })
-                      .min(by: { ($0.summary?.median ?? .infinity) < ($1.summary?.median ?? .infinity) }),
-                  let bestMedian = best.summary?.median, bestMedian < own
+                let own = siblings.first(where: { $0.key.size == size && $0.key.variant == finding.variant })?.summary?.median,
+                let best = siblings.filter({ $0.key.size == size && $0.key.variant != finding.variant })
+                    .min(by: { ($0.summary?.median ?? .infinity) < ($1.summary?.median ?? .infinity) }),
+                let bestMedian = best.summary?.median, bestMedian < own
             else { return finding }
-            finding.measured = "measured at size \(formatCount(size)): \(best.key.variant) ran \(formatNumber(bestMedian)) statements against \(formatNumber(own))"
+            finding.measured =
+                "measured at size \(formatCount(size)): \(best.key.variant) ran \(formatNumber(bestMedian)) statements against \(formatNumber(own))"
             return finding
         }
     }

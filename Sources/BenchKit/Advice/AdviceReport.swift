@@ -1,9 +1,9 @@
 import Foundation
 
 /// The N+1 findings as text (grouped by scenario, strategy and variant), and as JSON (advice.json in a run folder).
-public enum AdviceReport {
+package enum AdviceReport {
     /// One block per scenario, strategy and variant, a line per finding.
-    public static func text(_ findings: [QueryFinding], size: Int, threshold: Int) -> String {
+    package static func text(_ findings: [QueryFinding], size: Int, threshold: Int) -> String {
         guard !findings.isEmpty else {
             return "no N+1 pattern: no statement repeated more than \(threshold) times in a phase at size \(formatCount(size))"
         }
@@ -23,13 +23,13 @@ public enum AdviceReport {
         return lines.joined(separator: "\n")
     }
 
-    public static func json(_ findings: [QueryFinding]) throws -> Data {
+    package static func json(_ findings: [QueryFinding]) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(findings)
     }
 
-    public static func decode(_ data: Data, file: String) throws -> [QueryFinding] {
+    package static func decode(_ data: Data, file: String) throws -> [QueryFinding] {
         do {
             return try JSONDecoder().decode([QueryFinding].self, from: data)
         } catch let error as DecodingError {

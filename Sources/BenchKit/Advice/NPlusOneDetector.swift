@@ -7,11 +7,11 @@ import ObjectGraph
 /// object fault of `Student`), and says which line of the fetch to change, with the statements that saves.
 /// Declared phases are also checked against their own steps: a prefetch no read uses, a batch far larger than the
 /// rows read.
-public struct NPlusOneDetector: Sendable {
+package struct NPlusOneDetector: Sendable {
     /// Repeats of one fingerprint in a phase above which it is flagged.
-    public var threshold: Int
+    package var threshold: Int
 
-    public init(threshold: Int = 10) { self.threshold = threshold }
+    package init(threshold: Int = 10) { self.threshold = threshold }
 
     /// What a declared phase fetches and reads, for the checks the statements alone cannot make.
     struct PhaseShape {
@@ -59,7 +59,9 @@ public struct NPlusOneDetector: Sendable {
             let cause = entry.cause
             switch cause.kind {
             case .fetch, .batch:
-                if !cause.subject.hasPrefix("count "), reached[cause.subject] == nil { reached[cause.subject] = Reach(root: cause.subject, path: "") }
+                if !cause.subject.hasPrefix("count "), reached[cause.subject] == nil {
+                    reached[cause.subject] = Reach(root: cause.subject, path: "")
+                }
             case .toManyFault, .prefetch:
                 guard let relationship = relationship(cause.subject, in: model) else { continue }
                 let source = reached[relationship.entity.name] ?? relationship.entity.subtree.lazy.compactMap { reached[$0.name] }.first
@@ -78,11 +80,17 @@ public struct NPlusOneDetector: Sendable {
 
     /// A to-one relationship into `entity` from an entity already reached, and the reach it gives: from the entity
     /// closest to the fetch first (the fetched objects' own to-ones before their members'), then by name.
-    static func toOne(to entity: String, from reached: [String: Reach], model: ObjectModel?) -> (relationship: RelationshipDescription, reach: Reach)? {
-        let sources = reached.keys.sorted { (reached[$0]!.path.split(separator: ".").count, $0) < (reached[$1]!.path.split(separator: ".").count, $1) }
+    static func toOne(
+        to entity: String, from reached: [String: Reach], model: ObjectModel?
+    ) -> (relationship: RelationshipDescription, reach: Reach)? {
+        let sources = reached.keys.sorted {
+            (reached[$0]!.path.split(separator: ".").count, $0) < (reached[$1]!.path.split(separator: ".").count, $1)
+        }
         for source in sources where source != entity {
             guard let sourceEntity = model?.entity(source),
-                  let relationship = sourceEntity.relationships.filter({ !$0.isToMany && $0.destination.name == entity }).min(by: { $0.name < $1.name })
+                let relationship = sourceEntity.relationships.filter({ !$0.isToMany && $0.destination.name == entity }).min(by: {
+                    $0.name < $1.name
+                })
             else { continue }
             return (relationship, reached[source]!.appending(relationship.name))
         }
@@ -105,11 +113,12 @@ public struct NPlusOneDetector: Sendable {
         }
         let reached = Self.reaches(entries, model: model)
         // Key paths a declared phase reads only through @count.
-        let countedOnly: Set<String> = Set((shape?.fetches ?? []).flatMap { fetch -> [String] in
-            let counted = fetch.reads.filter { $0.hasSuffix(".@count") }.map { String($0.dropLast(".@count".count)) }
-            return counted.filter { path in !fetch.reads.contains { $0.hasPrefix(path + ".") && !$0.hasSuffix(".@count") } }
-                .map { "\(fetch.entity).\($0)" }
-        })
+        let countedOnly: Set<String> = Set(
+            (shape?.fetches ?? []).flatMap { fetch -> [String] in
+                let counted = fetch.reads.filter { $0.hasSuffix(".@count") }.map { String($0.dropLast(".@count".count)) }
+                return counted.filter { path in !fetch.reads.contains { $0.hasPrefix(path + ".") && !$0.hasSuffix(".@count") } }
+                    .map { "\(fetch.entity).\($0)" }
+            })
         var findings: [QueryFinding] = []
         var explained = Set<String>()
         // To-many faults first: the object faults of their members are part of the same pattern.
@@ -119,8 +128,9 @@ public struct NPlusOneDetector: Sendable {
             let cause = group[0].cause
             let repeats = group.count
             func finding(_ pattern: QueryFinding.Pattern, _ subject: String, after: Int, _ change: String) -> QueryFinding {
-                QueryFinding(phase: phase, pattern: pattern, subject: subject, fingerprint: print, repeats: repeats,
-                             statements: statements, statementsAfter: max(1, after), change: change)
+                QueryFinding(
+                    phase: phase, pattern: pattern, subject: subject, fingerprint: print, repeats: repeats,
+                    statements: statements, statementsAfter: max(1, after), change: change)
             }
             switch cause.kind {
             case .toManyFault:
@@ -133,50 +143,78 @@ public struct NPlusOneDetector: Sendable {
                 let keyPath = owner?.appending(name).path ?? name
                 let fetchOf = owner?.root ?? relationship?.entity.name ?? "its owners"
                 if countedOnly.contains("\(fetchOf).\(keyPath)") {
-                    findings.append(finding(.countThroughFaults, cause.subject, after: statements - repeats,
-                        "add a derived attribute \(name)Count = \(name).@count (Integer 64) and read it instead: it comes with each row, no fault (seed 000 III.B)"))
+                    findings.append(
+                        finding(
+                            .countThroughFaults, cause.subject, after: statements - repeats,
+                            "add a derived attribute \(name)Count = \(name).@count (Integer 64) and read it instead: it comes with each row, no fault (seed 000 III.B)"
+                        ))
                 } else {
                     explained.insert(destination)
                     let rowsRead = memberFaults > 0 || reached[destination].map { $0.path.isEmpty } == true
-                    findings.append(finding(.toManyFaultPerOwner, cause.subject, after: statements - repeats - memberFaults + 1,
-                        "add relationshipKeyPathsForPrefetching [\"\(keyPath)\"] to the fetch of \(fetchOf): one statement for every owner's members"
-                            + (rowsRead ? ", with their rows" : "; if the screen shows only how many, a derived \(name).@count attribute needs none")))
+                    findings.append(
+                        finding(
+                            .toManyFaultPerOwner, cause.subject, after: statements - repeats - memberFaults + 1,
+                            "add relationshipKeyPathsForPrefetching [\"\(keyPath)\"] to the fetch of \(fetchOf): one statement for every owner's members"
+                                + (rowsRead
+                                    ? ", with their rows"
+                                    : "; if the screen shows only how many, a derived \(name).@count attribute needs none")))
                 }
             case .objectFault:
                 let entity = cause.subject
                 guard !explained.contains(entity) else { continue }
-                let walked = entries.filter { $0.cause.kind == .toManyFault && Self.relationship($0.cause.subject, in: model)?.destination.name == entity }
+                let walked = entries.filter {
+                    $0.cause.kind == .toManyFault && Self.relationship($0.cause.subject, in: model)?.destination.name == entity
+                }
                 // Members faulted one by one from few owners: a search through the relationship.
                 if !walked.isEmpty && walked.count <= threshold && repeats > threshold * walked.count {
                     let owner = Self.relationship(walked[0].cause.subject, in: model)
-                    findings.append(finding(.walkToFind, walked[0].cause.subject, after: statements - repeats - walked.count + walked.count,
-                        "fetch \(entity) with a predicate on \(owner?.inverse.map { "\($0.name) == owner" } ?? "its owner") and the value looked for, fetchLimit = 1: one statement per lookup instead of \(formatCount(repeats / walked.count)) faults (seed 000 III.C, option 2)"))
+                    findings.append(
+                        finding(
+                            .walkToFind, walked[0].cause.subject, after: statements - repeats - walked.count + walked.count,
+                            "fetch \(entity) with a predicate on \(owner?.inverse.map { "\($0.name) == owner" } ?? "its owner") and the value looked for, fetchLimit = 1: one statement per lookup instead of \(formatCount(repeats / walked.count)) faults (seed 000 III.C, option 2)"
+                        ))
                     continue
                 }
                 guard repeats > threshold else { continue }
-                if let link = Self.toOne(to: entity, from: reached.filter { $0.key != entity || $0.value.path.isEmpty == false }, model: model),
-                   link.relationship.entity.name != entity {
-                    findings.append(finding(.toOneFaultPerObject, entity, after: statements - repeats + 1,
-                        "add relationshipKeyPathsForPrefetching [\"\(link.reach.path)\"] to the fetch of \(link.reach.root): one statement for every \(entity)"))
+                if let link = Self.toOne(
+                    to: entity, from: reached.filter { $0.key != entity || $0.value.path.isEmpty == false }, model: model),
+                    link.relationship.entity.name != entity
+                {
+                    findings.append(
+                        finding(
+                            .toOneFaultPerObject, entity, after: statements - repeats + 1,
+                            "add relationshipKeyPathsForPrefetching [\"\(link.reach.path)\"] to the fetch of \(link.reach.root): one statement for every \(entity)"
+                        ))
                 } else if reached[entity]?.path.isEmpty == true {
-                    findings.append(finding(.faultedResults, entity, after: statements - repeats,
-                        "set returnsObjectsAsFaults = false on the fetch of \(entity): the rows come with the fetch"))
+                    findings.append(
+                        finding(
+                            .faultedResults, entity, after: statements - repeats,
+                            "set returnsObjectsAsFaults = false on the fetch of \(entity): the rows come with the fetch"))
                 } else {
-                    findings.append(finding(.repeatedStatement, entity, after: statements - repeats + 1,
-                        "fetch the \(entity) objects the phase needs in one request (SELF IN their IDs) instead of faulting them one by one"))
+                    findings.append(
+                        finding(
+                            .repeatedStatement, entity, after: statements - repeats + 1,
+                            "fetch the \(entity) objects the phase needs in one request (SELF IN their IDs) instead of faulting them one by one"
+                        ))
                 }
             case .batch:
                 guard repeats > threshold else { continue }
                 let size = group[0].rows
-                findings.append(finding(.smallBatches, cause.subject, after: statements - repeats + 1,
-                    "fetchBatchSize \(size) loaded \(formatCount(group.reduce(0) { $0 + $1.rows })) rows in \(formatCount(repeats)) batches: to read every row, no batching (fetchBatchSize 0); batching pays for the first screen of a long list"))
+                findings.append(
+                    finding(
+                        .smallBatches, cause.subject, after: statements - repeats + 1,
+                        "fetchBatchSize \(size) loaded \(formatCount(group.reduce(0) { $0 + $1.rows })) rows in \(formatCount(repeats)) batches: to read every row, no batching (fetchBatchSize 0); batching pays for the first screen of a long list"
+                    ))
             case .fetch, .prefetch:
                 guard repeats > threshold else { continue }
                 let subject = cause.subject.hasPrefix("count ") ? String(cause.subject.dropFirst(6)) : cause.subject
-                findings.append(finding(.repeatedStatement, subject, after: statements - repeats + 1,
-                    cause.subject.hasPrefix("count ")
-                        ? "a count request of \(subject) per object: a derived @count attribute, or one fetch grouped in memory"
-                        : "a fetch request of \(subject) per object: one fetch with an IN predicate over all their keys, grouped in memory (what prefetching does for a relationship)"))
+                findings.append(
+                    finding(
+                        .repeatedStatement, subject, after: statements - repeats + 1,
+                        cause.subject.hasPrefix("count ")
+                            ? "a count request of \(subject) per object: a derived @count attribute, or one fetch grouped in memory"
+                            : "a fetch request of \(subject) per object: one fetch with an IN predicate over all their keys, grouped in memory (what prefetching does for a relationship)"
+                    ))
             default:
                 // Inserts, updates and deletes: a save writes a statement per changed row, as Core Data's does.
                 continue
@@ -187,7 +225,8 @@ public struct NPlusOneDetector: Sendable {
     }
 
     /// The checks a declared phase's own steps allow: prefetches no read uses, batches far above the rows read.
-    private func declaredFindings(phase: PhaseName, shape: PhaseShape, entries: [StatementLog.Entry], model: ObjectModel?) -> [QueryFinding] {
+    private func declaredFindings(phase: PhaseName, shape: PhaseShape, entries: [StatementLog.Entry], model: ObjectModel?) -> [QueryFinding]
+    {
         var findings: [QueryFinding] = []
         for fetch in shape.fetches {
             for keyPath in fetch.prefetch {
@@ -198,17 +237,23 @@ public struct NPlusOneDetector: Sendable {
                 let relationship = Self.relationship(along: keyPath, from: fetch.entity, in: model)
                 let subject = relationship?.qualifiedName ?? "\(fetch.entity).\(keyPath)"
                 let prefetches = entries.filter { $0.cause.kind == .prefetch && $0.cause.subject == subject }
-                findings.append(QueryFinding(
-                    phase: phase, pattern: .unusedPrefetch, subject: "\(fetch.entity).\(keyPath)",
-                    fingerprint: prefetches.first.map { Self.fingerprint($0.sql) } ?? "", repeats: prefetches.count,
-                    statements: entries.count, statementsAfter: max(1, entries.count - prefetches.count),
-                    change: "drop \"\(keyPath)\" from relationshipKeyPathsForPrefetching: no read of this phase uses its \(formatCount(prefetches.reduce(0) { $0 + $1.rows })) rows"))
+                findings.append(
+                    QueryFinding(
+                        phase: phase, pattern: .unusedPrefetch, subject: "\(fetch.entity).\(keyPath)",
+                        fingerprint: prefetches.first.map { Self.fingerprint($0.sql) } ?? "", repeats: prefetches.count,
+                        statements: entries.count, statementsAfter: max(1, entries.count - prefetches.count),
+                        change:
+                            "drop \"\(keyPath)\" from relationshipKeyPathsForPrefetching: no read of this phase uses its \(formatCount(prefetches.reduce(0) { $0 + $1.rows })) rows"
+                    ))
             }
             if fetch.batchSize > 0, let first = fetch.first, fetch.batchSize > 4 * max(first, 1) {
-                findings.append(QueryFinding(
-                    phase: phase, pattern: .oversizedBatch, subject: fetch.entity, fingerprint: "", repeats: 0,
-                    statements: entries.count, statementsAfter: entries.count,
-                    change: "fetchBatchSize \(fetch.batchSize) loads \(fetch.batchSize) rows for the \(first) read: about twice the rows on screen (\(2 * first)) is enough (objc.io)"))
+                findings.append(
+                    QueryFinding(
+                        phase: phase, pattern: .oversizedBatch, subject: fetch.entity, fingerprint: "", repeats: 0,
+                        statements: entries.count, statementsAfter: entries.count,
+                        change:
+                            "fetchBatchSize \(fetch.batchSize) loads \(fetch.batchSize) rows for the \(first) read: about twice the rows on screen (\(2 * first)) is enough (objc.io)"
+                    ))
             }
         }
         return findings

@@ -2,24 +2,24 @@ import ObjectGraph
 
 /// Collects ObjectGraph's statements phase by phase while a runner runs, and hands each phase to the detector:
 /// how `bench explain` and `bench advise` see a repetition.
-public final class PhaseAdvisor {
+package final class PhaseAdvisor {
     private let log = StatementLog()
     private let detector: NPlusOneDetector
     private let plan: DeclaredScenario.Plan
 
-    public init(detector: NPlusOneDetector, scenario: Scenario, variant: Variant) {
+    package init(detector: NPlusOneDetector, scenario: Scenario, variant: Variant) {
         self.detector = detector
         plan = scenario.declared.plan(for: variant)
     }
 
     /// Makes `runner` log ObjectGraph's statements (untimed passes only: logging costs time).
-    public func attach(to runner: Runner) { runner.statementLog = log }
+    package func attach(to runner: Runner) { runner.statementLog = log }
 
     /// Drops what ran before the phase (setup, filling).
-    public func phaseStarted() { _ = log.take() }
+    package func phaseStarted() { _ = log.take() }
 
     /// The findings of the phase that just ended.
-    public func findings(phase: PhaseName) -> [QueryFinding] {
+    package func findings(phase: PhaseName) -> [QueryFinding] {
         let shape = plan.phases.first { $0.name == phase }.map { NPlusOneDetector.PhaseShape(steps: $0.steps) }
         return detector.findings(phase: phase, entries: log.take(), model: log.model, shape: shape)
     }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// An access pattern the N+1 detector found in one phase, with the change that removes it and what that saves.
-public struct QueryFinding: Sendable, Codable, Equatable {
+package struct QueryFinding: Sendable, Codable, Equatable {
     /// The patterns, as Rails' Bullet and Prosopite name theirs: what repeats, and why.
-    public enum Pattern: String, Sendable, Codable, CaseIterable {
+    package enum Pattern: String, Sendable, Codable, CaseIterable {
         /// A to-many fault for every owner of a fetched list.
         case toManyFaultPerOwner = "to-many-fault-per-owner"
         /// A to-many faulted for every owner with none of its members read: only its count (or a membership test).
@@ -24,35 +24,35 @@ public struct QueryFinding: Sendable, Codable, Equatable {
         case repeatedStatement = "repeated-statement"
     }
 
-    public var scenario = ScenarioName("")
-    public var strategy = Strategy.objectGraph
-    public var variant = Variant([])
-    public var size = 0
-    public var phase: PhaseName
-    public let pattern: Pattern
+    package var scenario = ScenarioName("")
+    package var strategy = Strategy.objectGraph
+    package var variant = Variant([])
+    package var size = 0
+    package var phase: PhaseName
+    package let pattern: Pattern
     /// What repeats: `Class.students`, `Student`.
-    public let subject: String
+    package let subject: String
     /// The repeated statement without its values.
-    public let fingerprint: String
-    public let repeats: Int
+    package let fingerprint: String
+    package let repeats: Int
     /// The phase's statements as run.
-    public let statements: Int
+    package let statements: Int
     /// The phase's statements after the change (estimated from the trace).
-    public let statementsAfter: Int
+    package let statementsAfter: Int
     /// What to change, in Core Data's terms.
-    public let change: String
+    package let change: String
     /// The same phase measured without the pattern in the run, when it has such a series (another variant).
-    public var measured: String?
+    package var measured: String?
 
     /// `walk: 2,000 × "SELECT ..." — to-many fault Class.students per owner: add ... (2,001 → 2 statements)`.
-    public var line: String {
+    package var line: String {
         let what = repeats > 0 ? "\(formatCount(repeats)) × \"\(fingerprint)\" — " : ""
         let saving = statementsAfter == statements ? "" : " (\(formatCount(statements)) → \(formatCount(statementsAfter)) statements)"
         return "\(phase): \(what)\(description): \(change)\(saving)" + (measured.map { "; \($0)" } ?? "")
     }
 
     /// The pattern in words, naming the subject.
-    public var description: String {
+    package var description: String {
         switch pattern {
         case .toManyFaultPerOwner: return "to-many fault \(subject) per owner"
         case .countThroughFaults: return "to-many \(subject) faulted per owner only to count it"
@@ -65,21 +65,4 @@ public struct QueryFinding: Sendable, Codable, Equatable {
         case .repeatedStatement: return "the same statement for \(subject) repeated"
         }
     }
-}
-
-/// `2,001`: a count with thousands separators, as the findings print them.
-/// A whole number with thousands separators; one beyond Int's exact range is written as a plain number.
-public func formatCount(_ value: Double) -> String {
-    guard value.isFinite, abs(value) < 9e15 else { return formatNumber(value) }
-    return formatCount(Int(value.rounded()))
-}
-
-public func formatCount(_ value: Int) -> String {
-    let digits = String(value.magnitude)
-    var grouped = ""
-    for (index, character) in digits.enumerated() {
-        if index > 0 && (digits.count - index) % 3 == 0 { grouped.append(",") }
-        grouped.append(character)
-    }
-    return (value < 0 ? "-" : "") + grouped
 }

@@ -9,8 +9,8 @@ import Foundation
 /// bounds the share of false findings in the whole table rather than per series: with hundreds of series at
 /// 0.01 each, a comparison of identical builds would otherwise flag a few. Instruction counts repeat to within
 /// a few thousand instructions a phase, so they need no test: a small relative threshold and an absolute floor.
-public struct Comparison {
-    public enum Verdict: String, Sendable {
+package struct Comparison {
+    package enum Verdict: String, Sendable {
         case regression, improvement
         /// A timing that moved more than the threshold without being significant, or the reverse.
         case noise
@@ -18,36 +18,36 @@ public struct Comparison {
         case changed
     }
 
-    public struct Change: Sendable {
-        public let key: SeriesKey
-        public var unit: String { key.metric.unit }
-        public let baseline: Double
-        public let current: Double
+    package struct Change: Sendable {
+        package let key: SeriesKey
+        package var unit: String { key.metric.unit }
+        package let baseline: Double
+        package let current: Double
         /// (current - baseline) / baseline; infinite when the baseline is 0.
-        public let relative: Double
+        package let relative: Double
         /// The Mann-Whitney p-value adjusted for the number of series compared (Benjamini-Hochberg).
-        public let pValue: Double?
-        public let threshold: Double?
-        public let verdict: Verdict
+        package let pValue: Double?
+        package let threshold: Double?
+        package let verdict: Verdict
     }
 
-    public struct Options: Sendable {
-        public var alpha = 0.01
+    package struct Options: Sendable {
+        package var alpha = 0.01
         /// The default noise threshold on timings and memory, as a fraction (0.10 = 10%).
-        public var threshold = 0.10
+        package var threshold = 0.10
         /// Thresholds for instruction counts, which repeat almost exactly.
-        public var instructionThreshold = 0.005
+        package var instructionThreshold = 0.005
         /// Instruction counts move by a few thousand between runs of one build (the heap's layout decides how much
         /// work malloc does), which is more than 0.5% of a phase at size 100: changes smaller than this are noise.
-        public var instructionFloor = 25_000.0
+        package var instructionFloor = 25_000.0
         /// Overrides by metric (`wall_ms`), scenario (`query`) or both (`query/wall_ms`); the most specific wins.
-        public var thresholds: [String: Double] = [:]
+        package var thresholds: [String: Double] = [:]
         /// Compare exact counters only (CI on a shared machine, where timings are noise).
-        public var countersOnly = false
+        package var countersOnly = false
         /// Series of the baseline the current run lacks do not fail the comparison (a run of fewer scenarios).
-        public var allowMissing = false
+        package var allowMissing = false
 
-        public init() {}
+        package init() {}
 
         func threshold(for key: SeriesKey) -> Double {
             if let value = thresholds["\(key.scenario)/\(key.metric.rawValue)"] { return value }
@@ -58,35 +58,35 @@ public struct Comparison {
         }
     }
 
-    public let changes: [Change]
-    public let onlyInBaseline: [SeriesKey]
+    package let changes: [Change]
+    package let onlyInBaseline: [SeriesKey]
     /// The baseline's series this binary cannot read (unknown metric or strategy): missing, as the gate must see.
-    public let unreadable: [UnknownSeries]
-    public let onlyInCurrent: [SeriesKey]
-    public let compared: Int
-    public let options: Options
+    package let unreadable: [UnknownSeries]
+    package let onlyInCurrent: [SeriesKey]
+    package let compared: Int
+    package let options: Options
     /// Notes for the reader (timings skipped because a side has no samples, ...).
-    public let notes: [String]
+    package let notes: [String]
 
-    public var regressions: [Change] { changes.filter { $0.verdict == .regression } }
-    public var improvements: [Change] { changes.filter { $0.verdict == .improvement } }
+    package var regressions: [Change] { changes.filter { $0.verdict == .regression } }
+    package var improvements: [Change] { changes.filter { $0.verdict == .improvement } }
 
     /// Series of the baseline the current run lacks that fail the comparison (none with `allowMissing`).
-    public var missing: [SeriesKey] { options.allowMissing ? [] : onlyInBaseline }
+    package var missing: [SeriesKey] { options.allowMissing ? [] : onlyInBaseline }
 
     /// Whether the comparison fails for series it could not compare: missing ones, or ones it cannot read.
-    public var hasMissing: Bool { !missing.isEmpty || !unreadable.isEmpty }
+    package var hasMissing: Bool { !missing.isEmpty || !unreadable.isEmpty }
 
     /// 0 when nothing significant changed, 2 on any regression, 3 when the run lacks series of the baseline (an
     /// interrupted or partial run must not pass a gate), 4 on improvements only.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         if !regressions.isEmpty { return 2 }
         if hasMissing { return 3 }
         if !improvements.isEmpty { return 4 }
         return 0
     }
 
-    public init(baseline: RunData, current: RunData, options: Options = Options()) {
+    package init(baseline: RunData, current: RunData, options: Options = Options()) {
         self.options = options
         var changes: [Change] = []
         var tested: [(key: SeriesKey, old: Double, new: Double, relative: Double, p: Double, worse: Bool, samples: Int)] = []
@@ -94,7 +94,9 @@ public struct Comparison {
         var compared = 0
         let timingsComparable = baseline.hasSamples && current.hasSamples
         if !timingsComparable && !options.countersOnly {
-            notes.append("timings and memory were not compared: \(baseline.hasSamples ? current.source : baseline.source) has no samples (give run folders or samples.csv files)")
+            notes.append(
+                "timings and memory were not compared: \(baseline.hasSamples ? current.source : baseline.source) has no samples (give run folders or samples.csv files)"
+            )
         }
         for key in baseline.series.keys.sorted() {
             guard let after = current.series[key] else { continue }
@@ -103,7 +105,8 @@ public struct Comparison {
             guard !before.isEmpty, !after.isEmpty else { continue }
             if !metric.isCounter && (options.countersOnly || !timingsComparable) { continue }
             compared += 1
-            let old = Statistics.median(before), new = Statistics.median(after)
+            let old = Statistics.median(before)
+            let new = Statistics.median(after)
             let relative = old == 0 ? (new == 0 ? 0 : .infinity) : (new - old) / old
             let worse: Bool
             switch metric.polarity {
@@ -114,12 +117,15 @@ public struct Comparison {
             switch metric.comparison {
             case .exact:
                 guard new != old else { continue }
-                changes.append(Change(key: key, baseline: old, current: new, relative: relative, pValue: nil, threshold: nil, verdict: judged))
+                changes.append(
+                    Change(key: key, baseline: old, current: new, relative: relative, pValue: nil, threshold: nil, verdict: judged))
                 continue
             case let .tolerance(relativeTolerance, absoluteTolerance):
                 guard abs(new - old) > absoluteTolerance, abs(relative) > relativeTolerance else { continue }
-                changes.append(Change(key: key, baseline: old, current: new, relative: relative, pValue: nil, threshold: relativeTolerance,
-                                      verdict: judged))
+                changes.append(
+                    Change(
+                        key: key, baseline: old, current: new, relative: relative, pValue: nil, threshold: relativeTolerance,
+                        verdict: judged))
                 continue
             case .instructionCount, .statistical:
                 break
@@ -128,8 +134,10 @@ public struct Comparison {
             let large = abs(relative) > threshold
             if metric == .instructions {
                 guard large, abs(new - old) > options.instructionFloor else { continue }
-                changes.append(Change(key: key, baseline: old, current: new, relative: relative, pValue: nil, threshold: threshold,
-                                      verdict: worse ? .regression : .improvement))
+                changes.append(
+                    Change(
+                        key: key, baseline: old, current: new, relative: relative, pValue: nil, threshold: threshold,
+                        verdict: worse ? .regression : .improvement))
                 continue
             }
             tested.append((key, old, new, relative, MannWhitney.pValue(before, after), worse, min(before.count, after.count)))
@@ -137,11 +145,14 @@ public struct Comparison {
         let adjusted = Self.benjaminiHochberg(tested.map(\.p))
         for (series, p) in zip(tested, adjusted) {
             let threshold = options.threshold(for: series.key)
-            let large = abs(series.relative) > threshold, significant = p < options.alpha
+            let large = abs(series.relative) > threshold
+            let significant = p < options.alpha
             guard large || significant else { continue }
             let verdict: Verdict = large && significant ? (series.worse ? .regression : .improvement) : .noise
-            changes.append(Change(key: series.key, baseline: series.old, current: series.new, relative: series.relative, pValue: p,
-                                  threshold: threshold, verdict: verdict))
+            changes.append(
+                Change(
+                    key: series.key, baseline: series.old, current: series.new, relative: series.relative, pValue: p,
+                    threshold: threshold, verdict: verdict))
         }
         // A series with no value (every sample empty: the strategy could not measure it) is absent, so that a
         // counter the baseline has and the run lost reads as missing rather than as silently not compared. A
@@ -152,16 +163,20 @@ public struct Comparison {
         let unmeasured = Set(baseline.series.filter { !$0.value.isEmpty }.map(\.key.metric)).subtracting(measuredInRun)
             .filter { metric in metric.dependsOnPlatform && (current.unmeasurable?.contains(metric) ?? true) }
         if !unmeasured.isEmpty {
-            notes.append("the run measured no \(unmeasured.sorted().map(\.rawValue).joined(separator: ", ")) in any series (\(current.unmeasurable == nil ? "not available on its platform?" : "its platform cannot")): not compared")
+            notes.append(
+                "the run measured no \(unmeasured.sorted().map(\.rawValue).joined(separator: ", ")) in any series (\(current.unmeasurable == nil ? "not available on its platform?" : "its platform cannot")): not compared"
+            )
         }
         func measurable(_ run: RunData) -> Set<SeriesKey> {
-            Set(run.series.keys.filter { key in
-                guard run.series[key]?.isEmpty == false, !unmeasured.contains(key.metric) else { return false }
-                return key.metric.isCounter || !options.countersOnly
-            })
+            Set(
+                run.series.keys.filter { key in
+                    guard run.series[key]?.isEmpty == false, !unmeasured.contains(key.metric) else { return false }
+                    return key.metric.isCounter || !options.countersOnly
+                })
         }
         if let note = Self.underpoweredNote(samples: tested.map(\.samples), alpha: options.alpha) { notes.append(note) }
-        let before = measurable(baseline), after = measurable(current)
+        let before = measurable(baseline)
+        let after = measurable(current)
         onlyInBaseline = before.subtracting(after).sorted()
         // A series this binary cannot type (a renamed metric, a strategy it does not know) fails as missing: never
         // silently dropped from the gate.

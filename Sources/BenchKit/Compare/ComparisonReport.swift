@@ -2,8 +2,8 @@ import Foundation
 
 /// `bench compare`'s output: a text table for the terminal and Markdown (GitHub-flavoured) for a CI job summary.
 /// Regressions, missing series and improvements come first; `noise` and `changed` rows only when asked for.
-public enum ComparisonReport {
-    public static func text(_ comparison: Comparison, baseline: String, current: String, all: Bool = false) -> String {
+package enum ComparisonReport {
+    package static func text(_ comparison: Comparison, baseline: String, current: String, all: Bool = false) -> String {
         var lines = [headline(comparison, baseline: baseline, current: current)]
         lines += comparison.notes.map { "note: \($0)" }
         let shown = rows(comparison, all: all)
@@ -17,7 +17,7 @@ public enum ComparisonReport {
         return lines.joined(separator: "\n")
     }
 
-    public static func markdown(_ comparison: Comparison, baseline: String, current: String, all: Bool = false) -> String {
+    package static func markdown(_ comparison: Comparison, baseline: String, current: String, all: Bool = false) -> String {
         var lines = ["## RelBench comparison", "", headline(comparison, baseline: "`\(baseline)`", current: "`\(current)`"), ""]
         // Notes, the table and the lists are separated by blank lines: a table right under a quote is part of the quote.
         for note in comparison.notes { lines += ["> \(note)", ""] }
@@ -40,7 +40,9 @@ public enum ComparisonReport {
         return lines.joined(separator: "\n")
     }
 
-    static let header = ["verdict", "scenario", "strategy", "variant", "size", "phase", "metric", "baseline", "current", "change", "p (adj.)", "threshold"]
+    static let header = [
+        "verdict", "scenario", "strategy", "variant", "size", "phase", "metric", "baseline", "current", "change", "p (adj.)", "threshold",
+    ]
 
     private static func headline(_ comparison: Comparison, baseline: String, current: String) -> String {
         "compare \(baseline) -> \(current): \(comparison.compared) series compared, \(comparison.regressions.count) regression(s), "
@@ -61,12 +63,17 @@ public enum ComparisonReport {
     private static func hiddenNote(_ comparison: Comparison, all: Bool) -> String? {
         guard !all else { return nil }
         let hidden = comparison.changes.filter { $0.verdict == .noise || $0.verdict == .changed }.count
-        return hidden == 0 ? nil : "\(hidden) series moved without being a regression or an improvement (noise, or a metric that judges nothing); --all shows them"
+        return hidden == 0
+            ? nil
+            : "\(hidden) series moved without being a regression or an improvement (noise, or a metric that judges nothing); --all shows them"
     }
 
     /// Series keys in reading order: `batch=10` before `batch=100`, size 100 before 1,000.
     static func naturalLess(_ a: SeriesKey, _ b: SeriesKey) -> Bool {
-        for (x, y) in [(a.scenario.rawValue, b.scenario.rawValue), (a.strategy.rawValue, b.strategy.rawValue), (a.variant.description, b.variant.description)] where x != y {
+        for (x, y) in [
+            (a.scenario.rawValue, b.scenario.rawValue), (a.strategy.rawValue, b.strategy.rawValue),
+            (a.variant.description, b.variant.description),
+        ] where x != y {
             return x.localizedStandardCompare(y) == .orderedAscending
         }
         if a.size != b.size { return a.size < b.size }
@@ -76,30 +83,15 @@ public enum ComparisonReport {
 
     private static func row(_ change: Comparison.Change) -> [String] {
         let relative = change.relative.isInfinite ? "new" : String(format: "%+.1f%%", change.relative * 100)
-        let key = change.key, metric = key.metric
-        return [change.verdict.rawValue, key.scenario.rawValue, key.strategy.rawValue, key.variant.isEmpty ? "-" : key.variant.description,
-                formatCount(key.size), key.phase.rawValue, metric.rawValue, quantity(change.baseline, metric), quantity(change.current, metric),
-                relative, change.pValue.map { String(format: "%.3g", $0) } ?? "-",
-                change.threshold.map { String(format: "%.1f%%", $0 * 100) } ?? "exact"]
-    }
-
-    /// Three significant digits with the unit: `12.3 ms`, `4.56 MiB`; counts whole.
-    static func quantity(_ value: Double, _ metric: Metric?) -> String {
-        guard let metric else { return formatNumber(value) }
-        switch metric.unit {
-        case "ms": return significant(value) + " ms"
-        case "bytes": return abs(value) >= 1_048_576 ? significant(value / 1_048_576) + " MiB" : significant(value / 1024) + " KiB"
-        case "instructions": return abs(value) >= 1_000_000 ? significant(value / 1_000_000) + "M" : formatCount(value)
-        case "ratio": return significant(value)
-        default: return value == value.rounded() ? formatCount(value) : significant(value)
-        }
-    }
-
-    static func significant(_ value: Double) -> String {
-        guard value.isFinite else { return "-" }
-        if value == 0 { return "0" }
-        let digits = max(0, 2 - Int(floor(log10(abs(value)))))
-        return String(format: "%.\(min(digits, 6))f", value)
+        let key = change.key
+        let metric = key.metric
+        return [
+            change.verdict.rawValue, key.scenario.rawValue, key.strategy.rawValue, key.variant.isEmpty ? "-" : key.variant.description,
+            formatCount(key.size), key.phase.rawValue, metric.rawValue, formatQuantity(change.baseline, metric),
+            formatQuantity(change.current, metric),
+            relative, change.pValue.map { String(format: "%.3g", $0) } ?? "-",
+            change.threshold.map { String(format: "%.1f%%", $0 * 100) } ?? "exact",
+        ]
     }
 
     private static func presence(_ comparison: Comparison) -> [String] {
@@ -109,20 +101,24 @@ public enum ComparisonReport {
                 "\(key.scenario) \(key.strategy)\(key.variant.isEmpty ? "" : " \(key.variant)") n=\(key.size)"
             }
             let list = groups.map { group, keys in
-                keys.count > 3 ? group : group + " (" + keys.map { "\($0.phase) \($0.metric.rawValue)" }.sorted().joined(separator: ", ") + ")"
+                keys.count > 3
+                    ? group : group + " (" + keys.map { "\($0.phase) \($0.metric.rawValue)" }.sorted().joined(separator: ", ") + ")"
             }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
             return list.prefix(8).joined(separator: "; ") + (list.count > 8 ? "; and \(list.count - 8) more" : "")
         }
         var lines: [String] = []
         if !comparison.onlyInBaseline.isEmpty {
-            lines.append(comparison.options.allowMissing
-                ? "only in the baseline (allowed by --allow-missing): \(describe(comparison.onlyInBaseline))"
-                : "missing from the run (fails: exit 3; pass --allow-missing for a run of fewer scenarios): \(describe(comparison.onlyInBaseline))")
+            lines.append(
+                comparison.options.allowMissing
+                    ? "only in the baseline (allowed by --allow-missing): \(describe(comparison.onlyInBaseline))"
+                    : "missing from the run (fails: exit 3; pass --allow-missing for a run of fewer scenarios): \(describe(comparison.onlyInBaseline))"
+            )
         }
         if !comparison.unreadable.isEmpty {
             let names = comparison.unreadable.prefix(5).map { "\($0) (\($0.reason))" }.joined(separator: "; ")
-            lines.append("unreadable in the baseline (fails: exit 3; this bench does not know them, so it cannot gate them): \(names)"
-                         + (comparison.unreadable.count > 5 ? "; and \(comparison.unreadable.count - 5) more" : ""))
+            lines.append(
+                "unreadable in the baseline (fails: exit 3; this bench does not know them, so it cannot gate them): \(names)"
+                    + (comparison.unreadable.count > 5 ? "; and \(comparison.unreadable.count - 5) more" : ""))
         }
         if !comparison.onlyInCurrent.isEmpty {
             lines.append("only in the current run (new, not judged): \(describe(comparison.onlyInCurrent))")

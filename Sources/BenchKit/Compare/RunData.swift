@@ -1,22 +1,23 @@
 import Foundation
 
 /// A run read back for comparison: from a run folder, its samples.csv, or only its summary.csv.
-public struct RunData {
-    public let source: String
+package struct RunData {
+    package let source: String
     /// Per series, every sample's value (nil where the strategy cannot measure it).
-    public let series: [SeriesKey: [Double]]
+    package let series: [SeriesKey: [Double]]
     /// Series the files name that this binary cannot type (a strategy or metric it does not know).
-    public let unknown: Set<UnknownSeries>
+    package let unknown: Set<UnknownSeries>
     /// False when only summary.csv was given: each series is then its median alone.
-    public let hasSamples: Bool
+    package let hasSamples: Bool
     /// What the run's platform could not measure, from its run.json; nil when unknown (a CSV file alone, an old run).
-    public var unmeasurable: Set<Metric>?
+    package var unmeasurable: Set<Metric>?
 
     /// Reads `path`: a run folder, a samples.csv or a summary.csv. Throws a message naming what is missing.
-    public static func load(_ path: String) throws -> RunData {
+    package static func load(_ path: String) throws -> RunData {
         let data = try read(path)
         guard !data.series.isEmpty || !data.unknown.isEmpty else {
-            throw BenchError.invalidInput("\(path) holds no samples (a run stopped before its first repetition?); compare a run that measured something")
+            throw BenchError.invalidInput(
+                "\(path) holds no samples (a run stopped before its first repetition?); compare a run that measured something")
         }
         return data
     }
@@ -31,8 +32,11 @@ public struct RunData {
             let summary = (path as NSString).appendingPathComponent("summary.csv")
             let info = try? RunInfo.load((path as NSString).appendingPathComponent("run.json"))
             var data: RunData?
-            if FileManager.default.fileExists(atPath: samples) { data = try fromSamples(samples) }
-            else if FileManager.default.fileExists(atPath: summary) { data = try fromSummary(summary) }
+            if FileManager.default.fileExists(atPath: samples) {
+                data = try fromSamples(samples)
+            } else if FileManager.default.fileExists(atPath: summary) {
+                data = try fromSummary(summary)
+            }
             if var data {
                 data.unmeasurable = info?.unmeasurableMetrics.map(Set.init)
                 return data

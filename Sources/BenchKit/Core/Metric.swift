@@ -2,7 +2,7 @@ import Foundation
 
 /// The metrics a run reports, with fixed names and units, each declaring once which way is better and how two
 /// runs' values of it are compared.
-public enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
+package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
     case wallMs = "wall_ms"
     /// CPU time the process spent in the phase in user space and in the kernel (every thread): unlike wall time,
     /// without the time the process waited for a core.
@@ -37,13 +37,16 @@ public enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
     case instructions = "instructions"
 
     /// The metric a report names, or an error naming the metrics there are.
-    public static func named(_ name: String) throws -> Metric {
+    package static func named(_ name: String) throws -> Metric {
         if let metric = Metric(rawValue: name) { return metric }
         let near = nearNames(name, in: allCases.map(\.rawValue))
-        throw BenchError.invalidInput("unknown metric '\(name)'" + (near.isEmpty ? "; the metrics are \(allCases.map(\.rawValue).joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+        throw BenchError.invalidInput(
+            "unknown metric '\(name)'"
+                + (near.isEmpty ? "; the metrics are \(allCases.map(\.rawValue).joined(separator: ", "))" : " (did you mean '\(near[0])'?)")
+        )
     }
 
-    public var unit: String {
+    package var unit: String {
         switch self {
         case .wallMs, .cpuUserMs, .cpuSystemMs: return "ms"
         case .peakRSSBytes, .allocatedBytes, .retainedBytes: return "bytes"
@@ -55,33 +58,22 @@ public enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
 
     /// Whether the platform decides if the metric is measured at all: allocation counts need glibc's malloc,
     /// peak memory and CPU times /proc and getrusage. A run that has none of it lacks the means, not the series.
-    public var dependsOnPlatform: Bool {
+    package var dependsOnPlatform: Bool {
         switch self {
         case .allocations, .allocatedBytes, .retainedBytes, .peakRSSBytes, .cpuUserMs, .cpuSystemMs, .pageFaults: return true
         default: return false
         }
     }
 
-    /// The platform-dependent metrics this process cannot measure: allocation counts without glibc's malloc,
-    /// peak memory without /proc. Recorded in run.json, so that compare tells a platform's lack from a lost series.
-    public static var unmeasurableHere: [Metric] {
-        var metrics: [Metric] = []
-        if !AllocationCounter.isAvailable { metrics += [.allocations, .allocatedBytes, .retainedBytes] }
-        if !FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs") { metrics.append(.peakRSSBytes) }
-        return metrics
-    }
-
-    public static func < (lhs: Metric, rhs: Metric) -> Bool { lhs.rawValue < rhs.rawValue }
-
     /// Which way is better.
-    public enum Polarity: Sendable {
+    package enum Polarity: Sendable {
         case lowerIsBetter
         case higherIsBetter
         /// A change is reported, never judged (what a workload intended, how often the row cache answered).
         case neutral
     }
 
-    public var polarity: Polarity {
+    package var polarity: Polarity {
         switch self {
         case .linksPersisted: return .higherIsBetter
         // More cache hits can mean fewer statements or more faults: the statements and faults judge.
@@ -91,7 +83,7 @@ public enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
     }
 
     /// How two runs' values are compared.
-    public enum Comparison: Sendable, Equatable {
+    package enum Comparison: Sendable, Equatable {
         /// Deterministic for a given build, data and seed: any change counts.
         case exact
         /// Nearly deterministic: a change counts beyond `relative` of the baseline and `absolute` units. Allocation
@@ -106,7 +98,7 @@ public enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
         case statistical
     }
 
-    public var comparison: Comparison {
+    package var comparison: Comparison {
         switch self {
         // Page faults follow the heap's state, which the repetitions before leave behind: measured, not exact.
         case .wallMs, .cpuUserMs, .cpuSystemMs, .pageFaults, .peakRSSBytes, .retainedBytes: return .statistical
@@ -118,7 +110,7 @@ public enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
     }
 
     /// Whether the metric is compared without statistics (exact counters and near-exact allocation counts).
-    public var isCounter: Bool {
+    package var isCounter: Bool {
         switch comparison {
         case .exact, .tolerance: return true
         case .instructionCount, .statistical: return false
@@ -126,8 +118,8 @@ public enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
     }
 
     /// Deterministic for a given build, data and seed: compared exactly, never statistically.
-    public var isExact: Bool { comparison == .exact }
+    package var isExact: Bool { comparison == .exact }
 
     /// A number of things (statements, faults, rows, objects, links, saves): a whole number, never negative.
-    public var isCount: Bool { unit == "count" }
+    package var isCount: Bool { unit == "count" }
 }

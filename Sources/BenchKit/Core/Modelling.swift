@@ -1,6 +1,6 @@
 /// How a relationship is modelled: what lands on disk and which SQL reads it. Scenario files name these as the
 /// values of a `modelling` variant (`"change": "modelling"`), the same names in every report, claim and plot.
-public enum Modelling: String, CaseIterable, Codable, Sendable, CustomStringConvertible {
+package enum Modelling: String, CaseIterable, Codable, Sendable, CustomStringConvertible {
     case manyToOne = "many-to-one"
     case manyToMany = "many-to-many"
     case manyToNil = "many-to-nil"
@@ -9,15 +9,16 @@ public enum Modelling: String, CaseIterable, Codable, Sendable, CustomStringConv
     case oneToOne = "one-to-one"
     case oneToNil = "one-to-nil"
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// One sentence for `bench list`, with the school's relationships as examples.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .manyToOne: return "a to-many with a to-one inverse (Class.students <-> Student.class): a key on the member, indexed"
         case .manyToMany: return "a to-many with a to-many inverse: a join table with a reverse index"
         case .manyToNil: return "a to-many without inverse: a hidden owner column on the member, one owner per row"
-        case .manualFK: return "no relationship: each member keeps its owner's UUID (seed 003's hand-kept key), indexed; members found by fetch"
+        case .manualFK:
+            return "no relationship: each member keeps its owner's UUID (seed 003's hand-kept key), indexed; members found by fetch"
         case .manualFKUnindexed: return "manual-fk without the index on the kept key"
         case .oneToOne: return "a to-one with a to-one inverse (Student.address <-> Address.student): a key on both sides"
         case .oneToNil: return "a to-one without inverse: a key on the source only"
@@ -25,5 +26,5 @@ public enum Modelling: String, CaseIterable, Codable, Sendable, CustomStringConv
     }
 
     /// Whether the modelling is of a to-one relationship (Student.address) rather than a to-many.
-    public var isToOne: Bool { self == .oneToOne || self == .oneToNil }
+    package var isToOne: Bool { self == .oneToOne || self == .oneToNil }
 }

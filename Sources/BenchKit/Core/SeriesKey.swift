@@ -1,31 +1,31 @@
 /// One measured value: a row of samples.csv.
-public struct SampleRecord: Equatable, Sendable {
-    public var key: SeriesKey
+package struct SampleRecord: Equatable, Sendable {
+    package var key: SeriesKey
     /// 1-based among the measured repetitions of the series.
-    public var repetition: Int
+    package var repetition: Int
     /// nil where the strategy cannot measure the metric (left empty in the file, never zero).
-    public var value: Double?
+    package var value: Double?
 
-    public init(key: SeriesKey, repetition: Int, value: Double?) {
+    package init(key: SeriesKey, repetition: Int, value: Double?) {
         self.key = key
         self.repetition = repetition
         self.value = value
     }
 
-    public var unit: String { key.metric.unit }
+    package var unit: String { key.metric.unit }
 }
 
 /// Identifies a series of samples (a row of summary.csv), typed from measurement to the gate: strings exist only
 /// where the CSV and JSON files are read and written.
-public struct SeriesKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var scenario: ScenarioName
-    public var strategy: Strategy
-    public var variant: Variant
-    public var size: Int
-    public var phase: PhaseName
-    public var metric: Metric
+package struct SeriesKey: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package var scenario: ScenarioName
+    package var strategy: Strategy
+    package var variant: Variant
+    package var size: Int
+    package var phase: PhaseName
+    package var metric: Metric
 
-    public init(scenario: ScenarioName, strategy: Strategy, variant: Variant, size: Int, phase: PhaseName, metric: Metric) {
+    package init(scenario: ScenarioName, strategy: Strategy, variant: Variant, size: Int, phase: PhaseName, metric: Metric) {
         self.scenario = scenario
         self.strategy = strategy
         self.variant = variant
@@ -35,52 +35,64 @@ public struct SeriesKey: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     /// The same series with another metric (the phase's other measurements).
-    public func with(_ metric: Metric) -> SeriesKey {
+    package func with(_ metric: Metric) -> SeriesKey {
         var key = self
         key.metric = metric
         return key
     }
 
     /// The same series run by another strategy (its floor, its peers).
-    public func with(_ strategy: Strategy) -> SeriesKey {
+    package func with(_ strategy: Strategy) -> SeriesKey {
         var key = self
         key.strategy = strategy
         return key
     }
 
     /// The key without its size and metric, for grouping a phase's series.
-    public var phaseKey: String { "\(scenario) \(strategy)\(variant.values.isEmpty ? "" : " \(variant)") \(phase)" }
+    package var phaseKey: String { "\(scenario) \(strategy)\(variant.values.isEmpty ? "" : " \(variant)") \(phase)" }
 
-    public static func < (lhs: SeriesKey, rhs: SeriesKey) -> Bool {
+    package static func < (lhs: SeriesKey, rhs: SeriesKey) -> Bool {
         (lhs.scenario.rawValue, lhs.strategy.rawValue, lhs.variant.description, lhs.size, lhs.phase.rawValue, lhs.metric.rawValue)
             < (rhs.scenario.rawValue, rhs.strategy.rawValue, rhs.variant.description, rhs.size, rhs.phase.rawValue, rhs.metric.rawValue)
     }
 
-    public var description: String {
-        [scenario.rawValue, strategy.rawValue, variant.values.isEmpty ? nil : variant.description, "n=\(size)", phase.rawValue, metric.rawValue]
-            .compactMap { $0 }.joined(separator: " ")
+    package var description: String {
+        [
+            scenario.rawValue, strategy.rawValue, variant.values.isEmpty ? nil : variant.description, "n=\(size)", phase.rawValue,
+            metric.rawValue,
+        ]
+        .compactMap { $0 }.joined(separator: " ")
     }
 
     /// The key a report's row names, or the series it stands for when this binary cannot type it (a strategy or
     /// metric it does not know: a renamed metric must fail a gate as missing, never drop out of it).
-    static func parse(scenario: String, strategy: String, variant: String, size: Int, phase: String, metric: String)
-        -> Result<SeriesKey, UnknownSeries> {
+    static func parse(
+        scenario: String, strategy: String, variant: String, size: Int, phase: String, metric: String
+    )
+        -> Result<SeriesKey, UnknownSeries>
+    {
         let unknown = UnknownSeries(scenario: scenario, strategy: strategy, variant: variant, size: size, phase: phase, metric: metric)
-        guard let typedStrategy = Strategy(rawValue: strategy) else { return .failure(unknown.because("strategy '\(strategy)' is unknown")) }
+        guard let typedStrategy = Strategy(rawValue: strategy) else {
+            return .failure(unknown.because("strategy '\(strategy)' is unknown"))
+        }
         guard let typedMetric = Metric(rawValue: metric) else { return .failure(unknown.because("metric '\(metric)' is unknown")) }
-        guard let typedVariant = Variant(parsing: variant) else { return .failure(unknown.because("variant '\(variant)' is not AXIS=VALUE;...")) }
-        return .success(SeriesKey(scenario: ScenarioName(scenario), strategy: typedStrategy, variant: typedVariant, size: size,
-                                  phase: PhaseName(phase), metric: typedMetric))
+        guard let typedVariant = Variant(parsing: variant) else {
+            return .failure(unknown.because("variant '\(variant)' is not AXIS=VALUE;..."))
+        }
+        return .success(
+            SeriesKey(
+                scenario: ScenarioName(scenario), strategy: typedStrategy, variant: typedVariant, size: size,
+                phase: PhaseName(phase), metric: typedMetric))
     }
 }
 
 /// A series a report names that this binary cannot type: its strategy, variant or metric is unknown here.
-public struct UnknownSeries: Error, Hashable, Sendable, CustomStringConvertible {
-    public let scenario, strategy, variant: String
-    public let size: Int
-    public let phase, metric: String
+package struct UnknownSeries: Error, Hashable, Sendable, CustomStringConvertible {
+    package let scenario, strategy, variant: String
+    package let size: Int
+    package let phase, metric: String
     /// Why it cannot be read.
-    public var reason = ""
+    package var reason = ""
 
     func because(_ reason: String) -> UnknownSeries {
         var copy = self
@@ -88,17 +100,7 @@ public struct UnknownSeries: Error, Hashable, Sendable, CustomStringConvertible 
         return copy
     }
 
-    public var description: String {
+    package var description: String {
         [scenario, strategy, variant.isEmpty ? nil : variant, "n=\(size)", phase, metric].compactMap { $0 }.joined(separator: " ")
     }
-}
-
-/// Numbers as the reports write them: integers without a decimal point, others with up to six decimals.
-public func formatNumber(_ value: Double) -> String {
-    if value.isNaN || value.isInfinite { return "" }
-    if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
-    var text = String(format: "%.6f", value)
-    while text.hasSuffix("0") { text.removeLast() }
-    if text.hasSuffix(".") { text.removeLast() }
-    return text
 }

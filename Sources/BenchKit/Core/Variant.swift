@@ -1,9 +1,9 @@
 /// One value on a variant axis: a name or a number.
-public enum VariantValue: Hashable, Sendable, CustomStringConvertible {
+package enum VariantValue: Hashable, Sendable, CustomStringConvertible {
     case text(String)
     case number(Double)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .text(text): return text
         case let .number(number):
@@ -11,22 +11,26 @@ public enum VariantValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var number: Double? { if case let .number(value) = self { return value } else { return nil } }
+    package var number: Double? { if case let .number(value) = self { return value } else { return nil } }
 
     /// The value a report's text names: a number where it reads as one, else a name.
-    public init(parsing text: String) {
-        if let number = Double(text), number.isFinite, VariantValue.number(number).description == text { self = .number(number) } else { self = .text(text) }
+    package init(parsing text: String) {
+        if let number = Double(text), number.isFinite, VariantValue.number(number).description == text {
+            self = .number(number)
+        } else {
+            self = .text(text)
+        }
     }
 }
 
 /// One combination of variant values, in the order the scenario declares its axes.
-public struct Variant: Hashable, Sendable, CustomStringConvertible, Codable {
-    public let values: [(name: String, value: VariantValue)]
+package struct Variant: Hashable, Sendable, CustomStringConvertible, Codable {
+    package let values: [(name: String, value: VariantValue)]
 
-    public init(_ values: [(name: String, value: VariantValue)]) { self.values = values }
+    package init(_ values: [(name: String, value: VariantValue)]) { self.values = values }
 
     /// The variant a report names (`batch=20;access=first-screen`, or empty); nil when the text is not one.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         guard !text.isEmpty else {
             self.init([])
             return
@@ -41,29 +45,30 @@ public struct Variant: Hashable, Sendable, CustomStringConvertible, Codable {
     }
 
     /// The stable text used in reports: `batch=20;access=first-screen`, empty when there are no axes.
-    public var description: String { values.map { "\($0.name)=\($0.value)" }.joined(separator: ";") }
+    package var description: String { values.map { "\($0.name)=\($0.value)" }.joined(separator: ";") }
 
-    public subscript(name: String) -> VariantValue? { values.first { $0.name == name }?.value }
+    package subscript(name: String) -> VariantValue? { values.first { $0.name == name }?.value }
 
     /// Whether the scenario has no variant axes.
-    public var isEmpty: Bool { values.isEmpty }
+    package var isEmpty: Bool { values.isEmpty }
 
     /// The modelling this variant gives its relationships (its `modelling` axis), if it has one.
-    public var modelling: Modelling? { self["modelling"].flatMap { Modelling(rawValue: $0.description) } }
+    package var modelling: Modelling? { self["modelling"].flatMap { Modelling(rawValue: $0.description) } }
 
-    public static func == (lhs: Variant, rhs: Variant) -> Bool { lhs.description == rhs.description }
+    package static func == (lhs: Variant, rhs: Variant) -> Bool { lhs.description == rhs.description }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let variant = Variant(parsing: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a variant (AXIS=VALUE;...)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a variant (AXIS=VALUE;...)"))
         }
         self = variant
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }
-    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }

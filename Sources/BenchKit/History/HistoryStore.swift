@@ -3,16 +3,16 @@ import GRDB
 
 /// Results/history.sqlite: every finished run's summary, keyed by commit and time, so that a metric can be
 /// followed over commits (`bench history`, scripts/plot.py).
-public final class HistoryStore {
-    public struct Entry: Sendable {
-        public let time: String
-        public let commit: String
-        public let profile: Profile
-        public let key: SeriesKey
-        public let n: Int
-        public let median: Double
-        public let ciLow: Double
-        public let ciHigh: Double
+package final class HistoryStore {
+    package struct Entry: Sendable {
+        package let time: String
+        package let commit: String
+        package let profile: Profile
+        package let key: SeriesKey
+        package let n: Int
+        package let median: Double
+        package let ciLow: Double
+        package let ciHigh: Double
     }
 
     private let queue: DatabaseQueue
@@ -20,7 +20,7 @@ public final class HistoryStore {
 
     /// Opens the history at `path`, creating it when `create` (to add runs); a reader's `create: false` leaves a
     /// file that holds no history untouched and says so.
-    public init(path: String, create: Bool = true) throws {
+    package init(path: String, create: Bool = true) throws {
         self.path = path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -31,7 +31,9 @@ public final class HistoryStore {
             // Another program's database is left alone rather than given our tables.
             let tables = try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
             if !tables.isEmpty && !tables.contains("grdb_migrations") {
-                throw BenchError.invalidInput("\(path) is another program's SQLite database (tables \(tables.prefix(3).joined(separator: ", "))), not a RelBench history store; give another --history path")
+                throw BenchError.invalidInput(
+                    "\(path) is another program's SQLite database (tables \(tables.prefix(3).joined(separator: ", "))), not a RelBench history store; give another --history path"
+                )
             }
             if tables.isEmpty && !create {
                 throw BenchError.invalidInput("\(path) holds no history yet; every completed 'bench run' of a release build adds to it")
@@ -74,37 +76,51 @@ public final class HistoryStore {
         } catch let error as BenchError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-            throw BenchError.invalidInput("\(path) is not a RelBench history store (\(error.message ?? "not a database")); give another --history path, or move it away to start a new one")
-        } catch let error as DatabaseError where [.SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH].contains(error.resultCode) {
-            throw BenchError.invalidInput("cannot open the history store \(path) (\(error.message ?? "\(error.resultCode)")); check its path and permissions, or give another --history path")
+            throw BenchError.invalidInput(
+                "\(path) is not a RelBench history store (\(error.message ?? "not a database")); give another --history path, or move it away to start a new one"
+            )
+        } catch let error as DatabaseError
+            where [.SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH].contains(error.resultCode)
+        {
+            throw BenchError.invalidInput(
+                "cannot open the history store \(path) (\(error.message ?? "\(error.resultCode)")); check its path and permissions, or give another --history path"
+            )
         } catch {
             throw BenchError.io("cannot open the history store \(path): \(error)")
         }
     }
 
     /// The scenarios the history has, for "did you mean".
-    public func scenarios() throws -> [String] {
+    package func scenarios() throws -> [String] {
         try queue.read { db in try String?.fetchAll(db, sql: "SELECT DISTINCT scenario FROM series ORDER BY scenario").compactMap { $0 } }
     }
 
     /// Appends a run's summary (series with a value only). A debug build's run or one with injected regressions is
     /// refused: its numbers do not stand for the code.
-    public func append(info: RunInfo, folder: String, summary: [SummaryRow]) throws {
+    package func append(info: RunInfo, folder: String, summary: [SummaryRow]) throws {
         if let reason = info.unrepresentativeReason {
             throw BenchError.invalidInput("not added to the history: \(reason)")
         }
         try queue.write { db in
-            try db.execute(sql: "INSERT INTO run (commitHash, time, profile, host, seed, folder, buildConfiguration, injections) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                           arguments: [info.gitCommit, info.utcTime, info.profile.rawValue, info.host, Int64(bitPattern: info.seed), folder,
-                                       info.buildConfiguration.rawValue, (info.injections ?? [:]).keys.sorted().joined(separator: ",")])
+            try db.execute(
+                sql:
+                    "INSERT INTO run (commitHash, time, profile, host, seed, folder, buildConfiguration, injections) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    info.gitCommit, info.utcTime, info.profile.rawValue, info.host, Int64(bitPattern: info.seed), folder,
+                    info.buildConfiguration.rawValue, (info.injections ?? [:]).keys.sorted().joined(separator: ","),
+                ])
             let run = db.lastInsertedRowID
             for row in summary {
                 guard let stats = row.summary else { continue }
-                try db.execute(sql: """
-                    INSERT INTO series (run, scenario, strategy, variant, size, phase, metric, unit, n, median, ciLow, ciHigh)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [run, row.key.scenario.rawValue, row.key.strategy.rawValue, row.key.variant.description, row.key.size,
-                                     row.key.phase.rawValue, row.key.metric.rawValue, row.unit, stats.n, stats.median, stats.ciLow, stats.ciHigh])
+                try db.execute(
+                    sql: """
+                        INSERT INTO series (run, scenario, strategy, variant, size, phase, metric, unit, n, median, ciLow, ciHigh)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        run, row.key.scenario.rawValue, row.key.strategy.rawValue, row.key.variant.description, row.key.size,
+                        row.key.phase.rawValue, row.key.metric.rawValue, row.unit, stats.n, stats.median, stats.ciLow, stats.ciHigh,
+                    ])
             }
         }
     }
@@ -112,19 +128,36 @@ public final class HistoryStore {
     /// A metric of a scenario over the recorded runs, series by series and oldest first, optionally narrowed down;
     /// `skipped` counts rows of older runs whose strategy or variant this bench cannot read (the names before a change
     /// of vocabulary), which are left out rather than misread.
-    public func entries(scenario: ScenarioName, metric: Metric, strategy: Strategy? = nil, variant: String? = nil, size: Int? = nil,
-                        phase: PhaseName? = nil, profile: Profile? = nil) throws -> (entries: [Entry], skipped: Int) {
+    package func entries(
+        scenario: ScenarioName, metric: Metric, strategy: Strategy? = nil, variant: String? = nil, size: Int? = nil,
+        phase: PhaseName? = nil, profile: Profile? = nil
+    ) throws -> (entries: [Entry], skipped: Int) {
         try queue.read { db in
             var sql = """
                 SELECT run.time, run.commitHash, run.profile, series.* FROM series JOIN run ON run.id = series.run
                 WHERE series.scenario = ? AND series.metric = ?
                 """
             var arguments: StatementArguments = [scenario.rawValue, metric.rawValue]
-            if let strategy { sql += " AND series.strategy = ?"; arguments += [strategy.rawValue] }
-            if let variant { sql += " AND series.variant = ?"; arguments += [variant] }
-            if let size { sql += " AND series.size = ?"; arguments += [size] }
-            if let phase { sql += " AND series.phase = ?"; arguments += [phase.rawValue] }
-            if let profile { sql += " AND run.profile = ?"; arguments += [profile.rawValue] }
+            if let strategy {
+                sql += " AND series.strategy = ?"
+                arguments += [strategy.rawValue]
+            }
+            if let variant {
+                sql += " AND series.variant = ?"
+                arguments += [variant]
+            }
+            if let size {
+                sql += " AND series.size = ?"
+                arguments += [size]
+            }
+            if let phase {
+                sql += " AND series.phase = ?"
+                arguments += [phase.rawValue]
+            }
+            if let profile {
+                sql += " AND run.profile = ?"
+                arguments += [profile.rawValue]
+            }
             sql += " ORDER BY series.strategy, series.variant, series.size, series.phase, run.time, run.id"
             var entries: [Entry] = []
             var skipped = 0
@@ -134,18 +167,22 @@ public final class HistoryStore {
                 let profileName: String
                 do {
                     profileName = try row.decode(forColumn: "profile")
-                    parsed = SeriesKey.parse(scenario: try row.decode(forColumn: "scenario"), strategy: try row.decode(forColumn: "strategy"),
-                                             variant: try row.decode(forColumn: "variant"), size: try row.decode(forColumn: "size"),
-                                             phase: try row.decode(forColumn: "phase"), metric: try row.decode(forColumn: "metric"))
+                    parsed = SeriesKey.parse(
+                        scenario: try row.decode(forColumn: "scenario"), strategy: try row.decode(forColumn: "strategy"),
+                        variant: try row.decode(forColumn: "variant"), size: try row.decode(forColumn: "size"),
+                        phase: try row.decode(forColumn: "phase"), metric: try row.decode(forColumn: "metric"))
                     guard case let .success(key) = parsed, let profile = Profile(rawValue: profileName) else {
                         skipped += 1
                         continue
                     }
-                    entries.append(Entry(time: try row.decode(forColumn: "time"), commit: try row.decode(forColumn: "commitHash"), profile: profile,
-                                         key: key, n: try row.decode(forColumn: "n"), median: try row.decode(forColumn: "median"),
-                                         ciLow: try row.decode(forColumn: "ciLow"), ciHigh: try row.decode(forColumn: "ciHigh")))
+                    entries.append(
+                        Entry(
+                            time: try row.decode(forColumn: "time"), commit: try row.decode(forColumn: "commitHash"), profile: profile,
+                            key: key, n: try row.decode(forColumn: "n"), median: try row.decode(forColumn: "median"),
+                            ciLow: try row.decode(forColumn: "ciLow"), ciHigh: try row.decode(forColumn: "ciHigh")))
                 } catch {
-                    throw BenchError.invalidInput("\(path) is not a RelBench history store (a row does not decode: \(error)); give another --history path")
+                    throw BenchError.invalidInput(
+                        "\(path) is not a RelBench history store (a row does not decode: \(error)); give another --history path")
                 }
             }
             return (entries, skipped)

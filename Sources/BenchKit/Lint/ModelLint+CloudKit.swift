@@ -12,31 +12,40 @@ extension ModelLint {
         var seen = Set<String>()
         func refuse(_ subject: String, _ rule: String, _ fix: String) {
             guard seen.insert(subject + "\u{0}" + rule).inserted else { return }
-            findings.append(Finding(kind: .risk, subject: subject,
-                                    message: "used with CloudKit, which \(rule): NSPersistentCloudKitContainer refuses to load the store.",
-                                    fix: fix))
+            findings.append(
+                Finding(
+                    kind: .risk, subject: subject,
+                    message: "used with CloudKit, which \(rule): NSPersistentCloudKitContainer refuses to load the store.",
+                    fix: fix))
         }
         for name in synced {
             guard let entity = model.entity(name) else { continue }
             for attribute in entity.attributes where !attribute.isTransient {
                 if !attribute.isOptional && attribute.defaultValue == .null {
-                    refuse(attribute.qualifiedName, "requires every attribute to be optional or to have a default value",
-                           "make \(attribute.name) optional, or give it a default value.")
+                    refuse(
+                        attribute.qualifiedName, "requires every attribute to be optional or to have a default value",
+                        "make \(attribute.name) optional, or give it a default value.")
                 }
             }
             if !entity.uniquenessConstraints.isEmpty {
                 // Named after the highest ancestor declaring the same constraints.
                 let owner = lineage(entity).last { $0.uniquenessConstraints == entity.uniquenessConstraints } ?? entity
-                refuse(owner.name, "does not support unique constraints",
-                       "remove the constraint (\(entity.uniquenessConstraints.map { $0.joined(separator: ", ") }.joined(separator: "; "))) and deduplicate after each import instead.")
+                refuse(
+                    owner.name, "does not support unique constraints",
+                    "remove the constraint (\(entity.uniquenessConstraints.map { $0.joined(separator: ", ") }.joined(separator: "; "))) and deduplicate after each import instead."
+                )
             }
             for relationship in entity.relationships {
                 let name = relationship.qualifiedName
                 if relationship.isOrdered {
-                    refuse(name, "does not support ordered relationships", "drop Ordered and sort by an attribute you set (a position, a date).")
+                    refuse(
+                        name, "does not support ordered relationships",
+                        "drop Ordered and sort by an attribute you set (a position, a date).")
                 }
                 if relationship.inverse == nil {
-                    refuse(name, "requires every relationship to have an inverse", "add an inverse relationship on \(relationship.destination.name).")
+                    refuse(
+                        name, "requires every relationship to have an inverse",
+                        "add an inverse relationship on \(relationship.destination.name).")
                 }
                 if !relationship.isOptional {
                     refuse(name, "requires every relationship to be optional", "make \(relationship.name) optional and check it in code.")

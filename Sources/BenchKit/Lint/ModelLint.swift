@@ -3,9 +3,9 @@ import ObjectGraph
 /// Advice on a model's relationships, each finding with what it costs and what to change: Xcode's warnings in its
 /// own words, then RelBench's (many-to-nil data loss, unindexed hand-kept keys, counts read through faults, deep
 /// cascades, ordered relationships, CloudKit's rules for the entities synced with it).
-public enum ModelLint {
-    public struct Finding: Sendable, Equatable, CustomStringConvertible {
-        public enum Kind: String, Sendable {
+package enum ModelLint {
+    package struct Finding: Sendable, Equatable, CustomStringConvertible {
+        package enum Kind: String, Sendable {
             /// Something wrong with the model file itself: what the reader had to skip, or a model with nothing in it.
             case problem
             /// Xcode's own warning, as its model editor shows it.
@@ -16,43 +16,54 @@ public enum ModelLint {
             case cost
         }
 
-        public let kind: Kind
+        package let kind: Kind
         /// `Entity.property`, or `Entity`.
-        public let subject: String
-        public let message: String
+        package let subject: String
+        package let message: String
         /// What to change; empty for Xcode's warnings.
-        public let fix: String
+        package let fix: String
 
-        public var description: String {
+        package var description: String {
             "\(kind.rawValue): \(subject): \(message)" + (fix.isEmpty ? "" : " Fix: \(fix)")
         }
     }
 
     /// Every finding for `model`, Xcode's first, then by subject; `cloudKitEntities` are held to CloudKit's rules.
-    public static func findings(_ model: ObjectModel, cloudKitEntities: [String] = []) -> [Finding] {
+    package static func findings(_ model: ObjectModel, cloudKitEntities: [String] = []) -> [Finding] {
         var findings = model.warnings.map { warning -> Finding in
             let subject = String(warning.prefix { $0 != " " })
             return Finding(kind: .xcode, subject: subject, message: "warning: " + warning, fix: "")
         }
         if model.entities.isEmpty {
-            findings.insert(Finding(kind: .problem, subject: "model", message: "the model declares no entity: a store of it holds Core Data's system tables and nothing else.",
-                                    fix: "check that this is the model version you meant (an .xcdatamodeld's current version is named in its .xccurrentversion)."), at: 0)
+            findings.insert(
+                Finding(
+                    kind: .problem, subject: "model",
+                    message: "the model declares no entity: a store of it holds Core Data's system tables and nothing else.",
+                    fix:
+                        "check that this is the model version you meant (an .xcdatamodeld's current version is named in its .xccurrentversion)."
+                ), at: 0)
         }
         var advice = cloudKitFindings(model, synced: cloudKitEntities)
         for entity in model.entities {
             for relationship in entity.relationships where relationship.entity === entity {
                 let name = relationship.qualifiedName
                 if relationship.isToMany && relationship.inverse == nil {
-                    advice.append(Finding(
-                        kind: .risk, subject: name,
-                        message: "a to-many without inverse (many-to-nil) keeps each \(relationship.destination.name)'s owner in one hidden column on its row, so \(article(relationship.destination.name)) added to two \(plural(entity.name))' \(relationship.name) keeps only the last membership after save: the others are lost without an error (seed 000 II.B; measured by RelBench's data-loss scenario).",
-                        fix: "add an inverse: a to-many \(relationship.destination.name).\(pluralName(of: entity.name)) makes it a many-to-many (a join table) if members are shared, a to-one if each has one owner."))
+                    advice.append(
+                        Finding(
+                            kind: .risk, subject: name,
+                            message:
+                                "a to-many without inverse (many-to-nil) keeps each \(relationship.destination.name)'s owner in one hidden column on its row, so \(article(relationship.destination.name)) added to two \(plural(entity.name))' \(relationship.name) keeps only the last membership after save: the others are lost without an error (seed 000 II.B; measured by RelBench's data-loss scenario).",
+                            fix:
+                                "add an inverse: a to-many \(relationship.destination.name).\(pluralName(of: entity.name)) makes it a many-to-many (a join table) if members are shared, a to-one if each has one owner."
+                        ))
                 }
                 if relationship.isOrdered {
-                    advice.append(Finding(
-                        kind: .cost, subject: name,
-                        message: "ordered: Core Data keeps an order column (\(relationship.joinTable?.orderColumn ?? relationship.orderColumnName)) that every insert, move and removal rewrites for the members after it, and that each fault reads.",
-                        fix: "unless users choose the order, drop Ordered and sort by an attribute (a date, a position you set)."))
+                    advice.append(
+                        Finding(
+                            kind: .cost, subject: name,
+                            message:
+                                "ordered: Core Data keeps an order column (\(relationship.joinTable?.orderColumn ?? relationship.orderColumnName)) that every insert, move and removal rewrites for the members after it, and that each fault reads.",
+                            fix: "unless users choose the order, drop Ordered and sort by an attribute (a date, a position you set)."))
                 }
             }
             let uncounted = entity.relationships.filter { relationship in
@@ -63,29 +74,42 @@ public enum ModelLint {
                     }
             }.map(\.name)
             if !uncounted.isEmpty {
-                advice.append(Finding(
-                    kind: .cost, subject: entity.name,
-                    message: "a list showing how many \(uncounted.joined(separator: ", ")) each \(entity.name) has, through .count, faults that set for every row (one statement each, then the members' rows).",
-                    fix: "for each count a list shows, add a derived attribute (\(uncounted.prefix(2).map { "\($0)Count = \($0).@count" }.joined(separator: ", "))\(uncounted.count > 2 ? ", ..." : "")), Integer 64: it is read with the \(entity.name) row (seed 000 III.B; RelBench's chat-list scenario measures both)."))
+                advice.append(
+                    Finding(
+                        kind: .cost, subject: entity.name,
+                        message:
+                            "a list showing how many \(uncounted.joined(separator: ", ")) each \(entity.name) has, through .count, faults that set for every row (one statement each, then the members' rows).",
+                        fix:
+                            "for each count a list shows, add a derived attribute (\(uncounted.prefix(2).map { "\($0)Count = \($0).@count" }.joined(separator: ", "))\(uncounted.count > 2 ? ", ..." : "")), Integer 64: it is read with the \(entity.name) row (seed 000 III.B; RelBench's chat-list scenario measures both)."
+                    ))
             }
             for attribute in entity.attributes where attribute.entity === entity && !attribute.isTransient {
                 guard attribute.type == .uuid || attribute.type == .string, !attribute.isIndexed,
-                      !entity.fetchIndexes.contains(where: { $0.elements.first?.property == attribute.name }),
-                      !entity.uniquenessConstraints.contains(where: { $0.first == attribute.name }),
-                      let target = handKeptKeyTarget(attribute, in: model),
-                      // A key kept beside a relationship to the same entity (Mastodon's userID and user) is a copy.
-                      !entity.relationships.contains(where: { $0.destination.name == target }) else { continue }
-                advice.append(Finding(
-                    kind: .cost, subject: "\(entity.name).\(attribute.name)",
-                    message: "looks like a hand-kept key to \(target) (seed 003's ofCategory, seed 000's classID) without an index: every fetch of \(article(target))'s \(plural(entity.name)) scans all \(entity.name) rows, and deleting \(article(target)) leaves its \(plural(entity.name)) behind.",
-                    fix: "index it (Indexed, or a fetch index on \(attribute.name)), or model a to-one relationship to \(target) with an inverse and a Cascade rule (RelBench's hand-kept-key scenario measures all three)."))
+                    !entity.fetchIndexes.contains(where: { $0.elements.first?.property == attribute.name }),
+                    !entity.uniquenessConstraints.contains(where: { $0.first == attribute.name }),
+                    let target = handKeptKeyTarget(attribute, in: model),
+                    // A key kept beside a relationship to the same entity (Mastodon's userID and user) is a copy.
+                    !entity.relationships.contains(where: { $0.destination.name == target })
+                else { continue }
+                advice.append(
+                    Finding(
+                        kind: .cost, subject: "\(entity.name).\(attribute.name)",
+                        message:
+                            "looks like a hand-kept key to \(target) (seed 003's ofCategory, seed 000's classID) without an index: every fetch of \(article(target))'s \(plural(entity.name)) scans all \(entity.name) rows, and deleting \(article(target)) leaves its \(plural(entity.name)) behind.",
+                        fix:
+                            "index it (Indexed, or a fetch index on \(attribute.name)), or model a to-one relationship to \(target) with an inverse and a Cascade rule (RelBench's hand-kept-key scenario measures all three)."
+                    ))
             }
             let chain = cascadeChain(from: entity)
             if chain.count >= 4 {
-                advice.append(Finding(
-                    kind: .cost, subject: entity.name,
-                    message: "deleting \(article(entity.name)) cascades \(chain.count - 1) levels (\(chain.joined(separator: " -> "))): each level's objects are faulted in, their own rules applied and deleted one statement each, in one save.",
-                    fix: "keep it if the graph is small per \(entity.name); for large ones delete the deepest level first with a batch delete request (one statement), then the rest."))
+                advice.append(
+                    Finding(
+                        kind: .cost, subject: entity.name,
+                        message:
+                            "deleting \(article(entity.name)) cascades \(chain.count - 1) levels (\(chain.joined(separator: " -> "))): each level's objects are faulted in, their own rules applied and deleted one statement each, in one save.",
+                        fix:
+                            "keep it if the graph is small per \(entity.name); for large ones delete the deepest level first with a batch delete request (one statement), then the rest."
+                    ))
             }
         }
         findings += advice.sorted { ($0.subject, $0.kind.rawValue) < ($1.subject, $1.kind.rawValue) }
@@ -142,7 +166,8 @@ public enum ModelLint {
     /// letter; an acronym starting with U, and the words read "you" such as User and Unit, take "a").
     static func article(_ name: String) -> String {
         let letters = Array(name.prefix(2))
-        let youSound = letters.count == 2 && letters[0] == "U" && letters[1].isUppercase
+        let youSound =
+            letters.count == 2 && letters[0] == "U" && letters[1].isUppercase
             || ["uni", "use", "usa", "usu", "uti", "ura", "ure", "uro"].contains { name.lowercased().hasPrefix($0) }
         return ("AEIOUaeiou".contains(name.first ?? "x") && !youSound ? "an " : "a ") + name
     }
@@ -161,7 +186,8 @@ public enum ModelLint {
         var seen = seen
         seen.insert(entity.name)
         var best: [String] = []
-        for relationship in entity.relationships where relationship.deleteRule == .cascade && !seen.contains(relationship.destination.name) {
+        for relationship in entity.relationships where relationship.deleteRule == .cascade && !seen.contains(relationship.destination.name)
+        {
             let chain = cascadeChain(from: relationship.destination, seen: seen)
             if chain.count > best.count { best = chain }
         }

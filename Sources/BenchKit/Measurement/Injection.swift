@@ -6,13 +6,13 @@ import Foundation
 ///   measured time more, inside the timed region, for every strategy;
 /// - `RELBENCH_INJECT_STATEMENT=query/walk` makes ObjectGraph run one extra statement (a count request) per object
 ///   the `walk` phase of scenario `query` reads, as a change that added a query per owner would.
-public struct Injection: Sendable {
-    public var slowdown: (scenario: String, phase: String, fraction: Double)?
-    public var extraStatement: (scenario: String, phase: String)?
+package struct Injection: Sendable {
+    package var slowdown: (scenario: String, phase: String, fraction: Double)?
+    package var extraStatement: (scenario: String, phase: String)?
 
-    public static let current = Injection(environment: ProcessInfo.processInfo.environment)
+    package static let current = Injection(environment: ProcessInfo.processInfo.environment)
 
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         if let text = environment["RELBENCH_INJECT_SLOWDOWN"] {
             let parts = text.split(separator: "=", maxSplits: 1)
             let target = parts.first?.split(separator: "/") ?? []
@@ -31,7 +31,7 @@ public struct Injection: Sendable {
     }
 
     /// The `RELBENCH_INJECT_*` variables set in `environment`, recorded in run.json.
-    public static func variables(_ environment: [String: String]) -> [String: String] {
+    package static func variables(_ environment: [String: String]) -> [String: String] {
         environment.filter { $0.key.hasPrefix("RELBENCH_INJECT_") }
     }
 

@@ -5,16 +5,17 @@ import Foundation
 /// instruction count is its own. For the same build, data and seed the counts repeat to within a few thousand
 /// instructions per phase (0.2% for phases at size 1,000), whatever else the machine does; wall time and peak
 /// memory under valgrind mean nothing and are left out.
-public enum InstructionCount {
+package enum InstructionCount {
     /// The mangled name of `callgrindMeasuredPhase` (every specialization starts with it). Tried here: callgrind
     /// honours `--dump-after` only with the mangled name spelled out, and ignores it when `--toggle-collect` is
     /// given the very same pattern, so the two patterns differ.
     static let phaseSymbol = "$s8BenchKit22callgrindMeasuredPhase"
 
     /// Runs `arguments` (a timed run's, as parsed) once under callgrind and writes its counts to `output`.
-    public static func run(_ arguments: RunArguments, output: String, quiet: Bool) throws -> RunFolder {
+    package static func run(_ arguments: RunArguments, output: String, quiet: Bool) throws -> RunFolder {
         guard RunInfo.run("valgrind", ["--version"]) != nil else {
-            throw BenchError.invalidInput("--instructions needs valgrind; install it (apt-get install valgrind) or run without --instructions")
+            throw BenchError.invalidInput(
+                "--instructions needs valgrind; install it (apt-get install valgrind) or run without --instructions")
         }
         let work = try TemporaryFolders.make("callgrind")
         defer { if ProcessInfo.processInfo.environment["RELBENCH_KEEP_CALLGRIND"] == nil { TemporaryFolders.remove(work) } }
@@ -24,21 +25,27 @@ public enum InstructionCount {
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*callgrindMeasuredPhase*",
-                             "--dump-after=\(phaseSymbol)*", "--callgrind-out-file=\(dumps)", "--log-file=\(log)",
-                             executablePath()] + arguments.childCommandLine(output: childRun)
+        process.arguments =
+            [
+                "valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*callgrindMeasuredPhase*",
+                "--dump-after=\(phaseSymbol)*", "--callgrind-out-file=\(dumps)", "--log-file=\(log)",
+                executablePath(),
+            ] + arguments.childCommandLine(output: childRun)
         // Swift seeds its hashing per process; a fixed seed makes dictionary work (GRDB's caches) repeat too.
         process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = quiet ? FileHandle.nullDevice : FileHandle.standardError
-        if !quiet { FileHandle.standardError.write(Data("counting instructions under callgrind (about 40 times slower than a timed run)...\n".utf8)) }
+        if !quiet {
+            FileHandle.standardError.write(Data("counting instructions under callgrind (about 40 times slower than a timed run)...\n".utf8))
+        }
         // The child runs in a process group of its own, which a terminal's Ctrl-C does not reach: stop it here.
         try Interruption.guarding({ signal in
             if process.isRunning {
                 kill(process.processIdentifier, SIGTERM)
                 process.waitUntilExit()
             }
-            FileHandle.standardError.write(Data("\nbench: \(Interruption.describe(signal)); the run under callgrind was stopped and wrote nothing\n".utf8))
+            FileHandle.standardError.write(
+                Data("\nbench: \(Interruption.describe(signal)); the run under callgrind was stopped and wrote nothing\n".utf8))
         }) {
             try process.run()
             process.waitUntilExit()
@@ -71,7 +78,8 @@ public enum InstructionCount {
         return try parts.map { _, path in
             let text = try String(contentsOfFile: path, encoding: .utf8)
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") }),
-                  let value = Double(line.dropFirst("totals:".count).trimmingCharacters(in: .whitespaces)) else {
+                let value = Double(line.dropFirst("totals:".count).trimmingCharacters(in: .whitespaces))
+            else {
                 throw BenchError.io("\(path) has no totals line; is valgrind's callgrind working?")
             }
             return value
@@ -101,7 +109,8 @@ public enum InstructionCount {
         }
         close(previous)
         guard phaseIndex + 1 == counts.count else {
-            throw BenchError.io("callgrind dumped \(counts.count) phases but the run measured \(phaseIndex + 1); the counts cannot be matched")
+            throw BenchError.io(
+                "callgrind dumped \(counts.count) phases but the run measured \(phaseIndex + 1); the counts cannot be matched")
         }
         return result
     }

@@ -1,33 +1,33 @@
 /// One measured value of one phase of one repetition; nil where the strategy cannot measure it.
-public struct Measurement: Sendable, Equatable {
-    public let phase: PhaseName
-    public let metric: Metric
-    public let value: Double?
+package struct Measurement: Sendable, Equatable {
+    package let phase: PhaseName
+    package let metric: Metric
+    package let value: Double?
 }
 
 /// Measures the phases of one repetition: wall time on a monotonic clock, counter differences, the level of
 /// registered objects at the end, and the phase's peak resident memory.
-public final class PhaseRecorder {
-    public private(set) var measurements: [Measurement] = []
+package final class PhaseRecorder {
+    package private(set) var measurements: [Measurement] = []
 
     /// Told when each phase starts and ends (with its measurements), for `bench explain`.
-    public struct Observer {
-        public var phaseStarted: (PhaseName) -> Void
-        public var phaseEnded: (PhaseName, [Measurement]) -> Void
-        public init(phaseStarted: @escaping (PhaseName) -> Void, phaseEnded: @escaping (PhaseName, [Measurement]) -> Void) {
+    package struct Observer {
+        package var phaseStarted: (PhaseName) -> Void
+        package var phaseEnded: (PhaseName, [Measurement]) -> Void
+        package init(phaseStarted: @escaping (PhaseName) -> Void, phaseEnded: @escaping (PhaseName, [Measurement]) -> Void) {
             self.phaseStarted = phaseStarted
             self.phaseEnded = phaseEnded
         }
     }
-    public var observer: Observer?
+    package var observer: Observer?
     /// The scenario being measured, for injected slowdowns.
-    public var scenario: ScenarioName?
+    package var scenario: ScenarioName?
 
-    public init() {}
+    package init() {}
 
     /// Runs `body` as the timed phase `phase`; nothing outside `body` is timed.
     @discardableResult
-    public func measure<T>(_ phase: PhaseName, _ school: any CounterSource, _ body: () throws -> T) throws -> T {
+    package func measure<T>(_ phase: PhaseName, _ school: any CounterSource, _ body: () throws -> T) throws -> T {
         let before = school.readings()
         let firstIndex = measurements.count
         observer?.phaseStarted(phase)
@@ -80,7 +80,7 @@ public final class PhaseRecorder {
     }
 
     /// Records a value a workload computed itself (links lost, loss rate).
-    public func record(_ phase: PhaseName, _ metric: Metric, _ value: Double?) {
+    package func record(_ phase: PhaseName, _ metric: Metric, _ value: Double?) {
         measurements.append(Measurement(phase: phase, metric: metric, value: value))
     }
 

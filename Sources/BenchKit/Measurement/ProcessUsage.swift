@@ -19,8 +19,9 @@ struct ProcessUsage {
     static func read() -> ProcessUsage? {
         var usage = rusage()
         guard getrusage(Self.everyThread, &usage) == 0 else { return nil }
-        return ProcessUsage(userMilliseconds: milliseconds(usage.ru_utime), systemMilliseconds: milliseconds(usage.ru_stime),
-                            pageFaults: Int(usage.ru_minflt) + Int(usage.ru_majflt))
+        return ProcessUsage(
+            userMilliseconds: milliseconds(usage.ru_utime), systemMilliseconds: milliseconds(usage.ru_stime),
+            pageFaults: Int(usage.ru_minflt) + Int(usage.ru_majflt))
     }
 
     #if canImport(Glibc)

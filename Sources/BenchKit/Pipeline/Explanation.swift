@@ -24,20 +24,29 @@ package struct Explanation {
 
     /// The scenario's strategy and variant as chosen on the command line: its first when not given; a strategy it
     /// does not run, or a phase it does not have, is refused with what it has.
-    package static func choose(_ scenario: Scenario, strategy: Strategy?, variant: VariantFilter?, phases: [String]) throws
-        -> (strategy: Strategy, variant: Variant, phases: Set<PhaseName>) {
+    package static func choose(
+        _ scenario: Scenario, strategy: Strategy?, variant: VariantFilter?, phases: [String]
+    ) throws
+        -> (strategy: Strategy, variant: Variant, phases: Set<PhaseName>)
+    {
         let phaseNames = scenario.phaseNames.map(\.rawValue)
         for name in phases where !phaseNames.contains(name) {
             let near = nearNames(name, in: phaseNames)
-            throw BenchError.invalidInput("scenario '\(scenario.name)' has no phase '\(name)'" + (near.isEmpty
-                ? "; its phases: \(phaseNames.prefix(12).joined(separator: ", "))\(phaseNames.count > 12 ? ", ..." : "")"
-                : " (did you mean '\(near[0])'?)"))
+            throw BenchError.invalidInput(
+                "scenario '\(scenario.name)' has no phase '\(name)'"
+                    + (near.isEmpty
+                        ? "; its phases: \(phaseNames.prefix(12).joined(separator: ", "))\(phaseNames.count > 12 ? ", ..." : "")"
+                        : " (did you mean '\(near[0])'?)"))
         }
         if let strategy, !scenario.strategies.contains(strategy) {
-            throw BenchError.invalidInput("scenario '\(scenario.name)' does not run strategy '\(strategy)'; it runs \(scenario.strategies.map(\.rawValue).joined(separator: ", "))")
+            throw BenchError.invalidInput(
+                "scenario '\(scenario.name)' does not run strategy '\(strategy)'; it runs \(scenario.strategies.map(\.rawValue).joined(separator: ", "))"
+            )
         }
-        return (strategy ?? scenario.strategies[0], try variant.map { try $0.variant(of: scenario) } ?? scenario.variants[0],
-                Set(phases.map { PhaseName($0) }))
+        return (
+            strategy ?? scenario.strategies[0], try variant.map { try $0.variant(of: scenario) } ?? scenario.variants[0],
+            Set(phases.map { PhaseName($0) })
+        )
     }
 
     /// Runs the repetition, handing each line of the explanation to `output`.
@@ -51,14 +60,21 @@ package struct Explanation {
         guard let repetition = plan.repetitions.first(where: { $0.variant == variant }) else { return }
         output("explain \(scenario.name): strategy \(strategy), \(variant.isEmpty ? "no variant" : variant.description), size \(size)")
         output(scenario.description)
-        final class State { var inPhase = false; var shown = 0; var hidden = 0; var setup = 0; var skipped = 0 }
+        final class State {
+            var inPhase = false
+            var shown = 0
+            var hidden = 0
+            var setup = 0
+            var skipped = 0
+        }
         let state = State()
         let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
         let advisor = PhaseAdvisor(detector: NPlusOneDetector(threshold: threshold), scenario: scenario, variant: variant)
         if strategy == .objectGraph { advisor.attach(to: runner) }
         runner.traceLevel = level
         runner.traceExact = exact
-        let chosen = phases, limit = maxLines
+        let chosen = phases
+        let limit = maxLines
         runner.trace = { line in
             guard state.inPhase else {
                 if !chosen.isEmpty { return }
@@ -91,7 +107,9 @@ package struct Explanation {
                 guard state.inPhase else { return }
                 state.inPhase = false
                 if state.hidden > 0 { output("  ... \(state.hidden) more trace lines (raise --max-lines to see them)") }
-                let counters = measurements.filter(\.metric.isCounter).map { "\($0.metric.rawValue)=\($0.value.map(formatNumber) ?? "n/a")" }
+                let counters = measurements.filter(\.metric.isCounter).map {
+                    "\($0.metric.rawValue)=\($0.value.map(formatNumber) ?? "n/a")"
+                }
                 output("counters of \(phase): " + counters.joined(separator: " "))
                 for finding in advisor.findings(phase: phase) { output("N+1: " + finding.line) }
             })
@@ -106,16 +124,25 @@ extension VariantFilter {
         let axes = scenario.axes.map(\.name)
         for pair in pairs where !axes.contains(pair.axis) {
             let near = nearNames(pair.axis, in: axes)
-            throw BenchError.invalidInput("scenario '\(scenario.name)' has no variant axis '\(pair.axis)'" + (axes.isEmpty ? " (it has no variants)" : near.isEmpty
-                ? "; its axes are \(axes.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+            throw BenchError.invalidInput(
+                "scenario '\(scenario.name)' has no variant axis '\(pair.axis)'"
+                    + (axes.isEmpty
+                        ? " (it has no variants)"
+                        : near.isEmpty
+                            ? "; its axes are \(axes.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
         }
         let candidates = scenario.variants.filter(matches)
         guard let variant = candidates.first else {
-            throw BenchError.invalidInput("scenario '\(scenario.name)' has no variant '\(self)'; its variants are \(scenario.variants.map(\.description).joined(separator: " | "))")
+            throw BenchError.invalidInput(
+                "scenario '\(scenario.name)' has no variant '\(self)'; its variants are \(scenario.variants.map(\.description).joined(separator: " | "))"
+            )
         }
         let missing = axes.filter { axis in !pairs.contains { $0.axis == axis } }
         if !missing.isEmpty && candidates.count > 1 {
-            FileHandle.standardError.write(Data("bench: warning: --variant '\(self)' names \(pairs.map(\.axis).joined(separator: ", ")) only; using \(variant) (quote a value with ';', or separate with ',': --variant '\(variant)')\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "bench: warning: --variant '\(self)' names \(pairs.map(\.axis).joined(separator: ", ")) only; using \(variant) (quote a value with ';', or separate with ',': --variant '\(variant)')\n"
+                        .utf8))
         }
         return variant
     }

@@ -35,9 +35,12 @@ package struct ExportTarget: Sendable {
         var patterns: [String]?
         if let seriesFile {
             guard let text = try? String(contentsOfFile: seriesFile, encoding: .utf8) else {
-                throw BenchError.invalidInput("cannot read --export-series \(seriesFile); give a text file of series patterns, one per line")
+                throw BenchError.invalidInput(
+                    "cannot read --export-series \(seriesFile); give a text file of series patterns, one per line")
             }
-            let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty && !$0.hasPrefix("#")
+            }
             guard !lines.isEmpty else { throw BenchError.invalidInput("--export-series \(seriesFile) names no series") }
             patterns = lines
         }
@@ -70,12 +73,14 @@ extension HistoryStore {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder), isFolder.boolValue { return }
         guard path == defaultPath else {
-            throw BenchError.invalidInput("--history \(path): the folder \(folder) does not exist; create it, give another path or pass --no-history")
+            throw BenchError.invalidInput(
+                "--history \(path): the folder \(folder) does not exist; create it, give another path or pass --no-history")
         }
         // A debug build's runs never reach the history: no folder for them.
         guard BuildConfiguration.current == .release else { return }
         if let reason = RunFolder.makeDirectories(folder) {
-            throw BenchError.invalidInput("cannot create \(folder) for the history store \(path) (\(reason)); pass --history PATH or --no-history")
+            throw BenchError.invalidInput(
+                "cannot create \(folder) for the history store \(path) (\(reason)); pass --history PATH or --no-history")
         }
     }
 }

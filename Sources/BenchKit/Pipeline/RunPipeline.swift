@@ -26,7 +26,9 @@ package enum RunPipeline {
             if !decided.isEmpty { lines.append("\n" + decided) }
             if let advice {
                 let phases = Set(advice.map { "\($0.scenario) \($0.strategy) \($0.variant) \($0.phase)" }).count
-                lines.append("\nN+1 advice: \(advice.isEmpty ? "no repeated statement" : "\(advice.count) finding(s) in \(phases) phase(s)") at size \(formatCount(adviceSize)) (bench advise \(folder.path) prints them)")
+                lines.append(
+                    "\nN+1 advice: \(advice.isEmpty ? "no repeated statement" : "\(advice.count) finding(s) in \(phases) phase(s)") at size \(formatCount(adviceSize)) (bench advise \(folder.path) prints them)"
+                )
             }
             lines.append("reports: \(folder.path)")
             return lines.joined(separator: "\n")
@@ -55,7 +57,10 @@ package enum RunPipeline {
     /// (advice.json), the export and the history entry. A signal during it leaves the run as it is, complete.
     package static func conclude(_ folder: RunFolder, scenarios: [Scenario], publishing: Publishing, seed: UInt64) throws -> Conclusion {
         try Interruption.guarding({ signal in
-            FileHandle.standardError.write(Data("\nbench: \(Interruption.describe(signal)); the run in \(folder.path) is complete, its verdicts and advice may be missing\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "\nbench: \(Interruption.describe(signal)); the run in \(folder.path) is complete, its verdicts and advice may be missing\n"
+                        .utf8))
         }) {
             let summary = folder.summary
             var warnings = publish(folder, publishing)
@@ -69,11 +74,13 @@ package enum RunPipeline {
                 pass.variants = publishing.variants
                 pass.seed = seed
                 let findings = AdvicePass.attachMeasurements(try pass.run(), summary: summary)
-                try AtomicFile.write(String(decoding: try AdviceReport.json(findings), as: UTF8.self) + "\n", to: folder.file("advice.json"))
+                try AtomicFile.write(
+                    String(decoding: try AdviceReport.json(findings), as: UTF8.self) + "\n", to: folder.file("advice.json"))
                 advice = findings
             }
-            return Conclusion(folder: folder, scenarios: scenarios, verdicts: verdicts, notes: PhaseNotes.notes(summary, scenarios: scenarios),
-                              advice: advice, adviceSize: pass.size, warnings: warnings)
+            return Conclusion(
+                folder: folder, scenarios: scenarios, verdicts: verdicts, notes: PhaseNotes.notes(summary, scenarios: scenarios),
+                advice: advice, adviceSize: pass.size, warnings: warnings)
         }
     }
 
@@ -81,7 +88,8 @@ package enum RunPipeline {
     /// itself is safe on disk.
     private static func publish(_ run: RunFolder, _ publishing: Publishing) -> [String] {
         var warnings: [String] = []
-        let summary = run.summary, info = run.info
+        let summary = run.summary
+        let info = run.info
         if let export = publishing.export {
             do {
                 if let warning = try export.write(summary) { warnings.append(warning) }
@@ -91,7 +99,9 @@ package enum RunPipeline {
         }
         guard let history = publishing.history else { return warnings }
         guard info.status == .complete else {
-            return warnings + ["not added to the history: the run is \(info.status.rawValue); finish it (or rerun the shard that did not) first"]
+            return warnings + [
+                "not added to the history: the run is \(info.status.rawValue); finish it (or rerun the shard that did not) first"
+            ]
         }
         if let reason = info.unrepresentativeReason { return warnings + ["not added to the history: \(reason)"] }
         do {
@@ -107,8 +117,11 @@ package enum RunPipeline {
     /// (`--scenarios DIR`) overrides the record. Warnings say where a recorded file was not found.
     /// With `lenient`, a scenario that cannot be found is left out with a warning instead of failing (a merged run's
     /// advice pass).
-    package static func scenarios(measuredBy info: RunInfo?, names: [ScenarioName], catalogFolder: String?, lenient: Bool = false) throws
-        -> (scenarios: [Scenario], warnings: [String]) {
+    package static func scenarios(
+        measuredBy info: RunInfo?, names: [ScenarioName], catalogFolder: String?, lenient: Bool = false
+    ) throws
+        -> (scenarios: [Scenario], warnings: [String])
+    {
         var warnings: [String] = []
         var catalog: ScenarioCatalog?
         func fromCatalog(_ name: ScenarioName) throws -> Scenario {
@@ -135,17 +148,21 @@ package enum RunPipeline {
             case let .file(path):
                 // A run made elsewhere (a CI artifact) names a file of that machine: the catalog's definition, said so.
                 guard FileManager.default.fileExists(atPath: path) else {
-                    warnings.append("the run's scenario '\(name)' came from \(path), which is not here; using the catalog's '\(name)' (pass --scenarios DIR to choose)")
+                    warnings.append(
+                        "the run's scenario '\(name)' came from \(path), which is not here; using the catalog's '\(name)' (pass --scenarios DIR to choose)"
+                    )
                     return try fromCatalog(name)
                 }
                 let scenario = try ScenarioFile.load(path)
                 guard scenario.name == name else {
-                    throw BenchError.invalidInput("\(path) now defines '\(scenario.name)', not the run's '\(name)'; pass --scenarios DIR with a file that defines it")
+                    throw BenchError.invalidInput(
+                        "\(path) now defines '\(scenario.name)', not the run's '\(name)'; pass --scenarios DIR with a file that defines it")
                 }
                 return scenario
             case let .generated(model):
                 guard FileManager.default.fileExists(atPath: model) else {
-                    throw BenchError.invalidInput("the run's suite '\(name)' was generated from \(model), which is gone; use a run of a model that exists")
+                    throw BenchError.invalidInput(
+                        "the run's suite '\(name)' was generated from \(model), which is gone; use a run of a model that exists")
                 }
                 return try GeneratedSuite.scenario(modelPath: model)
             }

@@ -2,13 +2,13 @@ import CSV
 import Foundation
 
 /// Reading and writing the CSV reports (RFC 4180, through CSV.swift); files are replaced atomically.
-public enum CSVFiles {
+package enum CSVFiles {
     /// The CSV text of `rows` under `header` (no header line when `header` is nil), every line ending in a newline
     /// so that encoded chunks can be appended to each other.
     ///
     /// Written here rather than with CSV.swift's writer, which the profile showed spending most of a smoke run
     /// quoting fields through Foundation: RFC 4180 quoting is one scan per field.
-    public static func encode(header: [String]?, rows: [[String]]) throws -> String {
+    package static func encode(header: [String]?, rows: [[String]]) throws -> String {
         var text = ""
         if let header { appendLine(header, to: &text) }
         for row in rows { appendLine(row, to: &text) }
@@ -30,7 +30,7 @@ public enum CSVFiles {
     }
 
     /// The rows of CSV text, each keyed by the header's column names; `expected` columns must all be present.
-    public static func decode(_ text: String, expected: [String], file: String) throws -> [[String: String]] {
+    package static func decode(_ text: String, expected: [String], file: String) throws -> [[String: String]] {
         let reader: CSVReader
         // A spreadsheet's "CSV UTF-8" starts with a byte order mark, which would stick to the first column's name.
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
@@ -62,8 +62,8 @@ public enum CSVFiles {
 ///
 /// A symbolic link is written through (its target replaced, the link kept); a device, pipe or socket (such as
 /// /dev/stdout) is written to directly, since there is no file to replace.
-public enum AtomicFile {
-    public static func write(_ text: String, to path: String) throws {
+package enum AtomicFile {
+    package static func write(_ text: String, to path: String) throws {
         let target = finalTarget(path)
         let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
         if type == .typeDirectory {
@@ -90,7 +90,7 @@ public enum AtomicFile {
     /// Refuses, before any work, a path `write(_:to:)` could not write: a folder, or one in a folder that does not
     /// exist or is not writable (the write renames a new file over the old one, so the folder must take it);
     /// `option` names where the path came from. A link is followed as `write` follows it.
-    public static func checkWritable(_ path: String, option: String) throws {
+    package static func checkWritable(_ path: String, option: String) throws {
         guard openDescriptor(path) == nil else { return }
         let manager = FileManager.default
         let target = finalTarget(path)
@@ -107,7 +107,8 @@ public enum AtomicFile {
             throw BenchError.invalidInput("\(option) \(path): the folder \(folder) does not exist; create it or give another path")
         }
         guard manager.isWritableFile(atPath: place) else {
-            throw BenchError.invalidInput("\(option) \(path): the folder \(folder) is not writable; check its permissions or give another path")
+            throw BenchError.invalidInput(
+                "\(option) \(path): the folder \(folder) is not writable; check its permissions or give another path")
         }
     }
 
@@ -135,7 +136,7 @@ public enum AtomicFile {
     }
 
     /// Refuses an `option`'s output path that is one of the reports of the run folders being read.
-    public static func refuseOverwriting(_ path: String?, option: String, reportsOf runs: [String]) throws {
+    package static func refuseOverwriting(_ path: String?, option: String, reportsOf runs: [String]) throws {
         guard let path else { return }
         let output = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
         for run in runs {

@@ -5,7 +5,7 @@ import Glibc
 
 /// The JSON benchmark-action/github-action-benchmark reads with `tool: customSmallerIsBetter`: one entry per
 /// series with its median, the 95% interval as the range, and the sample count.
-public enum GitHubBenchmarkExport {
+package enum GitHubBenchmarkExport {
     struct Entry: Encodable {
         let name: String
         let unit: String
@@ -15,7 +15,7 @@ public enum GitHubBenchmarkExport {
     }
 
     /// The name a series has on the dashboard: `query many-to-one [prefetch=off] n=10000 walk wall_ms`.
-    public static func name(_ key: SeriesKey) -> String {
+    package static func name(_ key: SeriesKey) -> String {
         let variant = key.variant.isEmpty ? "" : " [\(key.variant)]"
         return "\(key.scenario) \(key.strategy)\(variant) n=\(key.size) \(key.phase) \(key.metric.rawValue)"
     }
@@ -27,13 +27,14 @@ public enum GitHubBenchmarkExport {
             guard let stats = row.summary, row.key.metric.polarity == .lowerIsBetter else { return nil }
             let name = name(row.key)
             if let patterns, !patterns.contains(where: { fnmatch($0, name, 0) == 0 }) { return nil }
-            return Entry(name: name, unit: row.unit, value: stats.median,
-                         range: "\(formatNumber(stats.ciLow))...\(formatNumber(stats.ciHigh))", extra: "n=\(stats.n)")
+            return Entry(
+                name: name, unit: row.unit, value: stats.median,
+                range: "\(formatNumber(stats.ciLow))...\(formatNumber(stats.ciHigh))", extra: "n=\(stats.n)")
         }
     }
 
     /// The export's JSON: an array of entries.
-    public static func encode(_ summary: [SummaryRow], patterns: [String]? = nil) throws -> String {
+    package static func encode(_ summary: [SummaryRow], patterns: [String]? = nil) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return String(decoding: try encoder.encode(entries(summary, patterns: patterns)), as: UTF8.self) + "\n"

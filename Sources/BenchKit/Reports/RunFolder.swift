@@ -10,10 +10,10 @@ import Foundation
 /// perf: the summary of every sample so far, sorted and encoded 486 times.)
 ///
 /// Safe to finish from a signal handler's thread while the run appends: one lock orders the writes.
-public final class RunFolder: @unchecked Sendable {
-    public let path: String
+package final class RunFolder: @unchecked Sendable {
+    package let path: String
     /// The reports every run folder holds (baselines hold just these).
-    public static let reportFiles = ["samples.csv", "summary.csv", "complexity.csv", "run.json"]
+    package static let reportFiles = ["samples.csv", "summary.csv", "complexity.csv", "run.json"]
     private let lock = NSLock()
     private var _info: RunInfo
     private var _samples: [SampleRecord] = []
@@ -24,10 +24,10 @@ public final class RunFolder: @unchecked Sendable {
     /// Whether this run made the folder (and so may remove it when it cannot be left whole).
     private var createdFolder = false
 
-    public var info: RunInfo { lock.withLock { _info } }
-    public var samples: [SampleRecord] { lock.withLock { _samples } }
+    package var info: RunInfo { lock.withLock { _info } }
+    package var samples: [SampleRecord] { lock.withLock { _samples } }
     /// The summary of every sample so far (as written to summary.csv when the run finished).
-    public var summary: [SummaryRow] {
+    package var summary: [SummaryRow] {
         lock.withLock {
             if _summary == nil { _summary = SummaryFile.summarize(_samples) }
             return _summary!
@@ -36,7 +36,7 @@ public final class RunFolder: @unchecked Sendable {
     private var _summary: [SummaryRow]?
 
     /// Creates the folder (or checks an existing empty one is writable) before anything runs.
-    public init(path: String, info: RunInfo) throws {
+    package init(path: String, info: RunInfo) throws {
         self.path = path
         _info = info
         let manager = FileManager.default
@@ -44,7 +44,8 @@ public final class RunFolder: @unchecked Sendable {
         if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw BenchError.invalidInput("output \(path) is a file; give a folder with --output") }
             if manager.fileExists(atPath: (path as NSString).appendingPathComponent("samples.csv")) {
-                throw BenchError.invalidInput("output folder \(path) already holds a run; choose another --output folder so that nothing is overwritten")
+                throw BenchError.invalidInput(
+                    "output folder \(path) already holds a run; choose another --output folder so that nothing is overwritten")
             }
         } else {
             if let reason = Self.makeDirectories(path) {
@@ -76,7 +77,7 @@ public final class RunFolder: @unchecked Sendable {
     }
 
     /// `mkdir -p`: nil on success, else the system's reason.
-    public static func makeDirectories(_ path: String) -> String? {
+    package static func makeDirectories(_ path: String) -> String? {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             current += "/" + component
@@ -86,7 +87,7 @@ public final class RunFolder: @unchecked Sendable {
     }
 
     /// The default folder for a run started now: Results/runs/<UTC timestamp>.
-    public static func defaultPath(resultsFolder: String = "Results") -> String {
+    package static func defaultPath(resultsFolder: String = "Results") -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -94,13 +95,13 @@ public final class RunFolder: @unchecked Sendable {
         return "\(resultsFolder)/runs/\(formatter.string(from: Date()))"
     }
 
-    public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    package func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
     /// Ends a run that stopped early (`failed`, `interrupted`) so that the folder is whole: its reports, or at least
     /// run.json with the status; when not even that can be written (a full disk), the folder this run made is
     /// removed. Returns what was done, for one line on standard error.
     @discardableResult
-    public func abandon(status: RunStatus) -> String {
+    package func abandon(status: RunStatus) -> String {
         if info.status == .complete { return "\(path) is complete" }
         if (try? finish(status: status)) != nil { return "\(path) holds the \(info.finishedRepetitions) repetitions that finished" }
         let marked: Bool = lock.withLock {
@@ -115,7 +116,7 @@ public final class RunFolder: @unchecked Sendable {
     }
 
     /// Appends a finished repetition's samples to samples.csv (whole lines, one write) and updates run.json.
-    public func append(_ repetition: [SampleRecord], countsAsRepetition: Bool = true) throws {
+    package func append(_ repetition: [SampleRecord], countsAsRepetition: Bool = true) throws {
         try lock.withLock {
             try appendLines(SamplesFile.encode(repetition, header: false))
             _samples += repetition
@@ -126,7 +127,7 @@ public final class RunFolder: @unchecked Sendable {
     }
 
     /// Marks the run complete (or interrupted, or failed) and writes summary.csv, complexity.csv and run.json.
-    public func finish(status: RunStatus) throws {
+    package func finish(status: RunStatus) throws {
         try lock.withLock {
             _info.status = status
             let summary = SummaryFile.summarize(_samples)

@@ -2,7 +2,7 @@ import Foundation
 import ObjectGraph
 
 /// Where a run stands: measuring, finished, or stopped early (and how).
-public enum RunStatus: String, Codable, Sendable, CaseIterable {
+package enum RunStatus: String, Codable, Sendable, CaseIterable {
     case running
     case complete
     /// Stopped by Ctrl-C, SIGTERM or SIGHUP: the finished repetitions are whole.
@@ -14,11 +14,11 @@ public enum RunStatus: String, Codable, Sendable, CaseIterable {
 }
 
 /// How the bench binary was built: a debug build's timings mislead.
-public enum BuildConfiguration: String, Codable, Sendable {
+package enum BuildConfiguration: String, Codable, Sendable {
     case debug, release
 
     /// This binary's.
-    public static var current: BuildConfiguration {
+    package static var current: BuildConfiguration {
         #if DEBUG
         return .debug
         #else
@@ -28,60 +28,64 @@ public enum BuildConfiguration: String, Codable, Sendable {
 }
 
 /// What a run's phases were measured by.
-public enum MeasurementKind: String, Codable, Sendable {
+package enum MeasurementKind: String, Codable, Sendable {
     case wallClock = "wall-clock time"
     /// `bench run --instructions`: each phase's instructions counted under callgrind, not timed.
     case instructions = "instructions (callgrind)"
 }
 
 /// run.json: where, when and how a run was made, so that its numbers can be trusted and reproduced.
-public struct RunInfo: Codable, Sendable {
-    public var gitCommit: String
-    public var utcTime: String
-    public var host: String
-    public var cpuCount: Int
-    public var memoryBytes: UInt64
-    public var swiftVersion: String
-    public var sqliteVersion: String
-    public var buildConfiguration: BuildConfiguration
-    public var profile: Profile
-    public var seed: UInt64
-    public var commandLine: [String]
+package struct RunInfo: Codable, Sendable {
+    package var gitCommit: String
+    package var utcTime: String
+    package var host: String
+    package var cpuCount: Int
+    package var memoryBytes: UInt64
+    package var swiftVersion: String
+    package var sqliteVersion: String
+    package var buildConfiguration: BuildConfiguration
+    package var profile: Profile
+    package var seed: UInt64
+    package var commandLine: [String]
     /// SQLite settings every strategy used: page cache, journal mode, synchronous, transaction size.
-    public var sqliteSettings: [String: String]
-    public var scenarios: [ScenarioName]
+    package var sqliteSettings: [String: String]
+    package var scenarios: [ScenarioName]
     /// Where each scenario was defined (absent in runs before it was recorded).
-    public var scenarioOrigins: [String: Scenario.Origin]?
-    public var status: RunStatus
-    public var finishedRepetitions: Int
-    public var plannedRepetitions: Int
+    package var scenarioOrigins: [String: Scenario.Origin]?
+    package var status: RunStatus
+    package var finishedRepetitions: Int
+    package var plannedRepetitions: Int
     /// What measured the phases: wall-clock time, or instructions for a `--instructions` run.
-    public var measurement: MeasurementKind?
+    package var measurement: MeasurementKind?
     /// The deliberate regressions injected into the run (`RELBENCH_INJECT_*` and their values); empty for a real run.
-    public var injections: [String: String]?
+    package var injections: [String: String]?
     /// The commit of the repository the bench binary was built in (with `-dirty` when its work tree had changes).
-    public var binaryCommit: String?
+    package var binaryCommit: String?
     /// Metrics the run's platform could not measure (`Metric.unmeasurableHere`); nil in runs before it was recorded.
-    public var unmeasurableMetrics: [Metric]?
+    package var unmeasurableMetrics: [Metric]?
 
     /// Whether the run's numbers stand for the code: a release build with nothing injected.
-    public var isRepresentative: Bool { buildConfiguration == .release && (injections ?? [:]).isEmpty }
+    package var isRepresentative: Bool { buildConfiguration == .release && (injections ?? [:]).isEmpty }
 
     /// Why the run's numbers do not stand for the code (for baseline save and the history), or nil.
-    public var unrepresentativeReason: String? {
+    package var unrepresentativeReason: String? {
         if let injections, !injections.isEmpty {
-            return "it ran with injected regressions (" + injections.keys.sorted().map { "\($0)=\(injections[$0]!)" }.joined(separator: ", ") + ")"
+            return "it ran with injected regressions ("
+                + injections.keys.sorted().map { "\($0)=\(injections[$0]!)" }.joined(separator: ", ") + ")"
         }
         if buildConfiguration != .release { return "it is a \(buildConfiguration.rawValue) build's, whose timings mislead" }
         return nil
     }
 
     /// The facts of this process and machine, for a run with the given settings.
-    public static func current(profile: Profile, seed: UInt64, settings: StoreSettings, scenarios: [ScenarioName], plannedRepetitions: Int,
-                               origins: [String: Scenario.Origin]? = nil) -> RunInfo {
+    package static func current(
+        profile: Profile, seed: UInt64, settings: StoreSettings, scenarios: [ScenarioName], plannedRepetitions: Int,
+        origins: [String: Scenario.Origin]? = nil
+    ) -> RunInfo {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
-        let options = settings.storeOptions, readPageCacheKiB = settings.readPageCacheKiB
+        let options = settings.storeOptions
+        let readPageCacheKiB = settings.readPageCacheKiB
         return RunInfo(
             gitCommit: gitCommit(), utcTime: formatter.string(from: Date()), host: ProcessInfo.processInfo.hostName,
             cpuCount: ProcessInfo.processInfo.processorCount, memoryBytes: ProcessInfo.processInfo.physicalMemory,
@@ -94,16 +98,17 @@ public struct RunInfo: Codable, Sendable {
                 "cache_size_kib_read": readPageCacheKiB.map(String.init) ?? "SQLite default (2000 KiB)",
                 "transaction": "one per save (ObjectGraph), one per insert phase (peers)",
             ],
-            scenarios: scenarios, scenarioOrigins: origins, status: .running, finishedRepetitions: 0, plannedRepetitions: plannedRepetitions,
+            scenarios: scenarios, scenarioOrigins: origins, status: .running, finishedRepetitions: 0,
+            plannedRepetitions: plannedRepetitions,
             measurement: .wallClock, injections: Injection.variables(ProcessInfo.processInfo.environment),
             binaryCommit: binaryCommit, unmeasurableMetrics: Metric.unmeasurableHere)
     }
 
     /// `bench --version`: the binary's commit and build configuration.
-    public static var version: String { "\(binaryCommit) (\(BuildConfiguration.current.rawValue) build)" }
+    package static var version: String { "\(binaryCommit) (\(BuildConfiguration.current.rawValue) build)" }
 
     /// The commit of the repository holding the running executable (found from its path, not the working folder).
-    public static let binaryCommit: String = {
+    package static let binaryCommit: String = {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var folder = (executable as NSString).deletingLastPathComponent
         while folder.count > 1 {
@@ -115,22 +120,26 @@ public struct RunInfo: Codable, Sendable {
         return "unknown"
     }()
 
-    public func encoded() throws -> String {
+    package func encoded() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
     }
 
     /// The run.json at `path`, or in the run folder `path`.
-    public static func load(_ path: String) throws -> RunInfo {
+    package static func load(_ path: String) throws -> RunInfo {
         var isDirectory: ObjCBool = false
-        let path = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        let path =
+            FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
             ? (path as NSString).appendingPathComponent("run.json") : path
-        guard let data = FileManager.default.contents(atPath: path) else { throw BenchError.invalidInput("cannot read \(path); give a run folder written by 'bench run'") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BenchError.invalidInput("cannot read \(path); give a run folder written by 'bench run'")
+        }
         do {
             return try JSONDecoder().decode(RunInfo.self, from: data)
         } catch let error as DecodingError {
-            throw BenchError.invalidInput("\(path): not a RelBench run.json: \(error.plainDescription); give a run folder written by 'bench run'")
+            throw BenchError.invalidInput(
+                "\(path): not a RelBench run.json: \(error.plainDescription); give a run folder written by 'bench run'")
         }
     }
 

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Joining shards and saving baselines: whole run folders copied or combined, never half-written.
-public enum RunMerge {
+package enum RunMerge {
     /// Writes the union of the shards' samples to `output` and returns the merged run folder. Two shards that
     /// measured the same series are refused (they were not disjoint shards of one run) unless `asRepetitions`:
     /// then the runs are repetitions of one another (a base and a head run alternately in one CI job), and their
     /// repetitions are numbered on.
-    public static func merge(_ shards: [String], into output: String, asRepetitions: Bool = false) throws -> RunFolder {
+    package static func merge(_ shards: [String], into output: String, asRepetitions: Bool = false) throws -> RunFolder {
         var samples: [SampleRecord] = []
         var seen: [SeriesKey: String] = [:]
         var repetitionOffset: [SeriesKey: Int] = [:]
@@ -14,7 +14,8 @@ public enum RunMerge {
         for shard in shards {
             let contents = try SamplesFile.load((shard as NSString).appendingPathComponent("samples.csv"))
             if let unknown = contents.unknown.first {
-                throw BenchError.invalidInput("\(shard) holds series this bench cannot read (\(unknown): \(unknown.reason)); merge runs of this build")
+                throw BenchError.invalidInput(
+                    "\(shard) holds series this bench cannot read (\(unknown): \(unknown.reason)); merge runs of this build")
             }
             var shardSamples = contents.samples
             if asRepetitions {
@@ -28,7 +29,8 @@ public enum RunMerge {
             } else {
                 for key in Set(shardSamples.map(\.key)) {
                     if let other = seen[key] {
-                        throw BenchError.invalidInput("\(shard) and \(other) both measured \(key); merge the shards of one run only (or pass --as-repetitions)")
+                        throw BenchError.invalidInput(
+                            "\(shard) and \(other) both measured \(key); merge the shards of one run only (or pass --as-repetitions)")
                     }
                     seen[key] = shard
                 }
@@ -38,7 +40,9 @@ public enum RunMerge {
         }
         guard var info = infos.first else { throw BenchError.invalidInput("name the shards' run folders to merge") }
         if let mismatch = infos.first(where: { $0.gitCommit != info.gitCommit || $0.seed != info.seed || $0.profile != info.profile }) {
-            throw BenchError.invalidInput("the shards differ in commit, seed or profile (\(mismatch.gitCommit) \(mismatch.seed) \(mismatch.profile.rawValue) vs \(info.gitCommit) \(info.seed) \(info.profile.rawValue)); merge shards of one run")
+            throw BenchError.invalidInput(
+                "the shards differ in commit, seed or profile (\(mismatch.gitCommit) \(mismatch.seed) \(mismatch.profile.rawValue) vs \(info.gitCommit) \(info.seed) \(info.profile.rawValue)); merge shards of one run"
+            )
         }
         info.scenarios = asRepetitions ? info.scenarios : infos.flatMap(\.scenarios)
         let origins = infos.compactMap(\.scenarioOrigins)
@@ -60,10 +64,10 @@ public enum RunMerge {
 }
 
 /// Results/baseline: a copy of a run's reports, committed for CI to compare against.
-public enum Baseline {
+package enum Baseline {
 
     /// Replaces the baseline at `destination` with `run`'s reports: copied to a new folder, then swapped in.
-    public static func save(from run: String, to path: String) throws {
+    package static func save(from run: String, to path: String) throws {
         var destination = path
         while destination.count > 1 && destination.hasSuffix("/") { destination.removeLast() }
         guard !destination.isEmpty else { throw BenchError.invalidInput("--to is empty; give the baseline folder's path") }
@@ -90,11 +94,15 @@ public enum Baseline {
         do {
             for file in RunFolder.reportFiles {
                 let source = (run as NSString).appendingPathComponent(file)
-                guard manager.fileExists(atPath: source) else { throw BenchError.invalidInput("\(run) has no \(file); is it a run folder?") }
+                guard manager.fileExists(atPath: source) else {
+                    throw BenchError.invalidInput("\(run) has no \(file); is it a run folder?")
+                }
                 do {
                     try manager.copyItem(atPath: source, toPath: (staging as NSString).appendingPathComponent(file))
                 } catch {
-                    throw BenchError.io("cannot copy \(file) into \(staging) (\((error as NSError).localizedDescription)); the baseline at \(destination) is unchanged")
+                    throw BenchError.io(
+                        "cannot copy \(file) into \(staging) (\((error as NSError).localizedDescription)); the baseline at \(destination) is unchanged"
+                    )
                 }
             }
         } catch {

@@ -1,30 +1,36 @@
 import Foundation
 
 /// samples.csv: tidy long form, one row per measured value.
-public enum SamplesFile {
-    public static let columns = ["scenario", "strategy", "variant", "size", "repetition", "phase", "metric", "value", "unit"]
+package enum SamplesFile {
+    package static let columns = ["scenario", "strategy", "variant", "size", "repetition", "phase", "metric", "value", "unit"]
 
     /// What a samples.csv holds: the samples this binary can type, and the series it cannot (unknown strategy or metric).
-    public struct Contents: Sendable {
-        public var samples: [SampleRecord]
-        public var unknown: Set<UnknownSeries>
+    package struct Contents: Sendable {
+        package var samples: [SampleRecord]
+        package var unknown: Set<UnknownSeries>
     }
 
-    public static func encode(_ samples: [SampleRecord], header: Bool = true) throws -> String {
-        try CSVFiles.encode(header: header ? columns : nil, rows: samples.map { sample in
-            let key = sample.key
-            return [key.scenario.rawValue, key.strategy.rawValue, key.variant.description, String(key.size), String(sample.repetition),
-                    key.phase.rawValue, key.metric.rawValue, sample.value.map(formatNumber) ?? "", key.metric.unit]
-        })
+    package static func encode(_ samples: [SampleRecord], header: Bool = true) throws -> String {
+        try CSVFiles.encode(
+            header: header ? columns : nil,
+            rows: samples.map { sample in
+                let key = sample.key
+                return [
+                    key.scenario.rawValue, key.strategy.rawValue, key.variant.description, String(key.size), String(sample.repetition),
+                    key.phase.rawValue, key.metric.rawValue, sample.value.map(formatNumber) ?? "", key.metric.unit,
+                ]
+            })
     }
 
     /// Reads samples.csv back; a row that does not parse is an error naming the file and line.
-    public static func decode(_ text: String, file: String) throws -> Contents {
+    package static func decode(_ text: String, file: String) throws -> Contents {
         var contents = Contents(samples: [], unknown: [])
         let rows = try CSVFiles.decode(text, expected: columns, file: file)
         // Every row ends in a newline (the run folder writes whole lines): a last row without one was cut short.
         if !rows.isEmpty && !text.hasSuffix("\n") {
-            throw BenchError.invalidInput("\(file): line \(rows.count + 1) is cut short (the file does not end with a newline); is it damaged, or still being written?")
+            throw BenchError.invalidInput(
+                "\(file): line \(rows.count + 1) is cut short (the file does not end with a newline); is it damaged, or still being written?"
+            )
         }
         for (index, row) in rows.enumerated() {
             let line = "\(file): line \(index + 2)"
@@ -36,14 +42,19 @@ public enum SamplesFile {
                 throw BenchError.invalidInput("\(line): value '\(rawValue)' is not a finite number")
             }
             let value = rawValue.isEmpty ? nil : Double(rawValue)
-            switch SeriesKey.parse(scenario: row["scenario"]!, strategy: row["strategy"]!, variant: row["variant"]!, size: size,
-                                   phase: row["phase"]!, metric: row["metric"]!) {
+            switch SeriesKey.parse(
+                scenario: row["scenario"]!, strategy: row["strategy"]!, variant: row["variant"]!, size: size,
+                phase: row["phase"]!, metric: row["metric"]!)
+            {
             case let .success(key):
                 guard row["unit"] == key.metric.unit else {
-                    throw BenchError.invalidInput("\(line): unit '\(row["unit"]!)' is not \(key.metric.rawValue)'s (\(key.metric.unit)); is the row cut short or edited?")
+                    throw BenchError.invalidInput(
+                        "\(line): unit '\(row["unit"]!)' is not \(key.metric.rawValue)'s (\(key.metric.unit)); is the row cut short or edited?"
+                    )
                 }
                 if let value, key.metric.isExact, key.metric.isCount, value < 0 || value.rounded() != value {
-                    throw BenchError.invalidInput("\(line): \(key.metric.rawValue) \(rawValue) is no count (a whole number of 0 or more); is the file damaged?")
+                    throw BenchError.invalidInput(
+                        "\(line): \(key.metric.rawValue) \(rawValue) is no count (a whole number of 0 or more); is the file damaged?")
                 }
                 contents.samples.append(SampleRecord(key: key, repetition: repetition, value: value))
             case let .failure(unknown):
@@ -53,7 +64,7 @@ public enum SamplesFile {
         return contents
     }
 
-    public static func load(_ path: String) throws -> Contents {
+    package static func load(_ path: String) throws -> Contents {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BenchError.invalidInput("cannot read \(path)")
         }

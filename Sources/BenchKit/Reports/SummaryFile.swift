@@ -1,40 +1,42 @@
 import Foundation
 
 /// One row of summary.csv: a series' statistics, and its median relative to its floor's in the same run.
-public struct SummaryRow: Equatable, Sendable {
-    public var key: SeriesKey
+package struct SummaryRow: Equatable, Sendable {
+    package var key: SeriesKey
     /// nil when the strategy cannot measure the metric: the row's numbers are then left empty.
-    public var summary: SampleSummary?
+    package var summary: SampleSummary?
     /// The median divided by the floor's median of the same scenario, variant, size, phase and metric: the replay of
     /// the same statements on the same modelling.
-    public var ratioToFloor: Double?
+    package var ratioToFloor: Double?
     /// The series `ratioToFloor` divides by (`sql-replay`); nil when the run has none.
-    public var floor: Strategy?
+    package var floor: Strategy?
 
-    public init(key: SeriesKey, summary: SampleSummary?, ratioToFloor: Double? = nil, floor: Strategy? = nil) {
+    package init(key: SeriesKey, summary: SampleSummary?, ratioToFloor: Double? = nil, floor: Strategy? = nil) {
         self.key = key
         self.summary = summary
         self.ratioToFloor = ratioToFloor
         self.floor = floor
     }
 
-    public var unit: String { key.metric.unit }
+    package var unit: String { key.metric.unit }
 }
 
 /// summary.csv: one row per (scenario, strategy, variant, size, phase, metric).
-public enum SummaryFile {
-    public static let columns = ["scenario", "strategy", "variant", "size", "phase", "metric", "unit", "n", "median", "mean",
-                                 "stddev", "min", "max", "p90", "ci_low", "ci_high", "ratio_to_floor", "floor"]
+package enum SummaryFile {
+    package static let columns = [
+        "scenario", "strategy", "variant", "size", "phase", "metric", "unit", "n", "median", "mean",
+        "stddev", "min", "max", "p90", "ci_low", "ci_high", "ratio_to_floor", "floor",
+    ]
 
     /// What a summary.csv holds: the rows this binary can type, and the series it cannot.
-    public struct Contents: Sendable {
-        public var rows: [SummaryRow]
-        public var unknown: Set<UnknownSeries>
+    package struct Contents: Sendable {
+        package var rows: [SummaryRow]
+        package var unknown: Set<UnknownSeries>
     }
 
     /// Summaries of every series in `samples`, ordered by scenario, strategy, variant, size, phase and metric,
     /// each in the order it first appears (the order the scenario declares, as the run's first round has it).
-    public static func summarize(_ samples: [SampleRecord]) -> [SummaryRow] {
+    package static func summarize(_ samples: [SampleRecord]) -> [SummaryRow] {
         var order: [SeriesKey] = []
         var values: [SeriesKey: [Double]] = [:]
         var rank: [String: Int] = [:]
@@ -55,11 +57,18 @@ public enum SummaryFile {
             }
             if let value = sample.value { values[key]!.append(value) }
         }
-        let positions = Dictionary(uniqueKeysWithValues: order.map { key in
-            (key, [rank["scenario\u{1}" + key.scenario.rawValue]!, rank["strategy\u{1}" + key.scenario.rawValue + "/" + key.strategy.rawValue]!,
-                   rank["variant\u{1}" + key.scenario.rawValue + "/" + key.variant.description]!, key.size,
-                   rank["phase\u{1}" + key.scenario.rawValue + "/" + key.phase.rawValue]!, rank["metric\u{1}" + key.metric.rawValue]!])
-        })
+        let positions = Dictionary(
+            uniqueKeysWithValues: order.map { key in
+                (
+                    key,
+                    [
+                        rank["scenario\u{1}" + key.scenario.rawValue]!,
+                        rank["strategy\u{1}" + key.scenario.rawValue + "/" + key.strategy.rawValue]!,
+                        rank["variant\u{1}" + key.scenario.rawValue + "/" + key.variant.description]!, key.size,
+                        rank["phase\u{1}" + key.scenario.rawValue + "/" + key.phase.rawValue]!, rank["metric\u{1}" + key.metric.rawValue]!,
+                    ]
+                )
+            })
         order.sort { positions[$0]!.lexicographicallyPrecedes(positions[$1]!) }
         var rows = order.map { SummaryRow(key: $0, summary: SampleSummary(values[$0]!)) }
         addRatiosToFloor(&rows)
@@ -68,7 +77,7 @@ public enum SummaryFile {
 
     /// Fills `ratioToFloor` and `floor` from the row of the floor (`sql-replay`) with the same scenario, variant, size,
     /// phase and metric: the same statements on the same modelling, so that the ratio is ObjectGraph's own cost.
-    public static func addRatiosToFloor(_ rows: inout [SummaryRow]) {
+    package static func addRatiosToFloor(_ rows: inout [SummaryRow]) {
         var medians: [SeriesKey: Double] = [:]
         for row in rows {
             if let median = row.summary?.median { medians[row.key] = median }
@@ -83,22 +92,26 @@ public enum SummaryFile {
         }
     }
 
-    public static func encode(_ rows: [SummaryRow]) throws -> String {
-        try CSVFiles.encode(header: columns, rows: rows.map { row in
-            let stats: [String]
-            if let s = row.summary {
-                stats = [String(s.n)] + [s.median, s.mean, s.stddev, s.min, s.max, s.p90, s.ciLow, s.ciHigh].map(formatNumber)
-            } else {
-                stats = ["0"] + Array(repeating: "", count: 8)
-            }
-            let key = row.key
-            return [key.scenario.rawValue, key.strategy.rawValue, key.variant.description, String(key.size), key.phase.rawValue,
-                    key.metric.rawValue, key.metric.unit] + stats + [row.ratioToFloor.map(formatNumber) ?? "", row.floor?.rawValue ?? ""]
-        })
+    package static func encode(_ rows: [SummaryRow]) throws -> String {
+        try CSVFiles.encode(
+            header: columns,
+            rows: rows.map { row in
+                let stats: [String]
+                if let s = row.summary {
+                    stats = [String(s.n)] + [s.median, s.mean, s.stddev, s.min, s.max, s.p90, s.ciLow, s.ciHigh].map(formatNumber)
+                } else {
+                    stats = ["0"] + Array(repeating: "", count: 8)
+                }
+                let key = row.key
+                return [
+                    key.scenario.rawValue, key.strategy.rawValue, key.variant.description, String(key.size), key.phase.rawValue,
+                    key.metric.rawValue, key.metric.unit,
+                ] + stats + [row.ratioToFloor.map(formatNumber) ?? "", row.floor?.rawValue ?? ""]
+            })
     }
 
     /// The summary of a run folder (or a summary.csv path), with a message naming what is missing.
-    public static func load(_ path: String) throws -> Contents {
+    package static func load(_ path: String) throws -> Contents {
         let file = path.hasSuffix(".csv") ? path : (path as NSString).appendingPathComponent("summary.csv")
         guard let data = FileManager.default.contents(atPath: file) else {
             throw BenchError.invalidInput("\(path) has no summary.csv; give a run folder written by 'bench run'")
@@ -106,7 +119,7 @@ public enum SummaryFile {
         return try decode(String(decoding: data, as: UTF8.self), file: file)
     }
 
-    public static func decode(_ text: String, file: String) throws -> Contents {
+    package static func decode(_ text: String, file: String) throws -> Contents {
         var contents = Contents(rows: [], unknown: [])
         for (index, row) in try CSVFiles.decode(text, expected: Array(columns.dropLast(2)), file: file).enumerated() {
             let line = "\(file): line \(index + 2)"
@@ -119,17 +132,22 @@ public enum SummaryFile {
                 guard numbers.allSatisfy({ $0?.isFinite == true }) else {
                     throw BenchError.invalidInput("\(line): statistics must be finite numbers")
                 }
-                summary = SampleSummary(n: n, median: numbers[0]!, mean: numbers[1]!, stddev: numbers[2]!, min: numbers[3]!,
-                                        max: numbers[4]!, p90: numbers[5]!, ciLow: numbers[6]!, ciHigh: numbers[7]!)
+                summary = SampleSummary(
+                    n: n, median: numbers[0]!, mean: numbers[1]!, stddev: numbers[2]!, min: numbers[3]!,
+                    max: numbers[4]!, p90: numbers[5]!, ciLow: numbers[6]!, ciHigh: numbers[7]!)
             }
-            switch SeriesKey.parse(scenario: row["scenario"]!, strategy: row["strategy"]!, variant: row["variant"]!, size: size,
-                                   phase: row["phase"]!, metric: row["metric"]!) {
+            switch SeriesKey.parse(
+                scenario: row["scenario"]!, strategy: row["strategy"]!, variant: row["variant"]!, size: size,
+                phase: row["phase"]!, metric: row["metric"]!)
+            {
             case let .success(key):
                 if let median = summary?.median, key.metric.isExact, key.metric.isCount, median < 0 {
-                    throw BenchError.invalidInput("\(line): \(key.metric.rawValue) \(formatNumber(median)) is no count; is the file damaged?")
+                    throw BenchError.invalidInput(
+                        "\(line): \(key.metric.rawValue) \(formatNumber(median)) is no count; is the file damaged?")
                 }
                 let ratio = (row["ratio_to_floor"] ?? row["ratio_to_raw"]).flatMap(Double.init)
-                contents.rows.append(SummaryRow(key: key, summary: summary, ratioToFloor: ratio, floor: row["floor"].flatMap(Strategy.init(rawValue:))))
+                contents.rows.append(
+                    SummaryRow(key: key, summary: summary, ratioToFloor: ratio, floor: row["floor"].flatMap(Strategy.init(rawValue:))))
             case let .failure(unknown):
                 contents.unknown.insert(unknown)
             }

@@ -2,11 +2,12 @@ import Foundation
 
 /// The summary a run prints: per scenario, one line per (strategy, variant, size, phase) with the median
 /// time and its 95% interval, the ratio to raw SQLite, the exact counters, peak memory and the growth fit.
-public enum SummaryTable {
+package enum SummaryTable {
     /// What the numbers mean off a device, under every table of results.
-    public static let fidelity = "Core Data does not run on Linux: times and memory are ObjectGraph's on this machine; the sql, faults and rows counts are what transfers to an app, where ObjectGraph is faithful to Core Data."
+    package static let fidelity =
+        "Core Data does not run on Linux: times and memory are ObjectGraph's on this machine; the sql, faults and rows counts are what transfers to an app, where ObjectGraph is faithful to Core Data."
 
-    public static func render(_ rows: [SummaryRow], scenarios: [Scenario]) -> String {
+    package static func render(_ rows: [SummaryRow], scenarios: [Scenario]) -> String {
         let fits = ComplexityFit.fits(rows)
         var byKey: [SeriesKey: SummaryRow] = [:]
         for row in rows { byKey[row.key] = row }
@@ -26,8 +27,10 @@ public enum SummaryTable {
             let description = scenarios.first { $0.name == scenario }?.description ?? ""
             output.append("\(scenario)\(description.isEmpty ? "" : ": \(description)")")
             let measureHeader = measure == .wallMs ? "wall ms (median [95% CI])" : "instructions (median)"
-            var table = TextTable(header: ["strategy", "variant", "size", "phase", measureHeader, "x floor", "sql", "faults obj/rel",
-                                           "rows", "peak MB", "growth"])
+            var table = TextTable(header: [
+                "strategy", "variant", "size", "phase", measureHeader, "x floor", "sql", "faults obj/rel",
+                "rows", "peak MB", "growth",
+            ])
             var previousGroup: (Strategy, Variant, Int)?
             var fewest = Int.max
             var close = false
@@ -35,46 +38,57 @@ public enum SummaryTable {
                 func value(_ metric: Metric) -> String { byKey[row.key.with(metric)]?.summary.map { formatNumber($0.median) } ?? "-" }
                 let peak = byKey[row.key.with(.peakRSSBytes)]?.summary.map { String(format: "%.1f", $0.median / 1_048_576) } ?? "-"
                 // A distribution-free 95% interval of the median needs 6 samples; fewer show the median alone.
-                let time = row.summary.map { stats -> String in
-                    fewest = min(fewest, stats.n)
-                    guard measure == .wallMs else { return formatNumber(stats.median) }
-                    return stats.n >= 6 ? String(format: "%.3g [%.3g, %.3g]", stats.median, stats.ciLow, stats.ciHigh)
-                                        : String(format: "%.3g", stats.median) + " (n=\(stats.n))"
-                } ?? "-"
+                let time =
+                    row.summary.map { stats -> String in
+                        fewest = min(fewest, stats.n)
+                        guard measure == .wallMs else { return formatNumber(stats.median) }
+                        return stats.n >= 6
+                            ? String(format: "%.3g [%.3g, %.3g]", stats.median, stats.ciLow, stats.ciHigh)
+                            : String(format: "%.3g", stats.median) + " (n=\(stats.n))"
+                    } ?? "-"
                 let fit = fits.first {
                     $0.scenario == scenario && $0.strategy == row.key.strategy && $0.variant == row.key.variant
                         && $0.phase == row.key.phase && $0.metric == measure
                 }
                 // Two fits within 10% of each other's error cannot be told apart: "~" says so.
-                let growth = fit.map { fit -> String in
-                    let uncertain = fit.fits.count > 1 && fit.fits[1].error <= fit.best.error * 1.1 + 0.005
-                    if uncertain { close = true }
-                    return (uncertain ? "~" : "") + fit.best.model.rawValue
-                } ?? "-"
+                let growth =
+                    fit.map { fit -> String in
+                        let uncertain = fit.fits.count > 1 && fit.fits[1].error <= fit.best.error * 1.1 + 0.005
+                        if uncertain { close = true }
+                        return (uncertain ? "~" : "") + fit.best.model.rawValue
+                    } ?? "-"
                 let faults = value(.objectFaults) == "-" ? "-" : "\(value(.objectFaults))/\(value(.relationshipFaults))"
                 // One group per strategy, variant and size: its phases follow without repeating them.
                 let group = (row.key.strategy, row.key.variant, row.key.size)
                 let continues = previousGroup.map { $0 == group } ?? false
                 previousGroup = group
-                table.add([continues ? "" : row.key.strategy.rawValue, continues ? "" : (row.key.variant.isEmpty ? "-" : row.key.variant.description),
-                           continues ? "" : formatCount(row.key.size), row.key.phase.rawValue, time,
-                           row.ratioToFloor.map { String(format: "%.2f", $0) } ?? "-", value(.sqlStatements), faults, value(.rowsRead),
-                           peak, growth])
+                table.add([
+                    continues ? "" : row.key.strategy.rawValue,
+                    continues ? "" : (row.key.variant.isEmpty ? "-" : row.key.variant.description),
+                    continues ? "" : formatCount(row.key.size), row.key.phase.rawValue, time,
+                    row.ratioToFloor.map { String(format: "%.2f", $0) } ?? "-", value(.sqlStatements), faults, value(.rowsRead),
+                    peak, growth,
+                ])
             }
             output.append(table.rendered)
             if measure == .wallMs && fewest < 6 {
-                output.append("(n=\(fewest)): medians of \(fewest) repetition(s); a 95% interval of the median needs 6 or more (--repetitions 6)")
+                output.append(
+                    "(n=\(fewest)): medians of \(fewest) repetition(s); a 95% interval of the median needs 6 or more (--repetitions 6)")
             }
             if close { output.append("~: the second-best growth fits almost as well (within 10%); see complexity.csv") }
             let losses = rows.filter { $0.key.scenario == scenario && $0.key.metric == .lossRate }
             if !losses.isEmpty {
-                var lossTable = TextTable(header: ["strategy", "variant", "size", "phase", "links intended", "persisted", "lost", "loss rate"])
+                var lossTable = TextTable(header: [
+                    "strategy", "variant", "size", "phase", "links intended", "persisted", "lost", "loss rate",
+                ])
                 for row in losses {
                     func value(_ metric: Metric) -> String { byKey[row.key.with(metric)]?.summary.map { formatNumber($0.median) } ?? "-" }
-                    lossTable.add([row.key.strategy.rawValue, row.key.variant.isEmpty ? "-" : row.key.variant.description, String(row.key.size),
-                                   row.key.phase.rawValue,
-                                   value(.linksIntended), value(.linksPersisted), value(.linksLost),
-                                   row.summary.map { String(format: "%.4f", $0.median) } ?? "-"])
+                    lossTable.add([
+                        row.key.strategy.rawValue, row.key.variant.isEmpty ? "-" : row.key.variant.description, String(row.key.size),
+                        row.key.phase.rawValue,
+                        value(.linksIntended), value(.linksPersisted), value(.linksLost),
+                        row.summary.map { String(format: "%.4f", $0.median) } ?? "-",
+                    ])
                 }
                 output.append(lossTable.rendered)
             }

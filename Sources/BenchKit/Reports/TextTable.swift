@@ -1,13 +1,13 @@
 /// A plain-text table with aligned columns (numbers right-aligned).
-public struct TextTable {
-    public var header: [String]
-    public var rows: [[String]] = []
+package struct TextTable {
+    package var header: [String]
+    package var rows: [[String]] = []
 
-    public init(header: [String]) { self.header = header }
+    package init(header: [String]) { self.header = header }
 
-    public mutating func add(_ row: [String]) { rows.append(row) }
+    package mutating func add(_ row: [String]) { rows.append(row) }
 
-    public var rendered: String {
+    package var rendered: String {
         let widths = header.indices.map { column in
             ([header[column]] + rows.map { column < $0.count ? $0[column] : "" }).map(\.count).max() ?? 0
         }

@@ -13,12 +13,19 @@ enum JSONValue: Decodable, Equatable, CustomStringConvertible {
 
     init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
     }
 
     /// How the value reads in an error message.
@@ -51,14 +58,16 @@ extension JSONValue {
         defer { sqlite3_close_v2(db) }
         var statement: OpaquePointer?
         // By parent and decoded key: "name" and "n\u0061me" are one key written two ways.
-        let sql = "SELECT min(path), key FROM json_tree(?1) WHERE typeof(key) = 'text' GROUP BY parent, key HAVING count(*) > 1 ORDER BY min(id) LIMIT 1"
+        let sql =
+            "SELECT min(path), key FROM json_tree(?1) WHERE typeof(key) = 'text' GROUP BY parent, key HAVING count(*) > 1 ORDER BY min(id) LIMIT 1"
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, let statement else { return nil }
         defer { sqlite3_finalize(statement) }
         let bound = data.withUnsafeBytes { bytes in
             sqlite3_bind_text(statement, 1, bytes.bindMemory(to: CChar.self).baseAddress, Int32(bytes.count), csqlite_transient())
         }
         guard bound == SQLITE_OK, sqlite3_step(statement) == SQLITE_ROW, let parent = sqlite3_column_text(statement, 0),
-              let key = sqlite3_column_text(statement, 1) else { return nil }
+            let key = sqlite3_column_text(statement, 1)
+        else { return nil }
         let path = String(cString: parent)
         return (path.hasPrefix("$.") ? String(path.dropFirst(2)) + "." : path.hasPrefix("$[") ? String(path.dropFirst()) + "." : "")
             + String(cString: key)

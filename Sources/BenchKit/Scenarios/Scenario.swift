@@ -1,36 +1,36 @@
 /// A scenario file, checked: a model (an Xcode model file, or inline), the data to fill it with, phases of steps, the
 /// variants (some change the model: the modelling of a relationship, a delete rule, ...), the strategies that run it
 /// and the sizes, repetitions and warmups of each profile.
-public struct Scenario: Sendable {
-    public let name: ScenarioName
-    public let description: String
+package struct Scenario: Sendable {
+    package let name: ScenarioName
+    package let description: String
     /// The model, data and phases, one plan per variant.
-    public let declared: DeclaredScenario
-    public let strategies: [Strategy]
+    package let declared: DeclaredScenario
+    package let strategies: [Strategy]
     /// Variant axes in declared order.
-    public let axes: [(name: String, values: [VariantValue])]
-    public let sizes: [Profile: [Int]]
-    public let repetitions: [Profile: Int]
-    public let warmup: [Profile: Int]
+    package let axes: [(name: String, values: [VariantValue])]
+    package let sizes: [Profile: [Int]]
+    package let repetitions: [Profile: Int]
+    package let warmup: [Profile: Int]
     /// The file the scenario came from, as messages name it.
-    public let file: String
+    package let file: String
     /// Where the definition lives, recorded in run.json so that `bench advise RUN` reads the same one.
-    public internal(set) var origin: Origin
+    package internal(set) var origin: Origin
 
     /// A scenario file, or the suite `bench run --model` generates from a model (absolute paths).
-    public enum Origin: Sendable, Equatable {
+    package enum Origin: Sendable, Equatable {
         case file(String)
         case generated(model: String)
     }
 
     /// The phases it measures, in order.
-    public var phaseNames: [PhaseName] { declared.phaseNames }
+    package var phaseNames: [PhaseName] { declared.phaseNames }
 
     /// The model it runs, for listings.
-    public var modelSource: String { declared.model.source }
+    package var modelSource: String { declared.model.source }
 
     /// Every combination of the variant axes (one empty variant when there are none).
-    public var variants: [Variant] {
+    package var variants: [Variant] {
         var combinations: [[(name: String, value: VariantValue)]] = [[]]
         for axis in axes {
             combinations = combinations.flatMap { prefix in axis.values.map { prefix + [(axis.name, $0)] } }
@@ -42,7 +42,7 @@ public struct Scenario: Sendable {
 extension Scenario.Origin: Codable {
     private enum CodingKeys: String, CodingKey { case file, model }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let path = try container.decodeIfPresent(String.self, forKey: .file) {
             self = .file(path)
@@ -51,7 +51,7 @@ extension Scenario.Origin: Codable {
         }
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case let .file(path): try container.encode(path, forKey: .file)

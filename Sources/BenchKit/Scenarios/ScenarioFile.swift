@@ -2,18 +2,18 @@ import Foundation
 
 /// Reads scenario files (JSON), refusing anything unknown or mistyped with the file, the field and the reason: the one
 /// parser of every scenario, shipped or a user's.
-public enum ScenarioFile {
+package enum ScenarioFile {
     static let fields = ["name", "description", "model", "strategies", "data", "variants", "phases", "sizes", "repetitions", "warmup"]
 
     /// Parses the scenario at `path`.
-    public static func load(_ path: String) throws -> Scenario {
+    package static func load(_ path: String) throws -> Scenario {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BenchError.invalidInput("\(path): cannot read the file")
         }
         return try parse(data, file: path)
     }
 
-    public static func parse(_ data: Data, file: String) throws -> Scenario {
+    package static func parse(_ data: Data, file: String) throws -> Scenario {
         func fail(_ field: String?, _ reason: String) -> BenchError {
             .invalidInput("\(file): " + (field.map { "field '\($0)': " } ?? "") + reason)
         }
@@ -35,13 +35,18 @@ public enum ScenarioFile {
             throw fail(path, "given twice in one object; keep one (a JSON reader silently uses only one of them)")
         }
         if root["workload"] != nil || root["parameters"] != nil {
-            throw fail(root["workload"] != nil ? "workload" : "parameters", "workloads written in Swift are gone: every scenario declares its model, data and phases (see Scenarios/README.md and the shipped scenarios, which declare the old workloads)")
+            throw fail(
+                root["workload"] != nil ? "workload" : "parameters",
+                "workloads written in Swift are gone: every scenario declares its model, data and phases (see Scenarios/README.md and the shipped scenarios, which declare the old workloads)"
+            )
         }
         try refuseUnknownFields(root, known: fields, what: "unknown field", fail: fail)
         func string(_ field: String) throws -> String { try requiredString(root, field, fail: fail) }
         let name = try string("name")
         let description = try string("description")
-        guard root["model"] != nil else { throw fail("model", "missing: a path to an Xcode model (relative to this file) or an inline model {\"entities\": [...]}") }
+        guard root["model"] != nil else {
+            throw fail("model", "missing: a path to an Xcode model (relative to this file) or an inline model {\"entities\": [...]}")
+        }
         var strategies: [Strategy] = []
         for item in root["strategies"]?.array ?? [.string("objectgraph"), .string("sql-replay")] {
             guard let text = item.string else { throw fail("strategies", "expected strategy names, got \(item)") }
@@ -53,11 +58,17 @@ public enum ScenarioFile {
         guard !strategies.isEmpty else { throw fail("strategies", "expected objectgraph, sql-replay, raw-sqlite or grdb") }
         var axes: [(name: String, values: [VariantValue])] = []
         var rawAxes: [String: [String: JSONValue]] = [:]
-        if let raw = root["variants"], raw.array == nil { throw fail("variants", "expected an array of {\"name\": ..., \"values\": [...]}, got \(raw)") }
+        if let raw = root["variants"], raw.array == nil {
+            throw fail("variants", "expected an array of {\"name\": ..., \"values\": [...]}, got \(raw)")
+        }
         for item in root["variants"]?.array ?? [] {
-            guard let axis = item.object, let axisName = axis["name"]?.string, !axisName.isEmpty, let values = axis["values"]?.array, !values.isEmpty,
-                  Set(axis.keys).isSubset(of: ["name", "values", "change", "target", "keyAttribute", "ownerKey", "toManyInverse"]) else {
-                throw fail("variants", "each variant is {\"name\": ..., \"values\": [...]} and, to change the model, \"change\" and \"target\"; got \(item)")
+            guard let axis = item.object, let axisName = axis["name"]?.string, !axisName.isEmpty, let values = axis["values"]?.array,
+                !values.isEmpty,
+                Set(axis.keys).isSubset(of: ["name", "values", "change", "target", "keyAttribute", "ownerKey", "toManyInverse"])
+            else {
+                throw fail(
+                    "variants",
+                    "each variant is {\"name\": ..., \"values\": [...]} and, to change the model, \"change\" and \"target\"; got \(item)")
             }
             guard !axes.contains(where: { $0.name == axisName }) else { throw fail("variants", "two variants named '\(axisName)'") }
             var parsed: [VariantValue] = []
@@ -67,7 +78,9 @@ public enum ScenarioFile {
                 case let .string(text) where !text.isEmpty && !text.contains(";") && !text.contains("="): parsed.append(.text(text))
                 default: throw fail("variants", "'\(axisName)' values must be names (without ; or =) or numbers, got \(value)")
                 }
-                if parsed.dropLast().contains(parsed.last!) { throw fail("variants", "'\(axisName)' names the value '\(parsed.last!)' twice") }
+                if parsed.dropLast().contains(parsed.last!) {
+                    throw fail("variants", "'\(axisName)' names the value '\(parsed.last!)' twice")
+                }
             }
             axes.append((axisName, parsed))
             rawAxes[axisName] = axis
@@ -81,16 +94,24 @@ public enum ScenarioFile {
             for variant in variants {
                 let plan = declared.plan(for: variant)
                 guard SchoolSchema(model: plan.model, manualKeys: plan.manualKeys) != nil else {
-                    throw fail("strategies", "\(peer) implements the School model's scenarios (Scenarios/models/School.xcdatamodeld); this scenario's model is another: run it with objectgraph and sql-replay")
+                    throw fail(
+                        "strategies",
+                        "\(peer) implements the School model's scenarios (Scenarios/models/School.xcdatamodeld); this scenario's model is another: run it with objectgraph and sql-replay"
+                    )
                 }
                 if let phase = plan.phases.first(where: { SchoolPhase(scenario: name, phase: $0) == nil }) {
-                    let known = SchoolPhase.implemented.map { "\($0.key) (\($0.value.joined(separator: ", ")))" }.sorted().joined(separator: "; ")
-                    throw fail("strategies", "\(peer) has no implementation of \(name)'s phase '\(phase.name)'\(variants.count > 1 ? " with \(variant)" : ""); the peers implement the shipped School scenarios as written: \(known)")
+                    let known = SchoolPhase.implemented.map { "\($0.key) (\($0.value.joined(separator: ", ")))" }.sorted().joined(
+                        separator: "; ")
+                    throw fail(
+                        "strategies",
+                        "\(peer) has no implementation of \(name)'s phase '\(phase.name)'\(variants.count > 1 ? " with \(variant)" : ""); the peers implement the shipped School scenarios as written: \(known)"
+                    )
                 }
             }
         }
-        return Scenario(name: ScenarioName(name), description: description, declared: declared, strategies: strategies, axes: axes,
-                        sizes: sizes, repetitions: repetitions, warmup: warmup, file: file, origin: .file(absolutePath(file)))
+        return Scenario(
+            name: ScenarioName(name), description: description, declared: declared, strategies: strategies, axes: axes,
+            sizes: sizes, repetitions: repetitions, warmup: warmup, file: file, origin: .file(absolutePath(file)))
     }
 
     /// `path` from the working folder, for run.json.
@@ -99,8 +120,10 @@ public enum ScenarioFile {
     }
 
     /// A value per profile: one value for all, or an object with smoke, default and full.
-    private static func perProfile<T>(_ field: String, _ raw: JSONValue?, fail: (String?, String) -> BenchError,
-                                      convert: (JSONValue) -> T?, expected: () -> String) throws -> [Profile: T] {
+    private static func perProfile<T>(
+        _ field: String, _ raw: JSONValue?, fail: (String?, String) -> BenchError,
+        convert: (JSONValue) -> T?, expected: () -> String
+    ) throws -> [Profile: T] {
         guard let raw else { throw fail(field, "missing; give \(expected()), or an object with smoke, default and full") }
         if let object = raw.object {
             var result: [Profile: T] = [:]
@@ -116,29 +139,45 @@ public enum ScenarioFile {
             }
             return result
         }
-        guard let value = convert(raw) else { throw fail(field, "expected \(expected()) or an object with smoke, default and full, got \(raw)") }
+        guard let value = convert(raw) else {
+            throw fail(field, "expected \(expected()) or an object with smoke, default and full, got \(raw)")
+        }
         return Dictionary(uniqueKeysWithValues: Profile.allCases.map { ($0, value) })
     }
 
     /// Sizes, repetitions (default 5) and warmup (default 1), each one value or one per profile.
-    private static func schedule(_ root: [String: JSONValue], fail: (String?, String) -> BenchError) throws
-        -> (sizes: [Profile: [Int]], repetitions: [Profile: Int], warmup: [Profile: Int]) {
+    private static func schedule(
+        _ root: [String: JSONValue], fail: (String?, String) -> BenchError
+    ) throws
+        -> (sizes: [Profile: [Int]], repetitions: [Profile: Int], warmup: [Profile: Int])
+    {
         let sizes = try perProfile("sizes", root["sizes"], fail: fail, convert: sizeList) { "an array of positive integers" }
-        let repetitions = try perProfile("repetitions", root["repetitions"] ?? .number(5), fail: fail) { count(from: $0, minimum: 1) } expected: { "a positive integer" }
-        let warmup = try perProfile("warmup", root["warmup"] ?? .number(1), fail: fail) { count(from: $0, minimum: 0) } expected: { "a non-negative integer" }
+        let repetitions = try perProfile("repetitions", root["repetitions"] ?? .number(5), fail: fail) {
+            count(from: $0, minimum: 1)
+        } expected: {
+            "a positive integer"
+        }
+        let warmup = try perProfile("warmup", root["warmup"] ?? .number(1), fail: fail) {
+            count(from: $0, minimum: 0)
+        } expected: {
+            "a non-negative integer"
+        }
         return (sizes, repetitions, warmup)
     }
 
     /// Throws for the first field (in name order) not in `known`, naming the nearest known one.
-    private static func refuseUnknownFields(_ root: [String: JSONValue], known: [String], what: String,
-                                            fail: (String?, String) -> BenchError) throws {
+    private static func refuseUnknownFields(
+        _ root: [String: JSONValue], known: [String], what: String,
+        fail: (String?, String) -> BenchError
+    ) throws {
         for key in root.keys.sorted() where !known.contains(key) {
             let near = nearNames(key, in: known)
             throw fail(key, what + (near.isEmpty ? "; known fields: \(known.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
         }
     }
 
-    private static func requiredString(_ root: [String: JSONValue], _ field: String, fail: (String?, String) -> BenchError) throws -> String {
+    private static func requiredString(_ root: [String: JSONValue], _ field: String, fail: (String?, String) -> BenchError) throws -> String
+    {
         guard let value = root[field] else { throw fail(field, "missing") }
         guard let text = value.string, !text.isEmpty else { throw fail(field, "expected a non-empty string, got \(value)") }
         return text
@@ -159,15 +198,16 @@ public enum ScenarioFile {
 }
 
 /// The scenarios of a folder, by name.
-public struct ScenarioCatalog: Sendable {
-    public let scenarios: [Scenario]
-    public let folder: String
+package struct ScenarioCatalog: Sendable {
+    package let scenarios: [Scenario]
+    package let folder: String
 
     /// Loads every `*.json` in `folder`; a malformed file is an error naming it.
-    public init(folder: String) throws {
+    package init(folder: String) throws {
         self.folder = folder
         guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-            throw BenchError.invalidInput("cannot read the scenario folder \(folder); pass --scenarios DIR pointing at the repository's Scenarios folder")
+            throw BenchError.invalidInput(
+                "cannot read the scenario folder \(folder); pass --scenarios DIR pointing at the repository's Scenarios folder")
         }
         var scenarios: [Scenario] = []
         for file in files.sorted() where file.hasSuffix(".json") {
@@ -181,17 +221,19 @@ public struct ScenarioCatalog: Sendable {
     }
 
     /// The scenario called `name`, or an error with "did you mean ...?".
-    public func scenario(named name: String) throws -> Scenario {
+    package func scenario(named name: String) throws -> Scenario {
         if let scenario = scenarios.first(where: { $0.name.rawValue == name }) { return scenario }
         let names = scenarios.map(\.name.rawValue)
         let near = nearNames(name, in: names)
-        throw BenchError.invalidInput("unknown scenario '\(name)'" + (near.isEmpty
-            ? " in \(folder); 'bench list' lists them (\(names.joined(separator: ", "))), and --scenarios DIR reads your own folder of scenario files"
-            : " (did you mean '\(near[0])'?)"))
+        throw BenchError.invalidInput(
+            "unknown scenario '\(name)'"
+                + (near.isEmpty
+                    ? " in \(folder); 'bench list' lists them (\(names.joined(separator: ", "))), and --scenarios DIR reads your own folder of scenario files"
+                    : " (did you mean '\(near[0])'?)"))
     }
 
     /// The repository's Scenarios folder: `./Scenarios`, else the one next to Package.swift above the executable.
-    public static func defaultFolder() -> String {
+    package static func defaultFolder() -> String {
         let manager = FileManager.default
         if manager.fileExists(atPath: "Scenarios") { return "Scenarios" }
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()

@@ -3,8 +3,8 @@ import Foundation
 /// Fits medians over sizes to O(1), O(log n), O(n), O(n log n) and O(n²), as Google Benchmark's BigO does:
 /// each model `y = a·f(n)` by least squares through the origin, the best being the one with the smallest
 /// root-mean-square error, reported relative to the mean of `y`.
-public enum ComplexityFit {
-    public enum Model: String, CaseIterable, Sendable {
+package enum ComplexityFit {
+    package enum Model: String, CaseIterable, Sendable {
         case constant = "O(1)", logarithmic = "O(log n)", linear = "O(n)", linearithmic = "O(n log n)", quadratic = "O(n^2)"
 
         func f(_ n: Double) -> Double {
@@ -18,15 +18,15 @@ public enum ComplexityFit {
         }
     }
 
-    public struct Fit: Equatable, Sendable {
-        public let model: Model
-        public let coefficient: Double
+    package struct Fit: Equatable, Sendable {
+        package let model: Model
+        package let coefficient: Double
         /// RMS error divided by the mean of the medians.
-        public let error: Double
+        package let error: Double
     }
 
     /// The fits of one series, best first; nil with fewer than three distinct sizes or an all-zero series.
-    public static func fit(sizes: [Double], values: [Double]) -> [Fit]? {
+    package static func fit(sizes: [Double], values: [Double]) -> [Fit]? {
         guard Set(sizes).count >= 3, sizes.count == values.count else { return nil }
         let mean = values.reduce(0, +) / Double(values.count)
         guard mean > 0 else { return nil }
@@ -42,20 +42,20 @@ public enum ComplexityFit {
     }
 
     /// One row per (scenario, strategy, variant, phase, metric) measured at three sizes or more.
-    public struct Row: Equatable, Sendable {
-        public let scenario: ScenarioName
-        public let strategy: Strategy
-        public let variant: Variant
-        public let phase: PhaseName
-        public let metric: Metric
-        public let sizes: [Int]
-        public let fits: [Fit]
-        public var best: Fit { fits[0] }
+    package struct Row: Equatable, Sendable {
+        package let scenario: ScenarioName
+        package let strategy: Strategy
+        package let variant: Variant
+        package let phase: PhaseName
+        package let metric: Metric
+        package let sizes: [Int]
+        package let fits: [Fit]
+        package var best: Fit { fits[0] }
     }
 
-    public static let fittedMetrics: Set<Metric> = [.wallMs, .sqlStatements, .peakRSSBytes, .instructions]
+    package static let fittedMetrics: Set<Metric> = [.wallMs, .sqlStatements, .peakRSSBytes, .instructions]
 
-    public static func fits(_ summary: [SummaryRow]) -> [Row] {
+    package static func fits(_ summary: [SummaryRow]) -> [Row] {
         struct Key: Hashable {
             let scenario: ScenarioName
             let strategy: Strategy
@@ -67,31 +67,40 @@ public enum ComplexityFit {
         var points: [Key: [(Int, Double)]] = [:]
         for row in summary where fittedMetrics.contains(row.key.metric) {
             guard let median = row.summary?.median else { continue }
-            let key = Key(scenario: row.key.scenario, strategy: row.key.strategy, variant: row.key.variant, phase: row.key.phase, metric: row.key.metric)
+            let key = Key(
+                scenario: row.key.scenario, strategy: row.key.strategy, variant: row.key.variant, phase: row.key.phase,
+                metric: row.key.metric)
             if points[key] == nil { order.append(key) }
             points[key, default: []].append((row.key.size, median))
         }
         return order.compactMap { key in
             let series = points[key]!.sorted { $0.0 < $1.0 }
             guard let fits = fit(sizes: series.map { Double($0.0) }, values: series.map(\.1)) else { return nil }
-            return Row(scenario: key.scenario, strategy: key.strategy, variant: key.variant, phase: key.phase, metric: key.metric,
-                       sizes: series.map(\.0), fits: fits)
+            return Row(
+                scenario: key.scenario, strategy: key.strategy, variant: key.variant, phase: key.phase, metric: key.metric,
+                sizes: series.map(\.0), fits: fits)
         }
     }
 }
 
 /// complexity.csv: the best-fitting growth of each series over the sizes of a run.
-public enum ComplexityFile {
-    public static let columns = ["scenario", "strategy", "variant", "phase", "metric", "sizes", "best_fit", "error", "coefficient",
-                                 "second_fit", "second_error"]
+package enum ComplexityFile {
+    package static let columns = [
+        "scenario", "strategy", "variant", "phase", "metric", "sizes", "best_fit", "error", "coefficient",
+        "second_fit", "second_error",
+    ]
 
-    public static func encode(_ rows: [ComplexityFit.Row]) throws -> String {
-        try CSVFiles.encode(header: columns, rows: rows.map { row in
-            let second = row.fits.count > 1 ? row.fits[1] : nil
-            return [row.scenario.rawValue, row.strategy.rawValue, row.variant.description, row.phase.rawValue, row.metric.rawValue,
+    package static func encode(_ rows: [ComplexityFit.Row]) throws -> String {
+        try CSVFiles.encode(
+            header: columns,
+            rows: rows.map { row in
+                let second = row.fits.count > 1 ? row.fits[1] : nil
+                return [
+                    row.scenario.rawValue, row.strategy.rawValue, row.variant.description, row.phase.rawValue, row.metric.rawValue,
                     row.sizes.map(String.init).joined(separator: " "),
                     row.best.model.rawValue, formatNumber(row.best.error), String(format: "%.6g", row.best.coefficient),
-                    second?.model.rawValue ?? "", second.map { formatNumber($0.error) } ?? ""]
-        })
+                    second?.model.rawValue ?? "", second.map { formatNumber($0.error) } ?? "",
+                ]
+            })
     }
 }

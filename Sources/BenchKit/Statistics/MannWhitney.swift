@@ -4,10 +4,11 @@ import Foundation
 ///
 /// Exact for small samples without ties (the distribution of U counted by dynamic programming), otherwise the
 /// normal approximation with tie and continuity corrections. Two-sided.
-public enum MannWhitney {
+package enum MannWhitney {
     /// The two-sided p-value for samples `a` and `b`; 1 when either is empty.
-    public static func pValue(_ a: [Double], _ b: [Double]) -> Double {
-        let n1 = a.count, n2 = b.count
+    package static func pValue(_ a: [Double], _ b: [Double]) -> Double {
+        let n1 = a.count
+        let n2 = b.count
         guard n1 > 0, n2 > 0 else { return 1 }
         let (u, tieTerm) = statistic(a, b)
         if tieTerm == 0, n1 + n2 <= 40 {
@@ -23,7 +24,7 @@ public enum MannWhitney {
 
     /// The smallest two-sided p-value samples of these sizes can give: 2 / C(n1 + n2, n1), for two samples
     /// that do not overlap at all (1 when either is empty). Below 5 a side it exceeds 0.01.
-    public static func smallestPValue(_ n1: Int, _ n2: Int) -> Double {
+    package static func smallestPValue(_ n1: Int, _ n2: Int) -> Double {
         guard n1 > 0, n2 > 0 else { return 1 }
         var arrangements = 1.0
         for step in 0..<min(n1, n2) { arrangements = arrangements * Double(n1 + n2 - step) / Double(step + 1) }

@@ -1,21 +1,21 @@
 import Foundation
 
 /// The summary of one series of samples: center, spread, and a 95% confidence interval of the median.
-public struct SampleSummary: Equatable, Sendable {
-    public let n: Int
-    public let median: Double
-    public let mean: Double
-    public let stddev: Double
-    public let min: Double
-    public let max: Double
-    public let p90: Double
+package struct SampleSummary: Equatable, Sendable {
+    package let n: Int
+    package let median: Double
+    package let mean: Double
+    package let stddev: Double
+    package let min: Double
+    package let max: Double
+    package let p90: Double
     /// A distribution-free 95% interval of the median from order statistics (binomial ranks). With fewer than
     /// six samples no such interval exists; it is then [min, max], whose coverage is 1 - 2^(1-n).
-    public let ciLow: Double
-    public let ciHigh: Double
+    package let ciLow: Double
+    package let ciHigh: Double
 
     /// Summarizes `samples`; nil when there are none.
-    public init?(_ samples: [Double]) {
+    package init?(_ samples: [Double]) {
         guard !samples.isEmpty else { return nil }
         let sorted = samples.sorted()
         n = sorted.count
@@ -34,9 +34,9 @@ public struct SampleSummary: Equatable, Sendable {
 }
 
 /// Statistical functions used by summaries and comparisons.
-public enum Statistics {
+package enum Statistics {
     /// The `q` quantile of sorted samples, interpolating linearly between order statistics (R's type 7).
-    public static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+    package static func quantile(_ sorted: [Double], _ q: Double) -> Double {
         guard sorted.count > 1 else { return sorted.first ?? .nan }
         let position = q * Double(sorted.count - 1)
         let lower = Int(position.rounded(.down))
@@ -45,12 +45,12 @@ public enum Statistics {
         return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction
     }
 
-    public static func median(_ samples: [Double]) -> Double { quantile(samples.sorted(), 0.5) }
+    package static func median(_ samples: [Double]) -> Double { quantile(samples.sorted(), 0.5) }
 
     /// 0-based ranks (l, u) of sorted samples that bound the median with at least `level` confidence: the
     /// interval [x(l), x(n-1-l)] covers the median with probability 1 - 2 P(B <= l-1) for B ~ Binomial(n, 1/2);
     /// l is the largest rank keeping that at or above `level` (0 when even [min, max] falls short).
-    public static func medianConfidenceRanks(n: Int, level: Double) -> (Int, Int) {
+    package static func medianConfidenceRanks(n: Int, level: Double) -> (Int, Int) {
         let tail = (1 - level) / 2
         var cumulative = 0.0
         var lower = -1

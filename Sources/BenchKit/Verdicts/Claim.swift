@@ -1,34 +1,34 @@
 /// A claim of a seed article or of a published Core Data measurement, the series of a run that test it and the
 /// rule that decides it. Claims live in `ClaimCatalog`; verdicts are computed, never written.
-public struct Claim: Sendable {
+package struct Claim: Sendable {
     /// A short stable name (`fig7-insert`), for JSON and links.
-    public let id: String
+    package let id: String
     /// The claim in the source's terms.
-    public let statement: String
+    package let statement: String
     /// Where it comes from: seed and section, or the publication.
-    public let source: String
+    package let source: String
     /// The scenarios whose series the rule reads.
-    public let scenarios: [String]
+    package let scenarios: [String]
     /// The figure of the report that shows the evidence (a plot file's stem under plots/), if any.
-    public let figure: String?
-    public let rule: Rule
+    package let figure: String?
+    package let rule: Rule
     /// The profile that measures it with enough repetitions (`bench run SCENARIOS --profile PROFILE`).
-    public var profile = "default"
+    package var profile = "default"
 
     /// The command that measures the claim.
-    public var command: String { "bench run \(scenarios.joined(separator: " ")) --profile \(profile)" }
+    package var command: String { "bench run \(scenarios.joined(separator: " ")) --profile \(profile)" }
 }
 
 /// The series of a run a rule reads: a scenario, strategy (ObjectGraph unless said), variant (the axes named; the
 /// others must not exist or must be given) and phase.
-public struct SeriesSelector: Sendable, CustomStringConvertible {
-    public let scenario: ScenarioName
-    public let strategy: Strategy
+package struct SeriesSelector: Sendable, CustomStringConvertible {
+    package let scenario: ScenarioName
+    package let strategy: Strategy
     /// Axis = value pairs the series' variant must have exactly.
-    public let variant: [(axis: String, value: String)]
-    public let phase: PhaseName
+    package let variant: [(axis: String, value: String)]
+    package let phase: PhaseName
 
-    public init(_ scenario: ScenarioName, _ variant: [(String, String)] = [], phase: PhaseName, strategy: Strategy = .objectGraph) {
+    package init(_ scenario: ScenarioName, _ variant: [(String, String)] = [], phase: PhaseName, strategy: Strategy = .objectGraph) {
         self.scenario = scenario
         self.strategy = strategy
         self.variant = variant.map { (axis: $0.0, value: $0.1) }
@@ -36,7 +36,7 @@ public struct SeriesSelector: Sendable, CustomStringConvertible {
     }
 
     /// `query objectgraph modelling=many-to-one;prefetch=off walk`.
-    public var description: String {
+    package var description: String {
         ([scenario.rawValue, strategy.rawValue] + (variant.isEmpty ? [] : [variant.map { "\($0.axis)=\($0.value)" }.joined(separator: ";")])
             + [phase.rawValue]).joined(separator: " ")
     }
@@ -54,13 +54,15 @@ public struct SeriesSelector: Sendable, CustomStringConvertible {
 
     /// Whether `key` is this series (at any size and metric): the same axes and values, in any order.
     func matches(_ key: SeriesKey) -> Bool {
-        guard key.scenario == scenario, key.strategy == strategy, key.phase == phase, key.variant.values.count == variant.count else { return false }
+        guard key.scenario == scenario, key.strategy == strategy, key.phase == phase, key.variant.values.count == variant.count else {
+            return false
+        }
         return variant.allSatisfy { wanted in key.variant[wanted.axis]?.description == wanted.value }
     }
 }
 
 /// What a rule decided.
-public enum Outcome: Sendable, Equatable {
+package enum Outcome: Sendable, Equatable {
     case holds
     case doesNotHold
     /// Holds at this size and every larger one measured, not below.
@@ -75,7 +77,7 @@ public enum Outcome: Sendable, Equatable {
     case cannotTest(String)
 
     /// `holds`, `holds from size 10,000`, ...
-    public var label: String {
+    package var label: String {
         switch self {
         case .holds: return "holds"
         case .doesNotHold: return "does not hold"
@@ -89,7 +91,7 @@ public enum Outcome: Sendable, Equatable {
     }
 
     /// A short name for JSON and tables.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .holds: return "holds"
         case .doesNotHold: return "does-not-hold"
@@ -103,13 +105,13 @@ public enum Outcome: Sendable, Equatable {
     }
 
     /// What a partial verdict holds for and what not; empty otherwise.
-    public var detail: String {
+    package var detail: String {
         if case let .partly(text) = self { return text }
         return ""
     }
 
     /// Whether the run decided the claim (true or false), as opposed to lacking what it needs.
-    public var isDecided: Bool {
+    package var isDecided: Bool {
         switch self {
         case .notMeasured, .cannotTest: return false
         default: return true
@@ -118,10 +120,10 @@ public enum Outcome: Sendable, Equatable {
 }
 
 /// A claim judged from a run: the outcome, the evidence (numbers with units and sizes) and the rule applied.
-public struct Verdict: Sendable {
-    public let claim: Claim
-    public let outcome: Outcome
-    public let evidence: [String]
+package struct Verdict: Sendable {
+    package let claim: Claim
+    package let outcome: Outcome
+    package let evidence: [String]
     /// The rule in words, as applied.
-    public let rule: String
+    package let rule: String
 }

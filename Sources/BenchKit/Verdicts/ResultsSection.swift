@@ -2,12 +2,12 @@ import Foundation
 
 /// README's Results section, generated from a run: when, where and how it was made, the verdict table, and the
 /// many-to-one numbers against the floors. Written between `<!-- results:begin -->` and `<!-- results:end -->`.
-public enum ResultsSection {
-    public static let begin = "<!-- results:begin -->"
-    public static let end = "<!-- results:end -->"
+package enum ResultsSection {
+    package static let begin = "<!-- results:begin -->"
+    package static let end = "<!-- results:end -->"
 
     /// The section's Markdown for the run at `folder`.
-    public static func markdown(folder: String, info: RunInfo, summary: [SummaryRow], verdicts: [Verdict]) -> String {
+    package static func markdown(folder: String, info: RunInfo, summary: [SummaryRow], verdicts: [Verdict]) -> String {
         let date = String(info.utcTime.prefix(10))
         let swift = info.swiftVersion.hasPrefix("Swift") ? info.swiftVersion : "Swift \(info.swiftVersion)"
         let command = info.commandLine.isEmpty ? "bench run" : (["bench"] + info.commandLine.dropFirst()).joined(separator: " ")
@@ -20,14 +20,18 @@ public enum ResultsSection {
         ]
         let numbers = keyNumbers(summary)
         if !numbers.isEmpty {
-            lines += ["Many-to-one in the same run: ObjectGraph's median time, its ratio to the floor (`sql-replay`: the same statements through the C API), to `raw-sqlite` (hand-written SQL on the same tables), and how many times slower GRDB was. These times are ObjectGraph's on this machine, not Core Data's:", ""] + numbers + [""]
+            lines +=
+                [
+                    "Many-to-one in the same run: ObjectGraph's median time, its ratio to the floor (`sql-replay`: the same statements through the C API), to `raw-sqlite` (hand-written SQL on the same tables), and how many times slower GRDB was. These times are ObjectGraph's on this machine, not Core Data's:",
+                    "",
+                ] + numbers + [""]
         }
         lines.append(end)
         return lines.joined(separator: "\n")
     }
 
     /// `text` with its Results section replaced (or an error naming the missing markers).
-    public static func replace(in text: String, with section: String, file: String) throws -> String {
+    package static func replace(in text: String, with section: String, file: String) throws -> String {
         guard let start = text.range(of: begin), let stop = text.range(of: end), start.lowerBound < stop.lowerBound else {
             throw BenchError.invalidInput("\(file) has no \(begin) ... \(end) markers: add them where the Results section goes")
         }
@@ -51,7 +55,10 @@ public enum ResultsSection {
         }
         let sizes = Set(medians.keys.filter { $0.scenario == "query" && $0.strategy == .objectGraph }.map(\.size)).sorted()
         guard !sizes.isEmpty else { return [] }
-        var lines = ["| phase | " + sizes.map { "\(formatCount($0)) students" }.joined(separator: " | ") + " |", "|---|" + sizes.map { _ in "---|" }.joined()]
+        var lines = [
+            "| phase | " + sizes.map { "\(formatCount($0)) students" }.joined(separator: " | ") + " |",
+            "|---|" + sizes.map { _ in "---|" }.joined(),
+        ]
         for row in phases {
             let cells = sizes.map { size -> String in
                 guard let graph = median(row.scenario, .objectGraph, row.variant, size, row.phase) else { return "-" }

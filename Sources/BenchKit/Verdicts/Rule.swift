@@ -3,7 +3,7 @@ import Foundation
 /// How a claim is decided from a run's summary. Each rule says in words what it applies; "lower" follows the
 /// metric's own comparison: exact counters directly, allocation counts beyond their tolerance, times and memory
 /// only with 95% intervals apart and three repetitions or more per series.
-public indirect enum Rule: Sendable {
+package indirect enum Rule: Sendable {
     /// The first series' metric lower than the second's at each size; `growing`: and their ratio falling as the
     /// size grows ("increasingly with size").
     case lower(SeriesSelector, than: SeriesSelector, Metric, growing: Bool = false)
@@ -47,8 +47,10 @@ public indirect enum Rule: Sendable {
             let evidence = statements.evidence + time.evidence
             if case .notMeasured = statements.outcome { return (statements.outcome, evidence, text) }
             if case .notMeasured = time.outcome { return (time.outcome, evidence, text) }
-            let fewer = statements.outcome == .holds, faster = time.outcome == .holds
-            let outcome: Outcome = fewer && faster ? .holds : fewer ? .holdsForStatementsNotTime : faster ? .holdsForTimeNotStatements : .doesNotHold
+            let fewer = statements.outcome == .holds
+            let faster = time.outcome == .holds
+            let outcome: Outcome =
+                fewer && faster ? .holds : fewer ? .holdsForStatementsNotTime : faster ? .holdsForTimeNotStatements : .doesNotHold
             return (outcome, evidence, text)
         case let .increasing(list, metric):
             return Self.increasing(list, metric, run)
@@ -57,11 +59,15 @@ public indirect enum Rule: Sendable {
         case let .ordered(list, metric):
             var parts: [(String, Rule)] = []
             for index in list.indices.dropLast() {
-                parts.append(("\(list[index].label) < \(list[index + 1].label)", .lower(list[index].series, than: list[index + 1].series, metric)))
+                parts.append(
+                    ("\(list[index].label) < \(list[index + 1].label)", .lower(list[index].series, than: list[index + 1].series, metric)))
             }
             let result = Rule.all(parts).evaluate(run)
-            return (result.outcome, result.evidence, "\(metric.rawValue) ordered " + list.map(\.series.description).joined(separator: " < ")
-                        + " at each size (each pair: \(Self.decision(metric)))")
+            return (
+                result.outcome, result.evidence,
+                "\(metric.rawValue) ordered " + list.map(\.series.description).joined(separator: " < ")
+                    + " at each size (each pair: \(Self.decision(metric)))"
+            )
         case let .asymmetric(a, b, metric, factor):
             return Self.asymmetric(a, b, metric, factor: factor, run)
         case let .all(parts):
@@ -73,9 +79,14 @@ public indirect enum Rule: Sendable {
 
     // MARK: Rules
 
-    private static func lower(_ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, growing: Bool, _ run: RunView)
-        -> (outcome: Outcome, evidence: [String], text: String) {
-        let text = "\(metric.rawValue) of \(a) below \(b)'s at each size: \(decision(metric))" + (growing ? ", the ratio falling as the size grows" : "")
+    private static func lower(
+        _ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, growing: Bool, _ run: RunView
+    )
+        -> (outcome: Outcome, evidence: [String], text: String)
+    {
+        let text =
+            "\(metric.rawValue) of \(a) below \(b)'s at each size: \(decision(metric))"
+            + (growing ? ", the ratio falling as the size grows" : "")
         let (pairs, missing) = run.pairs(a, b, metric)
         if let missing { return (.notMeasured(missing), [], text) }
         var wins: [(Int, Bool)] = []
@@ -83,13 +94,17 @@ public indirect enum Rule: Sendable {
         var ratios: [Double] = []
         for (size, x, y) in pairs {
             guard let win = lowerAt(x, y, metric) else {
-                return (.notMeasured("\(metric.rawValue) needs 3 or more repetitions per series to compare (this run has \(min(x.n, y.n)))"), [], text)
+                return (
+                    .notMeasured("\(metric.rawValue) needs 3 or more repetitions per series to compare (this run has \(min(x.n, y.n)))"),
+                    [], text
+                )
             }
             wins.append((size, win))
             let ratio = y.median == 0 ? Double.nan : x.median / y.median
             ratios.append(ratio)
-            evidence.append("size \(formatCount(size)): \(a.label(against: b)) \(describe(x, metric)) against \(b.label(against: a)) \(describe(y, metric))"
-                + (ratio.isFinite ? " (×\(String(format: "%.2f", ratio)))" : ""))
+            evidence.append(
+                "size \(formatCount(size)): \(a.label(against: b)) \(describe(x, metric)) against \(b.label(against: a)) \(describe(y, metric))"
+                    + (ratio.isFinite ? " (×\(String(format: "%.2f", ratio)))" : ""))
         }
         var outcome = sizeOutcome(wins)
         if growing, outcome == .holds {
@@ -100,8 +115,10 @@ public indirect enum Rule: Sendable {
         return (outcome, evidence, text)
     }
 
-    private static func compareToValue(_ series: SeriesSelector, _ metric: Metric, _ value: Double, _ run: RunView, _ wanted: String,
-                                       _ test: (Double) -> Bool) -> (outcome: Outcome, evidence: [String], text: String) {
+    private static func compareToValue(
+        _ series: SeriesSelector, _ metric: Metric, _ value: Double, _ run: RunView, _ wanted: String,
+        _ test: (Double) -> Bool
+    ) -> (outcome: Outcome, evidence: [String], text: String) {
         let text = "\(metric.rawValue) of \(series) \(wanted) at every size"
         let values = run.series(series, metric)
         guard !values.isEmpty else { return (.notMeasured("no series \(series) \(metric.rawValue)"), [], text) }
@@ -109,18 +126,28 @@ public indirect enum Rule: Sendable {
         return (values.allSatisfy { test($0.summary.median) } ? .holds : .doesNotHold, evidence, text)
     }
 
-    private static func same(_ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, _ run: RunView) -> (outcome: Outcome, evidence: [String], text: String) {
+    private static func same(
+        _ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, _ run: RunView
+    ) -> (outcome: Outcome, evidence: [String], text: String) {
         let text = "\(metric.rawValue) of \(a) equal to \(b)'s at every size"
         let (pairs, missing) = run.pairs(a, b, metric)
         if let missing { return (.notMeasured(missing), [], text) }
-        let evidence = pairs.map { "size \(formatCount($0.size)): \(a.label(against: b)) \(describe($0.a, metric)) against \(b.label(against: a)) \(describe($0.b, metric))" }
+        let evidence = pairs.map {
+            "size \(formatCount($0.size)): \(a.label(against: b)) \(describe($0.a, metric)) against \(b.label(against: a)) \(describe($0.b, metric))"
+        }
         return (pairs.allSatisfy { $0.a.median == $0.b.median } ? .holds : .doesNotHold, evidence, text)
     }
 
-    private static func increasing(_ list: [SeriesSelector], _ metric: Metric, _ run: RunView) -> (outcome: Outcome, evidence: [String], text: String) {
-        let text = "\(metric.rawValue) never falls along " + list.map(\.description).joined(separator: ", ") + " and ends above where it starts, at every size"
+    private static func increasing(
+        _ list: [SeriesSelector], _ metric: Metric, _ run: RunView
+    ) -> (outcome: Outcome, evidence: [String], text: String) {
+        let text =
+            "\(metric.rawValue) never falls along " + list.map(\.description).joined(separator: ", ")
+            + " and ends above where it starts, at every size"
         let columns = list.map { run.series($0, metric) }
-        if let empty = columns.firstIndex(where: \.isEmpty) { return (.notMeasured("no series \(list[empty]) \(metric.rawValue)"), [], text) }
+        if let empty = columns.firstIndex(where: \.isEmpty) {
+            return (.notMeasured("no series \(list[empty]) \(metric.rawValue)"), [], text)
+        }
         let sizes = Set(columns[0].map(\.size)).intersection(columns.dropFirst().flatMap { $0.map(\.size) }).sorted()
         var wins: [(Int, Bool)] = []
         var evidence: [String] = []
@@ -133,12 +160,19 @@ public indirect enum Rule: Sendable {
         return (sizeOutcome(wins), evidence, text)
     }
 
-    private static func smallestWithin(_ options: [(label: Int, series: SeriesSelector)], _ metric: Metric, within: Double, atMost: Int,
-                                       _ run: RunView) -> (outcome: Outcome, evidence: [String], text: String) {
-        let text = "the smallest option whose median \(metric.rawValue) is within \(Int(within * 100))% of the best is at most \(atMost), at each size (3+ repetitions)"
+    private static func smallestWithin(
+        _ options: [(label: Int, series: SeriesSelector)], _ metric: Metric, within: Double, atMost: Int,
+        _ run: RunView
+    ) -> (outcome: Outcome, evidence: [String], text: String) {
+        let text =
+            "the smallest option whose median \(metric.rawValue) is within \(Int(within * 100))% of the best is at most \(atMost), at each size (3+ repetitions)"
         let columns = options.map { (label: $0.label, values: run.series($0.series, metric)) }
         guard columns.allSatisfy({ !$0.values.isEmpty }) else {
-            return (.notMeasured("missing " + options.filter { run.series($0.series, metric).isEmpty }.map(\.series.description).joined(separator: ", ")), [], text)
+            return (
+                .notMeasured(
+                    "missing " + options.filter { run.series($0.series, metric).isEmpty }.map(\.series.description).joined(separator: ", ")),
+                [], text
+            )
         }
         let sizes = Set(columns[0].values.map(\.size)).sorted()
         var wins: [(Int, Bool)] = []
@@ -152,13 +186,18 @@ public indirect enum Rule: Sendable {
             let best = at.map(\.1.median).min()!
             let smallest = at.filter { $0.1.median <= best * (1 + within) }.map(\.0).min()!
             wins.append((size, smallest <= atMost))
-            evidence.append("size \(formatCount(size)): best \(format(best, metric)); smallest within \(Int(within * 100))%: \(smallest) (" + at.map { "\($0.0): \(format($0.1.median, metric))" }.joined(separator: ", ") + ")")
+            evidence.append(
+                "size \(formatCount(size)): best \(format(best, metric)); smallest within \(Int(within * 100))%: \(smallest) ("
+                    + at.map { "\($0.0): \(format($0.1.median, metric))" }.joined(separator: ", ") + ")")
         }
         return (sizeOutcome(wins), evidence, text)
     }
 
-    private static func asymmetric(_ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, factor: Double, _ run: RunView)
-        -> (outcome: Outcome, evidence: [String], text: String) {
+    private static func asymmetric(
+        _ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, factor: Double, _ run: RunView
+    )
+        -> (outcome: Outcome, evidence: [String], text: String)
+    {
         let text = "one of \(a) and \(b) at least \(formatNumber(factor))× the other in \(metric.rawValue), intervals apart, at each size"
         let (pairs, missing) = run.pairs(a, b, metric)
         if let missing { return (.notMeasured(missing), [], text) }
@@ -171,12 +210,15 @@ public indirect enum Rule: Sendable {
             let (slow, fast) = x.median >= y.median ? (x, y) : (y, x)
             let ratio = fast.median > 0 ? slow.median / fast.median : .infinity
             wins.append((size, ratio >= factor && fast.ciHigh < slow.ciLow))
-            evidence.append("size \(formatCount(size)): \(a.label(against: b)) \(describe(x, metric)) against \(b.label(against: a)) \(describe(y, metric)) (×\(String(format: "%.1f", ratio)))")
+            evidence.append(
+                "size \(formatCount(size)): \(a.label(against: b)) \(describe(x, metric)) against \(b.label(against: a)) \(describe(y, metric)) (×\(String(format: "%.1f", ratio)))"
+            )
         }
         return (sizeOutcome(wins), evidence, text)
     }
 
-    private static func all(_ parts: [(label: String, rule: Rule)], _ run: RunView) -> (outcome: Outcome, evidence: [String], text: String) {
+    private static func all(_ parts: [(label: String, rule: Rule)], _ run: RunView) -> (outcome: Outcome, evidence: [String], text: String)
+    {
         let results = parts.map { (label: $0.label, result: $0.rule.evaluate(run)) }
         let text = results.map { "\($0.label): \($0.result.text)" }.joined(separator: "; ")
         let evidence = results.flatMap { part in part.result.evidence.map { "\(part.label): \($0)" } }
@@ -187,7 +229,9 @@ public indirect enum Rule: Sendable {
         let others = results.filter { $0.result.outcome != .holds }.map { "\($0.label) \($0.result.outcome.label)" }
         // With no part holding whole, the parts say it alone ("holds for none; ..." read as a contradiction).
         if holding.isEmpty { return (.partly(others.joined(separator: ", ")), evidence, text) }
-        return (.partly("holds for " + holding.map(\.label).joined(separator: ", ") + "; " + others.joined(separator: ", ")), evidence, text)
+        return (
+            .partly("holds for " + holding.map(\.label).joined(separator: ", ") + "; " + others.joined(separator: ", ")), evidence, text
+        )
     }
 
     // MARK: Helpers
@@ -207,7 +251,8 @@ public indirect enum Rule: Sendable {
     private static func decision(_ metric: Metric) -> String {
         switch metric.comparison {
         case .exact: return "exact medians"
-        case let .tolerance(relative, absolute): return "lower by more than \(Int(relative * 100))% and \(formatNumber(absolute)) \(metric.unit)"
+        case let .tolerance(relative, absolute):
+            return "lower by more than \(Int(relative * 100))% and \(formatNumber(absolute)) \(metric.unit)"
         case .instructionCount: return "lower by more than 1%"
         case .statistical: return "median lower and 95% intervals apart (3+ repetitions)"
         }
@@ -261,10 +306,15 @@ struct RunView {
     }
 
     /// Both series at the sizes both measured, or what is missing.
-    func pairs(_ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric) -> (pairs: [(size: Int, a: SampleSummary, b: SampleSummary)], missing: String?) {
-        let x = series(a, metric), y = series(b, metric)
+    func pairs(
+        _ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric
+    ) -> (pairs: [(size: Int, a: SampleSummary, b: SampleSummary)], missing: String?) {
+        let x = series(a, metric)
+        let y = series(b, metric)
         let missing = [x.isEmpty ? a : nil, y.isEmpty ? b : nil].compactMap { $0 }
-        guard missing.isEmpty else { return ([], "no series " + missing.map(\.description).joined(separator: ", ") + " (\(metric.rawValue))") }
+        guard missing.isEmpty else {
+            return ([], "no series " + missing.map(\.description).joined(separator: ", ") + " (\(metric.rawValue))")
+        }
         let pairs = x.compactMap { first in y.first { $0.size == first.size }.map { (size: first.size, a: first.summary, b: $0.summary) } }
         return (pairs, pairs.isEmpty ? "\(a) and \(b) share no size" : nil)
     }

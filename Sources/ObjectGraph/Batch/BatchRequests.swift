@@ -39,7 +39,9 @@ public struct BatchUpdateRequest {
     public var includesSubentities = true
     public var resultType: BatchResultType = .statusOnly
 
-    public init(entityName: String, predicate: FetchPredicate? = nil, propertiesToUpdate: [String: Value], resultType: BatchResultType = .statusOnly) {
+    public init(
+        entityName: String, predicate: FetchPredicate? = nil, propertiesToUpdate: [String: Value], resultType: BatchResultType = .statusOnly
+    ) {
         self.entityName = entityName
         self.predicate = predicate
         self.propertiesToUpdate = propertiesToUpdate

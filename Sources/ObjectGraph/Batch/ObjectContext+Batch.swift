@@ -5,27 +5,36 @@ extension ObjectContext {
         try checkThread()
         let entity = try model.requireEntity(request.entityName)
         guard !entity.isAbstract else {
-            throw ObjectGraphError.invalidOperation("cannot batch-insert objects of abstract entity \(entity.name); name one of its sub-entities")
+            throw ObjectGraphError.invalidOperation(
+                "cannot batch-insert objects of abstract entity \(entity.name); name one of its sub-entities")
         }
         let attributes = entity.storedAttributes
         for (index, object) in request.objects.enumerated() {
             for name in object.keys.sorted() where entity.attribute(name).map({ $0.isTransient }) ?? true {
-                throw ObjectGraphError.invalidOperation("batch insert object \(index): '\(name)' is not a stored attribute of \(entity.name) (relationships cannot be set by a batch insert)")
+                throw ObjectGraphError.invalidOperation(
+                    "batch insert object \(index): '\(name)' is not a stored attribute of \(entity.name) (relationships cannot be set by a batch insert)"
+                )
             }
             for attribute in attributes where !attribute.isOptional && (object[attribute.name] ?? attribute.defaultValue).isNull {
-                throw ObjectGraphError.validation(object: "batch insert object \(index) of \(entity.name)", property: attribute.name,
-                                                  reason: "\"\(attribute.name) is a required value.\" (NSValidationMissingMandatoryPropertyError, 1570)")
+                throw ObjectGraphError.validation(
+                    object: "batch insert object \(index) of \(entity.name)", property: attribute.name,
+                    reason: "\"\(attribute.name) is a required value.\" (NSValidationMissingMandatoryPropertyError, 1570)")
             }
         }
         guard !request.objects.isEmpty else { return BatchResult(status: true, objectIDs: [], count: 0, changes: SaveNotification()) }
         let columns = entity.insertOrder.map { entity.columns[$0] }
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.name)
-        var sql = "INSERT INTO \(entity.tableName)(\(names.joined(separator: ", "))) VALUES(\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
+        var sql =
+            "INSERT INTO \(entity.tableName)(\(names.joined(separator: ", "))) VALUES(\(Array(repeating: "?", count: names.count).joined(separator: ", ")))"
         if let constraint = entity.root.subtree.flatMap(\.uniquenessConstraints).first {
             let keys = constraint.compactMap { ModelCompiler.indexColumnName($0, of: entity) }
             if mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite {
-                let others = columns.filter { column in !keys.contains(column.name) && { if case .attribute = column.kind { return true } else { return false } }() }
-                sql += " ON CONFLICT(\(keys.joined(separator: " , "))) DO UPDATE SET Z_OPT = Z_OPT+1" + others.map { " , \($0.name) = excluded.\($0.name)" }.joined()
+                let others = columns.filter { column in
+                    !keys.contains(column.name) && { if case .attribute = column.kind { return true } else { return false } }()
+                }
+                sql +=
+                    " ON CONFLICT(\(keys.joined(separator: " , "))) DO UPDATE SET Z_OPT = Z_OPT+1"
+                    + others.map { " , \($0.name) = excluded.\($0.name)" }.joined()
             } else {
                 sql = "INSERT OR IGNORE INTO" + sql.dropFirst("INSERT INTO".count)
             }
@@ -54,14 +63,16 @@ extension ObjectContext {
                 for (index, column) in columns.enumerated() {
                     var value: Value = .null
                     switch column.kind {
-                    case let .attribute(attribute): value = (object[attribute.name] ?? attribute.defaultValue).normalized(for: attribute.type)
+                    case let .attribute(attribute):
+                        value = (object[attribute.name] ?? attribute.defaultValue).normalized(for: attribute.type)
                     case let .derived(derived): value = ColumnLayout.initialValue(of: derived)
                     default: break
                     }
                     insert.bind(value, at: Int32(index + 4))
                 }
                 if try execute(insert, .insert) > 0 {
-                    insertedIDs.append(ObjectID(entity: entity, primaryKey: key, temporaryNumber: 0, storeIdentifier: store.identifier, model: model))
+                    insertedIDs.append(
+                        ObjectID(entity: entity, primaryKey: key, temporaryNumber: 0, storeIdentifier: store.identifier, model: model))
                 }
             }
             try execute("COMMIT", .other)
@@ -71,8 +82,9 @@ extension ObjectContext {
         }
         store.derivedValues.updates = []
         let changes = SaveNotification(inserted: insertedIDs)
-        return BatchResult(status: true, objectIDs: request.resultType == .objectIDs ? insertedIDs : [],
-                           count: insertedIDs.count, changes: changes)
+        return BatchResult(
+            status: true, objectIDs: request.resultType == .objectIDs ? insertedIDs : [],
+            count: insertedIDs.count, changes: changes)
     }
 
     public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
@@ -84,7 +96,9 @@ extension ObjectContext {
         var sets: [(String, Value)] = []
         for name in request.propertiesToUpdate.keys.sorted() {
             guard let attribute = entity.attribute(name), !attribute.isTransient else {
-                throw ObjectGraphError.invalidOperation("batch update of \(entity.name): '\(name)' is not a stored attribute (relationships cannot be changed by a batch update)")
+                throw ObjectGraphError.invalidOperation(
+                    "batch update of \(entity.name): '\(name)' is not a stored attribute (relationships cannot be changed by a batch update)"
+                )
             }
             sets.append((attribute.columnName, request.propertiesToUpdate[name]!.normalized(for: attribute.type)))
         }
@@ -93,7 +107,9 @@ extension ObjectContext {
         let condition = try batchCondition(fetch, entity: entity)
         let ids = request.resultType == .objectIDs ? try matchingIDs(fetch, entity: entity) : []
         let alias = condition.text == nil ? "" : " AS t0"
-        var sql = "UPDATE OR FAIL \(entity.tableName)\(alias) SET " + sets.map { "\($0.0) = ?" }.joined(separator: ", ") + ", Z_OPT = (Z_OPT + 1) "
+        var sql =
+            "UPDATE OR FAIL \(entity.tableName)\(alias) SET " + sets.map { "\($0.0) = ?" }.joined(separator: ", ")
+            + ", Z_OPT = (Z_OPT + 1) "
         if let text = condition.text { sql += "WHERE \(text) " }
         let update = try statement(sql)
         for (index, (_, value)) in sets.enumerated() { update.bind(value, at: Int32(index + 1)) }
@@ -108,19 +124,28 @@ extension ObjectContext {
         let entity = try model.requireEntity(request.entityName)
         for member in entity.subtree {
             for relationship in member.relationships where relationship.deleteRule == .deny {
-                throw ObjectGraphError.invalidOperation("Delete rule is not supported for batch deletes (Core Data: NSCoreDataError 134060): \(relationship.qualifiedName) has the Deny rule; delete through a context instead")
+                throw ObjectGraphError.invalidOperation(
+                    "Delete rule is not supported for batch deletes (Core Data: NSCoreDataError 134060): \(relationship.qualifiedName) has the Deny rule; delete through a context instead"
+                )
             }
         }
         var idList: ContiguousArray<Int64>?
         if let objectIDs = request.objectIDs {
             guard objectIDs.allSatisfy({ $0.entity.isKind(of: entity) && !$0.isTemporary }) else {
-                throw ObjectGraphError.invalidOperation("a batch delete's object IDs must be saved IDs of one entity (\(entity.name)); mixing entity types is an error")
+                throw ObjectGraphError.invalidOperation(
+                    "a batch delete's object IDs must be saved IDs of one entity (\(entity.name)); mixing entity types is an error")
             }
             idList = ContiguousArray(objectIDs.map(\.primaryKey))
         }
         let fetch = FetchRequest(entity.name, predicate: request.predicate)
         let ids: [ObjectID]
-        if let objectIDs = request.objectIDs { ids = objectIDs } else if request.resultType == .objectIDs { ids = try matchingIDs(fetch, entity: entity) } else { ids = [] }
+        if let objectIDs = request.objectIDs {
+            ids = objectIDs
+        } else if request.resultType == .objectIDs {
+            ids = try matchingIDs(fetch, entity: entity)
+        } else {
+            ids = []
+        }
         let triggers = BatchDeleteTriggers(root: entity.root).statements
         var selection: String
         var bindings: [Value] = []
@@ -147,8 +172,9 @@ extension ObjectContext {
             throw error
         }
         store.derivedValues.updates = []
-        return BatchResult(status: true, objectIDs: request.resultType == .objectIDs ? ids : [], count: changed,
-                           changes: SaveNotification(deleted: ids))
+        return BatchResult(
+            status: true, objectIDs: request.resultType == .objectIDs ? ids : [], count: changed,
+            changes: SaveNotification(deleted: ids))
     }
 
     /// The WHERE text of a batch request's predicate (no joins: Core Data refuses key paths through
@@ -157,7 +183,9 @@ extension ObjectContext {
         guard request.predicate != nil || entity.sql.entityRestriction != nil else { return (nil, []) }
         let query = try QueryCompiler.compile(request, entity: entity, model: model, mode: .ids)
         guard !query.sql.contains(" JOIN ") else {
-            throw ObjectGraphError.invalidPredicate("a batch request's predicate cannot follow relationships (Core Data refuses joins there): \(request.predicate.map { "\($0)" } ?? "")")
+            throw ObjectGraphError.invalidPredicate(
+                "a batch request's predicate cannot follow relationships (Core Data refuses joins there): \(request.predicate.map { "\($0)" } ?? "")"
+            )
         }
         for (table, ids) in query.intArrays { bindIDList(ids, table: table) }
         guard let whereRange = query.sql.range(of: "WHERE ") else { return (nil, []) }
@@ -206,7 +234,9 @@ struct BatchDeleteTriggers {
             }
             guard !body.isEmpty else { continue }
             let name = "ZQ_\(table.tableName)_TRIGGER"
-            create.append("CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER DELETE ON \(table.tableName) FOR EACH ROW BEGIN \(body.map { $0 + "; " }.joined()) END")
+            create.append(
+                "CREATE TEMPORARY TRIGGER IF NOT EXISTS \(name) AFTER DELETE ON \(table.tableName) FOR EACH ROW BEGIN \(body.map { $0 + "; " }.joined()) END"
+            )
             drop.append("DROP TRIGGER IF EXISTS \(name)")
         }
         return (create, drop)
@@ -223,26 +253,38 @@ struct BatchDeleteTriggers {
             return ["DELETE FROM \(destination) WHERE \(relationship.columnName) = OLD.Z_PK"]
         case (.cascade, .manyToMany):
             let join = relationship.joinTable!
-            return ["DELETE FROM \(destination) WHERE Z_PK IN (SELECT \(join.destinationColumn) FROM \(join.tableName) WHERE \(join.sourceColumn) = OLD.Z_PK)",
-                    "DELETE FROM \(join.tableName) WHERE \(join.sourceColumn) = OLD.Z_PK"]
+            return [
+                "DELETE FROM \(destination) WHERE Z_PK IN (SELECT \(join.destinationColumn) FROM \(join.tableName) WHERE \(join.sourceColumn) = OLD.Z_PK)",
+                "DELETE FROM \(join.tableName) WHERE \(join.sourceColumn) = OLD.Z_PK",
+            ]
         case (.nullify, .manyToOne):
             return ["UPDATE OR FAIL \(destination) SET Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.\(relationship.columnName)"]
         case (.nullify, .oneToOne):
             let inverse = relationship.inverse!
             if !inverse.isOptional {
-                return ["SELECT RAISE(FAIL, 'Batch delete failed due to mandatory OTO nullify inverse on \(inverse.entity.name)/\(inverse.name)') FROM \(destination) WHERE \(inverse.columnName) = OLD.Z_PK"]
+                return [
+                    "SELECT RAISE(FAIL, 'Batch delete failed due to mandatory OTO nullify inverse on \(inverse.entity.name)/\(inverse.name)') FROM \(destination) WHERE \(inverse.columnName) = OLD.Z_PK"
+                ]
             }
-            return ["UPDATE OR FAIL \(destination) SET \(inverse.columnName) = NULL, Z_OPT = (Z_OPT + 1) WHERE \(inverse.columnName) = OLD.Z_PK"]
+            return [
+                "UPDATE OR FAIL \(destination) SET \(inverse.columnName) = NULL, Z_OPT = (Z_OPT + 1) WHERE \(inverse.columnName) = OLD.Z_PK"
+            ]
         case (.nullify, .oneToMany):
             let inverse = relationship.inverse!
             if !inverse.isOptional {
-                return ["SELECT RAISE(FAIL, 'Batch delete failed due to mandatory OTM nullify inverse on \(inverse.entity.name)/\(inverse.name)') FROM \(destination) WHERE \(inverse.columnName) = OLD.Z_PK"]
+                return [
+                    "SELECT RAISE(FAIL, 'Batch delete failed due to mandatory OTM nullify inverse on \(inverse.entity.name)/\(inverse.name)') FROM \(destination) WHERE \(inverse.columnName) = OLD.Z_PK"
+                ]
             }
             let order = relationship.isOrdered ? ", \(relationship.orderColumnName) = NULL" : ""
-            return ["UPDATE OR FAIL \(destination) SET \(inverse.columnName) = NULL\(order), Z_OPT = (Z_OPT + 1) WHERE \(inverse.columnName) = OLD.Z_PK"]
+            return [
+                "UPDATE OR FAIL \(destination) SET \(inverse.columnName) = NULL\(order), Z_OPT = (Z_OPT + 1) WHERE \(inverse.columnName) = OLD.Z_PK"
+            ]
         case (.nullify, .manyToNil):
             let order = relationship.isOrdered ? ", \(relationship.orderColumnName) = NULL" : ""
-            return ["UPDATE OR FAIL \(destination) SET \(relationship.columnName) = NULL\(order), Z_OPT = (Z_OPT + 1) WHERE \(relationship.columnName) = OLD.Z_PK"]
+            return [
+                "UPDATE OR FAIL \(destination) SET \(relationship.columnName) = NULL\(order), Z_OPT = (Z_OPT + 1) WHERE \(relationship.columnName) = OLD.Z_PK"
+            ]
         case (.nullify, .manyToMany):
             let join = relationship.joinTable!
             return ["DELETE FROM \(join.tableName) WHERE \(join.sourceColumn) = OLD.Z_PK"]

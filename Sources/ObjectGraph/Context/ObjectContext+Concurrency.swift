@@ -158,7 +158,8 @@ extension ObjectContext {
 
     private func reportWrongThread() throws {
         let label = name.map { " '\($0)'" } ?? ""
-        let message = "context\(label) (\(executor.description)) was used from another thread: run the work in context.perform { } or performAndWait { }, and pass object IDs, not objects, between contexts (Core Data: +[NSManagedObjectContext __Multithreading_Violation_AllThatIsLeftToUsIsHonor__])"
+        let message =
+            "context\(label) (\(executor.description)) was used from another thread: run the work in context.perform { } or performAndWait { }, and pass object IDs, not objects, between contexts (Core Data: +[NSManagedObjectContext __Multithreading_Violation_AllThatIsLeftToUsIsHonor__])"
         switch concurrencyChecking {
         case .trap: preconditionFailure(message)
         case .throwError: throw ObjectGraphError.wrongThread(message)

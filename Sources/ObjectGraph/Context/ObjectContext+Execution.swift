@@ -19,10 +19,14 @@ extension ObjectContext {
     /// `subject` says what the statement is for (an entity, `Entity.relationship`), computed only while a statement
     /// log is attached.
     @discardableResult
-    func query(_ statement: SQLiteStatement, _ kind: StatementKind, subject: @autoclosure () -> String = "", traceText: String? = nil,
-               row: (SQLiteStatement) throws -> Void) throws -> Int {
+    func query(
+        _ statement: SQLiteStatement, _ kind: StatementKind, subject: @autoclosure () -> String = "", traceText: String? = nil,
+        row: (SQLiteStatement) throws -> Void
+    ) throws -> Int {
         countStatement(kind)
-        if let log = store.connection.statementLog { return try loggedQuery(statement, kind, subject(), log, traceText: traceText, row: row) }
+        if let log = store.connection.statementLog {
+            return try loggedQuery(statement, kind, subject(), log, traceText: traceText, row: row)
+        }
         guard store.sqlTrace != nil else {
             defer { statement.reset() }
             var rows = 0
@@ -39,8 +43,10 @@ extension ObjectContext {
 
     /// `query` with the trace on: the statement shown before it runs, its time after.
     @inline(never)
-    private func tracedQuery(_ statement: SQLiteStatement, _ kind: StatementKind, traceText: String?,
-                             row: (SQLiteStatement) throws -> Void) throws -> Int {
+    private func tracedQuery(
+        _ statement: SQLiteStatement, _ kind: StatementKind, traceText: String?,
+        row: (SQLiteStatement) throws -> Void
+    ) throws -> Int {
         let trace = store.sqlTrace
         let start = DispatchTime.now().uptimeNanoseconds
         if let trace { traceStatement(statement, trace, text: traceText) }
@@ -67,8 +73,10 @@ extension ObjectContext {
 
     /// `query` with the statement's cause and row count logged (the harness's untimed passes only).
     @inline(never)
-    private func loggedQuery(_ statement: SQLiteStatement, _ kind: StatementKind, _ subject: String, _ log: StatementLog,
-                             traceText: String?, row: (SQLiteStatement) throws -> Void) throws -> Int {
+    private func loggedQuery(
+        _ statement: SQLiteStatement, _ kind: StatementKind, _ subject: String, _ log: StatementLog,
+        traceText: String?, row: (SQLiteStatement) throws -> Void
+    ) throws -> Int {
         log.cause = StatementLog.Cause(kind: kind, subject: subject)
         defer { log.cause = StatementLog.Cause(kind: .other, subject: "") }
         let rows = try tracedQuery(statement, kind, traceText: traceText, row: row)

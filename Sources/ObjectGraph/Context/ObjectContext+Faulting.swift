@@ -68,7 +68,9 @@ extension ObjectContext {
             }
             if orderColumn != nil { state.joinOrderKeys = orderKeys }
             if let trace = store.sqlTrace {
-                trace.annotation("to-many relationship fault \"\(relationship.name)\" for objectID \(trace.objectID(owner.objectID)) fulfilled from database.  Got \(rows) rows")
+                trace.annotation(
+                    "to-many relationship fault \"\(relationship.name)\" for objectID \(trace.objectID(owner.objectID)) fulfilled from database.  Got \(rows) rows"
+                )
             }
         }
         state.fulfil(with: stored)

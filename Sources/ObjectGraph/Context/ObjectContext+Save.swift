@@ -27,7 +27,9 @@ extension ObjectContext {
         }
         // Let go of the log's copy of the change lists, so that applySaved holds the inserted list alone.
         undo = nil
-        guard let notification = applySaved(result, describing: !saveObservers.isEmpty || store.hasListeners(besides: inbox)) else { return }
+        guard let notification = applySaved(result, describing: !saveObservers.isEmpty || store.hasListeners(besides: inbox)) else {
+            return
+        }
         for observer in saveObservers { observer(notification) }
         store.contextDidSave(notification, from: self)
     }
@@ -55,7 +57,9 @@ extension ObjectContext {
                 if !live.isEmpty {
                     throw ObjectGraphError.validation(
                         object: "\(object.entity.name) \(object.objectID)", property: relationship.name,
-                        reason: "\"Items cannot be deleted from \(relationship.name).\" (NSValidationRelationshipDeniedDeleteError, 1600): the Deny delete rule refuses the delete while \(live.count) object(s) remain in it")
+                        reason:
+                            "\"Items cannot be deleted from \(relationship.name).\" (NSValidationRelationshipDeniedDeleteError, 1600): the Deny delete rule refuses the delete while \(live.count) object(s) remain in it"
+                    )
                 }
             }
         }
@@ -94,7 +98,9 @@ extension ObjectContext {
         for attribute in entity.validatedAttributes {
             if object.currentIsNull(attribute.slot) {
                 if !attribute.isOptional {
-                    throw failure(attribute.name, "\(attribute.name) is a required value.", "NSValidationMissingMandatoryPropertyError, 1570", "it is nil")
+                    throw failure(
+                        attribute.name, "\(attribute.name) is a required value.", "NSValidationMissingMandatoryPropertyError, 1570",
+                        "it is nil")
                 }
                 continue
             }
@@ -115,7 +121,9 @@ extension ObjectContext {
                     missing = state.members.map { !$0.contains(where: { !$0.isDeleted }) } ?? false
                 }
                 if missing {
-                    throw failure(relationship.name, "\(relationship.name) is a required value.", "NSValidationMissingMandatoryPropertyError, 1570", "the relationship is empty")
+                    throw failure(
+                        relationship.name, "\(relationship.name) is a required value.", "NSValidationMissingMandatoryPropertyError, 1570",
+                        "the relationship is empty")
                 }
             }
             guard relationship.isToMany, relationship.minCount > 0 || relationship.maxCount > 0 else { continue }
@@ -128,12 +136,14 @@ extension ObjectContext {
             guard let members = loaded else { continue }
             let count = members.filter { !$0.isDeleted }.count
             if count > 0 || !relationship.isOptional, count < relationship.minCount {
-                throw failure(relationship.name, "Too few items in \(relationship.name).", "NSValidationRelationshipLacksMinimumCountError, 1580",
-                              "\(count) member(s), at least \(relationship.minCount) required")
+                throw failure(
+                    relationship.name, "Too few items in \(relationship.name).", "NSValidationRelationshipLacksMinimumCountError, 1580",
+                    "\(count) member(s), at least \(relationship.minCount) required")
             }
             if relationship.maxCount > 0, count > relationship.maxCount {
-                throw failure(relationship.name, "Too many items in \(relationship.name).", "NSValidationRelationshipExceedsMaximumCountError, 1590",
-                              "\(count) member(s), at most \(relationship.maxCount) allowed")
+                throw failure(
+                    relationship.name, "Too many items in \(relationship.name).", "NSValidationRelationshipExceedsMaximumCountError, 1590",
+                    "\(count) member(s), at most \(relationship.maxCount) allowed")
             }
         }
     }
@@ -141,43 +151,57 @@ extension ObjectContext {
     /// Integer width, min/max value (numbers, dates) or length (strings, data), and the regular expression.
     /// Core Data narrows an out-of-range Integer 16/32 silently when storing it (seen in the wild); ObjectGraph
     /// refuses it instead, with the codes Core Data uses for values beyond a model's maximum and minimum.
-    private func validateValue(_ value: Value, of attribute: AttributeDescription,
-                               failure: (String, String, String, String) -> ObjectGraphError) throws {
+    private func validateValue(
+        _ value: Value, of attribute: AttributeDescription,
+        failure: (String, String, String, String) -> ObjectGraphError
+    ) throws {
         let name = attribute.name
         let validation = attribute.validation
         if let range = attribute.type.integerRange, let integer = value.int, !range.contains(integer) {
-            let (message, code) = integer > range.upperBound
-                ? ("\(name) is too large.", "NSValidationNumberTooLargeError, 1610") : ("\(name) is too small.", "NSValidationNumberTooSmallError, 1620")
-            throw failure(name, message, code, "\(integer) does not fit an \(attribute.type.xcodeName) (\(range.lowerBound)...\(range.upperBound))")
+            let (message, code) =
+                integer > range.upperBound
+                ? ("\(name) is too large.", "NSValidationNumberTooLargeError, 1610")
+                : ("\(name) is too small.", "NSValidationNumberTooSmallError, 1620")
+            throw failure(
+                name, message, code, "\(integer) does not fit an \(attribute.type.xcodeName) (\(range.lowerBound)...\(range.upperBound))")
         }
         guard !validation.isEmpty else { return }
         switch attribute.type {
         case .int16, .int32, .int64, .decimal, .double, .float:
             guard let number = value.double else { return }
             if let maximum = validation.maximum, number > maximum {
-                throw failure(name, "\(name) is too large.", "NSValidationNumberTooLargeError, 1610", "\(value) is above the maximum \(maximum)")
+                throw failure(
+                    name, "\(name) is too large.", "NSValidationNumberTooLargeError, 1610", "\(value) is above the maximum \(maximum)")
             }
             if let minimum = validation.minimum, number < minimum {
-                throw failure(name, "\(name) is too small.", "NSValidationNumberTooSmallError, 1620", "\(value) is below the minimum \(minimum)")
+                throw failure(
+                    name, "\(name) is too small.", "NSValidationNumberTooSmallError, 1620", "\(value) is below the minimum \(minimum)")
             }
         case .date:
             guard let seconds = value.date?.timeIntervalSinceReferenceDate else { return }
             if let maximum = validation.maximum, seconds > maximum {
-                throw failure(name, "\(name) is too late.", "NSValidationDateTooLateError, 1630", "\(value) is after the latest date allowed")
+                throw failure(
+                    name, "\(name) is too late.", "NSValidationDateTooLateError, 1630", "\(value) is after the latest date allowed")
             }
             if let minimum = validation.minimum, seconds < minimum {
-                throw failure(name, "\(name) is too soon.", "NSValidationDateTooSoonError, 1640", "\(value) is before the earliest date allowed")
+                throw failure(
+                    name, "\(name) is too soon.", "NSValidationDateTooSoonError, 1640", "\(value) is before the earliest date allowed")
             }
         case .string, .binary, .transformable:
             let length = value.string.map { $0.utf16.count } ?? value.binary?.count ?? 0
             if let maximum = validation.maximum, Double(length) > maximum {
-                throw failure(name, "\(name) is too long.", "NSValidationStringTooLongError, 1660", "\(length) characters, at most \(Int(maximum)) allowed")
+                throw failure(
+                    name, "\(name) is too long.", "NSValidationStringTooLongError, 1660",
+                    "\(length) characters, at most \(Int(maximum)) allowed")
             }
             if let minimum = validation.minimum, Double(length) < minimum {
-                throw failure(name, "\(name) is too short.", "NSValidationStringTooShortError, 1670", "\(length) characters, at least \(Int(minimum)) required")
+                throw failure(
+                    name, "\(name) is too short.", "NSValidationStringTooShortError, 1670",
+                    "\(length) characters, at least \(Int(minimum)) required")
             }
             if let pattern = validation.pattern, let text = value.string, !NSRegularExpressionCache.matches(text, pattern) {
-                throw failure(name, "\(name) is invalid.", "NSValidationStringPatternMatchingError, 1680", "\"\(text)\" does not match /\(pattern)/")
+                throw failure(
+                    name, "\(name) is invalid.", "NSValidationStringPatternMatchingError, 1680", "\"\(text)\" does not match /\(pattern)/")
             }
         default:
             break

@@ -61,8 +61,9 @@ extension ObjectContext {
         for index in reservedBases.indices { reservedBases[index] = 0 }
         for update in result.derivedValues { applyDerivedValue(update) }
         guard describing else { return nil }
-        return SaveNotification(inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, source: ObjectIdentifier(self),
-                                updatedRows: SavedRows(snapshots: updatedRows))
+        return SaveNotification(
+            inserted: insertedIDs, updated: updatedIDs, deleted: deletedIDs, source: ObjectIdentifier(self),
+            updatedRows: SavedRows(snapshots: updatedRows))
     }
 
     /// Reads only the to-many slots (profiled: copying every slot retained and released each to-one destination).
@@ -76,7 +77,8 @@ extension ObjectContext {
     /// Puts a derived value computed by a trigger into the registered object and the row cache.
     func applyDerivedValue(_ update: DerivedValueCollector.Update) {
         guard let entity = model.entity(number: update.entityNumber),
-              let derived = entity.derivedAttribute(update.attribute) else { return }
+            let derived = entity.derivedAttribute(update.attribute)
+        else { return }
         let value = update.value.converted(to: derived.type)
         let object = registered(entity, primaryKey: update.primaryKey)
         guard let old = object?.snapshot ?? store.rowCache.snapshot(table: entity.rootNumber, primaryKey: update.primaryKey) else { return }
@@ -113,4 +115,3 @@ extension Value {
         }
     }
 }
-

@@ -31,7 +31,8 @@ extension ObjectContext {
     /// Removals are written before additions; deleted owners (nullify) release their members first.
     private func hiddenOwnerWrites(deleted: [ManagedObject], set: (ManagedObject, Int, Value) -> Void) {
         for owner in deleted {
-            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToNil && relationship.deleteRule == .nullify {
+            for relationship in owner.entity.toManyRelationships
+            where relationship.kind == .manyToNil && relationship.deleteRule == .nullify {
                 guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
                 for member in state.storedMembers {
                     set(member, relationship.slot, .null)
@@ -80,7 +81,8 @@ extension ObjectContext {
                 let ownerKey = owner.primaryKey
                 let old: [Int64?] = members.map { member in
                     guard !member.isInserted, ownerKey > 0, let snapshot = member.snapshot ?? member.storedSnapshot,
-                          snapshot[relationship.slot] == .int(ownerKey), case let .int(key) = snapshot[relationship.orderSlot] else { return nil }
+                        snapshot[relationship.slot] == .int(ownerKey), case let .int(key) = snapshot[relationship.orderSlot]
+                    else { return nil }
                     return key
                 }
                 for (member, (previous, key)) in zip(members, zip(old, OrderKeys.assign(old))) where previous != key {
@@ -107,12 +109,16 @@ extension ObjectContext {
     /// that moved. Deleted objects (unless their rule is no action) lose all their join rows.
     func writeJoinRows(deleted: [ManagedObject], into result: inout SaveResult) throws {
         var removedPairs = Set<JoinPair>()
-        func pair(_ relationship: RelationshipDescription, _ owner: ManagedObject, _ member: ManagedObject) -> (JoinPair, RelationshipDescription) {
+        func pair(
+            _ relationship: RelationshipDescription, _ owner: ManagedObject, _ member: ManagedObject
+        ) -> (JoinPair, RelationshipDescription) {
             let primarySide = relationship.joinTable!.isPrimarySide
             let primary = primarySide ? relationship : relationship.inverse!
-            let ownerKey = key(of: owner).int ?? 0, memberKey = key(of: member).int ?? 0
+            let ownerKey = key(of: owner).int ?? 0
+            let memberKey = key(of: member).int ?? 0
             let table = ObjectIdentifier(primary)
-            return primarySide ? (JoinPair(table: table, source: ownerKey, destination: memberKey), primary)
+            return primarySide
+                ? (JoinPair(table: table, source: ownerKey, destination: memberKey), primary)
                 : (JoinPair(table: table, source: memberKey, destination: ownerKey), primary)
         }
         func remove(_ relationship: RelationshipDescription, _ owner: ManagedObject, _ member: ManagedObject) throws {
@@ -137,8 +143,11 @@ extension ObjectContext {
                 for (member, (previous, newKey)) in zip(members, zip(old, OrderKeys.assign(old))) {
                     keys[ObjectIdentifier(member)] = newKey
                     let (id, _) = pair(relationship, owner, member)
-                    if relationship.joinTable!.isPrimarySide { orderKeys[id, default: (nil, nil)].order = newKey }
-                    else { orderKeys[id, default: (nil, nil)].inverseOrder = newKey }
+                    if relationship.joinTable!.isPrimarySide {
+                        orderKeys[id, default: (nil, nil)].order = newKey
+                    } else {
+                        orderKeys[id, default: (nil, nil)].inverseOrder = newKey
+                    }
                     if let previous, previous != newKey { reorders.append((relationship, id, newKey)) }
                 }
                 result.joinOrderKeys.append((state, keys))
@@ -146,7 +155,8 @@ extension ObjectContext {
         }
         var inserted = Set<JoinPair>()
         for owner in joinRowOwners where !owner.isDeleted {
-            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToMany && relationship.joinTable!.isPrimarySide {
+            for relationship in owner.entity.toManyRelationships
+            where relationship.kind == .manyToMany && relationship.joinTable!.isPrimarySide {
                 guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
                 for member in state.removed { try remove(relationship, owner, member) }
                 let insert = try statement(relationship.sql.joinInsert!)
@@ -159,7 +169,10 @@ extension ObjectContext {
                     insert.bind(id.source, at: 1)
                     insert.bind(id.destination, at: 2)
                     var index: Int32 = 3
-                    if join.orderColumn != nil { insert.bind(orderKeys[id]?.order ?? OrderKeys.step, at: index); index += 1 }
+                    if join.orderColumn != nil {
+                        insert.bind(orderKeys[id]?.order ?? OrderKeys.step, at: index)
+                        index += 1
+                    }
                     if join.inverseOrderColumn != nil { insert.bind(orderKeys[id]?.inverseOrder ?? OrderKeys.step, at: index) }
                     try execute(insert, .insert)
                 }
@@ -194,7 +207,8 @@ extension ObjectContext {
             try execute(update, .update)
         }
         for owner in deleted {
-            for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToMany && relationship.deleteRule != .noAction {
+            for relationship in owner.entity.toManyRelationships
+            where relationship.kind == .manyToMany && relationship.deleteRule != .noAction {
                 guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
                 for member in state.storedMembers {
                     try remove(relationship, owner, member)

@@ -12,8 +12,9 @@ extension ObjectContext {
         var conflicts: [(ManagedObject, RowSnapshot?)] = []
         for object in updated + deleted where !object.isInserted && object.primaryKey > 0 {
             guard let snapshot = object.snapshot,
-                  let cached = store.rowCache.snapshot(table: object.entity.rootNumber, primaryKey: object.primaryKey),
-                  cached !== snapshot, cached.version != snapshot.version else { continue }
+                let cached = store.rowCache.snapshot(table: object.entity.rootNumber, primaryKey: object.primaryKey),
+                cached !== snapshot, cached.version != snapshot.version
+            else { continue }
             conflicts.append((object, cached))
         }
         if !conflicts.isEmpty { try resolve(conflicts) }
@@ -24,11 +25,14 @@ extension ObjectContext {
     @discardableResult
     func resolve(_ conflicts: [(ManagedObject, RowSnapshot?)]) throws -> [ManagedObject] {
         if mergePolicy == .error {
-            throw ObjectGraphError.mergeConflict(conflicts.map { object, newer in
-                let read = object.snapshot?.version ?? 0
-                return newer.map { "\(object.entity.name) \(object.objectID) changed in the store (version \(read) → \($0.version)) since this context read it" }
-                    ?? "\(object.entity.name) \(object.objectID) was deleted from the store since this context read it"
-            })
+            throw ObjectGraphError.mergeConflict(
+                conflicts.map { object, newer in
+                    let read = object.snapshot?.version ?? 0
+                    return newer.map {
+                        "\(object.entity.name) \(object.objectID) changed in the store (version \(read) → \($0.version)) since this context read it"
+                    }
+                        ?? "\(object.entity.name) \(object.objectID) was deleted from the store since this context read it"
+                })
         }
         var gone: [ManagedObject] = []
         for (object, newer) in conflicts {
@@ -37,13 +41,22 @@ extension ObjectContext {
                 continue
             }
             if mergePolicy == .rollback {
-                if object.isDeleted { deleted.removeAll { $0 === object }; object.isDeleted = false }
-                if object.isUpdated { updated.removeAll { $0 === object }; object.isUpdated = false }
+                if object.isDeleted {
+                    deleted.removeAll { $0 === object }
+                    object.isDeleted = false
+                }
+                if object.isUpdated {
+                    updated.removeAll { $0 === object }
+                    object.isUpdated = false
+                }
                 object.turnIntoFault(keepSnapshot: false, keepTransients: true)
                 continue
             }
             saveUndo?.record(object)
-            if object.isFault { object.snapshot = newer; continue }
+            if object.isFault {
+                object.snapshot = newer
+                continue
+            }
             let old = object.snapshot!
             let local = object.localValues ?? old.values
             var merged = newer.values
@@ -91,7 +104,9 @@ extension ObjectContext {
                         relationship.map { keyValue(of: object.resolvedToOne($0, context: self)) } ?? object.current(slot)
                     }
                     if key.contains(where: \.isNull) { continue }
-                    if !object.isInserted, let snapshot = object.snapshot, zip(slots, key).allSatisfy({ snapshot[$0.0] == $0.1 }) { continue }
+                    if !object.isInserted, let snapshot = object.snapshot, zip(slots, key).allSatisfy({ snapshot[$0.0] == $0.1 }) {
+                        continue
+                    }
                     candidates.append((object, key))
                 }
                 guard !candidates.isEmpty else { continue }
@@ -101,19 +116,24 @@ extension ObjectContext {
                 for (object, key) in candidates { groups[key, default: []].append(object) }
                 for (key, objects) in groups where objects.count > 1 {
                     if mergePolicy == .error {
-                        problems.append("\(label) = (\(key.map(\.description).joined(separator: ", "))): \(objects.count) objects of this context")
+                        problems.append(
+                            "\(label) = (\(key.map(\.description).joined(separator: ", "))): \(objects.count) objects of this context")
                         continue
                     }
                     let keeper = objects.filter { !$0.isInserted }.min { $0.primaryKey < $1.primaryKey } ?? objects[0]
                     for other in objects where other !== keeper {
-                        if mergePolicy == .mergeByPropertyObjectTrump, other.entity === keeper.entity { copyAttributes(from: other, to: keeper) }
+                        if mergePolicy == .mergeByPropertyObjectTrump, other.entity === keeper.entity {
+                            copyAttributes(from: other, to: keeper)
+                        }
                         markDeleted(other)
                     }
                     groups[key] = [keeper]
                 }
                 // Stored rows with the same values.
                 for (key, existing) in try storedRows(entity: entity, slots: slots, keys: Array(groups.keys)) {
-                    guard let object = groups[key]?.first, existing.primaryKey != object.primaryKey || existing.entity.rootNumber != object.entity.rootNumber else { continue }
+                    guard let object = groups[key]?.first,
+                        existing.primaryKey != object.primaryKey || existing.entity.rootNumber != object.entity.rootNumber
+                    else { continue }
                     let stored = self.object(existing.entity, primaryKey: existing.primaryKey)
                     if stored.isDeleted || stored.owner !== self {
                         deleteFirst.append(stored)
@@ -121,10 +141,14 @@ extension ObjectContext {
                     }
                     switch mergePolicy {
                     case .error:
-                        problems.append("\(label) = (\(key.map(\.description).joined(separator: ", "))): \(object.objectID) and the stored object \(stored.objectID)")
+                        problems.append(
+                            "\(label) = (\(key.map(\.description).joined(separator: ", "))): \(object.objectID) and the stored object \(stored.objectID)"
+                        )
                     case .mergeByPropertyObjectTrump:
                         guard stored.entity === object.entity else {
-                            problems.append("\(label): \(object.objectID) and the stored \(stored.objectID) are of different entities; they cannot be merged")
+                            problems.append(
+                                "\(label): \(object.objectID) and the stored \(stored.objectID) are of different entities; they cannot be merged"
+                            )
                             continue
                         }
                         // The stored object survives with the new values; the conflicting object goes (decompiled
@@ -154,14 +178,17 @@ extension ObjectContext {
     }
 
     /// The stored rows (entity and primary key) holding each of `keys` in the constraint's columns.
-    private func storedRows(entity: EntityDescription, slots: [Int], keys: [[Value]]) throws -> [([Value], (entity: EntityDescription, primaryKey: Int64))] {
+    private func storedRows(
+        entity: EntityDescription, slots: [Int], keys: [[Value]]
+    ) throws -> [([Value], (entity: EntityDescription, primaryKey: Int64))] {
         let columns = slots.map { entity.columns[$0] }
         var found: [([Value], (entity: EntityDescription, primaryKey: Int64))] = []
         for chunk in stride(from: 0, to: keys.count, by: 100).map({ Array(keys[$0..<min($0 + 100, keys.count)]) }) {
             let one = "(" + columns.map { " t0.\($0.name) = ?" }.joined(separator: " AND ") + ")"
             var condition = "(" + Array(repeating: one, count: chunk.count).joined(separator: " OR ") + ")"
             if let restriction = entity.sql.entityRestriction { condition = "(\(restriction) AND \(condition))" }
-            let sql = "\(entity.sql.head)t0.Z_PK, " + columns.map { "t0.\($0.name)" }.joined(separator: ", ")
+            let sql =
+                "\(entity.sql.head)t0.Z_PK, " + columns.map { "t0.\($0.name)" }.joined(separator: ", ")
                 + " FROM \(entity.tableName) t0 WHERE \(condition) "
             let statement = try self.statement(sql)
             var index: Int32 = 1

@@ -179,8 +179,10 @@ extension ObjectContext {
     /// copying the row into an array first, then into a new snapshot, was a sixth of the save's own instructions;
     /// what the entity says of its rows is read once, not per row.) A failed save gives each buffer back as its
     /// object's changed row, so it loses nothing.
-    private func insertRows(_ objects: ContiguousArray<Unmanaged<ManagedObject>>, of entity: EntityDescription,
-                            columns: ColumnWrites) throws {
+    private func insertRows(
+        _ objects: ContiguousArray<Unmanaged<ManagedObject>>, of entity: EntityDescription,
+        columns: ColumnWrites
+    ) throws {
         let insert = try statement(entity.sql.insert)
         let keyBase = reservedKeyBase(table: entity.rootNumber)
         let entityNumber = Int64(entity.number)

@@ -112,7 +112,8 @@ public final class ObjectContext {
         try checkThread()
         guard !entity.isAbstract else {
             let concrete = entity.subtree.filter { !$0.isAbstract }.map(\.name).joined(separator: ", ")
-            throw ObjectGraphError.invalidOperation("cannot insert an object of abstract entity \(entity.name); insert one of its sub-entities (\(concrete))")
+            throw ObjectGraphError.invalidOperation(
+                "cannot insert an object of abstract entity \(entity.name); insert one of its sub-entities (\(concrete))")
         }
         let table = entity.rootNumber
         insertedCounts[table] += 1
@@ -153,7 +154,8 @@ public final class ObjectContext {
             if let object = inserted.first(where: { $0.temporaryNumber == id.temporaryNumber && $0.entity === entity }) {
                 return object
             }
-            throw ObjectGraphError.invalidOperation("\(id) is a temporary ID of another context; save that context first and use the permanent ID")
+            throw ObjectGraphError.invalidOperation(
+                "\(id) is a temporary ID of another context; save that context first and use the permanent ID")
         }
         return object(entity, primaryKey: id.primaryKey)
     }
@@ -177,7 +179,8 @@ public final class ObjectContext {
         guard uri.hasPrefix(prefix) else { return nil }
         let parts = uri.dropFirst(prefix.count).split(separator: "/")
         guard parts.count == 2, let entity = model.entity(String(parts[0])), parts[1].hasPrefix("p"),
-              let key = Int64(parts[1].dropFirst()), key > 0 else { return nil }
+            let key = Int64(parts[1].dropFirst()), key > 0
+        else { return nil }
         return ObjectID(entity: entity, primaryKey: key, temporaryNumber: 0, storeIdentifier: store.identifier, model: model)
     }
 
@@ -305,8 +308,14 @@ public final class ObjectContext {
             rebase(object, on: store.rowCache.snapshot(table: object.entity.rootNumber, primaryKey: object.primaryKey))
             return
         }
-        if object.isUpdated { updated.removeAll { $0 === object }; object.isUpdated = false }
-        if object.isDeleted { deleted.removeAll { $0 === object }; object.isDeleted = false }
+        if object.isUpdated {
+            updated.removeAll { $0 === object }
+            object.isUpdated = false
+        }
+        if object.isDeleted {
+            deleted.removeAll { $0 === object }
+            object.isDeleted = false
+        }
         object.turnIntoFault(keepSnapshot: false, keepTransients: mergeChanges)
     }
 

@@ -37,9 +37,10 @@ final class SaveUndoLog {
         let key = ObjectIdentifier(object)
         guard backups[key] == nil else { return }
         let relations = object.relations.copyingToManyStates(count: object.entity.relationships.count)
-        backups[key] = Backup(object: object, snapshot: object.snapshot, values: object.localValues, relations: relations, isFault: object.isFault,
-                              isUpdated: object.isUpdated, isDeleted: object.isDeleted,
-                              hasPendingJoinRows: object.hasPendingJoinRows, hasPendingHiddenOwners: object.hasPendingHiddenOwners)
+        backups[key] = Backup(
+            object: object, snapshot: object.snapshot, values: object.localValues, relations: relations, isFault: object.isFault,
+            isUpdated: object.isUpdated, isDeleted: object.isDeleted,
+            hasPendingJoinRows: object.hasPendingJoinRows, hasPendingHiddenOwners: object.hasPendingHiddenOwners)
     }
 
     /// Puts every recorded object and the context's change sets back.

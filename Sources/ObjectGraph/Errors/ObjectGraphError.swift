@@ -43,14 +43,16 @@ public enum ObjectGraphError: Error, Equatable, CustomStringConvertible {
         case let .xcodeModel(path, reason):
             return "cannot read the Xcode model \(path): \(reason)"
         case let .modelMismatch(path, reason):
-            return "the store at \(path) was created with a different model (\(reason)); open it with its own model or delete the file to start afresh"
+            return
+                "the store at \(path) was created with a different model (\(reason)); open it with its own model or delete the file to start afresh"
         case let .optimisticLockingFailure(object):
             return "optimistic locking failure: \(object) was changed by another context since it was read; refresh it and save again"
         case let .mergeConflict(objects):
             return "Could not merge changes (NSManagedObjectMergeError, 133020): " + objects.joined(separator: "; ")
                 + "; refresh the objects, or set the context's mergePolicy, and save again"
         case let .constraintConflict(conflicts):
-            return "a uniqueness constraint was violated (NSManagedObjectConstraintMergeError, 133021): " + conflicts.joined(separator: "; ")
+            return "a uniqueness constraint was violated (NSManagedObjectConstraintMergeError, 133021): "
+                + conflicts.joined(separator: "; ")
                 + "; change the values, or set the context's mergePolicy to merge them"
         case let .wrongThread(message), let .invalidPredicate(message), let .invalidOperation(message):
             return message

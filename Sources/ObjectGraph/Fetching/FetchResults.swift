@@ -86,8 +86,9 @@ final class BatchedFetch {
             return
         }
         do {
-            let objects = try context.fetchBatch(entity, ids: ContiguousArray(rows.primaryKeys[range]),
-                                                 entities: range.map { rows.entity(at: $0) }, limit: batchSize, asFaults: asFaults)
+            let objects = try context.fetchBatch(
+                entity, ids: ContiguousArray(rows.primaryKeys[range]),
+                entities: range.map { rows.entity(at: $0) }, limit: batchSize, asFaults: asFaults)
             if !prefetchKeyPaths.isEmpty {
                 try Prefetcher(context: context).prefetch(prefetchKeyPaths, for: objects, entity: entity)
             }

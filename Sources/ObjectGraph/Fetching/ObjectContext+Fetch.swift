@@ -76,7 +76,8 @@ extension ObjectContext {
     private func check(_ request: FetchRequest) throws {
         guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
             throw ObjectGraphError.invalidOperation(
-                "fetchLimit, fetchOffset and fetchBatchSize must not be negative (got \(request.fetchLimit), \(request.fetchOffset), \(request.fetchBatchSize))")
+                "fetchLimit, fetchOffset and fetchBatchSize must not be negative (got \(request.fetchLimit), \(request.fetchOffset), \(request.fetchBatchSize))"
+            )
         }
     }
 
@@ -115,8 +116,10 @@ extension ObjectContext {
     }
 
     /// One batch of a batched fetch, in the order of `ids`; rows missing from the store come back as faults.
-    func fetchBatch(_ entity: EntityDescription, ids: ContiguousArray<Int64>, entities: [EntityDescription], limit: Int,
-                    asFaults: Bool) throws -> [ManagedObject] {
+    func fetchBatch(
+        _ entity: EntityDescription, ids: ContiguousArray<Int64>, entities: [EntityDescription], limit: Int,
+        asFaults: Bool
+    ) throws -> [ManagedObject] {
         bindIDList(ids)
         let statement = try self.statement(entity.sql.batchPrefix + String(limit))
         var fetched: [ManagedObject] = []
@@ -155,7 +158,9 @@ extension ObjectContext {
             results.append(object)
         }
         if !request.sortDescriptors.isEmpty {
-            let keyed = try results.map { object in (object, try request.sortDescriptors.map { try object.sortValue(atKeyPath: $0.keyPath) }) }
+            let keyed = try results.map { object in
+                (object, try request.sortDescriptors.map { try object.sortValue(atKeyPath: $0.keyPath) })
+            }
             results = keyed.sorted { lhs, rhs in
                 for (index, sort) in request.sortDescriptors.enumerated() {
                     let (a, b) = (lhs.1[index], rhs.1[index])

@@ -30,7 +30,8 @@ struct Prefetcher {
                     "prefetch key path '\(keyPath)': \(entity.name) has no relationship '\(name)'")
             }
             let nested = !child.children.isEmpty
-            let destinations = relationship.isToMany
+            let destinations =
+                relationship.isToMany
                 ? try prefetchToMany(relationship, owners: objects, keyPath: keyPath, collect: nested)
                 : try prefetchToOne(relationship, sources: objects, keyPath: keyPath)
             if nested {
@@ -40,7 +41,8 @@ struct Prefetcher {
     }
 
     /// Destination rows of a to-one relationship by primary key; returns the distinct destinations.
-    private func prefetchToOne(_ relationship: RelationshipDescription, sources: [ManagedObject], keyPath: String) throws -> [ManagedObject] {
+    private func prefetchToOne(_ relationship: RelationshipDescription, sources: [ManagedObject], keyPath: String) throws -> [ManagedObject]
+    {
         let destination = relationship.destination
         var needed = ContiguousArray<Int64>()
         var seen = Set<Int64>()
@@ -81,8 +83,10 @@ struct Prefetcher {
 
     /// Members of a to-many relationship for every owner at once, grouped by owner; returns every member when
     /// `collect` asks for them (a nested key path continues from them).
-    private func prefetchToMany(_ relationship: RelationshipDescription, owners: [ManagedObject], keyPath: String,
-                                collect: Bool) throws -> [ManagedObject] {
+    private func prefetchToMany(
+        _ relationship: RelationshipDescription, owners: [ManagedObject], keyPath: String,
+        collect: Bool
+    ) throws -> [ManagedObject] {
         let destination = relationship.destination
         var pending: [ManagedObject] = []
         var ids = ContiguousArray<Int64>()
@@ -117,7 +121,11 @@ struct Prefetcher {
             traceRows(keyPath, rows)
             for owner in pending {
                 let state: ToManyState
-                if case let .toMany(existing) = owner.relations[relationship.index] { state = existing } else { state = ToManyState(members: nil) }
+                if case let .toMany(existing) = owner.relations[relationship.index] {
+                    state = existing
+                } else {
+                    state = ToManyState(members: nil)
+                }
                 state.fulfil(with: grouped[owner.primaryKey] ?? MemberList())
                 if ordersJoinRows { state.joinOrderKeys = orderKeys[owner.primaryKey] ?? [:] }
                 owner.relations[relationship.index] = .toMany(state)

@@ -33,7 +33,8 @@ extension QueryCompiler {
         if case let .and(parts) = predicate { conjuncts = parts }
         for conjunct in conjuncts {
             guard case let .comparison(comparison) = conjunct, case let .keyPath(keyPath) = comparison.lhs,
-                  !keyPath.utf8.contains(UInt8(ascii: "@")) else { continue }
+                !keyPath.utf8.contains(UInt8(ascii: "@"))
+            else { continue }
             if case .constant(.null) = comparison.rhs { continue }
             if comparison.op == .notEqual { continue }
             let components = keyPath.split(separator: ".").map(String.init)
@@ -48,7 +49,9 @@ extension QueryCompiler {
 
     private mutating func render(_ comparison: Comparison, required: Bool) throws -> String {
         if comparison.modifier == .all {
-            throw ObjectGraphError.invalidPredicate("ALL modifier is not implemented (Core Data refuses it too): rewrite '\(FetchPredicate.comparison(comparison))' as NONE with the opposite comparison, or SUBQUERY(...).@count == 0")
+            throw ObjectGraphError.invalidPredicate(
+                "ALL modifier is not implemented (Core Data refuses it too): rewrite '\(FetchPredicate.comparison(comparison))' as NONE with the opposite comparison, or SUBQUERY(...).@count == 0"
+            )
         }
         // Built only for a message: formatting every comparison cost a fetch by UUID 10% more instructions (callgrind).
         let text = { FetchPredicate.comparison(comparison).description }
@@ -102,16 +105,19 @@ extension QueryCompiler {
         var constant: FetchExpression?
     }
 
-    private mutating func operand(_ expression: FetchExpression, allowToMany: Bool, alias: String = "t0",
-                                  entity: EntityDescription? = nil, subqueryJoins: inout [String], sink: JoinSink = .main) throws -> Operand {
+    private mutating func operand(
+        _ expression: FetchExpression, allowToMany: Bool, alias: String = "t0",
+        entity: EntityDescription? = nil, subqueryJoins: inout [String], sink: JoinSink = .main
+    ) throws -> Operand {
         switch expression {
         case let .keyPath(keyPath):
             if keyPath.utf8.contains(UInt8(ascii: "@")) {
                 let aggregate = try aggregate(keyPath, alias: alias, entity: entity ?? root)
                 return Operand(sql: aggregate.sql, type: aggregate.type, relationship: nil, isColumn: true, constant: nil)
             }
-            let resolved = try valueColumn(keyPath, alias: alias, entity: entity ?? root, sink: sink, allowToMany: allowToMany,
-                                           subqueryJoins: &subqueryJoins)
+            let resolved = try valueColumn(
+                keyPath, alias: alias, entity: entity ?? root, sink: sink, allowToMany: allowToMany,
+                subqueryJoins: &subqueryJoins)
             return Operand(sql: resolved.sql, type: resolved.type, relationship: resolved.relationship, isColumn: true, constant: nil)
         case .evaluatedObject:
             return Operand(sql: " \(alias).Z_PK", type: nil, relationship: nil, isColumn: true, constant: nil)
@@ -122,10 +128,14 @@ extension QueryCompiler {
         }
     }
 
-    private mutating func renderDirect(_ comparison: Comparison, allowToMany: Bool, alias: String = "t0",
-                                       entity: EntityDescription? = nil, subqueryJoins: inout [String], sink: JoinSink = .main) throws -> String {
-        let lhs = try operand(comparison.lhs, allowToMany: allowToMany, alias: alias, entity: entity, subqueryJoins: &subqueryJoins, sink: sink)
-        let rhs = try operand(comparison.rhs, allowToMany: allowToMany, alias: alias, entity: entity, subqueryJoins: &subqueryJoins, sink: sink)
+    private mutating func renderDirect(
+        _ comparison: Comparison, allowToMany: Bool, alias: String = "t0",
+        entity: EntityDescription? = nil, subqueryJoins: inout [String], sink: JoinSink = .main
+    ) throws -> String {
+        let lhs = try operand(
+            comparison.lhs, allowToMany: allowToMany, alias: alias, entity: entity, subqueryJoins: &subqueryJoins, sink: sink)
+        let rhs = try operand(
+            comparison.rhs, allowToMany: allowToMany, alias: alias, entity: entity, subqueryJoins: &subqueryJoins, sink: sink)
         return try sql(comparison, lhs, rhs)
     }
 
@@ -143,7 +153,8 @@ extension QueryCompiler {
         }
         if lhs.isColumn && rhs.isColumn && !(op == .equal || op == .notEqual) && lhs.relationship == nil {
             if !(comparison.lhs.isAggregateKeyPath || comparison.rhs.isAggregateKeyPath) {
-                throw ObjectGraphError.invalidPredicate("'\(text())' compares two key paths, which Core Data cannot turn into SQL (LHS and RHS both keypaths)")
+                throw ObjectGraphError.invalidPredicate(
+                    "'\(text())' compares two key paths, which Core Data cannot turn into SQL (LHS and RHS both keypaths)")
             }
         }
         let (column, constantSide, constantOnLeft) = lhs.isColumn ? (lhs, rhs, false) : (rhs, lhs, true)
@@ -153,7 +164,8 @@ extension QueryCompiler {
                 switch op {
                 case .equal: return "\(column.sql) IS NULL"
                 case .notEqual: return "\(column.sql) IS NOT NULL"
-                default: throw ObjectGraphError.invalidPredicate("'\(text())': illegal comparison with NULL (only == and != compare with nil)")
+                default:
+                    throw ObjectGraphError.invalidPredicate("'\(text())': illegal comparison with NULL (only == and != compare with nil)")
                 }
             }
             if column.relationship != nil || (column.type == nil && constantSide.constant != nil) {
@@ -166,15 +178,21 @@ extension QueryCompiler {
             if !rhs.isColumn || !lhs.isColumn { try bind(constantSide.constant!, for: column.type, in: text()) }
             let sqlOp = op == .equal ? "=" : op == .notEqual ? "<>" : op.rawValue
             if !comparison.options.subtracting(.normalized).isEmpty, column.type == .string {
-                let flags = (comparison.options.contains(.caseInsensitive) ? 1 : 0) | (comparison.options.contains(.diacriticInsensitive) ? 2 : 0)
-                let call = constantOnLeft ? " NSCoreDataStringCompare(?,\(column.sql), 0, \(flags))" : " NSCoreDataStringCompare(\(column.sql), ?, 0, \(flags))"
+                let flags =
+                    (comparison.options.contains(.caseInsensitive) ? 1 : 0) | (comparison.options.contains(.diacriticInsensitive) ? 2 : 0)
+                let call =
+                    constantOnLeft
+                    ? " NSCoreDataStringCompare(?,\(column.sql), 0, \(flags))" : " NSCoreDataStringCompare(\(column.sql), ?, 0, \(flags))"
                 return "\(call) \(sqlOp) 0"
             }
-            if lhs.isColumn && rhs.isColumn { return "\(lhs.sql) \(sqlOp) \(rhs.sql.hasPrefix(" ") ? String(rhs.sql.dropFirst()) : rhs.sql)" }
+            if lhs.isColumn && rhs.isColumn {
+                return "\(lhs.sql) \(sqlOp) \(rhs.sql.hasPrefix(" ") ? String(rhs.sql.dropFirst()) : rhs.sql)"
+            }
             return constantOnLeft ? "? \(sqlOp) \(column.sql)" : "\(column.sql) \(sqlOp) ?"
         case .between:
             guard case let .aggregate(bounds)? = constantSide.constant, bounds.count == 2,
-                  case let .constant(low) = bounds[0], case let .constant(high) = bounds[1] else {
+                case let .constant(low) = bounds[0], case let .constant(high) = bounds[1]
+            else {
                 throw ObjectGraphError.invalidPredicate("'\(text())': BETWEEN needs two bounds, {low, high}")
             }
             try bind(.constant(low), for: column.type, in: text())
@@ -188,8 +206,12 @@ extension QueryCompiler {
             var integers = ContiguousArray<Int64>()
             let allIntegers = items.allSatisfy { item in
                 switch item {
-                case let .constant(.int(v)): integers.append(v); return column.type?.isInteger ?? true
-                case let .object(id): integers.append(id.primaryKey); return column.type == nil
+                case let .constant(.int(v)):
+                    integers.append(v)
+                    return column.type?.isInteger ?? true
+                case let .object(id):
+                    integers.append(id.primaryKey)
+                    return column.type == nil
                 default: return false
                 }
             }
@@ -210,26 +232,31 @@ extension QueryCompiler {
                 bindings.append(.string(Self.upperBound(prefix)))
                 return "(\(column.sql) >= ? AND \(column.sql) < ?)"
             }
-            return " NSCoreDataStringSearch(\(column.sql), ?, \(Self.searchFlags(op, comparison.options).rawValue), \(comparison.options.contains(.localeSensitive) ? 1 : 0))"
+            return
+                " NSCoreDataStringSearch(\(column.sql), ?, \(Self.searchFlags(op, comparison.options).rawValue), \(comparison.options.contains(.localeSensitive) ? 1 : 0))"
         case .like, .matches:
             guard column.type == .string, !constantOnLeft else {
                 throw ObjectGraphError.invalidPredicate("'\(text())': \(op.rawValue) needs a string attribute on the left")
             }
             try bind(constantSide.constant!, for: .string, in: text())
-            let options = (comparison.options.contains(.caseInsensitive) ? 1 : 0) | (comparison.options.contains(.diacriticInsensitive) ? 2 : 0)
+            let options =
+                (comparison.options.contains(.caseInsensitive) ? 1 : 0) | (comparison.options.contains(.diacriticInsensitive) ? 2 : 0)
             return " \(op == .like ? "NSCoreDataLike" : "NSCoreDataMatches")(\(column.sql), ?, \(options) )"
         }
     }
 
     /// `object IN toMany` / `toMany CONTAINS object`: ` t0.Z_PK IN (SELECT ZPOST FROM ZCOMMENT WHERE Z_PK = ?) `
     /// (decompiled `_generateSQLForConst:inToMany:`), or through the join table for a many-to-many.
-    private mutating func membership(of constant: FetchExpression, in collection: FetchExpression, text: @autoclosure () -> String) throws -> String {
+    private mutating func membership(
+        of constant: FetchExpression, in collection: FetchExpression, text: @autoclosure () -> String
+    ) throws -> String {
         guard case let .keyPath(keyPath) = collection, case let .object(id) = constant else {
             throw ObjectGraphError.invalidPredicate("'\(text())': membership in a to-many relationship needs an object")
         }
         let components = keyPath.split(separator: ".").map(String.init)
         var ignored: [String] = []
-        let (alias, entity) = try follow(components.dropLast(), keyPath: keyPath, alias: "t0", entity: root, sink: .main, allowToMany: false, subqueryJoins: &ignored)
+        let (alias, entity) = try follow(
+            components.dropLast(), keyPath: keyPath, alias: "t0", entity: root, sink: .main, allowToMany: false, subqueryJoins: &ignored)
         guard let relationship = entity.relationship(components.last ?? ""), relationship.isToMany else {
             throw ObjectGraphError.invalidPredicate("'\(text())': '\(keyPath)' is not a to-many relationship of \(entity.name)")
         }
@@ -255,7 +282,8 @@ extension QueryCompiler {
             index += 1
         }
         var ignored: [String] = []
-        let (outer, owner) = try follow(prefix[...], keyPath: keyPath, alias: "t0", entity: root, sink: .main, allowToMany: false, subqueryJoins: &ignored)
+        let (outer, owner) = try follow(
+            prefix[...], keyPath: keyPath, alias: "t0", entity: root, sink: .main, allowToMany: false, subqueryJoins: &ignored)
         guard index < components.count, let relationship = owner.relationship(components[index]) else {
             throw unknownKeyPath(keyPath, entity: owner, component: components.last ?? "", expecting: "a to-many relationship")
         }
@@ -267,7 +295,8 @@ extension QueryCompiler {
             let join = relationship.joinTable!
             let middle = "t\(aliasCount)"
             aliasCount += 1
-            from = "FROM \(join.tableName) \(middle) JOIN \(relationship.destination.tableName) \(member) ON \(middle).\(join.destinationColumn) = \(member).Z_PK WHERE \(middle).\(join.sourceColumn) = \(outer).Z_PK"
+            from =
+                "FROM \(join.tableName) \(middle) JOIN \(relationship.destination.tableName) \(member) ON \(middle).\(join.destinationColumn) = \(member).Z_PK WHERE \(middle).\(join.sourceColumn) = \(outer).Z_PK"
         default:
             from = "FROM \(relationship.destination.tableName) \(member) WHERE \(member).\(relationship.columnName) = \(outer).Z_PK"
         }
@@ -275,11 +304,13 @@ extension QueryCompiler {
         rest.modifier = .direct
         rest.lhs = .keyPath(components[(index + 1)...].joined(separator: "."))
         var joinsInside: [String] = []
-        let condition = try renderDirect(rest, allowToMany: true, alias: member, entity: relationship.destination,
-                                         subqueryJoins: &joinsInside, sink: .subquery)
+        let condition = try renderDirect(
+            rest, allowToMany: true, alias: member, entity: relationship.destination,
+            subqueryJoins: &joinsInside, sink: .subquery)
         if !joinsInside.isEmpty {
             let whereIndex = from.range(of: " WHERE ")!
-            from = String(from[..<whereIndex.lowerBound]) + " " + joinsInside.joined(separator: " ") + String(from[whereIndex.lowerBound...])
+            from =
+                String(from[..<whereIndex.lowerBound]) + " " + joinsInside.joined(separator: " ") + String(from[whereIndex.lowerBound...])
         }
         return " EXISTS (SELECT 1 \(from) AND\(condition))"
     }
@@ -292,7 +323,8 @@ extension QueryCompiler {
         var components = keyPath.split(separator: ".").map(String.init)
         let operators = ["@count", "@sum", "@avg", "@min", "@max"]
         guard let position = components.firstIndex(where: { operators.contains($0) }) else {
-            throw ObjectGraphError.invalidPredicate("key path '\(keyPath)': unknown collection operator (use @count, @sum, @avg, @min or @max)")
+            throw ObjectGraphError.invalidPredicate(
+                "key path '\(keyPath)': unknown collection operator (use @count, @sum, @avg, @min or @max)")
         }
         let function = components.remove(at: position)
         var attributeName: String?
@@ -305,22 +337,31 @@ extension QueryCompiler {
             throw ObjectGraphError.invalidPredicate("key path '\(keyPath)': @count ends a key path (items.@count)")
         }
         var ignored: [String] = []
-        let (owner, ownerEntity) = try follow(components.dropLast(), keyPath: keyPath, alias: alias, entity: entity, sink: .main,
-                                              allowToMany: false, subqueryJoins: &ignored)
+        let (owner, ownerEntity) = try follow(
+            components.dropLast(), keyPath: keyPath, alias: alias, entity: entity, sink: .main,
+            allowToMany: false, subqueryJoins: &ignored)
         guard let name = components.last, let relationship = ownerEntity.relationship(name), relationship.isToMany else {
-            throw ObjectGraphError.invalidPredicate("key path '\(keyPath)': '\(components.last ?? "")' is not a to-many relationship of \(ownerEntity.name)")
+            throw ObjectGraphError.invalidPredicate(
+                "key path '\(keyPath)': '\(components.last ?? "")' is not a to-many relationship of \(ownerEntity.name)")
         }
         let inner = "t\(aliasCount)"
         aliasCount += 1
         if function == "@count" {
             if relationship.kind == .manyToMany {
                 let join = relationship.joinTable!
-                return ("(SELECT COUNT(\(inner).\(join.destinationColumn)) FROM \(join.tableName) \(inner) WHERE (\(owner).Z_PK = \(inner).\(join.sourceColumn)) )", .int64)
+                return (
+                    "(SELECT COUNT(\(inner).\(join.destinationColumn)) FROM \(join.tableName) \(inner) WHERE (\(owner).Z_PK = \(inner).\(join.sourceColumn)) )",
+                    .int64
+                )
             }
-            return ("(SELECT COUNT(\(inner).Z_PK) FROM \(relationship.destination.tableName) \(inner) WHERE (\(owner).Z_PK = \(inner).\(relationship.columnName)) )", .int64)
+            return (
+                "(SELECT COUNT(\(inner).Z_PK) FROM \(relationship.destination.tableName) \(inner) WHERE (\(owner).Z_PK = \(inner).\(relationship.columnName)) )",
+                .int64
+            )
         }
         guard let attribute = relationship.destination.attribute(attributeName!), !attribute.isTransient else {
-            throw ObjectGraphError.invalidPredicate("key path '\(keyPath)': '\(attributeName!)' is not a stored attribute of \(relationship.destination.name)")
+            throw ObjectGraphError.invalidPredicate(
+                "key path '\(keyPath)': '\(attributeName!)' is not a stored attribute of \(relationship.destination.name)")
         }
         let sqlFunction = ["@sum": "total", "@avg": "avg", "@min": "min", "@max": "max"][function]!
         let type: AttributeType = function == "@sum" || function == "@avg" ? .double : attribute.type
@@ -328,9 +369,15 @@ extension QueryCompiler {
             let join = relationship.joinTable!
             let member = "t\(aliasCount)"
             aliasCount += 1
-            return ("(SELECT \(sqlFunction)( \(member).\(attribute.columnName)) FROM \(join.tableName) \(inner) JOIN \(relationship.destination.tableName) \(member) ON \(inner).\(join.destinationColumn) = \(member).Z_PK WHERE (\(owner).Z_PK = \(inner).\(join.sourceColumn)) )", type)
+            return (
+                "(SELECT \(sqlFunction)( \(member).\(attribute.columnName)) FROM \(join.tableName) \(inner) JOIN \(relationship.destination.tableName) \(member) ON \(inner).\(join.destinationColumn) = \(member).Z_PK WHERE (\(owner).Z_PK = \(inner).\(join.sourceColumn)) )",
+                type
+            )
         }
-        return ("(SELECT \(sqlFunction)( \(inner).\(attribute.columnName)) FROM \(relationship.destination.tableName) \(inner) WHERE (\(owner).Z_PK = \(inner).\(relationship.columnName)) )", type)
+        return (
+            "(SELECT \(sqlFunction)( \(inner).\(attribute.columnName)) FROM \(relationship.destination.tableName) \(inner) WHERE (\(owner).Z_PK = \(inner).\(relationship.columnName)) )",
+            type
+        )
     }
 
     // MARK: Bindings
@@ -341,7 +388,8 @@ extension QueryCompiler {
             if let type, !value.isNull {
                 let numericMix = type.isNumeric && (value.double != nil) && value.string == nil
                 guard value.fits(type) || numericMix || (type == .date && value.double != nil) else {
-                    throw ObjectGraphError.invalidPredicate("'\(text())': the key path holds \(type.xcodeName) values; cannot compare it with \(value.kindName) \(value)")
+                    throw ObjectGraphError.invalidPredicate(
+                        "'\(text())': the key path holds \(type.xcodeName) values; cannot compare it with \(value.kindName) \(value)")
                 }
                 if type == .date, case let .double(seconds) = value {
                     bindings.append(.date(Date(timeIntervalSinceReferenceDate: seconds)))
@@ -406,4 +454,3 @@ extension FetchExpression {
         return false
     }
 }
-

@@ -38,7 +38,9 @@ struct QueryCompiler {
     }
 
     /// The statement for `request` in `mode`; `paging` false leaves LIMIT and OFFSET out.
-    static func compile(_ request: FetchRequest, entity: EntityDescription, model: ObjectModel, mode: Mode, paging: Bool = true) throws -> Query {
+    static func compile(
+        _ request: FetchRequest, entity: EntityDescription, model: ObjectModel, mode: Mode, paging: Bool = true
+    ) throws -> Query {
         var compiler = QueryCompiler(entity: entity, model: model)
         var conjuncts: [String] = []
         if let restriction = request.includesSubentities ? entity.sql.entityRestriction : entity.sql.entityOnlyRestriction {
@@ -46,7 +48,9 @@ struct QueryCompiler {
         }
         if let predicate = request.predicate {
             if !predicate.variableNames.isEmpty {
-                throw ObjectGraphError.invalidPredicate("the predicate still has variables (\(predicate.variableNames.sorted().map { "$" + $0 }.joined(separator: ", "))); substitute them before fetching")
+                throw ObjectGraphError.invalidPredicate(
+                    "the predicate still has variables (\(predicate.variableNames.sorted().map { "$" + $0 }.joined(separator: ", "))); substitute them before fetching"
+                )
             }
             compiler.innerPaths = compiler.requiredPaths(predicate)
             conjuncts.append(try compiler.render(predicate, required: true))
@@ -61,13 +65,16 @@ struct QueryCompiler {
         }
         let table = entity.tableName
         let joinSQL = compiler.joins.map { $0.sql(compiler.innerPaths.contains($0.path)) + " " }.joined()
-        let whereClause: String? = conjuncts.isEmpty ? nil : conjuncts.count == 1 ? conjuncts[0] : "(" + conjuncts.joined(separator: " AND ") + ")"
+        let whereClause: String? =
+            conjuncts.isEmpty ? nil : conjuncts.count == 1 ? conjuncts[0] : "(" + conjuncts.joined(separator: " AND ") + ")"
         var sql: String
         switch mode {
         case .rows: sql = entity.sql.selectRows
         case .ids: sql = entity.sql.selectIDs
         case .count:
-            if whereClause == nil { return Query(sql: "SELECT COUNT(*) FROM \(table)", traceSQL: "SELECT COUNT(*) FROM \(table)", bindings: [], intArrays: []) }
+            if whereClause == nil {
+                return Query(sql: "SELECT COUNT(*) FROM \(table)", traceSQL: "SELECT COUNT(*) FROM \(table)", bindings: [], intArrays: [])
+            }
             sql = "SELECT COUNT( DISTINCT t0.Z_PK) FROM \(table) t0 "
         }
         if compiler.distinct, mode != .count { sql = "SELECT DISTINCT " + sql.dropFirst("SELECT ".count) }
@@ -122,8 +129,10 @@ struct QueryCompiler {
     /// Follows `components` from `alias`: to-one steps join the destination (once per path in the main query); a
     /// to-many step, allowed under ANY, joins the member rows (and makes the select DISTINCT). Returns the alias and
     /// entity reached.
-    mutating func follow(_ components: ArraySlice<String>, keyPath: String, alias start: String, entity: EntityDescription,
-                         sink: JoinSink, allowToMany: Bool, subqueryJoins: inout [String]) throws -> (String, EntityDescription) {
+    mutating func follow(
+        _ components: ArraySlice<String>, keyPath: String, alias start: String, entity: EntityDescription,
+        sink: JoinSink, allowToMany: Bool, subqueryJoins: inout [String]
+    ) throws -> (String, EntityDescription) {
         var alias = start
         var current = entity
         var path = ""
@@ -132,7 +141,9 @@ struct QueryCompiler {
                 throw unknownKeyPath(keyPath, entity: current, component: name, expecting: "a relationship")
             }
             if relationship.isToMany && !allowToMany {
-                throw ObjectGraphError.invalidPredicate("key path '\(keyPath)' of \(root.name) goes through the to-many relationship \(relationship.qualifiedName): use ANY, NONE, @count or an aggregate")
+                throw ObjectGraphError.invalidPredicate(
+                    "key path '\(keyPath)' of \(root.name) goes through the to-many relationship \(relationship.qualifiedName): use ANY, NONE, @count or an aggregate"
+                )
             }
             path = path.isEmpty ? name : path + "." + name
             if sink == .main, let join = joins.first(where: { $0.path == path }) {
@@ -147,16 +158,21 @@ struct QueryCompiler {
             let text: (Bool) -> String
             switch relationship.kind {
             case .manyToOne, .oneToOne, .oneToNil:
-                text = { inner in "\(inner ? "JOIN" : "LEFT OUTER JOIN") \(destination.tableName) \(joined) ON \(from).\(relationship.columnName) = \(joined).Z_PK" }
+                text = { inner in
+                    "\(inner ? "JOIN" : "LEFT OUTER JOIN") \(destination.tableName) \(joined) ON \(from).\(relationship.columnName) = \(joined).Z_PK"
+                }
             case .oneToMany, .manyToNil:
-                text = { inner in "\(inner ? "JOIN" : "LEFT OUTER JOIN") \(destination.tableName) \(joined) ON \(from).Z_PK = \(joined).\(relationship.columnName)" }
+                text = { inner in
+                    "\(inner ? "JOIN" : "LEFT OUTER JOIN") \(destination.tableName) \(joined) ON \(from).Z_PK = \(joined).\(relationship.columnName)"
+                }
             case .manyToMany:
                 let join = relationship.joinTable!
                 let middle = "t\(aliasCount)"
                 aliasCount += 1
                 text = { inner in
                     let kind = inner ? "JOIN" : "LEFT OUTER JOIN"
-                    return "\(kind) \(join.tableName) \(middle) ON \(from).Z_PK = \(middle).\(join.sourceColumn) \(kind) \(destination.tableName) \(joined) ON \(middle).\(join.destinationColumn) = \(joined).Z_PK"
+                    return
+                        "\(kind) \(join.tableName) \(middle) ON \(from).Z_PK = \(middle).\(join.sourceColumn) \(kind) \(destination.tableName) \(joined) ON \(middle).\(join.destinationColumn) = \(joined).Z_PK"
                 }
             }
             if relationship.isToMany && sink == .main { distinct = true }
@@ -171,22 +187,28 @@ struct QueryCompiler {
     }
 
     /// The column of an attribute, derived attribute or to-one key at `keyPath`.
-    mutating func valueColumn(_ keyPath: String, alias: String, entity: EntityDescription, sink: JoinSink, allowToMany: Bool) throws -> Resolved {
+    mutating func valueColumn(
+        _ keyPath: String, alias: String, entity: EntityDescription, sink: JoinSink, allowToMany: Bool
+    ) throws -> Resolved {
         var extra: [String] = []
         return try valueColumn(keyPath, alias: alias, entity: entity, sink: sink, allowToMany: allowToMany, subqueryJoins: &extra)
     }
 
-    mutating func valueColumn(_ keyPath: String, alias: String, entity: EntityDescription, sink: JoinSink, allowToMany: Bool,
-                              subqueryJoins: inout [String]) throws -> Resolved {
+    mutating func valueColumn(
+        _ keyPath: String, alias: String, entity: EntityDescription, sink: JoinSink, allowToMany: Bool,
+        subqueryJoins: inout [String]
+    ) throws -> Resolved {
         let components = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard let last = components.last, !last.isEmpty else {
             throw unknownKeyPath(keyPath, entity: entity, component: "", expecting: "a property")
         }
-        let (reached, target) = try follow(components.dropLast(), keyPath: keyPath, alias: alias, entity: entity,
-                                           sink: sink, allowToMany: allowToMany, subqueryJoins: &subqueryJoins)
+        let (reached, target) = try follow(
+            components.dropLast(), keyPath: keyPath, alias: alias, entity: entity,
+            sink: sink, allowToMany: allowToMany, subqueryJoins: &subqueryJoins)
         if let attribute = target.attribute(last) {
             guard !attribute.isTransient else {
-                throw ObjectGraphError.invalidPredicate("key path '\(keyPath)': \(attribute.qualifiedName) is transient; it has no column to fetch by")
+                throw ObjectGraphError.invalidPredicate(
+                    "key path '\(keyPath)': \(attribute.qualifiedName) is transient; it has no column to fetch by")
             }
             return Resolved(sql: " \(reached).\(attribute.columnName)", type: attribute.type, relationship: nil)
         }
@@ -197,14 +219,17 @@ struct QueryCompiler {
             return Resolved(sql: " \(reached).\(relationship.columnName)", type: nil, relationship: relationship)
         }
         if let relationship = target.relationship(last), relationship.isToMany {
-            throw ObjectGraphError.invalidPredicate("key path '\(keyPath)' ends in the to-many relationship \(relationship.qualifiedName): compare its @count, or use CONTAINS with an object")
+            throw ObjectGraphError.invalidPredicate(
+                "key path '\(keyPath)' ends in the to-many relationship \(relationship.qualifiedName): compare its @count, or use CONTAINS with an object"
+            )
         }
         throw unknownKeyPath(keyPath, entity: target, component: last, expecting: "an attribute or relationship")
     }
 
     func unknownKeyPath(_ keyPath: String, entity: EntityDescription, component: String, expecting: String) -> ObjectGraphError {
         let known = entity.propertyNames.joined(separator: ", ")
-        return .invalidPredicate("key path '\(keyPath)' of \(root.name): '\(component)' is not \(expecting) of \(entity.name) (it has: \(known))")
+        return .invalidPredicate(
+            "key path '\(keyPath)' of \(root.name): '\(component)' is not \(expecting) of \(entity.name) (it has: \(known))")
     }
 }
 

@@ -29,8 +29,12 @@ struct ColumnLayout {
         }
         var table: [Column] = []
         for entity in root.subtree { table += own[ObjectIdentifier(entity)]!.main }
-        for entity in root.subtree { table += own[ObjectIdentifier(entity)]!.extra.filter { if case .order = $0.kind { return true } else { return false } } }
-        for entity in root.subtree { table += own[ObjectIdentifier(entity)]!.extra.filter { if case .foreignEntity = $0.kind { return true } else { return false } } }
+        for entity in root.subtree {
+            table += own[ObjectIdentifier(entity)]!.extra.filter { if case .order = $0.kind { return true } else { return false } }
+        }
+        for entity in root.subtree {
+            table += own[ObjectIdentifier(entity)]!.extra.filter { if case .foreignEntity = $0.kind { return true } else { return false } }
+        }
         root.tableColumns = table
 
         for entity in root.subtree {
@@ -62,7 +66,8 @@ struct ColumnLayout {
             }
             entity.columns = columns
             entity.defaultRow = ContiguousArray(defaults)
-            entity.rowShapeOwner = RowShape.Owner(tableNumber: entity.rootNumber, types: columns.map(\.attributeType), defaults: entity.defaultRow)
+            entity.rowShapeOwner = RowShape.Owner(
+                tableNumber: entity.rootNumber, types: columns.map(\.attributeType), defaults: entity.defaultRow)
             entity.hiddenOwnerRelationships = columns.compactMap { if case let .hiddenOwner(r) = $0.kind { return r } else { return nil } }
             entity.orderedInverseRelationships = columns.compactMap { if case let .order(r) = $0.kind { return r } else { return nil } }
             entity.saveComputedSlots = columns.indices.filter {
@@ -129,7 +134,8 @@ struct ColumnLayout {
             relationship.orderColumnName = namer.unique("Z_FOK_" + name.uppercased())
             columns.append(Column(name: relationship.orderColumnName, sqlType: "INTEGER", kind: .order(relationship)))
         }
-        for relationship in entity.toOneRelationships where relationship.entity === entity && !relationship.destination.subentities.isEmpty {
+        for relationship in entity.toOneRelationships where relationship.entity === entity && !relationship.destination.subentities.isEmpty
+        {
             relationship.entityColumnName = namer.unique("Z\(relationship.destination.number)_\(relationship.name.uppercased())")
             columns.append(Column(name: relationship.entityColumnName, sqlType: "INTEGER", kind: .foreignEntity(relationship)))
         }

@@ -23,7 +23,10 @@ enum DerivationParser {
     static func parse(_ text: String) throws -> Derivation {
         let expression = text.trimmingCharacters(in: .whitespaces)
         func unsupported(_ why: String) -> Unsupported {
-            Unsupported(reason: "derivation '\(text)' is not supported (\(why)); use <toMany>.@count, <toMany>.<attribute>.@sum|@max|@min, <toOne>.<attribute>, canonical:(<attribute>), uppercase:(...), lowercase:(...) or now()")
+            Unsupported(
+                reason:
+                    "derivation '\(text)' is not supported (\(why)); use <toMany>.@count, <toMany>.<attribute>.@sum|@max|@min, <toOne>.<attribute>, canonical:(<attribute>), uppercase:(...), lowercase:(...) or now()"
+            )
         }
         if expression == "now()" { return .now }
         for function in [Derivation.StringFunction.canonical, .uppercase, .lowercase] {
@@ -80,8 +83,9 @@ enum NSRegularExpressionCache {
         lock.lock()
         defer { lock.unlock() }
         if let cached = cache[key] { return cached }
-        let expression = try NSRegularExpression(pattern: "^(?:" + pattern + ")$",
-                                                 options: caseInsensitive ? [.caseInsensitive] : [])
+        let expression = try NSRegularExpression(
+            pattern: "^(?:" + pattern + ")$",
+            options: caseInsensitive ? [.caseInsensitive] : [])
         if cache.count > 256 { cache.removeAll() }
         cache[key] = expression
         return expression

@@ -21,21 +21,25 @@ struct JoinTableNaming {
         var tables: [JoinTable] = []
         for entity in entities {
             let own = entity.relationships.filter { $0.entity === entity && $0.kind == .manyToMany }
-            for relationship in own.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) where Self.namesTable(relationship) {
+            for relationship in own.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) where Self.namesTable(relationship)
+            {
                 let inverse = relationship.inverse!
                 let table = "Z_\(entity.number)\(relationship.name.uppercased())"
                 let source = namer.unique("Z_\(entity.number)\(inverse.name.uppercased())")
-                let destination = relationship.isReflexive
+                let destination =
+                    relationship.isReflexive
                     ? namer.unique("REFLEXIVE")
                     : namer.unique("Z_\(relationship.destination.number)\(relationship.name.uppercased())")
                 let order = relationship.isOrdered ? namer.unique(Self.orderColumn(of: destination)) : nil
                 let inverseOrder = !relationship.isReflexive && inverse.isOrdered ? namer.unique(Self.orderColumn(of: source)) : nil
-                let primary = JoinTable(tableName: table, sourceColumn: source, destinationColumn: destination,
-                                        orderColumn: order, inverseOrderColumn: inverseOrder, isPrimarySide: true)
+                let primary = JoinTable(
+                    tableName: table, sourceColumn: source, destinationColumn: destination,
+                    orderColumn: order, inverseOrderColumn: inverseOrder, isPrimarySide: true)
                 relationship.joinTable = primary
                 if !relationship.isReflexive {
-                    inverse.joinTable = JoinTable(tableName: table, sourceColumn: destination, destinationColumn: source,
-                                                  orderColumn: inverseOrder, inverseOrderColumn: order, isPrimarySide: false)
+                    inverse.joinTable = JoinTable(
+                        tableName: table, sourceColumn: destination, destinationColumn: source,
+                        orderColumn: inverseOrder, inverseOrderColumn: order, isPrimarySide: false)
                 }
                 tables.append(primary)
             }
@@ -53,7 +57,8 @@ struct JoinTableNaming {
     static func namesTable(_ relationship: RelationshipDescription) -> Bool {
         let inverse = relationship.inverse!
         if inverse === relationship { return true }
-        let source = relationship.entity, other = inverse.entity
+        let source = relationship.entity
+        let other = inverse.entity
         if source === other {
             return inverse.name.utf8.lexicographicallyPrecedes(relationship.name.utf8)
         }

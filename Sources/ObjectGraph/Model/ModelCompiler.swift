@@ -48,11 +48,13 @@ struct ModelCompiler {
     }
 
     static func checkName(_ name: String, entity: String, property: String?) throws {
-        let valid = name.first.map { $0.isLetter || $0 == "_" } == true
+        let valid =
+            name.first.map { $0.isLetter || $0 == "_" } == true
             && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && name.allSatisfy(\.isASCII)
         guard valid else {
-            throw ObjectGraphError.model(entity: entity, property: property,
-                                         reason: "'\(name)' is not a valid name: use ASCII letters, digits and _, starting with a letter")
+            throw ObjectGraphError.model(
+                entity: entity, property: property,
+                reason: "'\(name)' is not a valid name: use ASCII letters, digits and _, starting with a letter")
         }
     }
 
@@ -70,8 +72,9 @@ struct ModelCompiler {
         for declaration in declarations {
             guard let parentName = declaration.parent else { continue }
             guard let parent = byName[parentName] else {
-                throw ObjectGraphError.model(entity: declaration.name, property: nil,
-                                             reason: "unknown parent entity '\(parentName)'")
+                throw ObjectGraphError.model(
+                    entity: declaration.name, property: nil,
+                    reason: "unknown parent entity '\(parentName)'")
             }
             let entity = byName[declaration.name]!
             entity.parent = parent
@@ -111,8 +114,11 @@ struct ModelCompiler {
         var owners: [String: String] = [:]
         for root in roots {
             if let other = owners.updateValue(root.name, forKey: root.tableName) {
-                throw ObjectGraphError.model(entity: root.name, property: nil,
-                                             reason: "entities \(other) and \(root.name) would both be stored in table \(root.tableName) (Core Data upper-cases entity names); rename one")
+                throw ObjectGraphError.model(
+                    entity: root.name, property: nil,
+                    reason:
+                        "entities \(other) and \(root.name) would both be stored in table \(root.tableName) (Core Data upper-cases entity names); rename one"
+                )
             }
         }
         for root in roots { visit(root, root: root) }
@@ -141,9 +147,11 @@ struct ModelCompiler {
             try Self.checkName(property.name, entity: entity.name, property: property.name)
             if let existing = entity.propertiesByName[property.name] {
                 let origin = Self.declaringEntity(existing)
-                throw ObjectGraphError.model(entity: entity.name, property: property.name,
-                                             reason: origin === entity ? "duplicate property name"
-                                                 : "duplicate property name: \(origin.name) already declares it")
+                throw ObjectGraphError.model(
+                    entity: entity.name, property: property.name,
+                    reason: origin === entity
+                        ? "duplicate property name"
+                        : "duplicate property name: \(origin.name) already declares it")
             }
             switch property.kind {
             case let .attribute(spec):
@@ -157,11 +165,13 @@ struct ModelCompiler {
                 entity.propertiesByName[property.name] = .attribute(attribute)
             case let .relationship(spec):
                 if spec.isToMany, spec.minCount < 0 || spec.maxCount < 0 || (spec.maxCount > 0 && spec.minCount > spec.maxCount) {
-                    throw ObjectGraphError.model(entity: entity.name, property: property.name,
-                                                 reason: "minCount \(spec.minCount) and maxCount \(spec.maxCount) do not make a range")
+                    throw ObjectGraphError.model(
+                        entity: entity.name, property: property.name,
+                        reason: "minCount \(spec.minCount) and maxCount \(spec.maxCount) do not make a range")
                 }
-                let relationship = RelationshipDescription(name: property.name, spec: spec, entity: entity,
-                                                           index: entity.relationships.count)
+                let relationship = RelationshipDescription(
+                    name: property.name, spec: spec, entity: entity,
+                    index: entity.relationships.count)
                 entity.relationships.append(relationship)
                 entity.propertiesByName[property.name] = .relationship(relationship)
             case let .derived(derivation, type):
@@ -177,7 +187,9 @@ struct ModelCompiler {
         entity.validatedAttributes = entity.storedAttributes.filter {
             !$0.isOptional || $0.hasValueRules
         }
-        entity.validatedRelationships = entity.relationships.filter { !$0.isOptional || ($0.isToMany && ($0.minCount > 0 || $0.maxCount > 0)) }
+        entity.validatedRelationships = entity.relationships.filter {
+            !$0.isOptional || ($0.isToMany && ($0.minCount > 0 || $0.maxCount > 0))
+        }
         entity.transientDefaults = ContiguousArray(entity.attributes.filter(\.isTransient).map(\.defaultValue))
     }
 
@@ -191,16 +203,19 @@ struct ModelCompiler {
 
     private func check(_ spec: Property.AttributeSpec, entity: EntityDescription, property: String) throws {
         if spec.type == .undefined && !spec.isTransient {
-            throw ObjectGraphError.model(entity: entity.name, property: property,
-                                         reason: "an attribute of type Undefined must be transient (it has no column type)")
+            throw ObjectGraphError.model(
+                entity: entity.name, property: property,
+                reason: "an attribute of type Undefined must be transient (it has no column type)")
         }
         if let defaultValue = spec.defaultValue, !defaultValue.fits(spec.type) {
-            throw ObjectGraphError.model(entity: entity.name, property: property,
-                                         reason: "default value \(defaultValue) is not a \(spec.type.xcodeName)")
+            throw ObjectGraphError.model(
+                entity: entity.name, property: property,
+                reason: "default value \(defaultValue) is not a \(spec.type.xcodeName)")
         }
         if let pattern = spec.validation.pattern, (try? NSRegularExpressionCache.expression(pattern)) == nil {
-            throw ObjectGraphError.model(entity: entity.name, property: property,
-                                         reason: "regular expression '\(pattern)' does not compile")
+            throw ObjectGraphError.model(
+                entity: entity.name, property: property,
+                reason: "regular expression '\(pattern)' does not compile")
         }
     }
 
@@ -209,20 +224,23 @@ struct ModelCompiler {
     private func resolve(_ relationship: RelationshipDescription, entities: [String: EntityDescription]) throws {
         let source = relationship.entity
         guard let destination = entities[relationship.declaredDestinationName] else {
-            throw ObjectGraphError.model(entity: source.name, property: relationship.name,
-                                         reason: "unknown destination entity '\(relationship.declaredDestinationName)'")
+            throw ObjectGraphError.model(
+                entity: source.name, property: relationship.name,
+                reason: "unknown destination entity '\(relationship.declaredDestinationName)'")
         }
         relationship.resolvedDestination = destination
         guard let inverseName = relationship.declaredInverseName else { return }
         guard let inverse = destination.relationship(inverseName) else {
-            throw ObjectGraphError.model(entity: source.name, property: relationship.name,
-                                         reason: "inverse '\(inverseName)' is not a relationship of \(destination.name)")
+            throw ObjectGraphError.model(
+                entity: source.name, property: relationship.name,
+                reason: "inverse '\(inverseName)' is not a relationship of \(destination.name)")
         }
         if inverse === relationship {
             // A reflexive relationship (its own inverse) must point at its own entity or an ancestor of it.
             guard source.isKind(of: destination) else {
-                throw ObjectGraphError.model(entity: source.name, property: relationship.name,
-                                             reason: "a relationship that is its own inverse must have its own entity (\(source.name)) as destination")
+                throw ObjectGraphError.model(
+                    entity: source.name, property: relationship.name,
+                    reason: "a relationship that is its own inverse must have its own entity (\(source.name)) as destination")
             }
             relationship.resolvedInverse = relationship
             return
@@ -230,14 +248,17 @@ struct ModelCompiler {
         // The inverse may point at an ancestor or a descendant of this entity (it is inherited: MagicalRecord's
         // test model declares it on an abstract parent).
         guard let inverseDestination = entities[inverse.declaredDestinationName],
-              source.isKind(of: inverseDestination) || inverseDestination.isKind(of: source) else {
-            throw ObjectGraphError.model(entity: source.name, property: relationship.name,
-                                         reason: "inverse \(inverse.qualifiedName) points to \(inverse.declaredDestinationName), not back to \(source.name)")
+            source.isKind(of: inverseDestination) || inverseDestination.isKind(of: source)
+        else {
+            throw ObjectGraphError.model(
+                entity: source.name, property: relationship.name,
+                reason: "inverse \(inverse.qualifiedName) points to \(inverse.declaredDestinationName), not back to \(source.name)")
         }
         guard inverse.declaredInverseName == relationship.name else {
             let other = inverse.declaredInverseName.map { "'\($0)'" } ?? "no inverse"
-            throw ObjectGraphError.model(entity: source.name, property: relationship.name,
-                                         reason: "inverse pair disagrees: \(inverse.qualifiedName) declares \(other), not '\(relationship.name)'")
+            throw ObjectGraphError.model(
+                entity: source.name, property: relationship.name,
+                reason: "inverse pair disagrees: \(inverse.qualifiedName) declares \(other), not '\(relationship.name)'")
         }
         relationship.resolvedInverse = inverse
     }
@@ -332,7 +353,9 @@ struct ModelCompiler {
             guard !constraint.isEmpty else {
                 throw ObjectGraphError.model(entity: entity.name, property: nil, reason: "a uniqueness constraint lists no properties")
             }
-            for name in constraint { _ = try indexColumn(name, of: entity, what: "uniqueness constraint [\(constraint.joined(separator: ", "))]") }
+            for name in constraint {
+                _ = try indexColumn(name, of: entity, what: "uniqueness constraint [\(constraint.joined(separator: ", "))]")
+            }
         }
     }
 
@@ -348,7 +371,8 @@ struct ModelCompiler {
 
     private func indexColumn(_ name: String, of entity: EntityDescription, what: String) throws -> String {
         if let column = Self.indexColumnName(name, of: entity) { return column }
-        throw ObjectGraphError.model(entity: entity.name, property: name,
-                                     reason: "\(what) names '\(name)', which is not a stored attribute or to-one relationship of \(entity.name)")
+        throw ObjectGraphError.model(
+            entity: entity.name, property: name,
+            reason: "\(what) names '\(name)', which is not a stored attribute or to-one relationship of \(entity.name)")
     }
 }

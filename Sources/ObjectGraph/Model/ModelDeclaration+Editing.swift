@@ -13,8 +13,9 @@ extension Property {
         case let .attribute(spec):
             return .attribute(type: spec.type, isOptional: spec.isOptional, isIndexed: spec.isIndexed, isTransient: spec.isTransient)
         case let .relationship(spec):
-            return .relationship(destination: spec.destination, isToMany: spec.isToMany, inverse: spec.inverse,
-                                 deleteRule: spec.deleteRule, isOrdered: spec.isOrdered, isOptional: spec.isOptional)
+            return .relationship(
+                destination: spec.destination, isToMany: spec.isToMany, inverse: spec.inverse,
+                deleteRule: spec.deleteRule, isOrdered: spec.isOrdered, isOptional: spec.isOptional)
         case let .derived(derivation, type):
             return .derived(derivation: derivation, type: type)
         }

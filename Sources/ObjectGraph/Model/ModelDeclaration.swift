@@ -13,8 +13,10 @@ public struct Entity: Sendable {
     /// must be unique among the entity's objects.
     public var uniquenessConstraints: [[String]]
 
-    public init(_ name: String, parent: String? = nil, abstract: Bool = false, _ properties: [Property],
-                fetchIndexes: [FetchIndex] = [], uniquenessConstraints: [[String]] = []) {
+    public init(
+        _ name: String, parent: String? = nil, abstract: Bool = false, _ properties: [Property],
+        fetchIndexes: [FetchIndex] = [], uniquenessConstraints: [[String]] = []
+    ) {
         self.name = name
         self.parent = parent
         self.isAbstract = abstract
@@ -110,39 +112,59 @@ public struct Property: Sendable {
 
     /// A stored attribute; `default` is the value of new objects (nil when omitted); `indexed` adds the index
     /// Xcode's Indexed checkbox does (`Z_Student_classID`); `validation` is checked at save.
-    public static func attribute(_ name: String, _ type: AttributeType, optional: Bool = true, default defaultValue: Value? = nil,
-                                 indexed: Bool = false, validation: AttributeValidation = AttributeValidation(),
-                                 valueTransformerName: String? = nil) -> Property {
-        Property(name: name, kind: .attribute(AttributeSpec(type: type, isOptional: optional, defaultValue: defaultValue,
-                                                            isIndexed: indexed, isTransient: false, validation: validation,
-                                                            valueTransformerName: valueTransformerName)))
+    public static func attribute(
+        _ name: String, _ type: AttributeType, optional: Bool = true, default defaultValue: Value? = nil,
+        indexed: Bool = false, validation: AttributeValidation = AttributeValidation(),
+        valueTransformerName: String? = nil
+    ) -> Property {
+        Property(
+            name: name,
+            kind: .attribute(
+                AttributeSpec(
+                    type: type, isOptional: optional, defaultValue: defaultValue,
+                    isIndexed: indexed, isTransient: false, validation: validation,
+                    valueTransformerName: valueTransformerName)))
     }
 
     /// A transient attribute: held by each object, never stored (no column). Its type may be `.undefined`.
     public static func transient(_ name: String, _ type: AttributeType = .undefined, default defaultValue: Value? = nil) -> Property {
-        Property(name: name, kind: .attribute(AttributeSpec(type: type, isOptional: true, defaultValue: defaultValue,
-                                                            isIndexed: false, isTransient: true, validation: AttributeValidation(),
-                                                            valueTransformerName: nil)))
+        Property(
+            name: name,
+            kind: .attribute(
+                AttributeSpec(
+                    type: type, isOptional: true, defaultValue: defaultValue,
+                    isIndexed: false, isTransient: true, validation: AttributeValidation(),
+                    valueTransformerName: nil)))
     }
 
     /// A to-one relationship. `inverse: nil` declares a one-to-nil relationship (the model then warns); an
     /// inverse equal to `name` on an entity's own type declares a reflexive relationship.
-    public static func toOne(_ name: String, _ destination: String, inverse: String?, optional: Bool = true,
-                             deleteRule: DeleteRule = .nullify) -> Property {
-        Property(name: name, kind: .relationship(RelationshipSpec(
-            destination: destination, isToMany: false, inverse: inverse, isOptional: optional, deleteRule: deleteRule,
-            isOrdered: false, minCount: 0, maxCount: 1)))
+    public static func toOne(
+        _ name: String, _ destination: String, inverse: String?, optional: Bool = true,
+        deleteRule: DeleteRule = .nullify
+    ) -> Property {
+        Property(
+            name: name,
+            kind: .relationship(
+                RelationshipSpec(
+                    destination: destination, isToMany: false, inverse: inverse, isOptional: optional, deleteRule: deleteRule,
+                    isOrdered: false, minCount: 0, maxCount: 1)))
     }
 
     /// A to-many relationship. `inverse: nil` declares a many-to-nil relationship (the model then warns);
     /// `ordered` keeps its members in an order (Core Data's `Z_FOK_` column); `minCount`/`maxCount` (0: no
     /// bound) are checked at save.
-    public static func toMany(_ name: String, _ destination: String, inverse: String?, optional: Bool = true,
-                              deleteRule: DeleteRule = .nullify, ordered: Bool = false, minCount: Int = 0,
-                              maxCount: Int = 0) -> Property {
-        Property(name: name, kind: .relationship(RelationshipSpec(
-            destination: destination, isToMany: true, inverse: inverse, isOptional: optional, deleteRule: deleteRule,
-            isOrdered: ordered, minCount: minCount, maxCount: maxCount)))
+    public static func toMany(
+        _ name: String, _ destination: String, inverse: String?, optional: Bool = true,
+        deleteRule: DeleteRule = .nullify, ordered: Bool = false, minCount: Int = 0,
+        maxCount: Int = 0
+    ) -> Property {
+        Property(
+            name: name,
+            kind: .relationship(
+                RelationshipSpec(
+                    destination: destination, isToMany: true, inverse: inverse, isOptional: optional, deleteRule: deleteRule,
+                    isOrdered: ordered, minCount: minCount, maxCount: maxCount)))
     }
 
     /// A derived attribute, kept up to date at each save as Core Data's triggers do. Derivations:

@@ -37,9 +37,10 @@ public final class ObjectModel: @unchecked Sendable {
         entitiesByName = Dictionary(uniqueKeysWithValues: compiled.entities.map { ($0.name, $0) })
         canonicalDescription = Self.canonicalDescription(of: compiled.entities)
         versionHash = fnv1a64Hex(canonicalDescription)
-        entityVersionHashes = Dictionary(uniqueKeysWithValues: compiled.entities.map {
-            ($0.name, fnv1a64Hex(Self.canonicalDescription(of: [$0])))
-        })
+        entityVersionHashes = Dictionary(
+            uniqueKeysWithValues: compiled.entities.map {
+                ($0.name, fnv1a64Hex(Self.canonicalDescription(of: [$0])))
+            })
         for entity in entities {
             entity.insertOrder = entity.columns.indices.sorted { (entity.columns[$0].writeRank, $0) < (entity.columns[$1].writeRank, $1) }
             entity.unresolvedRelations = RelationSlots(unresolved: entity.relationships.count)
@@ -72,19 +73,29 @@ public final class ObjectModel: @unchecked Sendable {
     static func canonicalDescription(of entities: [EntityDescription]) -> String {
         var lines: [String] = []
         for entity in entities {
-            lines.append("entity \(entity.number) \(entity.name) \(entity.tableName) parent=\(entity.parent?.name ?? "-") abstract=\(entity.isAbstract)")
+            lines.append(
+                "entity \(entity.number) \(entity.name) \(entity.tableName) parent=\(entity.parent?.name ?? "-") abstract=\(entity.isAbstract)"
+            )
             for attribute in entity.attributes where attribute.entity === entity {
-                let validation = attribute.validation.isEmpty ? "" : " validation=\(attribute.validation.minimum.map { String($0) } ?? "-"),\(attribute.validation.maximum.map { String($0) } ?? "-"),\(attribute.validation.pattern ?? "-")"
-                lines.append("  attribute \(attribute.name) \(attribute.type.rawValue) optional=\(attribute.isOptional) default=\(attribute.defaultValue) indexed=\(attribute.isIndexed) transient=\(attribute.isTransient) column=\(attribute.columnName)\(validation)")
+                let validation =
+                    attribute.validation.isEmpty
+                    ? ""
+                    : " validation=\(attribute.validation.minimum.map { String($0) } ?? "-"),\(attribute.validation.maximum.map { String($0) } ?? "-"),\(attribute.validation.pattern ?? "-")"
+                lines.append(
+                    "  attribute \(attribute.name) \(attribute.type.rawValue) optional=\(attribute.isOptional) default=\(attribute.defaultValue) indexed=\(attribute.isIndexed) transient=\(attribute.isTransient) column=\(attribute.columnName)\(validation)"
+                )
             }
             for derived in entity.derivedAttributes where derived.entity === entity {
                 lines.append("  derived \(derived.name) \(derived.derivation) \(derived.type.rawValue) column=\(derived.columnName)")
             }
             for relationship in entity.relationships where relationship.entity === entity {
-                lines.append("  relationship \(relationship.name) -> \(relationship.destination.name) \(relationship.kind.rawValue) inverse=\(relationship.inverse?.name ?? "-") optional=\(relationship.isOptional) delete=\(relationship.deleteRule.rawValue) ordered=\(relationship.isOrdered) count=\(relationship.minCount)...\(relationship.maxCount) column=\(relationship.columnName) join=\(relationship.joinTable?.tableName ?? "-")")
+                lines.append(
+                    "  relationship \(relationship.name) -> \(relationship.destination.name) \(relationship.kind.rawValue) inverse=\(relationship.inverse?.name ?? "-") optional=\(relationship.isOptional) delete=\(relationship.deleteRule.rawValue) ordered=\(relationship.isOrdered) count=\(relationship.minCount)...\(relationship.maxCount) column=\(relationship.columnName) join=\(relationship.joinTable?.tableName ?? "-")"
+                )
             }
             for index in entity.fetchIndexes {
-                lines.append("  index \(index.name) " + index.elements.map { "\($0.property)\($0.ascending ? "" : " desc")" }.joined(separator: ","))
+                lines.append(
+                    "  index \(index.name) " + index.elements.map { "\($0.property)\($0.ascending ? "" : " desc")" }.joined(separator: ","))
             }
             for constraint in entity.uniquenessConstraints { lines.append("  unique " + constraint.joined(separator: ",")) }
         }
@@ -108,7 +119,8 @@ public final class ObjectModel: @unchecked Sendable {
         var ordered: [EntityDescription] = []
         var placed = Set<Int>()
         while ordered.count < entities.count {
-            let ready = entities.first { !placed.contains($0.number) && mustFollow[$0.number, default: []].isSubset(of: placed) }
+            let ready =
+                entities.first { !placed.contains($0.number) && mustFollow[$0.number, default: []].isSubset(of: placed) }
                 ?? entities.first { !placed.contains($0.number) }!
             ordered.append(ready)
             placed.insert(ready.number)

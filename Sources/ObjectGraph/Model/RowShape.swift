@@ -65,8 +65,9 @@ struct RowShape {
                 (columns + slot).initialize(to: Column(type: type, word: word))
                 word += type.slotWords
             }
-            shape = RowShape(tableNumber: tableNumber, count: count, wordCount: wordCount, initialWords: UnsafePointer(words), startsComplete: complete,
-                             columns: UnsafePointer(columns))
+            shape = RowShape(
+                tableNumber: tableNumber, count: count, wordCount: wordCount, initialWords: UnsafePointer(words), startsComplete: complete,
+                columns: UnsafePointer(columns))
         }
 
         /// The shape of a row of no columns, until an entity's columns are laid out.

@@ -49,7 +49,8 @@ struct RowSlots {
     }
 
     /// Whether String, Data, URL and UUID fit two words and Decimal three, so that they can be kept in slots.
-    static let payloadsFit = fits(String.self, words: 2) && fits(Data.self, words: 2) && fits(URL.self, words: 2)
+    static let payloadsFit =
+        fits(String.self, words: 2) && fits(Data.self, words: 2) && fits(URL.self, words: 2)
         && fits(UUID.self, words: 2) && fits(Decimal.self, words: 3)
 
     private static func fits<T>(_: T.Type, words: Int) -> Bool {
@@ -102,7 +103,8 @@ struct RowSlots {
     static func extraWords(in tags: UInt64, before slots: Int) -> Int {
         let counts = (tags &>> 7 & 0x0101_0101_0101_0101) &+ (tags &>> 6 & 0x0101_0101_0101_0101)
         let sums = (counts &<< 8) &* 0x0101_0101_0101_0101
-        return slots == 8 ? Int(truncatingIfNeeded: (counts &* 0x0101_0101_0101_0101) &>> 56)
+        return slots == 8
+            ? Int(truncatingIfNeeded: (counts &* 0x0101_0101_0101_0101) &>> 56)
             : Int(truncatingIfNeeded: (sums &>> UInt64(slots << 3)) & 0xff)
     }
 
@@ -137,17 +139,36 @@ struct RowSlots {
         let tag: SlotTag
         switch value {
         case .null: tag = .null
-        case let .int(v): payload.storeBytes(of: v, as: Int64.self); tag = .int
-        case let .double(v): payload.storeBytes(of: v, as: Double.self); tag = .double
-        case let .bool(v): payload.storeBytes(of: v, as: Bool.self); tag = .bool
-        case let .date(v): payload.storeBytes(of: v.timeIntervalSinceReferenceDate, as: Double.self); tag = .date
-        case let .uuid(v) where words >= 2: payload.storeBytes(of: v, as: UUID.self); tag = .uuid
-        case let .string(v) where words >= 2: payload.initializeMemory(as: String.self, repeating: v, count: 1); tag = .string
-        case let .binary(v) where words >= 2: payload.initializeMemory(as: Data.self, repeating: v, count: 1); tag = .binary
-        case let .url(v) where words >= 2: payload.initializeMemory(as: URL.self, repeating: v, count: 1); tag = .url
-        case let .decimal(v) where words >= 3: payload.storeBytes(of: v, as: Decimal.self); tag = .decimal
+        case let .int(v):
+            payload.storeBytes(of: v, as: Int64.self)
+            tag = .int
+        case let .double(v):
+            payload.storeBytes(of: v, as: Double.self)
+            tag = .double
+        case let .bool(v):
+            payload.storeBytes(of: v, as: Bool.self)
+            tag = .bool
+        case let .date(v):
+            payload.storeBytes(of: v.timeIntervalSinceReferenceDate, as: Double.self)
+            tag = .date
+        case let .uuid(v) where words >= 2:
+            payload.storeBytes(of: v, as: UUID.self)
+            tag = .uuid
+        case let .string(v) where words >= 2:
+            payload.initializeMemory(as: String.self, repeating: v, count: 1)
+            tag = .string
+        case let .binary(v) where words >= 2:
+            payload.initializeMemory(as: Data.self, repeating: v, count: 1)
+            tag = .binary
+        case let .url(v) where words >= 2:
+            payload.initializeMemory(as: URL.self, repeating: v, count: 1)
+            tag = .url
+        case let .decimal(v) where words >= 3:
+            payload.storeBytes(of: v, as: Decimal.self)
+            tag = .decimal
         case .uuid, .string, .binary, .url, .decimal:
-            payload.initializeMemory(as: ValueBox.self, repeating: ValueBox(value), count: 1); tag = .boxed
+            payload.initializeMemory(as: ValueBox.self, repeating: ValueBox(value), count: 1)
+            tag = .boxed
         }
         setTagByte(slot, SlotTag.widthBits(words: words) | tag.rawValue)
     }
@@ -202,7 +223,8 @@ struct RowSlots {
     /// Initializes the reference in `slot`'s payload as a copy of `source`'s, slot for slot: for a row whose tags
     /// and bytes were copied from `source`, so that each reference gets its own count.
     func initializeReference(_ slot: Int, from source: RowSlots) {
-        let target = payload(slot), payload = source.payload(slot)
+        let target = payload(slot)
+        let payload = source.payload(slot)
         switch source.tag(slot) {
         case .string: target.initializeMemory(as: String.self, repeating: payload.assumingMemoryBound(to: String.self).pointee, count: 1)
         case .binary: target.initializeMemory(as: Data.self, repeating: payload.assumingMemoryBound(to: Data.self).pointee, count: 1)

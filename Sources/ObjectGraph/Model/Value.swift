@@ -74,9 +74,9 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     public func fits(_ type: AttributeType) -> Bool {
         switch (self, type) {
         case (.null, _), (_, .undefined), (.string, .string), (.int, .int16), (.int, .int32), (.int, .int64),
-             (.double, .double), (.int, .double), (.double, .float), (.int, .float), (.bool, .bool), (.int, .bool),
-             (.date, .date), (.uuid, .uuid), (.binary, .binary), (.binary, .transformable), (.url, .uri),
-             (.decimal, .decimal), (.int, .decimal), (.double, .decimal):
+            (.double, .double), (.int, .double), (.double, .float), (.int, .float), (.bool, .bool), (.int, .bool),
+            (.date, .date), (.uuid, .uuid), (.binary, .binary), (.binary, .transformable), (.url, .uri),
+            (.decimal, .decimal), (.int, .decimal), (.double, .decimal):
             return true
         default:
             return false
@@ -123,7 +123,8 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Value: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral {
+    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
+{
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int64) { self = .int(value) }
     public init(floatLiteral value: Double) { self = .double(value) }
@@ -145,7 +146,12 @@ extension Value: Comparable {
     private enum SortKey {
         case null, number(Double), text(String), blob([UInt8])
         var rank: Int {
-            switch self { case .null: 0; case .number: 1; case .text: 2; case .blob: 3 }
+            switch self {
+            case .null: 0
+            case .number: 1
+            case .text: 2
+            case .blob: 3
+            }
         }
     }
 

@@ -16,16 +16,22 @@ extension ManagedObject {
     /// The value of `attribute`, firing the fault if needed (a transient attribute never fires it).
     @inline(__always)
     public func value(_ attribute: AttributeDescription) throws -> Value {
-        guard entity === attribute.declaringEntity || entity.isKind(of: attribute.entity) else { throw wrongEntity(attribute.name, of: attribute.entity) }
+        guard entity === attribute.declaringEntity || entity.isKind(of: attribute.entity) else {
+            throw wrongEntity(attribute.name, of: attribute.entity)
+        }
         try checkOwnerThread()
-        if attribute.isTransient { return owner?.transientValues[ObjectIdentifier(self)]?[attribute.slot] ?? entity.transientDefaults[attribute.slot] }
+        if attribute.isTransient {
+            return owner?.transientValues[ObjectIdentifier(self)]?[attribute.slot] ?? entity.transientDefaults[attribute.slot]
+        }
         if isFault { try fire() }
         return current(attribute.slot)
     }
 
     /// The stored value of a derived attribute (kept up to date by each save).
     public func value(_ derived: DerivedAttributeDescription) throws -> Value {
-        guard entity === derived.declaringEntity || entity.isKind(of: derived.entity) else { throw wrongEntity(derived.name, of: derived.entity) }
+        guard entity === derived.declaringEntity || entity.isKind(of: derived.entity) else {
+            throw wrongEntity(derived.name, of: derived.entity)
+        }
         if isFault { try fire() }
         return current(derived.slot)
     }
@@ -44,10 +50,13 @@ extension ManagedObject {
     /// Sets `attribute`; the value must fit the attribute's type (an `.int` also fits a number or bool attribute).
     /// Ranges, lengths and patterns are checked at save, as Core Data validates.
     public func setValue(_ value: Value, for attribute: AttributeDescription) throws {
-        guard entity === attribute.declaringEntity || entity.isKind(of: attribute.entity) else { throw wrongEntity(attribute.name, of: attribute.entity) }
+        guard entity === attribute.declaringEntity || entity.isKind(of: attribute.entity) else {
+            throw wrongEntity(attribute.name, of: attribute.entity)
+        }
         guard value.fits(attribute.type) else {
             throw ObjectGraphError.invalidOperation(
-                "cannot store \(value.kindName) \(value) in \(entity.name).\(attribute.name), which holds \(attribute.type.xcodeName) values")
+                "cannot store \(value.kindName) \(value) in \(entity.name).\(attribute.name), which holds \(attribute.type.xcodeName) values"
+            )
         }
         try withContext { context in
             if attribute.isTransient {
@@ -114,15 +123,17 @@ public struct AttributeTransformer<T> {
 extension AttributeTransformer where T: Codable {
     /// A binary property list of a Codable value.
     public static var propertyList: AttributeTransformer<T> {
-        AttributeTransformer(encode: { value in
-            let encoder = PropertyListEncoder()
-            encoder.outputFormat = .binary
-            return try encoder.encode([value])
-        }, decode: { data in
-            guard let value = try PropertyListDecoder().decode([T].self, from: data).first else {
-                throw ObjectGraphError.invalidOperation("a transformable value's bytes hold no value")
-            }
-            return value
-        })
+        AttributeTransformer(
+            encode: { value in
+                let encoder = PropertyListEncoder()
+                encoder.outputFormat = .binary
+                return try encoder.encode([value])
+            },
+            decode: { data in
+                guard let value = try PropertyListDecoder().decode([T].self, from: data).first else {
+                    throw ObjectGraphError.invalidOperation("a transformable value's bytes hold no value")
+                }
+                return value
+            })
     }
 }

@@ -125,7 +125,8 @@ extension ManagedObject {
         try checkOrdered(relationship)
         let state = try loadedToMany(relationship)
         guard index >= 0, index <= state.members!.count else {
-            throw ObjectGraphError.invalidOperation("index \(index) is out of bounds for \(relationship.qualifiedName), which has \(state.members!.count) members")
+            throw ObjectGraphError.invalidOperation(
+                "index \(index) is out of bounds for \(relationship.qualifiedName), which has \(state.members!.count) members")
         }
         if let current = state.members!.position(of: object) {
             return try moveObject(at: current, to: Swift.min(index, state.members!.count - 1), in: relationship)
@@ -148,7 +149,8 @@ extension ManagedObject {
         let state = try loadedToMany(relationship)
         let count = state.members!.count
         guard (0..<count).contains(source), (0..<count).contains(destination) else {
-            throw ObjectGraphError.invalidOperation("cannot move \(relationship.qualifiedName)[\(source)] to \(destination): it has \(count) members")
+            throw ObjectGraphError.invalidOperation(
+                "cannot move \(relationship.qualifiedName)[\(source)] to \(destination): it has \(count) members")
         }
         guard source != destination else { return }
         context.willChange(self)
@@ -163,7 +165,8 @@ extension ManagedObject {
         try checkOrdered(relationship)
         let members = try loadedToMany(relationship).members!
         guard members.indices.contains(index) else {
-            throw ObjectGraphError.invalidOperation("index \(index) is out of bounds for \(relationship.qualifiedName), which has \(members.count) members")
+            throw ObjectGraphError.invalidOperation(
+                "index \(index) is out of bounds for \(relationship.qualifiedName), which has \(members.count) members")
         }
         try remove(members[index], from: relationship)
     }
@@ -171,7 +174,8 @@ extension ManagedObject {
     private func checkOrdered(_ relationship: RelationshipDescription) throws {
         try check(relationship, toMany: true)
         guard relationship.isOrdered else {
-            throw ObjectGraphError.invalidOperation("\(relationship.qualifiedName) is not ordered; positions mean nothing in it (use add(_:to:))")
+            throw ObjectGraphError.invalidOperation(
+                "\(relationship.qualifiedName) is not ordered; positions mean nothing in it (use add(_:to:))")
         }
     }
 
@@ -196,8 +200,10 @@ extension ManagedObject {
     // MARK: Inverse maintenance
 
     /// Sets a to-one relationship of a fired object, keeping the inverse side in step.
-    func setToOneMaintainingInverse(_ relationship: RelationshipDescription, _ newValue: ManagedObject?,
-                                    context: ObjectContext) throws {
+    func setToOneMaintainingInverse(
+        _ relationship: RelationshipDescription, _ newValue: ManagedObject?,
+        context: ObjectContext
+    ) throws {
         let old = resolvedToOne(relationship, context: context)
         guard old !== newValue else { return }
         context.willChange(self)
@@ -280,7 +286,8 @@ extension ManagedObject {
             }
             var entity = relationship.destination
             if relationship.entitySlot >= 0, case let .int(number)? = storedValue(slot: relationship.entitySlot),
-               let concrete = context.model.entity(number: Int(number)), concrete.isKind(of: entity) {
+                let concrete = context.model.entity(number: Int(number)), concrete.isKind(of: entity)
+            {
                 entity = concrete
             }
             let destination = context.object(entity, primaryKey: key)
@@ -345,7 +352,9 @@ extension ManagedObject {
     }
 
     private func check(_ relationship: RelationshipDescription, toMany: Bool) throws {
-        guard entity === relationship.declaringEntity || entity.isKind(of: relationship.entity) else { throw wrongEntity(relationship.name, of: relationship.entity) }
+        guard entity === relationship.declaringEntity || entity.isKind(of: relationship.entity) else {
+            throw wrongEntity(relationship.name, of: relationship.entity)
+        }
         guard relationship.isToMany == toMany else {
             throw ObjectGraphError.invalidOperation("\(relationship.qualifiedName) is \(relationship.isToMany ? "to-many" : "to-one")")
         }

@@ -62,7 +62,10 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     var snapshot: RowSnapshot? {
         @inline(__always) get { word[.localRow] ? row.unsafelyUnwrapped.base : row }
         set {
-            guard word[.localRow] else { row = newValue; return }
+            guard word[.localRow] else {
+                row = newValue
+                return
+            }
             let local = row.unsafelyUnwrapped
             if newValue === local { adoptLocalRowAsSnapshot() } else { local.base = newValue }
         }
@@ -157,8 +160,9 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
 
     /// The object's ID: permanent once saved, temporary before. Safe to read from any thread.
     public var objectID: ObjectID {
-        ObjectID(entity: entity, primaryKey: primaryKey, temporaryNumber: temporaryNumber,
-                 storeIdentifier: owner?.store.identifier ?? "", model: owner?.model)
+        ObjectID(
+            entity: entity, primaryKey: primaryKey, temporaryNumber: temporaryNumber,
+            storeIdentifier: owner?.store.identifier ?? "", model: owner?.model)
     }
 
     /// The context the object belongs to, if it is still registered.
@@ -168,8 +172,11 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     public var hasChanges: Bool { isInserted || isUpdated || isDeleted }
 
     public var description: String {
-        let state = isFault ? "<fault>" : currentRow.enumerated().map { entity.columns[$0.offset].name + "=" + $0.element.description }
-            .joined(separator: ", ")
+        let state =
+            isFault
+            ? "<fault>"
+            : currentRow.enumerated().map { entity.columns[$0.offset].name + "=" + $0.element.description }
+                .joined(separator: ", ")
         return "\(entity.name) \(objectID) \(state)"
     }
 
@@ -184,7 +191,8 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
             return ownerReference.takeUnretainedValue()
         }
         throw ObjectGraphError.invalidOperation(
-            "\(entity.name) \(objectID) is not registered in a context (its context was reset or released, or the object was deleted and saved)")
+            "\(entity.name) \(objectID) is not registered in a context (its context was reset or released, or the object was deleted and saved)"
+        )
     }
 
     /// Runs `body` with the context, checked for the calling thread, borrowed rather than retained (profiled:

@@ -43,7 +43,8 @@ enum OrderKeys {
         var previous = [Int](repeating: -1, count: keys.count)
         for (index, key) in keys.enumerated() {
             guard let key, key > 0 else { continue }
-            var low = 0, high = tails.count
+            var low = 0
+            var high = tails.count
             while low < high {
                 let middle = (low + high) / 2
                 if keys[tails[middle]]! < key { low = middle + 1 } else { high = middle }

@@ -57,10 +57,15 @@ final class ToManyState {
 
     /// Calls `body`, unretained and in order, with the members a save writes rows or keys for: every member of an
     /// inserted owner (all of them are new to the store), else those added since the last save.
-    func forEachMemberToWrite(ownerIsInserted: Bool, prefetchingRows rows: Bool = false,
-                              _ body: (ManagedObject) throws -> Void) rethrows {
-        if ownerIsInserted { try members?.elements.forEachUnretained(prefetchingRows: rows, body) }
-        else { try added.elements.forEachUnretained(prefetchingRows: rows, body) }
+    func forEachMemberToWrite(
+        ownerIsInserted: Bool, prefetchingRows rows: Bool = false,
+        _ body: (ManagedObject) throws -> Void
+    ) rethrows {
+        if ownerIsInserted {
+            try members?.elements.forEachUnretained(prefetchingRows: rows, body)
+        } else {
+            try added.elements.forEachUnretained(prefetchingRows: rows, body)
+        }
     }
 
     func clearChanges() {

@@ -34,7 +34,9 @@ package final class IntArrayModule {
         for array in arrays {
             let sql = "CREATE VIRTUAL TABLE temp.\(array.name) USING intarray"
             let created = sqlite3_exec(handle, sql, nil, nil, nil)
-            guard created == SQLITE_OK else { throw IntArrayError(code: created, message: String(cString: sqlite3_errmsg(handle)), sql: sql) }
+            guard created == SQLITE_OK else {
+                throw IntArrayError(code: created, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+            }
         }
     }
 
@@ -54,22 +56,25 @@ package final class IntArrayModule {
     private static func makeModule() -> sqlite3_module {
         var module = sqlite3_module()
         module.iVersion = 0
-        let connect: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, Int32,
-                                     UnsafePointer<UnsafePointer<CChar>?>?,
-                                     UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab>?>?,
-                                     UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 = {
-            db, aux, argc, argv, vtabOut, _ in
-            guard let aux, let argv, argc >= 3, let tableName = argv[2] else { return SQLITE_ERROR }
-            let owner = Unmanaged<IntArrayModule>.fromOpaque(aux).takeUnretainedValue()
-            guard let array = owner.array(named: String(cString: tableName)) else { return SQLITE_ERROR }
-            let code = sqlite3_declare_vtab(db, "CREATE TABLE x(value INTEGER PRIMARY KEY)")
-            guard code == SQLITE_OK else { return code }
-            guard let raw = sqlite3_malloc(Int32(vtabSize)) else { return SQLITE_NOMEM }
-            raw.initializeMemory(as: UInt8.self, repeating: 0, count: vtabSize)
-            arrayPointer(ofTable: raw).storeBytes(of: Unmanaged.passUnretained(array).toOpaque(), as: UnsafeMutableRawPointer.self)
-            vtabOut?.pointee = raw.assumingMemoryBound(to: sqlite3_vtab.self)
-            return SQLITE_OK
-        }
+        let connect:
+            @convention(c) (
+                OpaquePointer?, UnsafeMutableRawPointer?, Int32,
+                UnsafePointer<UnsafePointer<CChar>?>?,
+                UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab>?>?,
+                UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+            ) -> Int32 = {
+                db, aux, argc, argv, vtabOut, _ in
+                guard let aux, let argv, argc >= 3, let tableName = argv[2] else { return SQLITE_ERROR }
+                let owner = Unmanaged<IntArrayModule>.fromOpaque(aux).takeUnretainedValue()
+                guard let array = owner.array(named: String(cString: tableName)) else { return SQLITE_ERROR }
+                let code = sqlite3_declare_vtab(db, "CREATE TABLE x(value INTEGER PRIMARY KEY)")
+                guard code == SQLITE_OK else { return code }
+                guard let raw = sqlite3_malloc(Int32(vtabSize)) else { return SQLITE_NOMEM }
+                raw.initializeMemory(as: UInt8.self, repeating: 0, count: vtabSize)
+                arrayPointer(ofTable: raw).storeBytes(of: Unmanaged.passUnretained(array).toOpaque(), as: UnsafeMutableRawPointer.self)
+                vtabOut?.pointee = raw.assumingMemoryBound(to: sqlite3_vtab.self)
+                return SQLITE_OK
+            }
         module.xCreate = connect
         module.xConnect = connect
         module.xBestIndex = { _, info in

@@ -46,8 +46,10 @@ package enum SQLFunctions {
         }
         try function(connection, "NSCoreDataMatches", 3) { args in
             guard let value = args.text(0), let pattern = args.text(1) else { return .int(0) }
-            return .int(NSRegularExpressionCache.matches(fold(value, args.int(2) & 2 != 0 ? [.diacriticInsensitive] : []),
-                                                         pattern, caseInsensitive: args.int(2) & 1 != 0) ? 1 : 0)
+            return .int(
+                NSRegularExpressionCache.matches(
+                    fold(value, args.int(2) & 2 != 0 ? [.diacriticInsensitive] : []),
+                    pattern, caseInsensitive: args.int(2) & 1 != 0) ? 1 : 0)
         }
         try function(connection, "NSCoreDataStringCompare", 4) { args in
             guard let value = args.text(0), let other = args.text(1) else { return .null }
@@ -61,8 +63,9 @@ package enum SQLFunctions {
         try function(connection, "NSCoreDataToLower", 1) { args in args.text(0).map { .string($0.lowercased()) } ?? .null }
         for name in ["NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"] {
             try function(connection, name, 5, deterministic: false) { args in
-                collector.updates.append(DerivedValueCollector.Update(
-                    entityNumber: Int(args.int(1)), primaryKey: args.int(2), attribute: args.text(3) ?? "", value: args.value(4)))
+                collector.updates.append(
+                    DerivedValueCollector.Update(
+                        entityNumber: Int(args.int(1)), primaryKey: args.int(2), attribute: args.text(3) ?? "", value: args.value(4)))
                 return .null
             }
         }
@@ -85,8 +88,12 @@ package enum SQLFunctions {
         var folding: String.CompareOptions = []
         if options & 1 != 0 { folding.insert(.caseInsensitive) }
         if options & 2 != 0 { folding.insert(.diacriticInsensitive) }
-        let subject = Array(fold(value, folding)), wildcard = Array(fold(pattern, folding))
-        var s = 0, p = 0, star = -1, mark = 0
+        let subject = Array(fold(value, folding))
+        let wildcard = Array(fold(pattern, folding))
+        var s = 0
+        var p = 0
+        var star = -1
+        var mark = 0
         while s < subject.count {
             if p < wildcard.count, wildcard[p] == "?" || wildcard[p] == subject[s] {
                 s += 1
@@ -112,7 +119,8 @@ package enum SQLFunctions {
         var folding: String.CompareOptions = []
         if options & 1 != 0 { folding.insert(.caseInsensitive) }
         if options & 2 != 0 { folding.insert(.diacriticInsensitive) }
-        let a = fold(value, folding), b = fold(other, folding)
+        let a = fold(value, folding)
+        let b = fold(other, folding)
         return a == b ? 0 : (a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1)
     }
 
@@ -150,25 +158,30 @@ package enum SQLFunctions {
         init(_ run: @escaping (Arguments) -> Value) { self.run = run }
     }
 
-    private static func function(_ connection: OpaquePointer, _ name: String, _ arity: Int32, deterministic: Bool = true,
-                                 _ body: @escaping (Arguments) -> Value) throws {
+    private static func function(
+        _ connection: OpaquePointer, _ name: String, _ arity: Int32, deterministic: Bool = true,
+        _ body: @escaping (Arguments) -> Value
+    ) throws {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         let flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0)
-        let code = sqlite3_create_function_v2(connection, name, arity, flags, context, { context, argc, argv in
-            guard let pointer = sqlite3_user_data(context) else { return }
-            let body = Unmanaged<Body>.fromOpaque(pointer).takeUnretainedValue()
-            let empty = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: 1)
-            defer { empty.deallocate() }
-            switch body.run(Arguments(argv: argv ?? empty)) {
-            case let .int(v): sqlite3_result_int64(context, v)
-            case let .double(v): sqlite3_result_double(context, v)
-            case let .string(v): sqlite3_result_text(context, v, -1, csqlite_transient())
-            default: sqlite3_result_null(context)
-            }
-        }, nil, nil, { pointer in
-            guard let pointer else { return }
-            Unmanaged<Body>.fromOpaque(pointer).release()
-        })
+        let code = sqlite3_create_function_v2(
+            connection, name, arity, flags, context,
+            { context, argc, argv in
+                guard let pointer = sqlite3_user_data(context) else { return }
+                let body = Unmanaged<Body>.fromOpaque(pointer).takeUnretainedValue()
+                let empty = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: 1)
+                defer { empty.deallocate() }
+                switch body.run(Arguments(argv: argv ?? empty)) {
+                case let .int(v): sqlite3_result_int64(context, v)
+                case let .double(v): sqlite3_result_double(context, v)
+                case let .string(v): sqlite3_result_text(context, v, -1, csqlite_transient())
+                default: sqlite3_result_null(context)
+                }
+            }, nil, nil,
+            { pointer in
+                guard let pointer else { return }
+                Unmanaged<Body>.fromOpaque(pointer).release()
+            })
         guard code == SQLITE_OK else { throw RegistrationFailure(code: code) }
     }
 }

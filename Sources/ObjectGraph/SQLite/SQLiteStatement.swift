@@ -91,7 +91,8 @@ final class SQLiteStatement {
     private func bindError(_ failure: (code: Int32, index: Int32)) -> ObjectGraphError {
         sqlite3_reset(handle)
         bindFailure = nil
-        let message = failure.code == SQLITE_RANGE
+        let message =
+            failure.code == SQLITE_RANGE
             ? "bind index \(failure.index) is out of range: the statement has \(sqlite3_bind_parameter_count(handle)) parameters"
             : "binding parameter \(failure.index) failed: \(String(cString: sqlite3_errstr(failure.code)))"
         return .sqlite(code: failure.code, message: message, sql: sql)
@@ -123,8 +124,9 @@ final class SQLiteStatement {
     func bind(_ value: String, at index: Int32) {
         var text = value
         let code = text.withUTF8 { utf8 in
-            sqlite3_bind_text(handle, index, UnsafeRawPointer(utf8.baseAddress!).assumingMemoryBound(to: CChar.self),
-                              Int32(utf8.count), csqlite_transient())
+            sqlite3_bind_text(
+                handle, index, UnsafeRawPointer(utf8.baseAddress!).assumingMemoryBound(to: CChar.self),
+                Int32(utf8.count), csqlite_transient())
         }
         check(code, index)
         if recordedBindings != nil { record(index, "\"\(value)\"", "\"\(value)\"") }
@@ -132,8 +134,10 @@ final class SQLiteStatement {
     }
 
     func bind(bytes: UnsafeRawBufferPointer, at index: Int32) {
-        check(sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count),
-                                csqlite_transient()), index)
+        check(
+            sqlite3_bind_blob(
+                handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count),
+                csqlite_transient()), index)
         if recordedBindings != nil { record(index, "<\(bytes.count) bytes>", "<NSData len=\(bytes.count)>") }
         if loggedBindings != nil { log(index, .blob(Array(bytes))) }
     }

@@ -30,8 +30,10 @@ package final class StatementLog {
         /// Rows the statement returned (0 for one that returns none).
         package fileprivate(set) var rows = 0
 
-        init(sql: String, bindings: [Bound], intArrays: [(table: Int, values: ContiguousArray<Int64>)], isExec: Bool = false,
-             cause: Cause = Cause(kind: .other, subject: "")) {
+        init(
+            sql: String, bindings: [Bound], intArrays: [(table: Int, values: ContiguousArray<Int64>)], isExec: Bool = false,
+            cause: Cause = Cause(kind: .other, subject: "")
+        ) {
             self.sql = sql
             self.bindings = bindings
             self.intArrays = intArrays

@@ -33,14 +33,22 @@ extension SchemaBuilder {
             let aggregate = sumColumn.map { "IFNULL(SUM(\($0)), 0)" } ?? "IFNULL(COUNT(\(key)), 0)"
             let watched = sumColumn.map { "\(key), \($0)" } ?? key
             var sql = [
-                "CREATE TRIGGER IF NOT EXISTS \(prefix)_INSERT AFTER INSERT ON \(memberTable) FOR EACH ROW WHEN (NEW.\(key) NOT NULL) BEGIN UPDATE \(owner) SET \(column) = IFNULL(\(column), 0) + \(plus) WHERE Z_PK = NEW.\(key); \(report(owner, "Z_PK = NEW.\(key)")) END",
+                "CREATE TRIGGER IF NOT EXISTS \(prefix)_INSERT AFTER INSERT ON \(memberTable) FOR EACH ROW WHEN (NEW.\(key) NOT NULL) BEGIN UPDATE \(owner) SET \(column) = IFNULL(\(column), 0) + \(plus) WHERE Z_PK = NEW.\(key); \(report(owner, "Z_PK = NEW.\(key)")) END"
             ]
             if relationship.kind != .manyToMany {
-                sql.append("CREATE TRIGGER IF NOT EXISTS \(prefix)_UPDATE_INCREMENT AFTER UPDATE OF \(watched) ON \(memberTable) FOR EACH ROW WHEN (NEW.\(key) NOT NULL) BEGIN UPDATE \(owner) SET \(column) = \(column) + \(plus) WHERE Z_PK = NEW.\(key); \(report(owner, "Z_PK = NEW.\(key)")) END")
-                sql.append("CREATE TRIGGER IF NOT EXISTS \(prefix)_UPDATE_DECREMENT AFTER UPDATE OF \(watched) ON \(memberTable) FOR EACH ROW WHEN (OLD.\(key) NOT NULL) BEGIN UPDATE \(owner) SET \(column) = \(column) - \(minus) WHERE Z_PK = OLD.\(key); \(report(owner, "Z_PK = OLD.\(key)")) END")
+                sql.append(
+                    "CREATE TRIGGER IF NOT EXISTS \(prefix)_UPDATE_INCREMENT AFTER UPDATE OF \(watched) ON \(memberTable) FOR EACH ROW WHEN (NEW.\(key) NOT NULL) BEGIN UPDATE \(owner) SET \(column) = \(column) + \(plus) WHERE Z_PK = NEW.\(key); \(report(owner, "Z_PK = NEW.\(key)")) END"
+                )
+                sql.append(
+                    "CREATE TRIGGER IF NOT EXISTS \(prefix)_UPDATE_DECREMENT AFTER UPDATE OF \(watched) ON \(memberTable) FOR EACH ROW WHEN (OLD.\(key) NOT NULL) BEGIN UPDATE \(owner) SET \(column) = \(column) - \(minus) WHERE Z_PK = OLD.\(key); \(report(owner, "Z_PK = OLD.\(key)")) END"
+                )
             }
-            sql.append("CREATE TRIGGER IF NOT EXISTS \(prefix)_DELETE AFTER DELETE ON \(memberTable) FOR EACH ROW WHEN (OLD.\(key) NOT NULL) BEGIN UPDATE \(owner) SET \(column) = \(column) - \(minus) WHERE Z_PK = OLD.\(key); \(report(owner, "Z_PK = OLD.\(key)")) END")
-            sql.append("CREATE TRIGGER IF NOT EXISTS Z_DA_\(owner)_\(entity.name)_\(name)_SOURCE_INSERT AFTER INSERT ON \(owner) FOR EACH ROW\(ownRows) BEGIN UPDATE \(owner) SET \(column) = (SELECT \(aggregate) FROM \(memberTable) WHERE \(key) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK; \(report(owner, "Z_PK = NEW.Z_PK", inserted: true)) END")
+            sql.append(
+                "CREATE TRIGGER IF NOT EXISTS \(prefix)_DELETE AFTER DELETE ON \(memberTable) FOR EACH ROW WHEN (OLD.\(key) NOT NULL) BEGIN UPDATE \(owner) SET \(column) = \(column) - \(minus) WHERE Z_PK = OLD.\(key); \(report(owner, "Z_PK = OLD.\(key)")) END"
+            )
+            sql.append(
+                "CREATE TRIGGER IF NOT EXISTS Z_DA_\(owner)_\(entity.name)_\(name)_SOURCE_INSERT AFTER INSERT ON \(owner) FOR EACH ROW\(ownRows) BEGIN UPDATE \(owner) SET \(column) = (SELECT \(aggregate) FROM \(memberTable) WHERE \(key) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK; \(report(owner, "Z_PK = NEW.Z_PK", inserted: true)) END"
+            )
             return sql
         case let .aggregate(function, _, _):
             let relationship = derived.relationship!
@@ -48,8 +56,10 @@ extension SchemaBuilder {
             let (memberTable, key) = memberKey(relationship)
             let prefix = "Z_DA_\(memberTable)_\(entity.name)_\(name)"
             let (better, sqlFunction) = function == .max ? (">", "MAX") : ("<", "MIN")
-            let recompute = "UPDATE \(owner) SET \(column) = (SELECT \(sqlFunction)(\(value)) FROM \(memberTable) WHERE \(key) = OLD.\(key)) WHERE Z_PK = OLD.\(key) AND OLD.\(value) \(better)= \(column);"
-            let improve = "UPDATE \(owner) SET \(column) = NEW.\(value) WHERE Z_PK = NEW.\(key) AND (\(column) IS NULL OR NEW.\(value) \(better) \(column)); \(report(owner, "Z_PK = NEW.\(key) AND (\(column) IS NULL OR NEW.\(value) \(better)= \(column))"))"
+            let recompute =
+                "UPDATE \(owner) SET \(column) = (SELECT \(sqlFunction)(\(value)) FROM \(memberTable) WHERE \(key) = OLD.\(key)) WHERE Z_PK = OLD.\(key) AND OLD.\(value) \(better)= \(column);"
+            let improve =
+                "UPDATE \(owner) SET \(column) = NEW.\(value) WHERE Z_PK = NEW.\(key) AND (\(column) IS NULL OR NEW.\(value) \(better) \(column)); \(report(owner, "Z_PK = NEW.\(key) AND (\(column) IS NULL OR NEW.\(value) \(better)= \(column))"))"
             return [
                 "CREATE TRIGGER IF NOT EXISTS \(prefix)_INSERT AFTER INSERT ON \(memberTable) FOR EACH ROW WHEN (NEW.\(key) NOT NULL AND NEW.\(value) NOT NULL) BEGIN \(improve) END",
                 "CREATE TRIGGER IF NOT EXISTS \(prefix)_UPDATE_SET AFTER UPDATE OF \(key), \(value) ON \(memberTable) FOR EACH ROW WHEN (NEW.\(key) NOT NULL AND NEW.\(value) NOT NULL) BEGIN \(improve) END",
@@ -88,7 +98,9 @@ extension SchemaBuilder {
 
     /// An insert trigger and an update trigger on the owner's own row (Core Data's real `now()` trigger:
     /// `Z_DA_ZITEM_Item_update_UPDATE AFTER UPDATE OF Z_OPT ON ZITEM ... SET ZUPDATE = NSCoreDataNow() ...`).
-    private static func ownRowTriggers(_ derived: DerivedAttributeDescription, token: String, watching: String, condition: String) -> [String] {
+    private static func ownRowTriggers(
+        _ derived: DerivedAttributeDescription, token: String, watching: String, condition: String
+    ) -> [String] {
         let entity = derived.entity
         let owner = entity.tableName
         let column = derived.columnName

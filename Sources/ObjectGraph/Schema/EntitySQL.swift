@@ -107,14 +107,16 @@ struct RelationshipSQL {
         let table = destination.tableName
         if let join = relationship.joinTable, join.isPrimarySide {
             let columns = [join.sourceColumn, join.destinationColumn] + [join.orderColumn, join.inverseOrderColumn].compactMap { $0 }
-            joinInsert = "INSERT OR REPLACE INTO \(join.tableName)(\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+            joinInsert =
+                "INSERT OR REPLACE INTO \(join.tableName)(\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
             joinDelete = "DELETE FROM \(join.tableName) WHERE \(join.sourceColumn) = ? AND \(join.destinationColumn) = ?"
         } else {
             joinInsert = nil
             joinDelete = nil
         }
         if let join = relationship.joinTable, let order = join.orderColumn {
-            let (source, destination) = join.isPrimarySide ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
+            let (source, destination) =
+                join.isPrimarySide ? (join.sourceColumn, join.destinationColumn) : (join.destinationColumn, join.sourceColumn)
             joinReorder = "UPDATE OR FAIL \(join.tableName) SET \(order) = ? WHERE \(source) = ? AND \(destination) = ?"
         } else {
             joinReorder = nil
@@ -128,7 +130,8 @@ struct RelationshipSQL {
             let column = relationship.columnName
             let order = relationship.isOrdered ? "ORDER BY t0.\(relationship.orderColumnName)" : ""
             fault = "\(sql.head)t0.Z_PK FROM \(table) t0 WHERE  t0.\(column) = ? \(order)"
-            prefetch = "\(sql.selectRows)WHERE  t0.\(column) IN (SELECT * FROM _Z_intarray0)  ORDER BY t0.\(column)"
+            prefetch =
+                "\(sql.selectRows)WHERE  t0.\(column) IN (SELECT * FROM _Z_intarray0)  ORDER BY t0.\(column)"
                 + (relationship.isOrdered ? ", t0.\(relationship.orderColumnName)" : "")
             ownerColumn = 3 + Int32(sql.selectColumns.firstIndex { $0.name == column }!)
         case .manyToMany:
@@ -136,8 +139,10 @@ struct RelationshipSQL {
             let join = relationship.joinTable!
             let order = join.orderColumn.map { " ORDER BY t1.\($0)" } ?? ""
             let orderColumn = join.orderColumn.map { ", t1.\($0)" } ?? ""
-            fault = "\(sql.head)t0.Z_PK\(orderColumn) FROM \(join.tableName) t1 JOIN \(table) t0 ON t0.Z_PK = t1.\(join.destinationColumn) WHERE t1.\(join.sourceColumn) = ?\(order)"
-            prefetch = "\(sql.head)\(sql.rowColumns), t1.\(join.sourceColumn)\(orderColumn) FROM \(table) t0 JOIN \(join.tableName) t1 ON t0.Z_PK = t1.\(join.destinationColumn) WHERE  t1.\(join.sourceColumn) IN (SELECT * FROM _Z_intarray0)  ORDER BY t1.\(join.sourceColumn)"
+            fault =
+                "\(sql.head)t0.Z_PK\(orderColumn) FROM \(join.tableName) t1 JOIN \(table) t0 ON t0.Z_PK = t1.\(join.destinationColumn) WHERE t1.\(join.sourceColumn) = ?\(order)"
+            prefetch =
+                "\(sql.head)\(sql.rowColumns), t1.\(join.sourceColumn)\(orderColumn) FROM \(table) t0 JOIN \(join.tableName) t1 ON t0.Z_PK = t1.\(join.destinationColumn) WHERE  t1.\(join.sourceColumn) IN (SELECT * FROM _Z_intarray0)  ORDER BY t1.\(join.sourceColumn)"
                 + orderColumn
             ownerColumn = 3 + Int32(sql.selectColumns.count)
         }

@@ -29,12 +29,16 @@ struct SchemaBuilder {
         for entity in entities {
             let table = entity.tableName
             if entity.parent == nil {
-                for column in entity.tableColumns.filter(\.hasForeignKeyIndex).sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+                for column in entity.tableColumns.filter(\.hasForeignKeyIndex).sorted(by: {
+                    $0.name.utf8.lexicographicallyPrecedes($1.name.utf8)
+                }) {
                     sql.append("CREATE INDEX \(table)_\(column.name)_INDEX ON \(table) (\(column.name))")
                 }
             }
             for join in joinTables(ownedIn: [entity]) {
-                sql.append("CREATE INDEX \(join.tableName)_\(join.destinationColumn)_INDEX ON \(join.tableName) (\(join.destinationColumn), \(join.sourceColumn))")
+                sql.append(
+                    "CREATE INDEX \(join.tableName)_\(join.destinationColumn)_INDEX ON \(join.tableName) (\(join.destinationColumn), \(join.sourceColumn))"
+                )
             }
             if entity.parent == nil && !entity.subentities.isEmpty {
                 sql.append("CREATE INDEX \(table)_Z_ENT_INDEX ON \(table) (Z_ENT)")
@@ -71,7 +75,8 @@ struct SchemaBuilder {
             }
         }
         let ranked = root.tableColumns.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
-        let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + ranked.map { "\($0.element.name) \($0.element.sqlType)" }
+        let columns =
+            ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"] + ranked.map { "\($0.element.name) \($0.element.sqlType)" }
         return "CREATE TABLE \(root.tableName) ( \(columns.joined(separator: ", ")) )"
     }
 

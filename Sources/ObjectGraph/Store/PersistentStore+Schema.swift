@@ -17,16 +17,18 @@ extension PersistentStore {
     }
 
     func openOrCreateSchema() throws {
-        let hasMetadata = try connection.scalarInt(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'") ?? 0
+        let hasMetadata =
+            try connection.scalarInt(
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'") ?? 0
         if hasMetadata > 0 {
             try verifyMetadata()
             return
         }
         let tableCount = try connection.scalarInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'") ?? 0
         guard tableCount == 0 else {
-            throw ObjectGraphError.modelMismatch(path: location.description,
-                                                 reason: "the database has tables but no Z_METADATA; it is not a Core Data or ObjectGraph store")
+            throw ObjectGraphError.modelMismatch(
+                path: location.description,
+                reason: "the database has tables but no Z_METADATA; it is not a Core Data or ObjectGraph store")
         }
         try createSchema()
     }
@@ -62,10 +64,11 @@ extension PersistentStore {
 
     private func metadataPropertyList() throws -> Data {
         let hashes = model.entityVersionHashes.mapValues { hex -> Data in
-            Data(stride(from: 0, to: hex.count, by: 2).compactMap { offset -> UInt8? in
-                let start = hex.index(hex.startIndex, offsetBy: offset)
-                return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
-            })
+            Data(
+                stride(from: 0, to: hex.count, by: 2).compactMap { offset -> UInt8? in
+                    let start = hex.index(hex.startIndex, offsetBy: offset)
+                    return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
+                })
         }
         let plist: [String: Any] = [
             MetadataKey.storeType: "SQLite",
@@ -90,7 +93,8 @@ extension PersistentStore {
         identifier = select.string(1)
         let plist = select.bytes(2)
         var format = PropertyListSerialization.PropertyListFormat.binary
-        guard let metadata = (try? PropertyListSerialization.propertyList(from: plist, options: [], format: &format)) as? [String: Any] else {
+        guard let metadata = (try? PropertyListSerialization.propertyList(from: plist, options: [], format: &format)) as? [String: Any]
+        else {
             throw ObjectGraphError.modelMismatch(path: location.description, reason: "Z_METADATA.Z_PLIST is not a property list")
         }
         guard let storedModel = metadata[MetadataKey.model] as? String else {
@@ -98,8 +102,11 @@ extension PersistentStore {
             return
         }
         guard storedModel != model.canonicalDescription else { return }
-        let stored = (metadata[MetadataKey.versionHashes] as? [String: Data] ?? [:]).mapValues { $0.map { String(format: "%02x", $0) }.joined() }
-        throw ObjectGraphError.modelMismatch(path: location.description, reason: Self.differences(stored: stored, current: model.entityVersionHashes))
+        let stored = (metadata[MetadataKey.versionHashes] as? [String: Data] ?? [:]).mapValues {
+            $0.map { String(format: "%02x", $0) }.joined()
+        }
+        throw ObjectGraphError.modelMismatch(
+            path: location.description, reason: Self.differences(stored: stored, current: model.entityVersionHashes))
     }
 
     /// A store Core Data made: every entity table and join table of the model must exist with the model's columns.
@@ -108,7 +115,9 @@ extension PersistentStore {
         var expected: [(String, Set<String>)] = model.entities.filter { $0.parent == nil }.map { root in
             (root.tableName, Set(["Z_PK", "Z_ENT", "Z_OPT"] + root.tableColumns.map(\.name)))
         }
-        expected += model.joinTables.map { ($0.tableName, Set([$0.sourceColumn, $0.destinationColumn] + [$0.orderColumn, $0.inverseOrderColumn].compactMap { $0 })) }
+        expected += model.joinTables.map {
+            ($0.tableName, Set([$0.sourceColumn, $0.destinationColumn] + [$0.orderColumn, $0.inverseOrderColumn].compactMap { $0 }))
+        }
         for (table, columns) in expected {
             let info = try connection.cachedStatement("SELECT name FROM pragma_table_info(?)")
             info.bind(table, at: 1)

@@ -33,8 +33,9 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, UInt64> {
     /// A row buffer of `words` words for a row of `count` columns, its words not yet initialized.
     private static func allocate(words: Int, tableNumber: Int, count: Int, primaryKey: Int64, version: Int64) -> RowSnapshot {
         let buffer = create(minimumCapacity: words) { _ in
-            Header(primaryKey: primaryKey, version: Int32(truncatingIfNeeded: version), tableNumber: Int16(tableNumber),
-                   count: Int16(count), link: .none)
+            Header(
+                primaryKey: primaryKey, version: Int32(truncatingIfNeeded: version), tableNumber: Int16(tableNumber),
+                count: Int16(count), link: .none)
         }
         return unsafeDowncast(buffer, to: RowSnapshot.self)
     }
@@ -43,8 +44,9 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, UInt64> {
     /// shape `startsComplete`).
     @inline(__always)
     static func make(_ shape: RowShape, primaryKey: Int64, version: Int64) -> RowSnapshot {
-        let row = allocate(words: shape.wordCount, tableNumber: shape.tableNumber, count: shape.count,
-                           primaryKey: primaryKey, version: version)
+        let row = allocate(
+            words: shape.wordCount, tableNumber: shape.tableNumber, count: shape.count,
+            primaryKey: primaryKey, version: version)
         row.withUnsafeMutablePointerToElements { $0.initialize(from: shape.initialWords, count: shape.wordCount) }
         return row
     }
@@ -138,8 +140,9 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, UInt64> {
     func copy() -> RowSnapshot {
         let source = slots
         let words = source.wordCount
-        let copy = RowSnapshot.allocate(words: words, tableNumber: tableNumber, count: source.count,
-                                        primaryKey: primaryKey, version: version)
+        let copy = RowSnapshot.allocate(
+            words: words, tableNumber: tableNumber, count: source.count,
+            primaryKey: primaryKey, version: version)
         copy.withUnsafeMutablePointerToElements { elements in
             UnsafeMutableRawPointer(elements).copyMemory(from: source.words, byteCount: words * MemoryLayout<UInt64>.size)
             // The bytes copied share the references of the source's payloads: each gets its own count.

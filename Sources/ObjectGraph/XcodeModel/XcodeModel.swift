@@ -39,7 +39,8 @@ public struct XcodeModel: Sendable {
         // FuzzTests), so bytes that are not UTF-8 are refused before the parser sees them.
         if let invalid = firstInvalidUTF8(data) {
             let line = data.prefix(invalid).reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-            throw ObjectGraphError.xcodeModel(path: path, reason: "not UTF-8 text (an invalid byte on line \(line)); Xcode writes models as UTF-8")
+            throw ObjectGraphError.xcodeModel(
+                path: path, reason: "not UTF-8 text (an invalid byte on line \(line)); Xcode writes models as UTF-8")
         }
         let reader = XcodeModelReader(path: path)
         let parsed = try reader.read(data)
@@ -70,7 +71,8 @@ public struct XcodeModel: Sendable {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ObjectGraphError.xcodeModel(path: path, reason: "no such file or folder; give a .xcdatamodeld folder, a .xcdatamodel folder or its contents file")
+            throw ObjectGraphError.xcodeModel(
+                path: path, reason: "no such file or folder; give a .xcdatamodeld folder, a .xcdatamodel folder or its contents file")
         }
         guard isDirectory.boolValue else { return (path, nil) }
         let url = URL(fileURLWithPath: path)
@@ -78,7 +80,9 @@ public struct XcodeModel: Sendable {
             let versions = ((try? manager.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".xcdatamodel") }
             if versions.isEmpty {
                 if manager.fileExists(atPath: url.appendingPathComponent("elements").path) {
-                    throw ObjectGraphError.xcodeModel(path: path, reason: "an Xcode 3 binary model (elements, no contents); open it in Xcode 4 or later and save it again")
+                    throw ObjectGraphError.xcodeModel(
+                        path: path, reason: "an Xcode 3 binary model (elements, no contents); open it in Xcode 4 or later and save it again"
+                    )
                 }
                 throw ObjectGraphError.xcodeModel(path: path, reason: "the folder holds no .xcdatamodel version and no contents file")
             }
@@ -88,23 +92,30 @@ public struct XcodeModel: Sendable {
             // one Xcode could not read, or naming a version the folder lacks, is refused rather than guessed around.
             if let data = manager.contents(atPath: current.path) {
                 guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
-                      let name = plist["_XCCurrentVersionName"] as? String else {
-                    throw ObjectGraphError.xcodeModel(path: current.path, reason: "not a property list naming _XCCurrentVersionName; "
-                                                      + "choose the current version in Xcode again, or give a .xcdatamodel folder")
+                    let name = plist["_XCCurrentVersionName"] as? String
+                else {
+                    throw ObjectGraphError.xcodeModel(
+                        path: current.path,
+                        reason: "not a property list naming _XCCurrentVersionName; "
+                            + "choose the current version in Xcode again, or give a .xcdatamodel folder")
                 }
                 guard versions.contains(name) else {
-                    throw ObjectGraphError.xcodeModel(path: current.path, reason: "names \(name) as the current version, which the folder does not hold "
-                                                      + "(it holds \(versions.sorted().joined(separator: ", "))); fix it, or give a .xcdatamodel folder")
+                    throw ObjectGraphError.xcodeModel(
+                        path: current.path,
+                        reason: "names \(name) as the current version, which the folder does not hold "
+                            + "(it holds \(versions.sorted().joined(separator: ", "))); fix it, or give a .xcdatamodel folder")
                 }
                 chosen = name
             }
             let contents = url.appendingPathComponent(chosen).appendingPathComponent("contents")
             guard manager.fileExists(atPath: contents.path) else {
                 if manager.fileExists(atPath: url.appendingPathComponent(chosen).appendingPathComponent("elements").path) {
-                    throw ObjectGraphError.xcodeModel(path: url.appendingPathComponent(chosen).path,
-                                                      reason: "an Xcode 3 binary model (elements, no contents); open it in Xcode 4 or later and save it again")
+                    throw ObjectGraphError.xcodeModel(
+                        path: url.appendingPathComponent(chosen).path,
+                        reason: "an Xcode 3 binary model (elements, no contents); open it in Xcode 4 or later and save it again")
                 }
-                throw ObjectGraphError.xcodeModel(path: url.appendingPathComponent(chosen).path, reason: "the version folder has no contents file")
+                throw ObjectGraphError.xcodeModel(
+                    path: url.appendingPathComponent(chosen).path, reason: "the version folder has no contents file")
             }
             return (contents.path, String(chosen.dropLast(".xcdatamodel".count)))
         }

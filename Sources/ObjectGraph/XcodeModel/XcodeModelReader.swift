@@ -44,8 +44,10 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     private weak var parser: XMLParser?
 
     /// Elements whose content does not shape the store: read past without a note.
-    private static let ignored: Set<String> = ["elements", "element", "userInfo", "entry", "fetchedProperty", "fetchRequest",
-                                               "configuration", "memberEntity"]
+    private static let ignored: Set<String> = [
+        "elements", "element", "userInfo", "entry", "fetchedProperty", "fetchRequest",
+        "configuration", "memberEntity",
+    ]
 
     init(path: String) { self.path = path }
 
@@ -57,13 +59,21 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         if let failure { throw failure }
         guard ok else {
             let error = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "malformed XML"
-            throw ObjectGraphError.xcodeModel(path: path, reason: "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber) (\(error)); is this an Xcode model's contents file?")
+            throw ObjectGraphError.xcodeModel(
+                path: path,
+                reason:
+                    "not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber) (\(error)); is this an Xcode model's contents file?"
+            )
         }
         if let open = stack.last {
             throw ObjectGraphError.xcodeModel(path: path, reason: "the file ends inside <\(open)>; it is cut off or not well-formed XML")
         }
         guard sawModel else {
-            throw ObjectGraphError.xcodeModel(path: path, reason: "no <model> element; an Xcode model's contents file starts with <model type=\"com.apple.IDECoreDataModeler.DataModel\" ...>")
+            throw ObjectGraphError.xcodeModel(
+                path: path,
+                reason:
+                    "no <model> element; an Xcode model's contents file starts with <model type=\"com.apple.IDECoreDataModeler.DataModel\" ...>"
+            )
         }
         // An app with named configurations loads its stores by them (a Cloud store and a Local one): the Default
         // configuration's flag then holds for no store.
@@ -80,8 +90,10 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
 
     // MARK: XMLParserDelegate
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         defer { stack.append(name) }
         if skipDepth > 0 {
             skipDepth += 1
@@ -107,7 +119,8 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         case ("entity", "relationship"):
             entities[entities.count - 1].relationships.append(attributes)
         case ("entity", "fetchIndex"):
-            entities[entities.count - 1].fetchIndexes.append((attributes["name"] ?? "index\(entities[entities.count - 1].fetchIndexes.count)", []))
+            entities[entities.count - 1].fetchIndexes.append(
+                (attributes["name"] ?? "index\(entities[entities.count - 1].fetchIndexes.count)", []))
         case ("fetchIndex", "fetchIndexElement"):
             let last = entities.count - 1
             entities[last].fetchIndexes[entities[last].fetchIndexes.count - 1].elements.append(attributes)
@@ -125,7 +138,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             entities[entities.count - 1].uniquenessConstraints.append([])
         case ("uniquenessConstraint", "constraint"):
             let last = entities.count - 1
-            if let value = attributes["value"] { entities[last].uniquenessConstraints[entities[last].uniquenessConstraints.count - 1].append(value) }
+            if let value = attributes["value"] {
+                entities[last].uniquenessConstraints[entities[last].uniquenessConstraints.count - 1].append(value)
+            }
         default:
             if !Self.ignored.contains(name) {
                 let place = parent.map { " inside <\($0)>" } ?? ""
@@ -139,7 +154,8 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         // FoundationXML on Linux recovers from a mismatched end tag instead of failing; refuse it here.
         guard stack.last == name else {
-            return fail("</\(name)> closes <\(stack.last ?? "nothing")>; the file is not well-formed XML (a merge conflict or a cut-off copy?)")
+            return fail(
+                "</\(name)> closes <\(stack.last ?? "nothing")>; the file is not well-formed XML (a merge conflict or a cut-off copy?)")
         }
         stack.removeLast()
         if skipDepth > 0 { skipDepth -= 1 }
@@ -167,11 +183,15 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
                 var elements: [FetchIndex.Element] = []
                 for element in declared.elements {
                     guard let property = element["property"] else {
-                        note("\(raw.name): fetch index '\(declared.name)' has an expression element; ObjectGraph indexes properties only, so the element is skipped")
+                        note(
+                            "\(raw.name): fetch index '\(declared.name)' has an expression element; ObjectGraph indexes properties only, so the element is skipped"
+                        )
                         continue
                     }
                     if element["type"] == "RTree" {
-                        note("\(raw.name): fetch index '\(declared.name)' on \(property) is an R-tree index; ObjectGraph makes binary indexes only, so it is skipped")
+                        note(
+                            "\(raw.name): fetch index '\(declared.name)' on \(property) is an R-tree index; ObjectGraph makes binary indexes only, so it is skipped"
+                        )
                         elements = []
                         break
                     }
@@ -193,20 +213,24 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
                 // Xcode 9 turned the old Indexed box of to-many relationships into fetch indexes (WordPress's
                 // Account.byBlogsIndex): a to-many has no column in this table to index.
                 if let property = index.elements.map(\.property).first(where: toMany.contains) {
-                    note("\(raw.name): fetch index '\(index.name)' names to-many relationship '\(property)', which has no column of its own to index (its keys are kept on the other side or in a join table); the index is skipped")
+                    note(
+                        "\(raw.name): fetch index '\(index.name)' names to-many relationship '\(property)', which has no column of its own to index (its keys are kept on the other side or in a join table); the index is skipped"
+                    )
                     return false
                 }
                 return true
             }
-            return Entity(raw.name, parent: raw.parent, abstract: raw.isAbstract, properties, fetchIndexes: indexes,
-                          uniquenessConstraints: raw.uniquenessConstraints.filter { !$0.isEmpty })
+            return Entity(
+                raw.name, parent: raw.parent, abstract: raw.isAbstract, properties, fetchIndexes: indexes,
+                uniquenessConstraints: raw.uniquenessConstraints.filter { !$0.isEmpty })
         }
     }
 
     /// The names of the attributes and relationships `entity` inherits, and of the to-many relationships it
     /// declares or inherits.
     private static func propertyNames(_ entity: RawEntity, _ byName: [String: RawEntity]) -> (inherited: Set<String>, toMany: Set<String>) {
-        var inherited = Set<String>(), toMany = Set<String>()
+        var inherited = Set<String>()
+        var toMany = Set<String>()
         var current: RawEntity? = entity
         var seen = Set<String>()
         while let raw = current, seen.insert(raw.name).inserted {
@@ -231,7 +255,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         let transient = attributes["transient"].isYes
         let typeName = attributes["attributeType"] ?? "Undefined"
         guard let type = AttributeType(xcodeName: typeName) else {
-            note("\(qualified): attribute type '\(typeName)' is not one ObjectGraph stores (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable); skipped")
+            note(
+                "\(qualified): attribute type '\(typeName)' is not one ObjectGraph stores (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable); skipped"
+            )
             return nil
         }
         if transient { return .transient(name, type, default: Self.defaultValue(attributes, type: type)) }
@@ -270,14 +296,17 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         if defaultValue == nil, let text = attributes["defaultValueString"], !text.isEmpty, type != .binary, type != .transformable {
             note("\(qualified): default value '\(text)' does not fit \(type.xcodeName); no default")
         }
-        return .attribute(name, type, optional: attributes["optional"].isYes, default: defaultValue,
-                          indexed: attributes["indexed"].isYes, validation: validation,
-                          valueTransformerName: attributes["valueTransformerName"])
+        return .attribute(
+            name, type, optional: attributes["optional"].isYes, default: defaultValue,
+            indexed: attributes["indexed"].isYes, validation: validation,
+            valueTransformerName: attributes["valueTransformerName"])
     }
 
     /// A default read leniently, as Xcode writes them: `NO`/`YES` in a number, `0.0` in an integer.
     static func defaultValue(_ attributes: [String: String], type: AttributeType) -> Value? {
-        if type == .date { return attributes["defaultDateTimeInterval"].flatMap(Double.init).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } }
+        if type == .date {
+            return attributes["defaultDateTimeInterval"].flatMap(Double.init).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        }
         guard let text = attributes["defaultValueString"] else { return nil }
         let upper = text.uppercased()
         switch type {
@@ -320,7 +349,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         var inverse = attributes["inverseName"].flatMap { $0.isEmpty ? nil : $0 }
         if let inverseName = inverse {
             let owner = attributes["inverseEntity"] ?? destination
-            let declared = Self.relationshipAttributes(inverseName, on: owner, entities) ?? Self.relationshipAttributes(inverseName, on: destination, entities)
+            let declared =
+                Self.relationshipAttributes(inverseName, on: owner, entities)
+                ?? Self.relationshipAttributes(inverseName, on: destination, entities)
             if declared == nil || declared?["inverseName"] != name || declared?["transient"].isYes == true {
                 note("\(qualified): its inverse \(owner).\(inverseName) does not point back to it; kept without an inverse")
                 inverse = nil
@@ -341,8 +372,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         }
         let optional = attributes["optional"].isYes
         if attributes["toMany"].isYes {
-            return .toMany(name, destination, inverse: inverse, optional: optional, deleteRule: rule, ordered: attributes["ordered"].isYes,
-                           minCount: attributes["minCount"].flatMap(Int.init) ?? 0, maxCount: attributes["maxCount"].flatMap(Int.init) ?? 0)
+            return .toMany(
+                name, destination, inverse: inverse, optional: optional, deleteRule: rule, ordered: attributes["ordered"].isYes,
+                minCount: attributes["minCount"].flatMap(Int.init) ?? 0, maxCount: attributes["maxCount"].flatMap(Int.init) ?? 0)
         }
         return .toOne(name, destination, inverse: inverse, optional: optional, deleteRule: rule)
     }

@@ -5,23 +5,31 @@ import Foundation
 /// when `subjectsInverse` is false) and an address (one-to-one, or one-to-nil).
 func seedModel(subjectsInverse: Bool = true, addressInverse: Bool = true) throws -> ObjectModel {
     try ObjectModel([
-        Entity("Student", [
-            .attribute("name", .string, optional: false),
-            .toOne("class", "Class", inverse: "students"),
-            .toMany("subjects", "Subject", inverse: subjectsInverse ? "students" : nil),
-            .toOne("address", "Address", inverse: addressInverse ? "student" : nil, deleteRule: .cascade),
-        ]),
-        Entity("Class", [
-            .attribute("name", .string),
-            .toMany("students", "Student", inverse: "class"),
-            .derived("studentCount", "students.@count"),
-        ]),
-        Entity("Subject", subjectsInverse
-            ? [.attribute("name", .string), .toMany("students", "Student", inverse: "subjects")]
-            : [.attribute("name", .string)]),
-        Entity("Address", addressInverse
-            ? [.attribute("name", .string), .toOne("student", "Student", inverse: "address")]
-            : [.attribute("name", .string)]),
+        Entity(
+            "Student",
+            [
+                .attribute("name", .string, optional: false),
+                .toOne("class", "Class", inverse: "students"),
+                .toMany("subjects", "Subject", inverse: subjectsInverse ? "students" : nil),
+                .toOne("address", "Address", inverse: addressInverse ? "student" : nil, deleteRule: .cascade),
+            ]),
+        Entity(
+            "Class",
+            [
+                .attribute("name", .string),
+                .toMany("students", "Student", inverse: "class"),
+                .derived("studentCount", "students.@count"),
+            ]),
+        Entity(
+            "Subject",
+            subjectsInverse
+                ? [.attribute("name", .string), .toMany("students", "Student", inverse: "subjects")]
+                : [.attribute("name", .string)]),
+        Entity(
+            "Address",
+            addressInverse
+                ? [.attribute("name", .string), .toOne("student", "Student", inverse: "address")]
+                : [.attribute("name", .string)]),
     ])
 }
 
@@ -54,7 +62,8 @@ final class TemporaryStore {
     /// a failure in the middle of a save's transaction.
     func refuse(_ operation: String, on table: String) throws {
         try store.connection.execute(
-            "CREATE TEMP TRIGGER refuse BEFORE \(operation) ON \(table) WHEN NEW.ZNAME = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by test'); END")
+            "CREATE TEMP TRIGGER refuse BEFORE \(operation) ON \(table) WHEN NEW.ZNAME = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by test'); END"
+        )
     }
 
     func recordSQL() {
@@ -72,8 +81,10 @@ final class TraceBox { var lines: [String] = [] }
 
 /// Inserts the seed's school: `classes` classes of `studentsPerClass` students, each with an address and
 /// the subjects at `subjectIndexes(studentIndex)`, saves, and returns the store reopened with a cold cache.
-func makeSchool(_ temporary: TemporaryStore, classes: Int, studentsPerClass: Int, subjects: Int = 3,
-                subjectIndexes: (Int) -> [Int] = { [$0 % 3] }) throws {
+func makeSchool(
+    _ temporary: TemporaryStore, classes: Int, studentsPerClass: Int, subjects: Int = 3,
+    subjectIndexes: (Int) -> [Int] = { [$0 % 3] }
+) throws {
     let context = temporary.store.makeContext()
     let subjectObjects = try (0..<subjects).map { index -> ManagedObject in
         let subject = try context.insert("Subject")

@@ -84,8 +84,9 @@ extension Comparison {
             return SQLFunctions.like(text, pattern, options: Int64(options.rawValue & 3))
         case .matches:
             guard let text = a.string, let pattern = b.string else { return false }
-            return NSRegularExpressionCache.matches(SQLFunctions.fold(text, options.contains(.diacriticInsensitive) ? [.diacriticInsensitive] : []),
-                                                    pattern, caseInsensitive: options.contains(.caseInsensitive))
+            return NSRegularExpressionCache.matches(
+                SQLFunctions.fold(text, options.contains(.diacriticInsensitive) ? [.diacriticInsensitive] : []),
+                pattern, caseInsensitive: options.contains(.caseInsensitive))
         case .in, .between:
             return false
         }
@@ -117,10 +118,11 @@ extension ManagedObject {
         case let .object(id): return .value(id.isTemporary ? .int(-id.temporaryNumber) : .int(id.primaryKey))
         case .evaluatedObject: return .value(primaryKey > 0 ? .int(primaryKey) : .int(-temporaryNumber))
         case let .aggregate(items):
-            return .list(try items.map { item -> Value in
-                guard case let .value(value) = try evaluate(item) else { return .null }
-                return value
-            })
+            return .list(
+                try items.map { item -> Value in
+                    guard case let .value(value) = try evaluate(item) else { return .null }
+                    return value
+                })
         case let .variable(name):
             throw ObjectGraphError.invalidPredicate("variable $\(name) has no value; substitute it before fetching")
         }
@@ -153,7 +155,11 @@ extension ManagedObject {
                 guard let relationship = object.entity.relationship(name) else {
                     throw ObjectGraphError.invalidPredicate("key path '\(keyPath)': \(object.entity.name) has no relationship '\(name)'")
                 }
-                if relationship.isToMany { next += try object.objects(relationship) } else if let destination = try object.object(relationship) { next.append(destination) }
+                if relationship.isToMany {
+                    next += try object.objects(relationship)
+                } else if let destination = try object.object(relationship) {
+                    next.append(destination)
+                }
             }
             objects = next
         }

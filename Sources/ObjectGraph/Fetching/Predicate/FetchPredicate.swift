@@ -25,8 +25,10 @@ public struct Comparison: Hashable, Sendable {
     public var options: StringOptions
     public var rhs: FetchExpression
 
-    public init(_ lhs: FetchExpression, _ op: PredicateOperator, _ rhs: FetchExpression,
-                modifier: Modifier = .direct, options: StringOptions = []) {
+    public init(
+        _ lhs: FetchExpression, _ op: PredicateOperator, _ rhs: FetchExpression,
+        modifier: Modifier = .direct, options: StringOptions = []
+    ) {
         self.modifier = modifier
         self.lhs = lhs
         self.op = op

@@ -164,11 +164,12 @@ struct PredicateLexer {
     private mutating func scalar(digits: Int, radix: Int, at start: Int, upTo: Bool = false) throws -> Unicode.Scalar {
         var text = ""
         while text.count < digits, index < characters.count, characters[index].isHexDigit,
-              Int(String(characters[index]), radix: radix) != nil {
+            Int(String(characters[index]), radix: radix) != nil
+        {
             text.append(characters[index])
             index += 1
         }
-        guard (upTo ? !text.isEmpty : text.count == digits), let value = UInt32(text, radix: radix), let scalar = Unicode.Scalar(value) else {
+        guard upTo ? !text.isEmpty : text.count == digits, let value = UInt32(text, radix: radix), let scalar = Unicode.Scalar(value) else {
             throw error("a bad escape in a quoted string", at: start)
         }
         return scalar
@@ -176,14 +177,18 @@ struct PredicateLexer {
 
     private mutating func number() throws -> PredicateToken.Kind {
         let start = index
-        if characters[index] == "0", index + 1 < characters.count, let radix = ["x": 16, "X": 16, "o": 8, "O": 8, "b": 2, "B": 2][characters[index + 1]] {
+        if characters[index] == "0", index + 1 < characters.count,
+            let radix = ["x": 16, "X": 16, "o": 8, "O": 8, "b": 2, "B": 2][characters[index + 1]]
+        {
             index += 2
             var digits = ""
             while index < characters.count, characters[index].isHexDigit || characters[index].isLetter {
                 digits.append(characters[index])
                 index += 1
             }
-            guard let value = Int64(digits, radix: radix) else { throw error("'0\(characters[start + 1])\(digits)' is not a number", at: start) }
+            guard let value = Int64(digits, radix: radix) else {
+                throw error("'0\(characters[start + 1])\(digits)' is not a number", at: start)
+            }
             return .integer(value)
         }
         var text = ""

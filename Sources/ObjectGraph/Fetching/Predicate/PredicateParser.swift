@@ -49,7 +49,9 @@ struct PredicateParser {
         let predicate = try orPredicate()
         guard current.kind == .end else { throw error("extra text after the predicate", expected: "AND, OR or the end") }
         guard argumentIndex == arguments.count else {
-            throw ObjectGraphError.invalidPredicate("Unable to parse the format string \"\(format)\": it uses \(argumentIndex) format argument(s) but \(arguments.count) were given")
+            throw ObjectGraphError.invalidPredicate(
+                "Unable to parse the format string \"\(format)\": it uses \(argumentIndex) format argument(s) but \(arguments.count) were given"
+            )
         }
         return predicate
     }
@@ -69,16 +71,24 @@ struct PredicateParser {
             let start = format.index(format.startIndex, offsetBy: min(token.position, format.count))
             found = "'" + String(format[start...].prefix(12)) + "'"
         }
-        return .invalidPredicate("Unable to parse the format string \"\(format)\": \(problem) at position \(token.position + 1): expected \(expected), found \(found)")
+        return .invalidPredicate(
+            "Unable to parse the format string \"\(format)\": \(problem) at position \(token.position + 1): expected \(expected), found \(found)"
+        )
     }
 
     private mutating func accept(keyword: String) -> Bool {
-        if case .keyword(keyword) = current.kind { advance(); return true }
+        if case .keyword(keyword) = current.kind {
+            advance()
+            return true
+        }
         return false
     }
 
     private mutating func accept(symbol: String) -> Bool {
-        if case .symbol(symbol) = current.kind { advance(); return true }
+        if case .symbol(symbol) = current.kind {
+            advance()
+            return true
+        }
         return false
     }
 
@@ -141,7 +151,8 @@ struct PredicateParser {
         let rhs = try expression()
         if op == .between, !(rhs.isVariable) {
             guard case let .aggregate(bounds) = rhs, bounds.count == 2 else {
-                throw ObjectGraphError.invalidPredicate("Unable to parse the format string \"\(format)\": BETWEEN needs two bounds, {low, high}")
+                throw ObjectGraphError.invalidPredicate(
+                    "Unable to parse the format string \"\(format)\": BETWEEN needs two bounds, {low, high}")
             }
         }
         let comparison = FetchPredicate.comparison(Comparison(lhs, op, rhs, modifier: modifier, options: options))
@@ -165,7 +176,8 @@ struct PredicateParser {
         case .keyword("IN"): op = .in
         case .keyword("BETWEEN"): op = .between
         default:
-            throw error("no comparison operator", expected: "==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES, IN or BETWEEN")
+            throw error(
+                "no comparison operator", expected: "==, !=, <, <=, >, >=, BEGINSWITH, ENDSWITH, CONTAINS, LIKE, MATCHES, IN or BETWEEN")
         }
         advance()
         var options: StringOptions = []
@@ -203,8 +215,12 @@ struct PredicateParser {
         case .symbol("-"):
             advance()
             switch current.kind {
-            case let .integer(value): advance(); return .constant(.int(-value))
-            case let .double(value): advance(); return .constant(.double(-value))
+            case let .integer(value):
+                advance()
+                return .constant(.int(-value))
+            case let .double(value):
+                advance()
+                return .constant(.double(-value))
             default: throw error("'-' not before a number", expected: "a number")
             }
         case .symbol("{"):
@@ -235,8 +251,9 @@ struct PredicateParser {
             advance()
             return try cast()
         case .keyword("SUBQUERY"), .keyword("FUNCTION"):
-            throw error("\(token.kind == .keyword("SUBQUERY") ? "SUBQUERY" : "FUNCTION") is not supported yet; for SUBQUERY(...).@count use a to-many's @count or ANY",
-                        expected: "a key path, a constant or a format argument")
+            throw error(
+                "\(token.kind == .keyword("SUBQUERY") ? "SUBQUERY" : "FUNCTION") is not supported yet; for SUBQUERY(...).@count use a to-many's @count or ANY",
+                expected: "a key path, a constant or a format argument")
         case let .argument(conversion):
             return try argument(conversion)
         case let .identifier(name):
@@ -245,7 +262,8 @@ struct PredicateParser {
         case .symbol("@"):
             return .keyPath(try keyPathRest(start: ""))
         case .symbol("("):
-            throw error("a parenthesized expression", expected: "a key path, a constant or a format argument (parentheses group predicates)")
+            throw error(
+                "a parenthesized expression", expected: "a key path, a constant or a format argument (parentheses group predicates)")
         default:
             throw error("no expression", expected: "a key path, a constant, {a, b}, $VARIABLE or a format argument")
         }
@@ -257,7 +275,9 @@ struct PredicateParser {
         if start.isEmpty { components.append(try keyComponent()) }
         while accept(symbol: ".") { components.append(try keyComponent()) }
         if case .symbol("[") = current.kind {
-            throw error("an index ([FIRST], [LAST], [SIZE], [n]) on a key path, which Core Data's SQL store cannot fetch by", expected: "an operator")
+            throw error(
+                "an index ([FIRST], [LAST], [SIZE], [n]) on a key path, which Core Data's SQL store cannot fetch by",
+                expected: "an operator")
         }
         return components.joined(separator: ".")
     }
@@ -275,7 +295,8 @@ struct PredicateParser {
             advance()
             return name
         case let .keyword(word):
-            throw error("the reserved word \(word) as a key", expected: "a key (write #\(word.lowercased()) to use a reserved word as a key)")
+            throw error(
+                "the reserved word \(word) as a key", expected: "a key (write #\(word.lowercased()) to use a reserved word as a key)")
         default:
             throw error("no key after '.'", expected: "a key")
         }
@@ -310,7 +331,9 @@ struct PredicateParser {
             return .constant(.double(number))
         default: break
         }
-        throw ObjectGraphError.invalidPredicate("Unable to parse the format string \"\(format)\": CAST at position \(valueToken.position + 1) cannot make a \(type) of that value (use CAST(seconds, \"NSDate\"), or CAST(\"text\", \"NSUUID\" | \"NSData\" | \"NSDecimalNumber\" | \"NSURL\"))")
+        throw ObjectGraphError.invalidPredicate(
+            "Unable to parse the format string \"\(format)\": CAST at position \(valueToken.position + 1) cannot make a \(type) of that value (use CAST(seconds, \"NSDate\"), or CAST(\"text\", \"NSUUID\" | \"NSData\" | \"NSDecimalNumber\" | \"NSURL\"))"
+        )
     }
 
     private mutating func argument(_ conversion: String) throws -> FetchExpression {
@@ -330,20 +353,27 @@ struct PredicateParser {
                 while accept(symbol: ".") { rest += "." + (try keyComponent()) }
                 return .keyPath(rest)
             default:
-                throw ObjectGraphError.invalidPredicate("Unable to parse the format string \"\(format)\": %K needs a key path string, got \(PredicateFormatter.format(expression))")
+                throw ObjectGraphError.invalidPredicate(
+                    "Unable to parse the format string \"\(format)\": %K needs a key path string, got \(PredicateFormatter.format(expression))"
+                )
             }
         case "d", "i", "u", "x", "X", "c":
             guard case let .constant(number) = expression, number.int != nil, !(number.string != nil) else {
-                throw ObjectGraphError.invalidPredicate("Unable to parse the format string \"\(format)\": %\(conversion) needs an integer, got \(PredicateFormatter.format(expression))")
+                throw ObjectGraphError.invalidPredicate(
+                    "Unable to parse the format string \"\(format)\": %\(conversion) needs an integer, got \(PredicateFormatter.format(expression))"
+                )
             }
             return .constant(.int(number.int!))
         case "f", "g", "e", "E":
             guard case let .constant(number) = expression, let double = number.double else {
-                throw ObjectGraphError.invalidPredicate("Unable to parse the format string \"\(format)\": %\(conversion) needs a number, got \(PredicateFormatter.format(expression))")
+                throw ObjectGraphError.invalidPredicate(
+                    "Unable to parse the format string \"\(format)\": %\(conversion) needs a number, got \(PredicateFormatter.format(expression))"
+                )
             }
             return .constant(.double(double))
         case "s":
-            throw ObjectGraphError.invalidPredicate("Unable to parse the format string \"\(format)\": %s takes a C string; pass Swift strings with %@")
+            throw ObjectGraphError.invalidPredicate(
+                "Unable to parse the format string \"\(format)\": %s takes a C string; pass Swift strings with %@")
         default:
             return expression
         }

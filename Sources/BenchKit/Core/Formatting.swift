@@ -1,0 +1,47 @@
+import Foundation
+
+/// Numbers as the reports write them: integers without a decimal point, others with up to six decimals.
+package func formatNumber(_ value: Double) -> String {
+    if value.isNaN || value.isInfinite { return "" }
+    if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+    var text = String(format: "%.6f", value)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
+}
+
+/// `2,001`: a whole number with thousands separators; one beyond Int's exact range is written as a plain number.
+package func formatCount(_ value: Double) -> String {
+    guard value.isFinite, abs(value) < 9e15 else { return formatNumber(value) }
+    return formatCount(Int(value.rounded()))
+}
+
+package func formatCount(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var grouped = ""
+    for (index, character) in digits.enumerated() {
+        if index > 0 && (digits.count - index) % 3 == 0 { grouped.append(",") }
+        grouped.append(character)
+    }
+    return (value < 0 ? "-" : "") + grouped
+}
+
+/// A value of `metric` in three significant digits with its unit: `12.3 ms`, `4.56 MiB`; counts whole.
+func formatQuantity(_ value: Double, _ metric: Metric?) -> String {
+    guard let metric else { return formatNumber(value) }
+    switch metric.unit {
+    case "ms": return formatSignificant(value) + " ms"
+    case "bytes": return abs(value) >= 1_048_576 ? formatSignificant(value / 1_048_576) + " MiB" : formatSignificant(value / 1024) + " KiB"
+    case "instructions": return abs(value) >= 1_000_000 ? formatSignificant(value / 1_000_000) + "M" : formatCount(value)
+    case "ratio": return formatSignificant(value)
+    default: return value == value.rounded() ? formatCount(value) : formatSignificant(value)
+    }
+}
+
+/// Three significant digits (`12.3`, `0.0456`), `-` for a value that is not finite.
+func formatSignificant(_ value: Double) -> String {
+    guard value.isFinite else { return "-" }
+    if value == 0 { return "0" }
+    let digits = max(0, 2 - Int(floor(log10(abs(value)))))
+    return String(format: "%.\(min(digits, 6))f", value)
+}

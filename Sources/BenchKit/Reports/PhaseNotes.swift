@@ -1,0 +1,88 @@
+import Foundation
+
+/// Phases of declared scenarios whose numbers look fine but measure something else than meant, each with the
+/// `bench explain` line that shows why.
+package enum PhaseNotes {
+    /// The notes of a finished run: empty fetches, then refused saves.
+    package static func notes(_ summary: [SummaryRow], scenarios: [Scenario]) -> [String] {
+        emptyFetches(summary, scenarios: scenarios) + refusedSaves(summary, scenarios: scenarios)
+    }
+
+    /// One note per scenario, variant and size whose phase only reads (fetch, count and read steps, one fetch with
+    /// a predicate at least) and read no row in ObjectGraph: a predicate that selects no generated object
+    /// (`blog.blogID == 1` where the IDs are random) measures an empty screen. A phase that writes first may
+    /// rightly find nothing, so it is not judged; nor is one empty fetch among others that read rows.
+    static func emptyFetches(_ summary: [SummaryRow], scenarios: [Scenario]) -> [String] {
+        var notes: [String] = []
+        for scenario in scenarios {
+            let declared = scenario.declared
+            let empty = summary.filter { row in
+                guard row.key.scenario == scenario.name, row.key.strategy == .objectGraph,
+                    row.key.metric == .rowsRead, row.summary?.median == 0,
+                    let phase = declared.plans[row.key.variant.description]?.phases.first(where: { $0.name == row.key.phase })
+                else { return false }
+                // On the prepared store: a phase continuing one that deleted may rightly find nothing.
+                return phase.store == .prepared && isFilteringRead(phase.steps)
+            }
+            for row in empty.sorted(by: { $0.key < $1.key }) {
+                notes.append(
+                    "\(label(row, scenario)): its fetches read no row; check their predicates against the generated data "
+                        + "(\(explainLine(row, scenario)) shows each statement and its values)")
+            }
+        }
+        return notes
+    }
+
+    /// One note per phase of a generated suite (`bench run --model`) whose save a Deny rule or a validation refused
+    /// in ObjectGraph: the phase then times the attempt and its rollback, not a delete. A scenario file's
+    /// `"save": "may-fail"` asks for that and is not noted.
+    static func refusedSaves(_ summary: [SummaryRow], scenarios: [Scenario]) -> [String] {
+        var notes: [String] = []
+        for scenario in scenarios {
+            guard case .generated = scenario.origin else { continue }
+            let refused = summary.filter { row in
+                row.key.scenario == scenario.name && row.key.strategy == .objectGraph
+                    && row.key.metric == .failedSaves && (row.summary?.median ?? 0) > 0
+            }
+            for row in refused.sorted(by: { $0.key < $1.key }) {
+                notes.append(
+                    "\(label(row, scenario)): its save was refused and rolled back (a Deny rule or a validation), so the phase "
+                        + "times the attempt, not a delete (\(explainLine(row, scenario)) says why)")
+            }
+        }
+        return notes
+    }
+
+    private static func label(_ row: SummaryRow, _ scenario: Scenario) -> String {
+        "\(scenario.name) \(row.key.phase)\(row.key.variant.isEmpty ? "" : " \(row.key.variant)") n=\(row.key.size)"
+    }
+
+    private static func explainLine(_ row: SummaryRow, _ scenario: Scenario) -> String {
+        let choice = row.key.variant.isEmpty ? "" : " --variant '\(row.key.variant)'"
+        return "bench explain \(explainTarget(scenario))\(choice) --size \(row.key.size) --phase \(row.key.phase)"
+    }
+
+    private static func isFilteringRead(_ steps: [Step]) -> Bool {
+        var filters = false
+        for step in steps {
+            switch step {
+            case let .fetch(fetch): filters = filters || fetch.predicate != nil
+            case .count, .read: continue
+            default: return false
+            }
+        }
+        return filters
+    }
+
+    /// What `bench explain` takes for the scenario: its name (with ` --scenarios DIR` when its file is not in the
+    /// repository's folder, which explain reads by default), or `--model PATH` for a generated suite.
+    private static func explainTarget(_ scenario: Scenario) -> String {
+        switch scenario.origin {
+        case let .generated(model): return "--model \(model)"
+        case let .file(path):
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+            let standard = URL(fileURLWithPath: ScenarioCatalog.defaultFolder()).standardizedFileURL.path
+            return scenario.name.rawValue + (folder == standard ? "" : " --scenarios \(folder)")
+        }
+    }
+}

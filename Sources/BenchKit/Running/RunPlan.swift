@@ -1,0 +1,143 @@
+import Foundation
+import ObjectGraph
+
+/// What `bench run` was asked for.
+package struct RunRequest {
+    package var scenarios: [Scenario]
+    package var profile: Profile = .default
+    package var sizes: [Int]?
+    /// Strategies to run among each scenario's; nil runs them all.
+    package var strategies: [Strategy]?
+    /// Variants to run among each scenario's: one that matches any of these (every pair given, `modelling=many-to-one`);
+    /// nil runs them all.
+    package var variants: [VariantFilter]?
+    package var repetitions: Int?
+    package var warmup: Int?
+    package var seed: UInt64 = 42
+    /// SQLite settings for every strategy. The read page cache stays SQLite's default unless set, as an app reads:
+    /// a bulk-sized cache would hold a whole 1,000,000-row store and blur what batching saves.
+    package var settings = StoreSettings()
+    var options: StoreOptions { settings.storeOptions }
+    var readPageCacheKiB: Int? { settings.readPageCacheKiB }
+    /// Run only the scenarios of shard `index` (1-based) of `count`, for a CI matrix.
+    package var shard: Shard?
+
+    package init(scenarios: [Scenario]) { self.scenarios = scenarios }
+}
+
+/// `--variant modelling=many-to-one;prefetch=on`: the variants whose values include every pair.
+package struct VariantFilter: Sendable, CustomStringConvertible {
+    package let pairs: [(axis: String, value: String)]
+
+    /// Parses `axis=value` pairs separated by `;` or `,`.
+    package init(_ text: String) throws {
+        let parts = text.split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmingCharacters(in: .whitespaces) }
+        let pairs = parts.map { part -> (String, String)? in
+            let halves = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard halves.count == 2, !halves[0].isEmpty, !halves[1].isEmpty else { return nil }
+            return (halves[0], halves[1])
+        }
+        guard !pairs.isEmpty, pairs.allSatisfy({ $0 != nil }) else {
+            throw BenchError.invalidInput(
+                "--variant '\(text)': each part is AXIS=VALUE, separated by ';' or ',', e.g. --variant 'modelling=many-to-one;prefetch=on'")
+        }
+        self.pairs = pairs.map { (axis: $0!.0, value: $0!.1) }
+    }
+
+    package func matches(_ variant: Variant) -> Bool { pairs.allSatisfy { variant[$0.axis]?.description == $0.value } }
+
+    /// Whether the filter names axes and values `scenario` has.
+    func applies(to scenario: Scenario) -> Bool {
+        pairs.allSatisfy { pair in scenario.axes.contains { $0.name == pair.axis && $0.values.contains { $0.description == pair.value } } }
+    }
+
+    package var description: String { pairs.map { "\($0.axis)=\($0.value)" }.joined(separator: ";") }
+}
+
+/// One repetition to run: its scenario, size, strategy and variant, and whether it is a warmup.
+package struct PlannedRepetition {
+    package let scenario: Scenario
+    package let size: Int
+    package let strategy: Strategy
+    package let variant: Variant
+    package let isWarmup: Bool
+    /// 1-based among the measured repetitions of its series (0 for warmups).
+    package let repetition: Int
+}
+
+/// The order a run executes its repetitions in. Within a scenario and size, every round runs each
+/// (strategy, variant) once, rotated by one place per round, so that a drifting machine favours none.
+package struct RunPlan {
+    package let repetitions: [PlannedRepetition]
+    package let scenarios: [Scenario]
+
+    package var measuredCount: Int { repetitions.filter { !$0.isWarmup }.count }
+
+    package init(_ request: RunRequest) throws {
+        // A scenario, size or variant named twice runs once: twice would write each sample twice under one key.
+        var seen = Set<ScenarioName>()
+        var scenarios = request.scenarios.filter { seen.insert($0.name).inserted }
+        if let shard = request.shard {
+            scenarios = scenarios.sorted { $0.name < $1.name }.enumerated()
+                .filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+        }
+        var planned: [PlannedRepetition] = []
+        var used: [Scenario] = []
+        for scenario in scenarios {
+            let strategies = request.strategies.map { wanted in scenario.strategies.filter(wanted.contains) } ?? scenario.strategies
+            var seenVariants = Set<String>()
+            let variants = scenario.variants.filter { variant in
+                seenVariants.insert(variant.description).inserted && (request.variants.map { $0.contains { $0.matches(variant) } } ?? true)
+            }
+            guard !strategies.isEmpty, !variants.isEmpty else { continue }
+            used.append(scenario)
+            let sizes = request.sizes ?? scenario.sizes[request.profile] ?? []
+            let repetitions = request.repetitions ?? scenario.repetitions[request.profile] ?? 1
+            let warmup = request.warmup ?? scenario.warmup[request.profile] ?? 0
+            let combinations = strategies.flatMap { strategy in variants.map { (strategy, $0) } }
+            for size in Set(sizes).sorted() {
+                for round in 0..<(warmup + repetitions) {
+                    // The first measured round runs in declared order (reports list series in first-seen order).
+                    let shift = ((round - warmup) % combinations.count + combinations.count) % combinations.count
+                    let rotated = Array(combinations[shift...]) + Array(combinations[..<shift])
+                    for (strategy, variant) in rotated {
+                        planned.append(
+                            PlannedRepetition(
+                                scenario: scenario, size: size, strategy: strategy, variant: variant,
+                                isWarmup: round < warmup, repetition: round < warmup ? 0 : round - warmup + 1))
+                    }
+                }
+            }
+        }
+        // Judged over every scenario chosen, not only this shard's: a strategy or variant none of them runs is a typo.
+        if let strategies = request.strategies {
+            let unused = strategies.filter { strategy in !request.scenarios.contains { $0.strategies.contains(strategy) } }
+            if !unused.isEmpty {
+                let offered = Set(request.scenarios.flatMap(\.strategies)).sorted().map(\.rawValue)
+                throw BenchError.invalidInput(
+                    "no chosen scenario runs strategy \(unused.map(\.rawValue).joined(separator: ", ")); "
+                        + "they run \(offered.joined(separator: ", ")) (see 'bench list')")
+            }
+        }
+        if let filters = request.variants {
+            for filter in filters where !request.scenarios.contains(where: filter.applies) {
+                let axes = Set(
+                    request.scenarios.flatMap {
+                        $0.axes.map { axis in "\(axis.name)=\(axis.values.map(\.description).joined(separator: "|"))" }
+                    }
+                ).sorted()
+                throw BenchError.invalidInput(
+                    "no chosen scenario has the variant \(filter); they have \(axes.isEmpty ? "no variants" : axes.joined(separator: ", ")) (see 'bench list')"
+                )
+            }
+        }
+        if request.strategies != nil || request.variants != nil, used.isEmpty {
+            throw BenchError.invalidInput(
+                "none of the chosen scenarios runs that choice of strategies and variants together; see 'bench list'")
+        }
+        self.repetitions = planned
+        self.scenarios = used
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import ObjectGraph
+
+/// Runs a plan's repetitions: a scenario's data generated once per variant and size, a store filled from it once and
+/// copied for every repetition, inputs of each step built before its phase is timed, samples handed to the run folder
+/// as soon as a repetition finishes. One runner for every strategy: ObjectGraph runs the declared steps, `sql-replay`
+/// the statements they ran (logged in an untimed pass), the hand-written peers their implementation of each phase.
+package final class Runner {
+    struct Key: Hashable {
+        let scenario: ScenarioName
+        let variant: String
+        let size: Int
+    }
+
+    /// A filled store and the keys its objects got.
+    struct Template {
+        let path: String
+        let keys: FilledKeys
+    }
+
+    package let request: RunRequest
+    package let plan: RunPlan
+    private let folder: RunFolder?
+    private let progress: Progress?
+    /// For `bench explain`: every statement, and the start and end of each phase.
+    package var trace: ((String) -> Void)?
+    package var traceLevel = 2
+    /// Trace as Core Data's SQLDebug log writes statements, to diff against a device's log.
+    package var traceExact = false
+    package var observer: PhaseRecorder.Observer?
+    /// For the N+1 detector: every statement ObjectGraph runs, with why (untimed passes only).
+    package var statementLog: StatementLog?
+
+    private var data: [Key: GraphData] = [:]
+    private var templates: [Key: Template] = [:]
+    var logs: [Key: [PhaseName: [StatementLog.Entry]]] = [:]
+    var schools: [Key: SchoolData] = [:]
+    private var workFolder: String?
+    private var fileCount = 0
+
+    package init(request: RunRequest, plan: RunPlan, folder: RunFolder?, progress: Progress?) {
+        self.request = request
+        self.plan = plan
+        self.folder = folder
+        self.progress = progress
+    }
+
+    deinit {
+        if let workFolder { TemporaryFolders.remove(workFolder) }
+    }
+
+    /// Runs every planned repetition; returns the measured samples (warmups are not recorded).
+    @discardableResult
+    package func run() throws -> [SampleRecord] {
+        var samples: [SampleRecord] = []
+        for (index, repetition) in plan.repetitions.enumerated() {
+            progress?.starting(index: index, repetition)
+            let records = try run(repetition)
+            if !repetition.isWarmup {
+                samples += records
+                try folder?.append(records)
+            }
+            progress?.finished(index: index, repetition)
+        }
+        progress?.done()
+        return samples
+    }
+
+    /// Runs one repetition and returns its samples.
+    package func run(_ repetition: PlannedRepetition) throws -> [SampleRecord] {
+        let scenario = repetition.scenario
+        let recorder = PhaseRecorder()
+        recorder.observer = observer
+        recorder.scenario = scenario.name
+        do {
+            let plan = scenario.declared.plan(for: repetition.variant)
+            let key = Key(scenario: scenario.name, variant: repetition.variant.description, size: repetition.size)
+            keepOnly(key)
+            let seed = request.seed &+ UInt64(repetition.size)
+            let graph =
+                data[key]
+                ?? {
+                    let made = plan.generator.make(size: repetition.size, seed: seed)
+                    data[key] = made
+                    return made
+                }()
+            let template =
+                try templates[key]
+                ?? {
+                    let made = try fill(graph, plan: plan)
+                    templates[key] = made
+                    return made
+                }()
+            let context = RepetitionContext(
+                scenario: scenario.name, key: key, plan: plan, graph: graph, template: template, seed: seed,
+                size: repetition.size)
+            switch repetition.strategy {
+            case .objectGraph: try runObjectGraph(context, recorder: recorder, log: nil)
+            case .sqlReplay: try replay(context, recorder: recorder)
+            case .rawSQLite, .grdb: try runPeer(repetition.strategy, context, recorder: recorder)
+            }
+        } catch {
+            throw BenchError.io("\(scenario.name) \(repetition.strategy) \(repetition.variant) n=\(repetition.size) failed: \(error)")
+        }
+        return recorder.measurements.map { measurement in
+            SampleRecord(
+                key: SeriesKey(
+                    scenario: scenario.name, strategy: repetition.strategy, variant: repetition.variant,
+                    size: repetition.size, phase: measurement.phase, metric: measurement.metric),
+                repetition: repetition.repetition, value: measurement.value)
+        }
+    }
+
+    /// What the phases of one repetition start from.
+    struct RepetitionContext {
+        let scenario: ScenarioName
+        let key: Key
+        let plan: DeclaredScenario.Plan
+        let graph: GraphData
+        let template: Template
+        let seed: UInt64
+        let size: Int
+    }
+
+    /// Forgets the data and stores of other scenarios and sizes than `key`'s (they are built in order).
+    private func keepOnly(_ key: Key) {
+        func other(_ old: Key) -> Bool { old.scenario != key.scenario || old.size != key.size }
+        for old in data.keys where other(old) { data[old] = nil }
+        for old in templates.keys where other(old) {
+            removeDatabase(templates[old]!.path)
+            templates[old] = nil
+        }
+        for old in logs.keys where other(old) { logs[old] = nil }
+        for old in schools.keys where other(old) { schools[old] = nil }
+    }
+
+    /// A database file the data fills once, closed (its WAL checkpointed) before repetitions copy it.
+    private func fill(_ graph: GraphData, plan: DeclaredScenario.Plan) throws -> Template {
+        let path = try newPath()
+        let keys = try GraphFiller.fill(graph, model: plan.model, location: .file(path), options: request.options)
+        return Template(path: path, keys: keys)
+    }
+
+    /// A new file path in this runner's temporary folder.
+    func newPath() throws -> String {
+        let folder = try workFolder ?? TemporaryFolders.make("run")
+        workFolder = folder
+        fileCount += 1
+        return (folder as NSString).appendingPathComponent("\(fileCount).sqlite")
+    }
+
+    func removeDatabase(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// A new copy of the template, listed for removal at the end of the repetition.
+    func newCopy(of template: Template, listedIn paths: inout [String]) throws -> String {
+        let path = try newPath()
+        paths.append(path)
+        try TemplateCopies.copy(template.path, to: path)
+        return path
+    }
+}

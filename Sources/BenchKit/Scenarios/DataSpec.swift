@@ -1,0 +1,343 @@
+import Foundation
+import ObjectGraph
+
+/// The data section of a declared scenario: how many objects of each entity, how each named relationship is filled,
+/// and how attribute values are made. Built outside timed regions, once per size, reproducible from the run's seed.
+///
+/// ```json
+/// "data": {
+///   "entities": {"User": "size", "Post": "5*size", "Tag": 50},
+///   "relationships": {"Post.author": {}, "Post.tags": {"per": {"uniform": [0, 4]}, "reuse": 0.3},
+///                     "User.followers": {"per": {"zipf": 1.2, "max": 200}}},
+///   "attributes": {"Post.title": {"words": [3, 9]}, "Post.createdAt": {"date": ["2024-01-01", "2025-12-31"]}}
+/// }
+/// ```
+struct DataSpec: Sendable {
+    /// An object count: fixed, or a multiple (or fraction) of the run's size.
+    enum Count: Sendable, Equatable, CustomStringConvertible {
+        case fixed(Int)
+        case perSize(Double)
+
+        func value(size: Int) -> Int {
+            switch self {
+            case let .fixed(count): return count
+            case let .perSize(factor): return max(0, Int((Double(size) * factor).rounded()))
+            }
+        }
+
+        var description: String {
+            switch self {
+            case let .fixed(count): return String(count)
+            case let .perSize(factor): return factor == 1 ? "size" : "\(VariantValue.number(factor))*size"
+            }
+        }
+
+        /// `5`, `"size"`, `"3*size"`, `"size/10"`, `"0.5*size"`.
+        static func parse(_ value: JSONValue) -> Count? {
+            if let number = value.number, number >= 0, number.rounded() == number, number <= 100_000_000 { return .fixed(Int(number)) }
+            guard let text = value.string?.replacingOccurrences(of: " ", with: "") else { return nil }
+            if text == "size" { return .perSize(1) }
+            if text.hasSuffix("*size"), let factor = Double(text.dropLast(5)), factor >= 0, factor <= 10_000 { return .perSize(factor) }
+            if text.hasPrefix("size/"), let divisor = Double(text.dropFirst(5)), divisor >= 1 { return .perSize(1 / divisor) }
+            return nil
+        }
+    }
+
+    /// How many destinations each source gets.
+    enum Fanout: Sendable, Equatable {
+        case fixed(Count)
+        case uniform(Int, Int)
+        /// Zipf with exponent `s` over 1...max: most sources get few, some get many.
+        case zipf(Double, Int)
+    }
+
+    struct RelationshipFill: Sendable {
+        let entity: String
+        let relationship: String
+        /// To-many: destinations per source (default uniform 0...4). To-one: ignored (one destination or none).
+        let fanout: Fanout
+        /// The chance a source gets destinations at all (default 1).
+        let fill: Double
+        /// The chance each destination is one another source already has (shared members: what makes many-to-nil
+        /// lose data); otherwise a destination no source has yet, while any remain. 0 gives each source destinations
+        /// of its own; nil (not given) draws destinations at random, shared or not.
+        let reuse: Double?
+        /// Exact destinations, by index, of each source in order (`[[0], [0, 1]]`: a published example reproduced);
+        /// sources beyond the list get none.
+        var links: [[Int]]?
+    }
+
+    /// How an attribute's values are made (the default follows the attribute's type).
+    enum Generator: Sendable, Equatable {
+        /// `"<Entity> <attribute> <n>"`, or with a prefix `"<prefix> <n>"` with n in seven digits, as the school's
+        /// workloads name students (`Student 0000001`): unique, readable.
+        case name(prefix: String?)
+        case words(Int, Int)
+        case text(Int, Int)
+        case integer(Int64, Int64)
+        case number(Double, Double)
+        case date(Double, Double)
+        case bool(Double)
+        case bytes(Int, Int)
+        case uuid
+        case uri
+        case sequence
+        case constant(String)
+    }
+
+    let counts: [String: Count]
+    let relationships: [RelationshipFill]
+    let attributes: [String: Generator]
+
+    /// Parses the data section; `fail` names the field.
+    static func parse(_ value: JSONValue?, fail: (String) -> BenchError) throws -> DataSpec {
+        guard let value else { throw fail("missing: say how many objects of each entity, {\"entities\": {\"Entity\": \"size\"}}") }
+        guard let root = value.object else { throw fail("expected an object with entities, relationships and attributes") }
+        for key in root.keys.sorted() where !["entities", "relationships", "attributes"].contains(key) {
+            throw fail("unknown key '\(key)'; the data section has entities, relationships and attributes")
+        }
+        guard let entityCounts = root["entities"]?.object, !entityCounts.isEmpty else {
+            throw fail("entities: expected {\"Entity\": count, ...}, a count being a number, \"size\", \"3*size\" or \"size/10\"")
+        }
+        var counts: [String: Count] = [:]
+        for (name, raw) in entityCounts {
+            guard let count = Count.parse(raw) else {
+                throw fail("entities.\(name): expected a number, \"size\", \"3*size\" or \"size/10\", got \(raw)")
+            }
+            counts[name] = count
+        }
+        var fills: [RelationshipFill] = []
+        for (target, raw) in (root["relationships"]?.object ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let parts = target.split(separator: ".")
+            guard parts.count == 2, let options = raw.object else {
+                throw fail("relationships.\(target): expected \"Entity.relationship\": {\"per\": ..., \"reuse\": ..., \"fill\": ...}")
+            }
+            for key in options.keys.sorted() where !["per", "reuse", "fill", "links"].contains(key) {
+                throw fail("relationships.\(target): unknown key '\(key)'; use per, reuse and fill (or links)")
+            }
+            if let raw = options["links"] {
+                var links: [[Int]] = []
+                for list in raw.array ?? [] {
+                    let indexes = list.array?.compactMap(\.number).filter { $0 >= 0 && $0.rounded() == $0 && $0 < 100_000_000 } ?? []
+                    guard options.count == 1, indexes.count == list.array?.count else {
+                        throw fail(
+                            "relationships.\(target).links: expected the destinations of each source by index, [[0], [0, 1]], and nothing else"
+                        )
+                    }
+                    links.append(indexes.map { Int($0) })
+                }
+                guard raw.array != nil else {
+                    throw fail("relationships.\(target).links: expected the destinations of each source by index, [[0], [0, 1]]")
+                }
+                var fill = RelationshipFill(
+                    entity: String(parts[0]), relationship: String(parts[1]), fanout: .fixed(.fixed(0)), fill: 1, reuse: nil)
+                fill.links = links
+                fills.append(fill)
+                continue
+            }
+            var fanout = Fanout.uniform(0, 4)
+            if let per = options["per"] {
+                if per.object == nil, let count = Count.parse(per) {
+                    fanout = .fixed(count)
+                } else if let range = per.object?["uniform"]?.array?.compactMap(\.number), per.object?.count == 1, range.count == 2,
+                    range[0] >= 0, range[0] <= range[1], range[1] <= 1_000_000
+                {
+                    fanout = .uniform(Int(range[0]), Int(range[1]))
+                } else if let options = per.object, let exponent = options["zipf"]?.number, exponent > 0,
+                    let maximum = (options["max"] ?? .number(1000)).number, maximum >= 1, maximum <= 1_000_000,
+                    Set(options.keys).isSubset(of: ["zipf", "max"])
+                {
+                    fanout = .zipf(exponent, Int(maximum))
+                } else {
+                    throw fail(
+                        "relationships.\(target).per: expected a count (3, \"size\", \"size/10\"), {\"uniform\": [min, max]} or {\"zipf\": exponent, \"max\": n}, got \(per)"
+                    )
+                }
+            }
+            func probability(_ key: String, _ defaultValue: Double?) throws -> Double? {
+                guard let raw = options[key] else { return defaultValue }
+                guard let value = raw.number, value >= 0, value <= 1 else {
+                    throw fail("relationships.\(target).\(key): expected a probability from 0 to 1, got \(raw)")
+                }
+                return value
+            }
+            fills.append(
+                RelationshipFill(
+                    entity: String(parts[0]), relationship: String(parts[1]), fanout: fanout,
+                    fill: try probability("fill", 1) ?? 1, reuse: try probability("reuse", nil)))
+        }
+        var generators: [String: Generator] = [:]
+        for (target, raw) in root["attributes"]?.object ?? [:] {
+            guard target.split(separator: ".").count == 2 else {
+                throw fail("attributes.\(target): expected \"Entity.attribute\": {generator}")
+            }
+            generators[target] = try generator(raw) { fail("attributes.\(target): \($0)") }
+        }
+        return DataSpec(counts: counts, relationships: fills, attributes: generators)
+    }
+
+    private static func generator(_ raw: JSONValue, fail: (String) -> BenchError) throws -> Generator {
+        let expected =
+            "expected one of {\"name\": true} (or a prefix), {\"words\": [min, max]}, {\"text\": [min, max]}, {\"integer\": [min, max]}, {\"number\": [min, max]}, {\"date\": [\"2024-01-01\", \"2025-12-31\"]}, {\"bool\": probability}, {\"bytes\": [min, max]}, {\"uuid\": true}, {\"uri\": true}, {\"sequence\": true}, {\"constant\": \"value\"}"
+        guard let object = raw.object, object.count == 1, let (key, value) = object.first else { throw fail(expected) }
+        func range() -> (Double, Double)? {
+            guard let list = value.array?.compactMap(\.number), list.count == 2, list[0] <= list[1] else { return nil }
+            return (list[0], list[1])
+        }
+        func lengths() throws -> (Int, Int) {
+            guard let (low, high) = range(), low >= 0, high <= 1_000_000, low.rounded() == low, high.rounded() == high else {
+                throw fail("'\(key)' needs [min, max] lengths, whole numbers from 0, got \(value)")
+            }
+            return (Int(low), Int(high))
+        }
+        switch key {
+        case "name":
+            switch value {
+            case .bool(true): return .name(prefix: nil)
+            case let .string(prefix) where !prefix.isEmpty: return .name(prefix: prefix)
+            default: throw fail("'name' is true (\"Entity attribute N\") or a prefix (\"Student\" for \"Student 0000001\"), got \(value)")
+            }
+        case "uuid": return .uuid
+        case "uri": return .uri
+        case "sequence": return .sequence
+        case "words":
+            let (low, high) = try lengths()
+            return .words(low, high)
+        case "text":
+            let (low, high) = try lengths()
+            return .text(low, high)
+        case "bytes":
+            let (low, high) = try lengths()
+            return .bytes(low, high)
+        case "integer":
+            guard let (low, high) = range(), low.rounded() == low, high.rounded() == high, abs(low) < 9e18, abs(high) < 9e18 else {
+                throw fail("'integer' needs [min, max] whole numbers, got \(value)")
+            }
+            return .integer(Int64(low), Int64(high))
+        case "number":
+            // A width beyond Double's range (as [-1.7e308, 1.7e308]) makes Double.random(in:) trap.
+            guard let (low, high) = range(), (high - low).isFinite else {
+                throw fail("'number' needs [min, max] with max - min a finite number, got \(value)")
+            }
+            return .number(low, high)
+        case "bool":
+            guard let chance = value.number, chance >= 0, chance <= 1 else {
+                throw fail("'bool' needs the probability of true, got \(value)")
+            }
+            return .bool(chance)
+        case "date":
+            guard let list = value.array?.compactMap(\.string), list.count == 2, let from = Self.date(list[0]), let to = Self.date(list[1]),
+                from <= to
+            else {
+                throw fail("'date' needs [\"YYYY-MM-DD\", \"YYYY-MM-DD\"], earliest first, got \(value)")
+            }
+            return .date(from, to)
+        case "constant":
+            switch value {
+            case let .string(text): return .constant(text)
+            case let .number(number): return .constant(VariantValue.number(number).description)
+            case let .bool(flag): return .constant(flag ? "1" : "0")
+            default: throw fail("'constant' needs a string, number or boolean, got \(value)")
+            }
+        default:
+            throw fail(expected)
+        }
+    }
+
+    /// Seconds since 2001-01-01 (Core Data's reference date) of a `YYYY-MM-DD` day.
+    static func date(_ text: String) -> Double? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...9999).contains(parts[0]), (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
+        var components = DateComponents()
+        components.year = parts[0]
+        components.month = parts[1]
+        components.day = parts[2]
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        // Calendar rolls 2024-02-30 over into March: a day the month does not have is no date.
+        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == parts[2] else { return nil }
+        return date.timeIntervalSinceReferenceDate
+    }
+
+    /// The problems of this data section against a compiled model: unknown entities, relationships, attributes,
+    /// abstract entities with counts, a relationship filled from both sides, a generator whose values the
+    /// attribute cannot hold.
+    func problems(in model: ObjectModel, manualKeys: [ManualKey]) -> [String] {
+        var problems: [String] = []
+        for (name, _) in counts.sorted(by: { $0.key < $1.key }) {
+            guard let entity = model.entity(name) else {
+                problems.append("entities: no entity '\(name)' in the model" + Self.suggestion(name, model.entities.map(\.name)))
+                continue
+            }
+            if entity.isAbstract {
+                problems.append(
+                    "entities: '\(name)' is abstract; give counts of its sub-entities (\(entity.subentities.map(\.name).joined(separator: ", ")))"
+                )
+            }
+        }
+        var filled = Set<String>()
+        for fill in relationships {
+            let target = "\(fill.entity).\(fill.relationship)"
+            guard let entity = model.entity(fill.entity) else {
+                problems.append(
+                    "relationships.\(target): no entity '\(fill.entity)'" + Self.suggestion(fill.entity, model.entities.map(\.name)))
+                continue
+            }
+            if let links = fill.links, let highest = links.joined().max(),
+                let destination = entity.relationship(fill.relationship)?.destination
+                    ?? ManualKey.named(fill.relationship, from: entity, in: manualKeys)
+                    .flatMap({ model.entity($0.toMany ? $0.key.member : $0.key.owner) })
+            {
+                // Fixed counts only: a count per size is known when the data is made, which skips what is out of range.
+                let fixed = destination.subtree.map { counts[$0.name] ?? .fixed(0) }
+                if fixed.allSatisfy({ if case .fixed = $0 { return true } else { return false } }),
+                    case let total = fixed.reduce(0, { $0 + $1.value(size: 0) }), highest >= total
+                {
+                    problems.append(
+                        "relationships.\(target).links: names destination \(highest), but the data has \(total) (counted from 0)")
+                }
+            }
+            guard let relationship = entity.relationship(fill.relationship) else {
+                if ManualKey.named(fill.relationship, from: entity, in: manualKeys) != nil { continue }
+                problems.append(
+                    "relationships.\(target): '\(fill.entity)' has no relationship '\(fill.relationship)'"
+                        + Self.relationshipSuggestion(fill.relationship, of: entity))
+                continue
+            }
+            if let inverse = relationship.inverse, inverse !== relationship, filled.contains("\(inverse.entity.name).\(inverse.name)") {
+                problems.append(
+                    "relationships.\(target): its inverse \(inverse.entity.name).\(inverse.name) is filled too; fill one side, ObjectGraph keeps the other"
+                )
+            }
+            filled.insert(target)
+        }
+        for target in attributes.keys.sorted() {
+            let parts = target.split(separator: ".").map(String.init)
+            guard let entity = model.entity(parts[0]) else {
+                problems.append("attributes.\(target): no entity '\(parts[0])'")
+                continue
+            }
+            guard let attribute = entity.attribute(parts[1]) else {
+                problems.append(
+                    "attributes.\(target): '\(parts[0])' has no stored attribute '\(parts[1])'"
+                        + Self.suggestion(parts[1], entity.attributes.map(\.name)))
+                continue
+            }
+            if let generator = attributes[target], let mismatch = DataGenerator.mismatch(generator, attribute, entity: entity.name) {
+                problems.append("attributes.\(target): " + mismatch)
+            }
+        }
+        return problems
+    }
+
+    /// What to say after "has no relationship 'name'": that it is an attribute there, or the nearest relationship.
+    static func relationshipSuggestion(_ name: String, of entity: EntityDescription) -> String {
+        if entity.attribute(name) != nil { return " ('\(name)' is an attribute of \(entity.name), not a relationship)" }
+        return suggestion(name, entity.relationships.map(\.name))
+    }
+
+    static func suggestion(_ name: String, _ candidates: [String]) -> String {
+        let near = nearNames(name, in: candidates)
+        return near.isEmpty ? "" : " (did you mean '\(near[0])'?)"
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import ObjectGraph
+
+/// A scenario a file declares whole: its own model (an Xcode model file or inline JSON), the data to fill it with,
+/// and phases of steps, with variants that may change the model. Every name, key path and predicate is checked
+/// for every variant when the file is read, before anything runs.
+package struct DeclaredScenario: Sendable {
+    /// A timed phase: its steps, and the store it starts on.
+    struct Phase: Sendable {
+        enum Store: String, Sendable {
+            /// The store as the data section fills it, fresh for each repetition.
+            case prepared
+            /// An empty store with the model's schema.
+            case fresh
+            /// The store the previous phase left (what it saved), with a new context.
+            case continued
+            /// The store and the context the previous phase left: its objects stay registered, and its last fetch's
+            /// results are what a read reads (a screen that fetched, then walks).
+            case sameContext = "same-context"
+
+            /// Whether the phase goes on where the previous one stopped, on its store.
+            var continues: Bool { self == .continued || self == .sameContext }
+        }
+
+        let name: PhaseName
+        let store: Store
+        let steps: [Step]
+        /// Variables every step of the phase may use, chosen once per phase (once per round when it repeats).
+        let variables: [String: Step.Variable]
+        /// How many times the steps run in the timed phase, each round with its variables chosen anew (1: once).
+        let rounds: Int
+    }
+
+    /// The model, data, phases and data generator of one variant.
+    struct Plan: Sendable {
+        let entities: [Entity]
+        let model: ObjectModel
+        let phases: [Phase]
+        let generator: DataGenerator
+        /// Relationships the variant replaced by keys kept by hand (`manual-fk`).
+        let manualKeys: [ManualKey]
+    }
+
+    let model: DeclaredModel
+    let changes: [(axis: String, change: ModelChange)]
+    /// By the variant's description (`modelling=many-to-nil;count=derived`).
+    let plans: [String: Plan]
+
+    /// Phase names in order (the same for every variant).
+    package var phaseNames: [PhaseName] { plans.values.first?.phases.map(\.name) ?? [] }
+
+    func plan(for variant: Variant) -> Plan { plans[variant.description]! }
+
+    /// Notes from reading the model (what it skipped or adjusted).
+    package var modelNotes: [String] { model.notes }
+}
+
+/// Reads the declared parts of a scenario file.
+enum DeclaredScenarioParser {
+    static func parse(
+        _ root: [String: JSONValue], file: String, axes: [(name: String, values: [VariantValue])],
+        rawAxes: [String: [String: JSONValue]], variants: [Variant]
+    ) throws -> DeclaredScenario {
+        func fail(_ field: String, _ reason: String) -> BenchError { .invalidInput("\(file): field '\(field)': \(reason)") }
+        let model = try DeclaredModel.load(root["model"]!, file: file)
+        guard root["data"] != nil else {
+            throw fail("data", "missing: say how many objects of each entity, {\"entities\": {\"Entity\": \"size\"}}")
+        }
+        let changes = try parseChanges(axes: axes, rawAxes: rawAxes, model: model, fail: fail)
+
+        guard let phaseList = root["phases"]?.array, !phaseList.isEmpty else {
+            throw fail("phases", "expected a non-empty array of {\"name\": ..., \"steps\": [...]}")
+        }
+        var plans: [String: DeclaredScenario.Plan] = [:]
+        for variant in variants {
+            let label = variants.count > 1 ? "with \(variant): " : ""
+            var entities = model.entities
+            var manualKeys: [ManualKey] = []
+            for (axis, change) in changes {
+                let changed = change.apply(variant[axis]!.description, to: entities)
+                entities = changed.entities
+                manualKeys += changed.manualKeys
+            }
+            let compiled: ObjectModel
+            do {
+                compiled = try ObjectModel(entities)
+            } catch {
+                throw fail(variants.count > 1 ? "variants" : "model", label + "\(error)")
+            }
+            let choices = VariantChoices(variant: variant, axes: axes) { field, reason in fail(field, label + reason) }
+            // A data section with no choice by variant is the same for every variant: its mistakes are said once, plainly.
+            let resolvedData = try choices.resolve(root["data"]!, field: "data")
+            let dataLabel = resolvedData == root["data"]! && changes.isEmpty ? "" : label
+            let data = try DataSpec.parse(resolvedData) { fail("data", dataLabel + $0) }
+            if let problem = data.problems(in: compiled, manualKeys: manualKeys).first {
+                throw fail("data", dataLabel + problem)
+            }
+            var parser = StepParser(model: compiled, variant: variant, axes: axes, manualKeys: manualKeys) { field, reason in
+                fail(field, label + reason)
+            }
+            var phases: [DeclaredScenario.Phase] = []
+            var names = Set<PhaseName>()
+            // The entity of the last fetch of objects, which a same-context phase's reads start from.
+            var fetched: String?
+            for (index, raw) in phaseList.enumerated() {
+                let field = "phases[\(index)]"
+                guard let object = raw.object, let name = object["name"]?.string, !name.isEmpty, let stepList = object["steps"] else {
+                    throw fail(
+                        field,
+                        "expected {\"name\": \"...\", \"steps\": [...]} (optionally \"store\": \"prepared\", \"fresh\", \"continued\" or \"same-context\")"
+                    )
+                }
+                for key in object.keys.sorted() where !["name", "steps", "store", "variables", "repeat"].contains(key) {
+                    throw fail(field, "unknown key '\(key)'; a phase has name, store, variables, repeat and steps")
+                }
+                var rounds = 1
+                if let raw = object["repeat"] {
+                    let resolved = try choices.resolve(raw, field: "\(field).repeat")
+                    guard let number = resolved.number, number.rounded() == number, number >= 1, number <= 1_000_000 else {
+                        throw fail("\(field).repeat", "expected the number of rounds, an integer from 1 to 1000000, got \(resolved)")
+                    }
+                    rounds = Int(number)
+                }
+                var variables: [String: Step.Variable] = [:]
+                for (variableName, rawVariable) in object["variables"]?.object ?? [:] {
+                    let variableField = "\(field).variables.\(variableName)"
+                    let variable = try parser.variable(try choices.resolve(rawVariable, field: variableField), field: variableField)
+                    if variable.usesRound && object["repeat"] == nil {
+                        throw fail(
+                            variableField, "\"index\": \"round\" picks by the round of a repeating phase; give the phase \"repeat\": N")
+                    }
+                    variables[variableName] = variable
+                }
+                parser.phaseVariables = variables
+                guard names.insert(PhaseName(name)).inserted else { throw fail(field, "a second phase named '\(name)'") }
+                let storeName = object["store"]?.string ?? (index == 0 ? "prepared" : "continued")
+                guard let store = DeclaredScenario.Phase.Store(rawValue: storeName), !(index == 0 && store.continues) else {
+                    throw fail(
+                        "\(field).store",
+                        "expected prepared or fresh"
+                            + (index == 0 ? " (the first phase has no store to continue)" : ", continued or same-context")
+                            + ", got \(object["store"]!)")
+                }
+                let steps = try parser.steps(stepList, field: "\(field).steps")
+                fetched = try checkReads(steps, parser: parser, field: "\(field).steps", fetched: store == .sameContext ? fetched : nil)
+                phases.append(
+                    DeclaredScenario.Phase(name: PhaseName(name), store: store, steps: steps, variables: variables, rounds: rounds))
+            }
+            plans[variant.description] = DeclaredScenario.Plan(
+                entities: entities, model: compiled, phases: phases,
+                generator: DataGenerator(spec: data, model: compiled, declared: model.entities, manualKeys: manualKeys),
+                manualKeys: manualKeys)
+        }
+        return DeclaredScenario(model: model, changes: changes, plans: plans)
+    }
+
+    /// The model changes the variant axes declare, checked against the model for every value.
+    private static func parseChanges(
+        axes: [(name: String, values: [VariantValue])], rawAxes: [String: [String: JSONValue]],
+        model: DeclaredModel, fail: (String, String) -> BenchError
+    ) throws -> [(String, ModelChange)] {
+        var changes: [(String, ModelChange)] = []
+        for axis in axes {
+            guard let raw = rawAxes[axis.name], let kindName = raw["change"]?.string else { continue }
+            guard let kind = ModelChange.Kind(rawValue: kindName) else {
+                throw fail(
+                    "variants",
+                    "'\(axis.name)': "
+                        + (ModelChange.Kind.retired(kindName)
+                            ?? "unknown change '\(kindName)'; changes are \(ModelChange.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                )
+            }
+            let names = raw["target"].flatMap { $0.string.map { [$0] } ?? $0.array?.compactMap(\.string) } ?? []
+            let parts = names.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+            guard !parts.isEmpty, parts.count == (raw["target"]?.array?.count ?? 1),
+                parts.allSatisfy({ $0.count == 2 && !$0[0].isEmpty && !$0[1].isEmpty }),
+                kind == .modelling || parts.count == 1
+            else {
+                throw fail(
+                    "variants",
+                    "'\(axis.name)': a \(kindName) change needs \"target\": \"Entity.property\""
+                        + (kind == .modelling ? " (or a list of them)" : ""))
+            }
+            var change = ModelChange(kind: kind, targets: parts.map { ($0[0], $0[1]) })
+            for (key, value) in [
+                ("keyAttribute", raw["keyAttribute"]), ("ownerKey", raw["ownerKey"]), ("toManyInverse", raw["toManyInverse"]),
+            ] {
+                guard let value else { continue }
+                guard kind == .modelling else { throw fail("variants", "'\(axis.name)': \"\(key)\" belongs to a modelling change") }
+                guard let text = value.string, !text.isEmpty else {
+                    throw fail("variants", "'\(axis.name)': \"\(key)\" must be a name, got \(value)")
+                }
+                switch key {
+                case "keyAttribute": change.keyAttribute = text
+                case "ownerKey": change.ownerKey = text
+                default: change.toManyInverse = text
+                }
+            }
+            for value in axis.values where !kind.values.contains(value.description) {
+                throw fail(
+                    "variants",
+                    "'\(axis.name)': a \(kindName) change takes the values \(kind.values.joined(separator: ", ")), got '\(value)'")
+            }
+            if let problem = change.problem(in: model.entities, values: axis.values.map(\.description)) {
+                throw fail("variants", "'\(axis.name)': \(problem)")
+            }
+            changes.append((axis.name, change))
+        }
+        return changes
+    }
+
+    /// Every `read` follows a fetch in its phase and names key paths of that fetch's entity.
+    /// Checks that every read and delete-fetched has a fetch of objects before it; returns the entity of the last one.
+    @discardableResult
+    private static func checkReads(_ steps: [Step], parser: StepParser, field: String, fetched: String? = nil) throws -> String? {
+        var current = fetched
+        for (index, step) in steps.enumerated() {
+            switch step {
+            case let .fetch(fetch): current = fetch.result == .objects ? fetch.entity : nil
+            case .deleteFetched:
+                guard current != nil else {
+                    throw parser.fail("\(field)[\(index)]", "'delete-fetched' needs a fetch of objects before it in its phase")
+                }
+            case let .read(paths, _, until):
+                guard let entity = current else {
+                    throw parser.fail("\(field)[\(index)]", "'read' needs a fetch of objects before it in its phase")
+                }
+                for path in paths { try parser.checkKeyPath(path, from: entity, field: "\(field)[\(index)].read") }
+                if until != nil, let path = paths.first, !parser.isMemberAttributePath(path, from: entity) {
+                    throw parser.fail(
+                        "\(field)[\(index)].until",
+                        "'until' walks a to-many and compares one attribute of each member: '\(path)' is not such a key path (e.g. students.name)"
+                    )
+                }
+            case let .merge(inner):
+                try checkReads(inner, parser: parser, field: "\(field)[\(index)].merge")
+            case .reset, .newContext:
+                current = nil
+            default:
+                break
+            }
+        }
+        return current
+    }
+}

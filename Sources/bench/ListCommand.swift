@@ -1,41 +1,30 @@
 import ArgumentParser
 import BenchKit
+import Foundation
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List every scenario with its description, strategies, variants and sizes per profile.")
+        commandName: "list",
+        abstract: "List every scenario with its description, model, strategies, variants, phases and sizes per profile.")
+
+    @Flag(help: "Print the scenarios as the README's Markdown table instead.")
+    var markdown = false
+
+    @Option(help: "Replace the scenario table of this README (between its scenarios markers) with the generated one.")
+    var readme: String?
 
     @OptionGroup var scenarios: ScenarioOptions
 
     func run() throws {
         let catalog = try scenarios.catalog()
-        for scenario in catalog.scenarios {
-            print("\(scenario.name) (model \(scenario.modelSource), \(scenario.file))")
-            print("  \(scenario.description)")
-            print("  strategies: \(scenario.strategies.map(\.rawValue).joined(separator: ", "))")
-            if scenario.axes.isEmpty {
-                print("  variants:   none")
-            } else {
-                for axis in scenario.axes {
-                    print("  variant \(axis.name): \(axis.values.map(\.description).joined(separator: ", "))")
-                }
+        if let readme {
+            guard let text = try? String(contentsOfFile: readme, encoding: .utf8) else {
+                throw BenchError.invalidInput("cannot read \(readme); give the README to update")
             }
-            print("  phases:     \(scenario.phaseNames.map(\.rawValue).joined(separator: ", "))")
-            for profile in Profile.allCases {
-                let sizes = scenario.sizes[profile]?.map(String.init).joined(separator: ", ") ?? "-"
-                print(
-                    "  \(profile.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) sizes \(sizes); \(scenario.repetitions[profile] ?? 0) repetitions, \(scenario.warmup[profile] ?? 0) warmup"
-                )
-            }
-            print("")
+            try AtomicFile.write(try ScenarioListing.replace(in: text, with: ScenarioListing.markdown(catalog), file: readme), to: readme)
+            print("updated the scenario table of \(readme)")
+            return
         }
-        print("strategies (--strategies):")
-        for strategy in Strategy.allCases {
-            print("  \(strategy.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0)) \(strategy.summary)")
-        }
-        print("modellings (the values of a 'modelling' variant, --variant modelling=NAME):")
-        for modelling in Modelling.allCases {
-            print("  \(modelling.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0)) \(modelling.summary)")
-        }
+        print(markdown ? ScenarioListing.markdown(catalog) : ScenarioListing.text(catalog))
     }
 }

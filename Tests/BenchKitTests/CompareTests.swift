@@ -222,6 +222,20 @@ import Testing
         #expect(html.components(separatedBy: "<td>❌ regression</td>").count == 3)
     }
 
+    /// A baseline series this binary cannot read (a metric renamed since) is missing to the gate: exit 3, named.
+    @Test func aBaselineSeriesWithAnUnknownMetricFailsAsMissing() throws {
+        let baseline = try run(steady)
+        let samples = (baseline as NSString).appendingPathComponent("samples.csv")
+        let handle = try #require(FileHandle(forWritingAtPath: samples))
+        handle.seekToEndOfFile()
+        handle.write(Data("query,objectgraph,prefetch=off,1000,1,walk,sql_statments,21,count\n".utf8))
+        try handle.close()
+        let result = try CommandLineTests.bench(["compare", baseline, try run(steady), "--counters-only"])
+        #expect(result.status == 3)
+        #expect(result.output.contains("unreadable in the baseline"))
+        #expect(result.output.contains("metric 'sql_statments' is unknown"))
+    }
+
     @Test func theCommandsExitCodes() throws {
         let baseline = try run(steady)
         let missing = try CommandLineTests.bench(["compare", "/nonexistent/baseline", baseline])

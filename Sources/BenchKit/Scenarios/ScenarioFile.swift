@@ -3,7 +3,8 @@ import Foundation
 /// Reads scenario files (JSON), refusing anything unknown or mistyped with the file, the field and the reason: the one
 /// parser of every scenario, shipped or a user's.
 package enum ScenarioFile {
-    static let fields = ["name", "description", "model", "strategies", "data", "variants", "phases", "sizes", "repetitions", "warmup"]
+    /// The top-level keys of a scenario file (`$schema` names the JSON Schema an editor validates it with).
+    static let fields = ["$schema", "name", "description", "model", "strategies", "data", "variants", "phases", "sizes", "repetitions", "warmup"]
 
     /// Parses the scenario at `path`.
     package static func load(_ path: String) throws -> Scenario {
@@ -210,7 +211,8 @@ package struct ScenarioCatalog: Sendable {
                 "cannot read the scenario folder \(folder); pass --scenarios DIR pointing at the repository's Scenarios folder")
         }
         var scenarios: [Scenario] = []
-        for file in files.sorted() where file.hasSuffix(".json") {
+        // `*.schema.json` is the scenario files' JSON Schema, for editors; not a scenario.
+        for file in files.sorted() where file.hasSuffix(".json") && !file.hasSuffix(".schema.json") {
             let scenario = try ScenarioFile.load((folder as NSString).appendingPathComponent(file))
             if let other = scenarios.first(where: { $0.name == scenario.name }) {
                 throw BenchError.invalidInput("\(scenario.file): scenario name '\(scenario.name)' is also used by \(other.file)")

@@ -4,7 +4,7 @@
 usage: python3 scripts/plot.py RUN_FOLDER [--history Results/history.sqlite [--scenario S] [--metric M]]
 
 Figures: time against size per scenario (log-log, a band from min to max), seed 000 Figure 7 (insert and
-query, many-to-nil against many-to-one), batch-size curves (time, peak memory and heap allocated against batch size),
+query, modelling many-to-nil against many-to-one), batch-size curves (time, peak memory and heap allocated against batch size),
 the many-to-nil loss rate against the duplicate probability, statements and faults per strategy, and, with
 --history, a metric over the recorded runs.
 """
@@ -22,28 +22,22 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
-# Colour by modelling (or, for declared scenarios, by implementation); the line style tells the implementation.
-STRATEGY_COLORS = {
+# Colour by the modelling variant (many-to-one, many-to-nil, ...); the line style tells the strategy.
+MODELLING_COLORS = {
     "many-to-one": "#1f77b4", "many-to-many": "#2ca02c", "many-to-nil": "#d62728", "manual-fk": "#9467bd",
-    "one-to-one": "#17becf", "one-to-nil": "#bcbd22", "raw-sqlite": "#7f7f7f", "grdb": "#ff7f0e",
-    "objectgraph": "#1f77b4", "sql-replay": "#7f7f7f",
+    "manual-fk-unindexed": "#8c564b", "one-to-one": "#17becf", "one-to-nil": "#bcbd22",
 }
-LINE_STYLES = {"raw-sqlite": "--", "grdb": ":", "sql-replay": "--"}
-DECLARED_STRATEGIES = {"objectgraph", "sql-replay"}
+STRATEGY_COLORS = {"objectgraph": "#1f77b4", "sql-replay": "#7f7f7f", "raw-sqlite": "#555555", "grdb": "#ff7f0e"}
+LINE_STYLES = {"objectgraph": "-", "sql-replay": "--", "raw-sqlite": "-.", "grdb": ":"}
 
 
-def color(strategy):
-    implementation, _, modelling = strategy.partition(":")
-    return STRATEGY_COLORS.get(modelling or implementation, "#444444")
+def color(strategy, variant=""):
+    modelling = variant_axes(variant).get("modelling")
+    return MODELLING_COLORS.get(modelling) or STRATEGY_COLORS.get(strategy, "#444444")
 
 
 def line_style(strategy):
-    return LINE_STYLES.get(strategy.partition(":")[0], "-")
-
-
-def size_unit(rows):
-    """What a size counts: students for the school's workloads, objects of the data section for declared scenarios."""
-    return "" if {r["strategy"] for r in rows} <= DECLARED_STRATEGIES else " students"
+    return LINE_STYLES.get(strategy, "-")
 
 
 def load_summary(folder):
@@ -72,7 +66,6 @@ def ordered(values):
 
 def save(figure, folder, name):
     os.makedirs(os.path.join(folder, "plots"), exist_ok=True)
-    name = name.replace(":", "-")  # peer strategies (raw-sqlite:many-to-one) name files on every system
     figure.text(0.0, -0.02, FIDELITY, fontsize=7, color="#555555", ha="left", va="top", transform=figure.transFigure)
     written = []
     for extension in ("png", "svg"):
@@ -146,12 +139,12 @@ def plot_scenario(rows, folder, scenario):
                     continue
                 sizes = [p["size"] for p in points]
                 style = VARIANT_STYLES[style_values.index(parts.get(style_axis, "")) if style_axis else 0]
-                axis.plot(sizes, [p["median"] for p in points], marker=implementation_markers.get(strategy.partition(":")[0], "o"),
+                axis.plot(sizes, [p["median"] for p in points], marker=implementation_markers.get(strategy, "o"),
                           markersize=4, color=strategy_colors[strategy], linestyle=style, linewidth=1.4)
                 axis.fill_between(sizes, [p["min"] for p in points], [p["max"] for p in points], color=strategy_colors[strategy], alpha=0.08)
         log_axes(axis)
         axis.set_title(phase + (f" [{group}]" if group else ""), fontsize=9)
-        axis.set_xlabel(f"size{' (students)' if size_unit(data) else ''}", fontsize=8)
+        axis.set_xlabel("size", fontsize=8)
         axis.set_ylabel(label, fontsize=8)
         axis.tick_params(labelsize=7)
         axis.grid(True, which="major", alpha=0.3)
@@ -165,7 +158,7 @@ def plot_scenario(rows, folder, scenario):
         axes[index // columns][index % columns].axis("off")
     # One legend entry per strategy (colour, marker) and per value of the line-style axis.
     from matplotlib.lines import Line2D
-    handles = [Line2D([], [], color=strategy_colors[s], marker=implementation_markers.get(s.partition(":")[0], "o"), markersize=4,
+    handles = [Line2D([], [], color=strategy_colors[s], marker=implementation_markers.get(s, "o"), markersize=4,
                       linewidth=1.4, label=s) for s in strategies]
     if style_axis and len(style_values) > 1:
         handles += [Line2D([], [], color="#333333", linestyle=VARIANT_STYLES[i], linewidth=1.4, label=f"{style_axis}={value}")
@@ -179,27 +172,29 @@ def plot_scenario(rows, folder, scenario):
 
 
 def plot_figure7(rows, folder):
-    """Seed 000 Figure 7: insert and query, many-to-nil against many-to-one, side by side."""
+    """Seed 000 Figure 7: insert and query on ObjectGraph, modelling many-to-nil against many-to-one, side by side."""
     panels = [("insert", "insert", "", "Insert: N students, one save"),
-              ("query", "walk", "prefetch=off", "Query: walk every class's students")]
-    if not any(series(rows, scenario=s, phase=p, metric="wall_ms") for s, p, _, _ in panels):
+              ("query", "walk", ";prefetch=off", "Query: walk every class's students")]
+    if not any(series(rows, scenario=s, phase=p, metric="wall_ms", strategy="objectgraph") for s, p, _, _ in panels):
         return []
     figure, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for axis, (scenario, phase, variant, title) in zip(axes, panels):
-        for strategy in ("many-to-one", "many-to-nil"):
-            points = series(rows, scenario=scenario, phase=phase, variant=variant, strategy=strategy, metric="wall_ms")
+    for axis, (scenario, phase, rest, title) in zip(axes, panels):
+        for modelling in ("many-to-one", "many-to-nil"):
+            variant = f"modelling={modelling}{rest}"
+            points = series(rows, scenario=scenario, phase=phase, variant=variant, strategy="objectgraph", metric="wall_ms")
             if not points:
                 continue
             sizes = [p["size"] for p in points]
-            axis.plot(sizes, [p["median"] for p in points], marker="o", color=color(strategy), linestyle=line_style(strategy), label=strategy)
-            axis.fill_between(sizes, [p["ci_low"] for p in points], [p["ci_high"] for p in points], color=color(strategy), alpha=0.2)
+            axis.plot(sizes, [p["median"] for p in points], marker="o", color=color("objectgraph", variant), label=modelling)
+            axis.fill_between(sizes, [p["ci_low"] for p in points], [p["ci_high"] for p in points], color=color("objectgraph", variant),
+                              alpha=0.2)
         log_axes(axis)
         axis.set_title(title, fontsize=10)
         axis.set_xlabel("size (students)")
-        axis.set_ylabel("time (ms, median and 95% CI)")
+        axis.set_ylabel("time (ms, median and interval)")
         axis.grid(True, alpha=0.3)
         axis.legend(fontsize=8)
-    figure.suptitle("Seed 000 Figure 7 reproduced: many-to-nil against many-to-one", fontsize=11)
+    figure.suptitle("Seed 000 Figure 7 reproduced: modelling many-to-nil against many-to-one (ObjectGraph)", fontsize=11)
     figure.tight_layout()
     return save(figure, folder, "figure7")
 
@@ -224,11 +219,11 @@ def plot_batch_size(rows, folder):
         figure, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4))
         for axis, (metric, label, scale) in zip(axes, panels):
             for access, style in (("first-screen", "o-"), ("all", "s--")):
-                curve = [r for r in points if r["metric"] == metric and r["variant"].endswith(f"access={access}")]
-                curve.sort(key=lambda r: int(r["variant"].split(";")[0].split("=")[1]))
+                curve = [r for r in points if r["metric"] == metric and variant_axes(r["variant"]).get("access") == access]
+                curve.sort(key=lambda r: int(variant_axes(r["variant"])["batch"]))
                 if not curve:
                     continue
-                labels = [r["variant"].split(";")[0].split("=")[1] for r in curve]
+                labels = [variant_axes(r["variant"])["batch"] for r in curve]
                 axis.plot(range(len(curve)), [r["median"] * scale for r in curve], style, label=f"access={access}")
                 axis.set_xticks(range(len(curve)))
                 axis.set_xticklabels(labels)
@@ -249,12 +244,13 @@ def plot_data_loss(rows, folder):
         return []
     figure, axis = plt.subplots(figsize=(6.5, 4.2))
     styles = ["o-", "s--", "^-.", "d:"]
-    for strategy in ordered(r["strategy"] for r in data):
+    data = [r for r in data if r["strategy"] == "objectgraph"]
+    for modelling in ordered(variant_axes(r["variant"]).get("modelling", "") for r in data):
         for index, size in enumerate(sorted({r["size"] for r in data})):
-            points = sorted((r for r in data if r["strategy"] == strategy and r["size"] == size),
-                            key=lambda r: float(r["variant"].split("=")[1]))
-            axis.plot([float(r["variant"].split("=")[1]) for r in points], [r["median"] for r in points], styles[index % 4],
-                      color=color(strategy), label=f"{strategy}, {size:,} students", markersize=4)
+            points = sorted((r for r in data if variant_axes(r["variant"]).get("modelling", "") == modelling and r["size"] == size),
+                            key=lambda r: float(variant_axes(r["variant"])["duplicates"]))
+            axis.plot([float(variant_axes(r["variant"])["duplicates"]) for r in points], [r["median"] for r in points], styles[index % 4],
+                      color=MODELLING_COLORS.get(modelling, "#444444"), label=f"{modelling}, {size:,} students", markersize=4)
     axis.plot([0, 0.5], [0, 0.5], color="#999999", linewidth=0.8, linestyle=":", label="every shared membership lost")
     axis.set_xlabel("probability that a membership reuses a subject")
     axis.set_ylabel("loss rate (links lost / links written)")
@@ -294,7 +290,7 @@ def plot_statements(rows, folder):
         labels = [" ".join(part for part in (s, v, p if several_phases else "") if part) for s, v, p in groups]
         axis.set_xticklabels(labels, fontsize=7, rotation=60, ha="right")
         axis.set_ylabel("count per phase (log scale)")
-        axis.set_title(f"{scenario}: statements and faults, size {size:,}{size_unit(data)} (no bar: zero, or not measured by a peer)", fontsize=9)
+        axis.set_title(f"{scenario}: statements and faults, size {size:,} (no bar: zero, or not measured by a peer)", fontsize=9)
         axis.grid(True, axis="y", alpha=0.3)
         axis.legend(fontsize=7)
         figure.tight_layout()
@@ -320,13 +316,12 @@ def plot_history(database, folder, scenario, metric):
     for strategy in ordered(r[2] for r in rows):
         points = {(r[0], r[1]): r[6] for r in rows if r[2] == strategy and r[4] == size and r[5] == phase and r[3] == variant}
         xs = [i for i, run in enumerate(runs) if run in points]
-        axis.plot(xs, [points[runs[i]] for i in xs], marker="o", color=color(strategy), linestyle=line_style(strategy), label=strategy)
+        axis.plot(xs, [points[runs[i]] for i in xs], marker="o", color=color(strategy, variant), linestyle=line_style(strategy), label=strategy)
     axis.set_xticks(range(len(runs)))
     axis.set_xticklabels([f"{commit[:7]}\n{time[:10]}\n{time[11:16]}" for time, commit in runs], fontsize=7)
     axis.set_xlabel("run (commit, date)")
-    unit = size_unit([{"strategy": r[2]} for r in rows])
     axis.set_ylabel(metric)
-    axis.set_title(f"{scenario} {phase}{' [' + variant + ']' if variant else ''}, size {size:,}{unit}: {metric} over runs", fontsize=10)
+    axis.set_title(f"{scenario} {phase}{' [' + variant + ']' if variant else ''}, size {size:,}: {metric} over runs", fontsize=10)
     axis.grid(True, alpha=0.3)
     axis.legend(fontsize=7)
     figure.tight_layout()

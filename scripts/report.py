@@ -29,7 +29,7 @@ def number(text, digits=3):
 
 
 def scenario_tables(summary, complexity):
-    """Per scenario: one row per (strategy, variant, size, phase) with time, ratio to raw, counters, memory, growth."""
+    """Per scenario: one row per (strategy, variant, size, phase) with time, ratio to the floor (sql-replay), counters, memory, growth."""
     growth = {(r["scenario"], r["strategy"], r["variant"], r["phase"]): r["best_fit"] for r in complexity if r["metric"] == "wall_ms"}
     index = {(r["scenario"], r["strategy"], r["variant"], r["size"], r["phase"], r["metric"]): r for r in summary}
     tables = OrderedDict()
@@ -46,7 +46,7 @@ def scenario_tables(summary, complexity):
         tables.setdefault(row["scenario"], []).append([
             row["strategy"], row["variant"] or "-", f'{int(row["size"]):,}', row["phase"],
             f'{number(row["median"])} [{number(row["ci_low"])}, {number(row["ci_high"])}]',
-            number(row["ratio_to_raw"], 2), value("sql_statements"), f'{value("object_faults")}/{value("relationship_faults")}',
+            number(row["ratio_to_floor"], 2), value("sql_statements"), f'{value("object_faults")}/{value("relationship_faults")}',
             value("rows_read"), f'{float(peak["median"]) / 1048576:.1f}' if peak and peak["median"] else "-",
             growth.get((row["scenario"], row["strategy"], row["variant"], row["phase"]), "-"),
         ])
@@ -57,7 +57,7 @@ FIDELITY = ("Core Data does not run on Linux: these times and memory figures are
             "What transfers to an app on a device are the statement, fault and row counts, where ObjectGraph is faithful "
             "to Core Data (its README lists what is documented and what is inferred).")
 
-HEADER = ["strategy", "variant", "size", "phase", "wall ms (median [95% CI])", "× raw", "SQL", "faults obj/rel", "rows",
+HEADER = ["strategy", "variant", "size", "phase", "wall ms (median [95% CI])", "× floor", "SQL", "faults obj/rel", "rows",
           "peak MiB", "growth"]
 
 

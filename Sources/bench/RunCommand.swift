@@ -24,7 +24,8 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         name: .customLong("variant"),
-        help: "Run only the variants with these values, as AXIS=VALUE pairs (e.g. modelling=many-to-one;prefetch=on); repeatable.",
+        help:
+            "Run only the variants with these values, as AXIS=VALUE pairs (e.g. modelling=many-to-one;prefetch=on), where a scenario has those axes; repeatable.",
         transform: VariantFilter.init)
     var variants: [VariantFilter] = []
 

@@ -506,7 +506,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = try CommandLineTests.bench([
             "run", "insert", "query", "batch-size", "data-loss", "--sizes", "60,120,240", "--repetitions", "1",
-            "--warmup", "0", "--strategies", "many-to-one,many-to-nil,many-to-many,raw-sqlite",
+            "--warmup", "0", "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one", "--variant",
+            "modelling=many-to-nil", "--variant", "modelling=many-to-many",
             "--output", folder, "--quiet", "--allow-debug", "--no-history",
         ])
         #expect(run.status == 0, "\(run.error)")
@@ -526,13 +527,13 @@ import Testing
         #expect(report.terminationStatus == 0)
         let plots = Set(try FileManager.default.contentsOfDirectory(atPath: folder + "/plots"))
         for name in [
-            "time-insert", "time-query", "time-data-loss", "figure7", "batch-size-many-to-one", "batch-size-raw-sqlite-many-to-one",
+            "time-insert", "time-query", "time-data-loss", "figure7", "batch-size-objectgraph", "batch-size-raw-sqlite",
             "data-loss", "statements-query", "statements-insert", "statements-data-loss",
         ] {
             #expect(plots.contains(name + ".png") && plots.contains(name + ".svg"), "\(name)")
         }
         let reportText = try String(contentsOfFile: folder + "/report.md", encoding: .utf8)
-        #expect(reportText.contains("## Data loss") && reportText.contains("| data-loss | many-to-nil | duplicates="))
+        #expect(reportText.contains("## Data loss") && reportText.contains("| data-loss | objectgraph | modelling=many-to-nil;duplicates="))
         #expect(FileManager.default.fileExists(atPath: folder + "/report.html"))
     }
 }

@@ -8,8 +8,10 @@ import Testing
 @Suite struct ScenarioDocumentationTests {
     static let folder = ScenarioCountersTests.scenariosFolder
     static var shipped: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json") }
-            .sorted().map { (folder as NSString).appendingPathComponent($0) }
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            $0.hasSuffix(".json") && !$0.hasSuffix(".schema.json")
+        }
+        .sorted().map { (folder as NSString).appendingPathComponent($0) }
     }
 
     /// Runs python3 with jsonschema over `files`; nil (and a line saying so) where jsonschema is not installed.
@@ -55,8 +57,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let query = try String(contentsOfFile: (Self.folder as NSString).appendingPathComponent("query.json"), encoding: .utf8)
         var files: [String] = []
-        for (index, (old, new)) in [("\"phases\"", "\"phasess\""), ("\"store\": \"prepared\"", "\"store\": \"prepard\""),
-                                    ("\"objectgraph\"", "\"many-to-one\""), ("{\"read\": [\"name\"]}", "{\"reed\": [\"name\"]}")].enumerated() {
+        for (index, (old, new)) in [
+            ("\"phases\"", "\"phasess\""), ("\"store\": \"prepared\"", "\"store\": \"prepard\""),
+            ("\"objectgraph\"", "\"many-to-one\""), ("{\"read\": [\"name\"]}", "{\"reed\": [\"name\"]}"),
+        ].enumerated() {
             let path = folder.appendingPathComponent("\(index).json").path
             try query.replacingOccurrences(of: old, with: new).write(toFile: path, atomically: true, encoding: .utf8)
             files.append(path)

@@ -64,6 +64,24 @@ import Testing
         #expect(try RunPlan(request).repetitions.count == once)
     }
 
+    /// `--variant modelling=many-to-one` narrows the scenarios that have a modelling axis; one without it (batch-size)
+    /// runs all its variants.
+    @Test func aVariantFilterNarrowsOnlyTheScenariosWithItsAxes() throws {
+        let catalog = try ScenarioCatalog(folder: ScenarioCountersTests.scenariosFolder)
+        var request = RunRequest(scenarios: [try catalog.scenario(named: "query"), try catalog.scenario(named: "batch-size")])
+        request.sizes = [100]
+        request.repetitions = 1
+        request.warmup = 0
+        request.strategies = [.objectGraph]
+        request.variants = [try VariantFilter("modelling=many-to-one")]
+        let variants = try RunPlan(request).repetitions.map { "\($0.scenario.name) \($0.variant)" }
+        #expect(
+            variants.filter { $0.hasPrefix("query ") } == [
+                "query modelling=many-to-one;prefetch=off", "query modelling=many-to-one;prefetch=on",
+            ])
+        #expect(variants.filter { $0.hasPrefix("batch-size ") }.count == 14)
+    }
+
     @Test func decodingErrorsNameTheFieldAsWritten() {
         do {
             _ = try JSONDecoder().decode([String: [String: String]].self, from: Data("{\"settings\": {\"5\": 1}}".utf8))

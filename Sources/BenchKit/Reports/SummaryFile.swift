@@ -85,7 +85,7 @@ package enum SummaryFile {
         for index in rows.indices {
             rows[index].ratioToFloor = nil
             rows[index].floor = nil
-            guard let base = medians[rows[index].key.with(Strategy.floor)] else { continue }
+            guard rows[index].key.strategy != Strategy.floor, let base = medians[rows[index].key.with(Strategy.floor)] else { continue }
             rows[index].floor = Strategy.floor
             guard let median = rows[index].summary?.median, base != 0 else { continue }
             rows[index].ratioToFloor = median / base

@@ -48,6 +48,11 @@ package struct VariantFilter: Sendable, CustomStringConvertible {
 
     package func matches(_ variant: Variant) -> Bool { pairs.allSatisfy { variant[$0.axis]?.description == $0.value } }
 
+    /// Whether every axis the filter names is one of `scenario`'s.
+    func names(axesOf scenario: Scenario) -> Bool {
+        pairs.allSatisfy { pair in scenario.axes.contains { $0.name == pair.axis } }
+    }
+
     /// Whether the filter names axes and values `scenario` has.
     func applies(to scenario: Scenario) -> Bool {
         pairs.allSatisfy { pair in scenario.axes.contains { $0.name == pair.axis && $0.values.contains { $0.description == pair.value } } }
@@ -88,8 +93,10 @@ package struct RunPlan {
         for scenario in scenarios {
             let strategies = request.strategies.map { wanted in scenario.strategies.filter(wanted.contains) } ?? scenario.strategies
             var seenVariants = Set<String>()
+            // A filter constrains the scenarios that have its axes; one without them runs all its variants.
+            let filters = request.variants?.filter { $0.names(axesOf: scenario) } ?? []
             let variants = scenario.variants.filter { variant in
-                seenVariants.insert(variant.description).inserted && (request.variants.map { $0.contains { $0.matches(variant) } } ?? true)
+                seenVariants.insert(variant.description).inserted && (filters.isEmpty || filters.contains { $0.matches(variant) })
             }
             guard !strategies.isEmpty, !variants.isEmpty else { continue }
             used.append(scenario)

@@ -20,14 +20,13 @@ extension Runner {
             for path in paths { removeDatabase(path) }
         }
         for phase in plan.phases {
-            var keys = repetition.template.keys
             if !phase.store.continues || executor == nil {
                 if let executor { copies.done(changed: executor.store.rowsChanged > 0) }
                 executor?.release()
                 executor = nil
                 let path: String
                 if phase.store == .fresh {
-                    keys = FilledKeys()
+                    // A new file: the first save into a new store checks auto-vacuum, as Core Data's does.
                     path = try newPath()
                     paths.append(path)
                 } else {
@@ -49,7 +48,8 @@ extension Runner {
             }
             let runner = executor!
             var preparer = StepPreparer(
-                plan: plan, data: repetition.graph, keys: phase.store == .fresh ? FilledKeys() : keys, store: runner.store,
+                plan: plan, data: repetition.graph, keys: phase.store == .fresh ? FilledKeys() : try repetition.template.keys,
+                store: runner.store,
                 seed: repetition.seed, size: repetition.size)
             let steps = try preparer.prepare(phase.steps, phase: phase.name.rawValue, variables: phase.variables, rounds: phase.rounds)
             _ = log?.take()
@@ -111,7 +111,8 @@ extension Runner {
                 if phase.store == .fresh {
                     path = try newPath()
                     paths.append(path)
-                    // The empty store ObjectGraph creates (schema, Z_PRIMARYKEY, Z_METADATA), untimed.
+                    // The empty store ObjectGraph creates (schema, Z_PRIMARYKEY, Z_METADATA), untimed: a new store,
+                    // not a copy, so that the replayed first save finds what ObjectGraph's found.
                     _ = try PersistentStore(model: repetition.plan.model, location: .file(path), options: request.options)
                 } else {
                     path = try copies.next { try newCopy(of: repetition.template, listedIn: &paths) }

@@ -72,7 +72,7 @@ extension Runner {
     {
         guard case .find = operation else { return [] }
         var preparer = StepPreparer(
-            plan: repetition.plan, data: repetition.graph, keys: repetition.template.keys, store: nil,
+            plan: repetition.plan, data: repetition.graph, keys: try repetition.template.keys, store: nil,
             seed: repetition.seed, size: repetition.size)
         return try preparer.values(of: phase.variables, phase: phase.name.rawValue, rounds: phase.rounds).map { values in
             guard case let .string(className)? = values["className"], case let .string(studentName)? = values["studentName"] else {

@@ -12,10 +12,23 @@ package final class Runner {
         let size: Int
     }
 
-    /// A filled store and the keys its objects got.
-    struct Template {
-        let path: String
-        let keys: FilledKeys
+    /// A store the data fills, and the keys its objects got: filled the first time a phase needs it, so that a
+    /// scenario whose phases all start on fresh stores (data-loss) fills none.
+    final class Template {
+        private let fill: () throws -> (path: String, keys: FilledKeys)
+        private(set) var filled: (path: String, keys: FilledKeys)?
+
+        init(fill: @escaping () throws -> (path: String, keys: FilledKeys)) { self.fill = fill }
+
+        private func made() throws -> (path: String, keys: FilledKeys) {
+            if let filled { return filled }
+            let made = try fill()
+            filled = made
+            return made
+        }
+
+        var path: String { get throws { try made().path } }
+        var keys: FilledKeys { get throws { try made().keys } }
     }
 
     package let request: RunRequest
@@ -85,9 +98,9 @@ package final class Runner {
                     return made
                 }()
             let template =
-                try templates[key]
+                templates[key]
                 ?? {
-                    let made = try fill(graph, plan: plan)
+                    let made = Template { [unowned self] in try fill(graph, plan: plan) }
                     templates[key] = made
                     return made
                 }()
@@ -127,7 +140,7 @@ package final class Runner {
         func other(_ old: Key) -> Bool { old.scenario != key.scenario || old.size != key.size }
         for old in data.keys where other(old) { data[old] = nil }
         for old in templates.keys where other(old) {
-            removeDatabase(templates[old]!.path)
+            if let filled = templates[old]!.filled { removeDatabase(filled.path) }
             templates[old] = nil
         }
         for old in logs.keys where other(old) { logs[old] = nil }
@@ -135,10 +148,10 @@ package final class Runner {
     }
 
     /// A database file the data fills once, closed (its WAL checkpointed) before repetitions copy it.
-    private func fill(_ graph: GraphData, plan: DeclaredScenario.Plan) throws -> Template {
+    private func fill(_ graph: GraphData, plan: DeclaredScenario.Plan) throws -> (path: String, keys: FilledKeys) {
         let path = try newPath()
         let keys = try GraphFiller.fill(graph, model: plan.model, location: .file(path), options: request.options)
-        return Template(path: path, keys: keys)
+        return (path, keys)
     }
 
     /// A new file path in this runner's temporary folder.
@@ -157,7 +170,7 @@ package final class Runner {
     func newCopy(of template: Template, listedIn paths: inout [String]) throws -> String {
         let path = try newPath()
         paths.append(path)
-        try TemplateCopies.copy(template.path, to: path)
+        try TemplateCopies.copy(try template.path, to: path)
         return path
     }
 }

@@ -4,7 +4,9 @@ import Foundation
 /// parser of every scenario, shipped or a user's.
 package enum ScenarioFile {
     /// The top-level keys of a scenario file (`$schema` names the JSON Schema an editor validates it with).
-    static let fields = ["$schema", "name", "description", "model", "strategies", "data", "variants", "phases", "sizes", "repetitions", "warmup"]
+    static let fields = [
+        "$schema", "name", "description", "model", "strategies", "data", "variants", "phases", "sizes", "repetitions", "warmup",
+    ]
 
     /// Parses the scenario at `path`.
     package static func load(_ path: String) throws -> Scenario {

@@ -30,7 +30,7 @@ import Testing
                 "pragma auto_vacuum=2",
                 "COMMIT",
                 "BEGIN EXCLUSIVE",
-                "INSERT INTO ZCLASS(Z_PK, Z_ENT, Z_OPT, ZNAME, ZSTUDENTCOUNT) VALUES(?, ?, ?, ?, ?)",
+                "INSERT INTO ZCLASS(Z_PK, Z_ENT, Z_OPT, ZID, ZNAME, ZSTUDENTCOUNT) VALUES(?, ?, ?, ?, ?, ?)",
                 "INSERT INTO ZSTUDENT(Z_PK, Z_ENT, Z_OPT, ZADDRESS, ZCLASS, ZNAME) VALUES(?, ?, ?, ?, ?, ?)",
                 "INSERT INTO ZSTUDENT(Z_PK, Z_ENT, Z_OPT, ZADDRESS, ZCLASS, ZNAME) VALUES(?, ?, ?, ?, ?, ?)",
                 "COMMIT",

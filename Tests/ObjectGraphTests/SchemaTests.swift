@@ -4,7 +4,7 @@ import Testing
 
 /// The schema: Core Data's table, column, index and join-table names, written out in full.
 @Suite struct SchemaTests {
-    /// The seed model's DDL in the order real stores create it (shared/real-stores): each entity table followed by
+    /// The School model's DDL (with the tests' derived count) in the order real stores create it (shared/real-stores): each entity table followed by
     /// the join tables it owns and their indexes, then the system tables, then the derived count's triggers (Core Data's
     /// `Z_DA_..._PARAMETER_*` and `_SOURCE_INSERT`: `IFNULL(col, 0) + 1` on insert only, `col - 1` on decrement).
     @Test func seedModelDDL() throws {
@@ -13,7 +13,7 @@ import Testing
             model.schemaSQL == [
                 "CREATE TABLE ZADDRESS ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSTUDENT INTEGER, ZNAME VARCHAR )",
                 "CREATE INDEX ZADDRESS_ZSTUDENT_INDEX ON ZADDRESS (ZSTUDENT)",
-                "CREATE TABLE ZCLASS ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSTUDENTCOUNT INTEGER, ZNAME VARCHAR )",
+                "CREATE TABLE ZCLASS ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSTUDENTCOUNT INTEGER, ZNAME VARCHAR, ZID BLOB )",
                 "CREATE TABLE ZSTUDENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZADDRESS INTEGER, ZCLASS INTEGER, ZNAME VARCHAR )",
                 "CREATE TABLE Z_3SUBJECTS ( Z_3STUDENTS INTEGER, Z_4SUBJECTS INTEGER, PRIMARY KEY (Z_3STUDENTS, Z_4SUBJECTS) )",
                 "CREATE INDEX ZSTUDENT_ZADDRESS_INDEX ON ZSTUDENT (ZADDRESS)",

@@ -1,37 +1,32 @@
 import Foundation
 @testable import ObjectGraph
 
-/// The seed's model (seed 000): Student with a class (many-to-one), subjects (many-to-many, or many-to-nil
-/// when `subjectsInverse` is false) and an address (one-to-one, or one-to-nil).
+/// The School model every built-in scenario runs on (Scenarios/models/School.xcdatamodeld, seed 000's school):
+/// Student with a class (many-to-one), subjects (many-to-many, or many-to-nil when `subjectsInverse` is false) and
+/// an address (one-to-one, or one-to-nil); the tests add Class.studentCount, a derived `students.@count`.
 func seedModel(subjectsInverse: Bool = true, addressInverse: Bool = true) throws -> ObjectModel {
-    try ObjectModel([
-        Entity(
-            "Student",
-            [
-                .attribute("name", .string, optional: false),
-                .toOne("class", "Class", inverse: "students"),
-                .toMany("subjects", "Subject", inverse: subjectsInverse ? "students" : nil),
-                .toOne("address", "Address", inverse: addressInverse ? "student" : nil, deleteRule: .cascade),
-            ]),
-        Entity(
-            "Class",
-            [
-                .attribute("name", .string),
-                .toMany("students", "Student", inverse: "class"),
-                .derived("studentCount", "students.@count"),
-            ]),
-        Entity(
-            "Subject",
-            subjectsInverse
-                ? [.attribute("name", .string), .toMany("students", "Student", inverse: "subjects")]
-                : [.attribute("name", .string)]),
-        Entity(
-            "Address",
-            addressInverse
-                ? [.attribute("name", .string), .toOne("student", "Student", inverse: "address")]
-                : [.attribute("name", .string)]),
-    ])
+    let school = try XcodeModel.load(path: schoolModelPath)
+    var entities = school.entities
+    for index in entities.indices {
+        let entity = entities[index].name
+        entities[index].properties = entities[index].properties.compactMap { property in
+            switch (entity, property.name) {
+            case ("Student", "subjects") where !subjectsInverse, ("Student", "address") where !addressInverse:
+                return property.settingInverse(nil)
+            case ("Subject", "students") where !subjectsInverse, ("Address", "student") where !addressInverse:
+                return nil
+            default:
+                return property
+            }
+        }
+        if entity == "Class" { entities[index].properties.append(.derived("studentCount", "students.@count")) }
+    }
+    return try ObjectModel(entities)
 }
+
+/// Scenarios/models/School.xcdatamodeld, from this file's place in the repository.
+let schoolModelPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenarios/models/School.xcdatamodeld").path
 
 /// A store on a new file in a temporary folder, deleted when the value is released.
 final class TemporaryStore {

@@ -9,8 +9,11 @@ struct ScenarioOptions: ParsableArguments {
     @Option(name: .customLong("scenarios"), help: "The folder of scenario files (default: the repository's Scenarios folder).")
     var folder: String?
 
+    /// The folder's scenarios; a file listing a peer that cannot run it is refused here, as a malformed one is.
     func catalog() throws -> ScenarioCatalog {
-        try ScenarioCatalog(folder: folder ?? ScenarioCatalog.defaultFolder())
+        let catalog = try ScenarioCatalog(folder: folder ?? ScenarioCatalog.defaultFolder())
+        for scenario in catalog.scenarios { try PeerSupport.check(scenario) }
+        return catalog
     }
 }
 

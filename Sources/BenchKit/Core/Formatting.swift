@@ -45,3 +45,13 @@ func formatSignificant(_ value: Double) -> String {
     let digits = max(0, 2 - Int(floor(log10(abs(value)))))
     return String(format: "%.\(min(digits, 6))f", value)
 }
+
+/// "a Class", "an Account", "a UUID", "a User", "an Update": the name with its indefinite article (by its first
+/// letter; an acronym starting with U, and the words read "you" such as User and Unit, take "a").
+package func withArticle(_ name: String) -> String {
+    let letters = Array(name.prefix(2))
+    let youSound =
+        letters.count == 2 && letters[0] == "U" && letters[1].isUppercase
+        || ["uni", "use", "usa", "usu", "uti", "ura", "ure", "uro"].contains { name.lowercased().hasPrefix($0) }
+    return ("AEIOUaeiou".contains(name.first ?? "x") && !youSound ? "an " : "a ") + name
+}

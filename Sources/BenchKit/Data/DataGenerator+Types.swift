@@ -10,14 +10,14 @@ extension DataGenerator {
         if made.isNull, case let .constant(text) = generator {
             guard !text.isEmpty || !attribute.isOptional else { return nil }
             let parses = !sample(.constant("1"), attribute, entity: entity).isNull
-            return (parses ? "\"\(text)\" is not \(ModelLint.article(type)) value" : "'constant' makes no \(type) values")
+            return (parses ? "\"\(text)\" is not \(withArticle(type)) value" : "'constant' makes no \(type) values")
                 + "; use \(suitable(for: attribute, entity: entity))"
         }
         if case let .constant(text) = generator, let problem = outOfRange(made, attribute) {
             return "\"\(text)\" \(problem); give a value within it"
         }
         guard !made.isNull, !made.fits(attribute.type) else { return nil }
-        return "'\(generator.keyword)' makes \(made.kindName) values, which \(ModelLint.article(type)) attribute cannot hold; "
+        return "'\(generator.keyword)' makes \(made.kindName) values, which \(withArticle(type)) attribute cannot hold; "
             + "use \(suitable(for: attribute, entity: entity))"
     }
 
@@ -45,7 +45,7 @@ extension DataGenerator {
         default: bounds = nil
         }
         guard let (low, high) = bounds else { return nil }
-        if number.isNaN || number < low || number > high { return "is beyond \(ModelLint.article(type.xcodeName))'s range" }
+        if number.isNaN || number < low || number > high { return "is beyond \(withArticle(type.xcodeName))'s range" }
         return nil
     }
 

@@ -52,7 +52,7 @@ package enum ModelLint {
                         Finding(
                             kind: .risk, subject: name,
                             message:
-                                "a to-many without inverse (many-to-nil) keeps each \(relationship.destination.name)'s owner in one hidden column on its row, so \(article(relationship.destination.name)) added to two \(plural(entity.name))' \(relationship.name) keeps only the last membership after save: the others are lost without an error (seed 000 II.B; measured by RelBench's data-loss scenario).",
+                                "a to-many without inverse (many-to-nil) keeps each \(relationship.destination.name)'s owner in one hidden column on its row, so \(withArticle(relationship.destination.name)) added to two \(plural(entity.name))' \(relationship.name) keeps only the last membership after save: the others are lost without an error (seed 000 II.B; measured by RelBench's data-loss scenario).",
                             fix:
                                 "add an inverse: a to-many \(relationship.destination.name).\(pluralName(of: entity.name)) makes it a many-to-many (a join table) if members are shared, a to-one if each has one owner."
                         ))
@@ -95,7 +95,7 @@ package enum ModelLint {
                     Finding(
                         kind: .cost, subject: "\(entity.name).\(attribute.name)",
                         message:
-                            "looks like a hand-kept key to \(target) (seed 003's ofCategory, seed 000's classID) without an index: every fetch of \(article(target))'s \(plural(entity.name)) scans all \(entity.name) rows, and deleting \(article(target)) leaves its \(plural(entity.name)) behind.",
+                            "looks like a hand-kept key to \(target) (seed 003's ofCategory, seed 000's classID) without an index: every fetch of \(withArticle(target))'s \(plural(entity.name)) scans all \(entity.name) rows, and deleting \(withArticle(target)) leaves its \(plural(entity.name)) behind.",
                         fix:
                             "index it (Indexed, or a fetch index on \(attribute.name)), or model a to-one relationship to \(target) with an inverse and a Cascade rule (RelBench's hand-kept-key scenario measures all three)."
                     ))
@@ -106,7 +106,7 @@ package enum ModelLint {
                     Finding(
                         kind: .cost, subject: entity.name,
                         message:
-                            "deleting \(article(entity.name)) cascades \(chain.count - 1) levels (\(chain.joined(separator: " -> "))): each level's objects are faulted in, their own rules applied and deleted one statement each, in one save.",
+                            "deleting \(withArticle(entity.name)) cascades \(chain.count - 1) levels (\(chain.joined(separator: " -> "))): each level's objects are faulted in, their own rules applied and deleted one statement each, in one save.",
                         fix:
                             "keep it if the graph is small per \(entity.name); for large ones delete the deepest level first with a batch delete request (one statement), then the rest."
                     ))
@@ -160,16 +160,6 @@ package enum ModelLint {
         if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) { return name.dropLast() + "ies" }
         if ["s", "x", "z", "ch", "sh"].contains(where: lower.hasSuffix) { return name + "es" }
         return name + "s"
-    }
-
-    /// "a Class", "an Account", "a UUID", "a User", "an Update": the name with its indefinite article (by its first
-    /// letter; an acronym starting with U, and the words read "you" such as User and Unit, take "a").
-    static func article(_ name: String) -> String {
-        let letters = Array(name.prefix(2))
-        let youSound =
-            letters.count == 2 && letters[0] == "U" && letters[1].isUppercase
-            || ["uni", "use", "usa", "usu", "uti", "ura", "ure", "uro"].contains { name.lowercased().hasPrefix($0) }
-        return ("AEIOUaeiou".contains(name.first ?? "x") && !youSound ? "an " : "a ") + name
     }
 
     /// A to-many's name for the objects of an entity, as Xcode users write it: `students` for Student,

@@ -99,6 +99,7 @@ package struct RunPlan {
                 seenVariants.insert(variant.description).inserted && (filters.isEmpty || filters.contains { $0.matches(variant) })
             }
             guard !strategies.isEmpty, !variants.isEmpty else { continue }
+            if strategies.contains(where: \.isPeer) { try PeerSupport.check(scenario) }
             used.append(scenario)
             let sizes = request.sizes ?? scenario.sizes[request.profile] ?? []
             let repetitions = request.repetitions ?? scenario.repetitions[request.profile] ?? 1

@@ -93,25 +93,6 @@ package enum ScenarioFile {
         for axis in axes { combinations = combinations.flatMap { prefix in axis.values.map { prefix + [(axis.name, $0)] } } }
         let variants = combinations.map(Variant.init)
         let declared = try DeclaredScenarioParser.parse(root, file: file, axes: axes, rawAxes: rawAxes, variants: variants)
-        if let peer = strategies.first(where: \.isPeer) {
-            for variant in variants {
-                let plan = declared.plan(for: variant)
-                guard SchoolSchema(model: plan.model, manualKeys: plan.manualKeys) != nil else {
-                    throw fail(
-                        "strategies",
-                        "\(peer) implements the School model's scenarios (Scenarios/models/School.xcdatamodeld); this scenario's model is another: run it with objectgraph and sql-replay"
-                    )
-                }
-                if let phase = plan.phases.first(where: { SchoolPhase(scenario: name, phase: $0) == nil }) {
-                    let known = SchoolPhase.implemented.map { "\($0.key) (\($0.value.joined(separator: ", ")))" }.sorted().joined(
-                        separator: "; ")
-                    throw fail(
-                        "strategies",
-                        "\(peer) has no implementation of \(name)'s phase '\(phase.name)'\(variants.count > 1 ? " with \(variant)" : ""); the peers implement the shipped School scenarios as written: \(known)"
-                    )
-                }
-            }
-        }
         return Scenario(
             name: ScenarioName(name), description: description, declared: declared, strategies: strategies, axes: axes,
             sizes: sizes, repetitions: repetitions, warmup: warmup, file: file, origin: .file(absolutePath(file)))

@@ -274,7 +274,7 @@ struct StepParser {
                 guard let attribute = model.entity(entity)?.attribute(name) else {
                     throw fail("\(field).set", "'\(entity)' has no attribute '\(name)'")
                 }
-                guard let literal = StepPreparer.literal(raw, for: attribute) else {
+                guard let literal = DataSpec.literal(raw, for: attribute) else {
                     let form = attribute.type == .date ? " (a date is written \"YYYY-MM-DD\")" : ""
                     throw fail("\(field).set.\(name)", "\(raw) is no \(attribute.type.xcodeName) value\(form)")
                 }

@@ -340,4 +340,22 @@ struct DataSpec: Sendable {
         let near = nearNames(name, in: candidates)
         return near.isEmpty ? "" : " (did you mean '\(near[0])'?)"
     }
+
+    /// A JSON literal as a value of `attribute`'s type (dates as `YYYY-MM-DD`), or nil when it is none; the
+    /// scenario reader refuses such a literal before anything runs.
+    static func literal(_ json: JSONValue, for attribute: AttributeDescription) -> Value? {
+        switch (json, attribute.type) {
+        case (.null, _): return .null
+        case let (.string(text), .string): return .string(text)
+        case let (.string(text), .uuid): return UUID(uuidString: text).map(Value.uuid)
+        case let (.string(text), .date): return DataSpec.date(text).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        case let (.string(text), .uri): return URL(string: text).map(Value.url)
+        case let (.number(number), .int16), let (.number(number), .int32), let (.number(number), .int64):
+            return number.rounded() == number && abs(number) < 9.2e18 ? .int(Int64(number)) : nil
+        case let (.number(number), .double), let (.number(number), .float): return .double(number)
+        case let (.number(number), .decimal): return .decimal(Decimal(number))
+        case let (.bool(flag), .bool): return .bool(flag)
+        default: return nil
+        }
+    }
 }

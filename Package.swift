@@ -35,10 +35,14 @@ let package = Package(
         // 3.19 (Debian 12's, which `bench run --instructions` runs under) gives up on clang's default DWARF 5 and
         // counts nothing. The only unsafe flag in the package, on a harness target outside the ObjectGraph product.
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
+        // Reads Core Data's SQLDebug log as devices print it (Foundation only): statements, faults, fingerprints,
+        // findings. `bench log` reads a device's log with it; the harness fingerprints its own statements with it.
+        .target(name: "SQLDebugLog"),
         .target(
             name: "BenchKit",
             dependencies: [
                 "ObjectGraph",
+                "SQLDebugLog",
                 "CSQLite",
                 "CAllocationCounter",
                 .product(name: "CSV", package: "CSV.swift"),
@@ -55,6 +59,11 @@ let package = Package(
         .testTarget(
             name: "BenchKitTests",
             dependencies: ["BenchKit", "ObjectGraph", "CSQLite", "bench"]
+        ),
+        .testTarget(
+            name: "SQLDebugLogTests",
+            dependencies: ["SQLDebugLog", "bench"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ObjectGraphTests",

@@ -1,0 +1,262 @@
+/// Turns the parser's events into per-segment counters, fingerprint statistics and findings.
+///
+/// Each row-returning statement opens a unit that Core Data's annotations close: `total fetch execution time`
+/// ends it, and the annotation right after says what it was (`fault fulfilled from database`: an object fault;
+/// `to-many relationship fault`: a to-many fault; `Prefetching with key`: a prefetch); nothing after it: a fetch
+/// request. A statement that reads an id list while another unit is open is that unit's prefetch. Logs that
+/// leave the total out (ObjectGraph's, older Core Data) close a unit with the fault or prefetch annotation
+/// itself, or when the next statement begins.
+public struct LogAnalyzer: Sendable {
+    public let options: AnalysisOptions
+    var names: NameResolver
+    var shapeCache: [String: (fingerprintID: Int, shape: ShapeBox)] = [:]
+    var fingerprintIDs: [String: Int] = [:]
+    var fingerprintTexts: [String] = []
+    var fingerprintShapes: [StatementShape] = []
+    var planFlags: [Int: PlanFlags] = [:]
+    var stack: [LiveStatement] = []
+    var pending: LiveStatement?
+    var simple: LiveStatement?
+    var latestIsSimple = false
+    var latestFingerprint: Int?
+    var intarrayPending = false
+    var batchRemaining: [String: Int] = [:]
+    var segments: [SegmentAccumulator] = [SegmentAccumulator(name: LogAnalysis.outsideSegmentName)]
+    var active: [Int] = [0]
+    var sawMarker = false
+
+    struct LiveStatement: Sendable {
+        var fingerprintID: Int
+        let box: ShapeBox
+        var line: Int
+        var connection: Double?
+        var execution: Double?
+        var total: Double?
+        var rows: Int?
+        var rowsExact = false
+        var nested = false
+        var bindHash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var bindCount = 0
+        var label: String?
+
+        var shape: StatementShape { box.value }
+    }
+
+    public init(mapping: NameMapping? = nil, options: AnalysisOptions = AnalysisOptions()) {
+        self.options = options
+        self.names = NameResolver(mapping: mapping)
+    }
+
+    var segmentIndex: Int { active.last ?? 0 }
+
+    public mutating func consume(_ event: LogEvent) {
+        switch event {
+        case let .statement(statement):
+            begin(statement)
+        case let .bind(index, value):
+            updateLatest { live in
+                live.bindHash =
+                    (live.bindHash ^ value.cheapHash ^ UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15) &* 0x100_0000_01b3
+                live.bindCount += 1
+            }
+        case .intarrayBound:
+            intarrayPending = true
+        case let .connectionFetchTime(seconds):
+            updateLatest { if $0.connection == nil { $0.connection = seconds } }
+        case let .executionTime(seconds):
+            updateLatest { if $0.execution == nil { $0.execution = seconds } }
+        case let .fetchTotal(seconds, rows):
+            closeUnit(seconds: seconds, rows: rows)
+        case let .countTotal(seconds, _):
+            resolvePending()
+            if var top = stack.popLast() {
+                top.total = seconds
+                if !top.rowsExact { top.rows = 1 }
+                segments[segmentIndex].counters.fetchRequests += 1
+                finish(top, role: .fetch)
+            } else {
+                orphan(seconds)
+            }
+        case let .statementRows(rows, entity):
+            if let entity { names.learn(entity: entity) }
+            guard !stack.isEmpty else { return }
+            stack[stack.count - 1].rows = rows
+            stack[stack.count - 1].rowsExact = true
+        case .shortCircuitedFetch:
+            resolvePending()
+            segments[segmentIndex].counters.fetchRequests += 1
+        case let .objectFault(reference):
+            if let entity = reference.entity { names.learn(entity: entity) }
+            segments[segmentIndex].counters.objectFaults += 1
+            if let entity = reference.entity { segments[segmentIndex].faultEntities[entity, default: 0] += 1 }
+            qualify(.objectFault, rows: nil, label: reference.entity) { names, shape in
+                if let entity = reference.entity, let table = shape.tables.first { names.learn(table: table, entity: entity) }
+            }
+        case let .toManyFault(relationship, owner, rows):
+            if let entity = owner.entity { names.learn(entity: entity) }
+            segments[segmentIndex].counters.relationshipFaults += 1
+            let label = owner.entity.map { "\($0).\(relationship)" } ?? relationship
+            qualify(.toManyFault, rows: rows, label: label) { names, shape in
+                names.learn(toMany: relationship, ownerEntity: owner.entity, shape: shape)
+            }
+        case let .prefetch(keyPath, rows):
+            qualify(.prefetch, rows: rows, label: keyPath) { _, _ in }
+        case let .queryPlan(text):
+            notePlan(text)
+        case .migration:
+            segments[segmentIndex].counters.migrationMessages += 1
+        case .storeEvent(let text):
+            if text.hasPrefix("Connecting to") { segments[segmentIndex].counters.storeOpenings += 1 }
+        case .problem:
+            segments[segmentIndex].counters.problems += 1
+        case .annotation, .garbled:
+            break
+        case let .marker(marker):
+            mark(marker)
+        }
+    }
+
+    // MARK: Statements
+
+    private mutating func begin(_ statement: LoggedStatement) {
+        resolvePending()
+        finishSimple()
+        let (fingerprintID, box) = lookup(statement.sql)
+        let shape = box.value
+        var live = LiveStatement(fingerprintID: fingerprintID, box: box, line: statement.line)
+        let readsIDList = intarrayPending || shape.usesIntarray || shape.hasValueList
+        intarrayPending = false
+        latestFingerprint = fingerprintID
+        if shape.returnsRows {
+            let nests = !stack.isEmpty && !shape.isBatch && readsIDList && stack.count < 8
+            if !nests { abandonUnits() }
+            live.nested = nests
+            stack.append(live)
+            latestIsSimple = false
+        } else {
+            abandonUnits()
+            simple = live
+            latestIsSimple = true
+        }
+    }
+
+    private mutating func updateLatest(_ body: (inout LiveStatement) -> Void) {
+        if latestIsSimple {
+            if var live = simple {
+                body(&live)
+                simple = live
+            }
+        } else if !stack.isEmpty {
+            body(&stack[stack.count - 1])
+        }
+    }
+
+    /// `total fetch execution time`: the innermost open unit ends, waiting for what the next line says it was.
+    private mutating func closeUnit(seconds: Double, rows: Int?) {
+        resolvePending()
+        guard var top = stack.popLast() else {
+            orphan(seconds)
+            return
+        }
+        top.total = seconds
+        if !top.rowsExact, let rows { top.rows = rows }
+        pending = top
+    }
+
+    /// A fault or prefetch annotation: the unit just closed (or, when no total came, the open one) was that.
+    private mutating func qualify(
+        _ role: StatementRole, rows: Int?, label: String?,
+        learn: (inout NameResolver, StatementShape) -> Void
+    ) {
+        var target: LiveStatement?
+        if let closed = pending {
+            target = closed
+            pending = nil
+        } else if let open = stack.popLast() {
+            target = open
+        }
+        guard var live = target else { return }
+        if !live.rowsExact, live.rows == nil { live.rows = rows ?? (role == .objectFault ? 1 : nil) }
+        live.label = label
+        learn(&names, live.shape)
+        finish(live, role: role)
+    }
+
+    /// The unit closed by a total with no fault or prefetch annotation after it: a fetch request (or a batch).
+    mutating func resolvePending() {
+        guard let closed = pending else { return }
+        pending = nil
+        let role = unterminatedRole(closed)
+        if role == .fetch {
+            segments[segmentIndex].counters.fetchRequests += 1
+            if closed.shape.isIDOnly, let rows = closed.rows, let table = closed.shape.tables.first { batchRemaining[table] = rows }
+        }
+        finish(closed, role: role)
+    }
+
+    /// Units still open when something else begins: no annotation closed them.
+    mutating func abandonUnits() {
+        while var open = stack.popLast() {
+            let role = unterminatedRole(open)
+            if open.rows == nil { open.rows = estimatedRows(open) }
+            if role == .fetch { segments[segmentIndex].counters.fetchRequests += 1 }
+            if role == .unknown, open.shape.isSingleRowByKey { open.rows = open.rows ?? 1 }
+            finish(open, role: role)
+        }
+    }
+
+    private func unterminatedRole(_ live: LiveStatement) -> StatementRole {
+        if live.shape.isBookkeeping { return .bookkeeping }
+        if live.nested { return .prefetch }
+        if live.shape.isBatch { return .batch }
+        if live.total == nil, live.shape.isSingleRowByKey { return .unknown } // a refetch of one row, no fetch request
+        return .fetch
+    }
+
+    /// Rows of a statement no annotation counted: what its form says, or what is left of a batched fetch.
+    private mutating func estimatedRows(_ live: LiveStatement) -> Int? {
+        if let known = live.shape.knownRows { return known }
+        if live.shape.isSingleRowByKey { return 1 }
+        if live.shape.isBatch, let limit = live.shape.limit {
+            let table = live.shape.tables.first ?? ""
+            let remaining = batchRemaining[table] ?? limit
+            let rows = max(0, min(limit, remaining))
+            batchRemaining[table] = remaining - rows
+            return rows
+        }
+        return nil
+    }
+
+    mutating func finishSimple() {
+        guard let live = simple else { return }
+        simple = nil
+        let shape = live.shape
+        let role: StatementRole
+        if shape.kind == .transaction {
+            role = .transaction
+        } else if shape.writesModel {
+            role = segments[segmentIndex].inTransaction && !shape.isBatchRequestForm ? .write : .batchRequest
+        } else {
+            role = .bookkeeping
+        }
+        var finished = live
+        if finished.rows == nil { finished.rows = shape.knownRows ?? 0 }
+        finish(finished, role: role)
+    }
+
+    private mutating func finish(_ live: LiveStatement, role: StatementRole) {
+        let run = StatementRun(
+            fingerprintID: live.fingerprintID, box: live.box, role: role, rows: max(0, live.rows ?? 0),
+            rowsKnown: live.rows != nil, connectionSeconds: live.connection, executionSeconds: live.execution,
+            totalSeconds: live.total, nested: live.nested, bindHash: Int(truncatingIfNeeded: live.bindHash),
+            bindCount: live.bindCount, line: live.line, label: live.label)
+        segments[segmentIndex].record(run, smallSaveRows: options.smallSaveRows)
+    }
+
+    private mutating func orphan(_ seconds: Double) {
+        segments[segmentIndex].counters.fetchRequests += 1
+        segments[segmentIndex].counters.orphanAnnotations += 1
+        segments[segmentIndex].counters.fetchExecutionSeconds += seconds
+    }
+
+}

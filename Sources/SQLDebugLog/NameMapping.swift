@@ -1,0 +1,191 @@
+/// How a model's entities and relationships are stored: tables and columns to entity and property names,
+/// built by the caller from an Xcode model (`ZSTUDENT` is `Student`, `ZSTUDENT.ZCLASS` is `Student.class`,
+/// join table `Z_2STUDENTS` is `Class.students`), with the columns that have an index.
+///
+/// Without a mapping, names come from the log's own annotations where they say them (the entity in an object
+/// URI, the relationship of a to-many fault, a prefetch key path), else from the Z names, upper-case
+/// (`ZSTUDENT` gives `STUDENT`): `LogAnalysis.namesInferred` then says so.
+public struct NameMapping: Sendable, Equatable, Codable {
+    /// Table name to entity name (`ZSTUDENT`: `Student`).
+    public var entities: [String: String]
+    /// Table name to column name to property name (`ZSTUDENT`: [`ZCLASS`: `class`]).
+    public var properties: [String: [String: String]]
+    /// Join table name to the to-many relationship it stores (`Z_2STUDENTS`: `Class.students`).
+    public var joinTables: [String: String]
+    /// To-many relationships stored as a foreign key on the member table: the member table and its key column
+    /// to the owner's relationship (`ZSTUDENT.ZCLASS`: `Class.students`).
+    public var toManyByForeignKey: [TableColumn: String]
+    /// Indexed columns per table (the first column of each index). Nil: unknown, no unindexed-column findings
+    /// except those SQLite's query plan shows.
+    public var indexedColumns: [String: Set<String>]?
+
+    public init(
+        entities: [String: String] = [:], properties: [String: [String: String]] = [:],
+        joinTables: [String: String] = [:], toManyByForeignKey: [TableColumn: String] = [:],
+        indexedColumns: [String: Set<String>]? = nil
+    ) {
+        self.entities = entities
+        self.properties = properties
+        self.joinTables = joinTables
+        self.toManyByForeignKey = toManyByForeignKey
+        self.indexedColumns = indexedColumns
+    }
+}
+
+/// A name and whether it was inferred from a Z name rather than given or logged.
+public struct ResolvedName: Sendable, Equatable, Codable, CustomStringConvertible {
+    public var name: String
+    public var inferred: Bool
+
+    public init(name: String, inferred: Bool) {
+        self.name = name
+        self.inferred = inferred
+    }
+
+    public var description: String { name }
+}
+
+/// A table and one of its columns (`ZSTUDENT`, `ZCLASS`).
+public struct TableColumn: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var table: String
+    public var column: String
+
+    public init(table: String, column: String) {
+        self.table = table
+        self.column = column
+    }
+
+    public var description: String { "\(table).\(column)" }
+}
+
+/// Resolves Z names: the caller's mapping first, then what the log's annotations taught, then the Z name itself.
+struct NameResolver: Sendable {
+    var mapping: NameMapping?
+    private(set) var learnedEntities: [String: String] = [:]
+    private(set) var learnedToMany: [TableColumn: String] = [:]
+    private(set) var learnedJoinTables: [String: String] = [:]
+    /// A join table read through one of its columns (a reflexive many-to-many stores both directions in one table).
+    private(set) var learnedJoinDirections: [TableColumn: String] = [:]
+    private(set) var usedInference = false
+
+    init(mapping: NameMapping?) {
+        self.mapping = mapping
+    }
+
+    /// Learns that `table` stores `entity` (from an object URI or `on entity 'X'`), when the names agree.
+    mutating func learn(table: String, entity: String) {
+        guard learnedEntities[table] == nil, !entity.isEmpty else { return }
+        if table.uppercased() == "Z" + entity.uppercased() { learnedEntities[table] = entity }
+    }
+
+    /// Learns an entity name the log spells (an object URI): its table is `Z` + the name upper-cased.
+    mutating func learn(entity: String) {
+        guard !entity.isEmpty, entity.count < 200 else { return }
+        let table = "Z" + entity.uppercased()
+        if learnedEntities[table] == nil, learnedEntities.count < 10_000 { learnedEntities[table] = entity }
+    }
+
+    mutating func learn(toMany relationship: String, ownerEntity: String?, shape: StatementShape) {
+        let owner = ownerEntity ?? shape.tables.first.map { Self.inferredEntity($0) } ?? "?"
+        let qualified = "\(owner).\(relationship)"
+        if let join = shape.joinTable {
+            if learnedJoinTables[join.table] == nil { learnedJoinTables[join.table] = qualified }
+            let direction = TableColumn(table: join.table, column: join.ownerColumn)
+            if learnedJoinDirections[direction] == nil { learnedJoinDirections[direction] = qualified }
+        }
+        if let column = shape.ownerColumn, learnedToMany[column] == nil { learnedToMany[column] = qualified }
+    }
+
+    mutating func entity(forTable table: String) -> ResolvedName {
+        if let name = mapping?.entities[table] { return ResolvedName(name: name, inferred: false) }
+        if let name = learnedEntities[table] { return ResolvedName(name: name, inferred: false) }
+        usedInference = true
+        return ResolvedName(name: Self.inferredEntity(table), inferred: true)
+    }
+
+    /// `ZSTUDENT.ZCLASS` as `Student.class` (or `STUDENT.CLASS` inferred).
+    mutating func property(_ column: TableColumn) -> ResolvedName {
+        let entity = entity(forTable: column.table)
+        if let name = mapping?.properties[column.table]?[column.column] {
+            return ResolvedName(name: "\(entity.name).\(name)", inferred: entity.inferred)
+        }
+        usedInference = true
+        return ResolvedName(name: "\(entity.name).\(Self.inferredProperty(column.column))", inferred: true)
+    }
+
+    /// The to-many relationship a to-many fault statement reads, from its join table or foreign key, as
+    /// `Owner.relationship`. Inferred: a join table `Z_2STUDENTS` read through `Z_2CLASSES` is `ENTITY2.STUDENTS`;
+    /// a key `ZSTUDENT.ZCLASS` gives `CLASS.<inverse of STUDENT.CLASS>`; a hidden owner column `Z2STUDENTS` (a
+    /// to-many without inverse) gives `ENTITY2.STUDENTS`.
+    mutating func toManyRelationship(of shape: StatementShape) -> ResolvedName? {
+        if let join = shape.joinTable {
+            let direction = TableColumn(table: join.table, column: join.ownerColumn)
+            if let name = learnedJoinDirections[direction] ?? mapping?.joinTables[join.table] ?? learnedJoinTables[join.table] {
+                return ResolvedName(name: name, inferred: false)
+            }
+            usedInference = true
+            return ResolvedName(
+                name: "\(Self.entityNumberName(join.ownerColumn)).\(Self.inferredProperty(join.memberColumn))", inferred: true)
+        }
+        if let column = shape.ownerColumn {
+            if let name = mapping?.toManyByForeignKey[column] ?? learnedToMany[column] { return ResolvedName(name: name, inferred: false) }
+            usedInference = true
+            let digits = column.column.dropFirst().prefix { $0.isNumber }
+            if column.column.hasPrefix("Z"), !digits.isEmpty, !column.column.hasPrefix("Z_") {
+                return ResolvedName(name: "ENTITY\(digits).\(Self.inferredProperty(column.column))", inferred: true)
+            }
+            let member = entity(forTable: column.table).name
+            let owner = Self.inferredProperty(column.column)
+            return ResolvedName(name: "\(owner).<inverse of \(member).\(owner)>", inferred: true)
+        }
+        return nil
+    }
+
+    /// A table's name for listing: an entity, or for a join table (`Z_2STUDENTS`) the relationship it stores.
+    mutating func tableName(_ table: String) -> ResolvedName {
+        guard Self.isJoinTable(table) else { return entity(forTable: table) }
+        if let name = mapping?.joinTables[table] ?? learnedJoinTables[table] { return ResolvedName(name: name, inferred: false) }
+        usedInference = true
+        return ResolvedName(name: "\(Self.entityNumberName(table)).\(Self.inferredProperty(table))", inferred: true)
+    }
+
+    /// `Z_2STUDENTS`: `Z_`, an entity number, a relationship name.
+    static func isJoinTable(_ table: String) -> Bool {
+        table.hasPrefix("Z_") && table.dropFirst(2).first?.isNumber == true
+    }
+
+    /// `Z_2CLASSES` → `ENTITY2`.
+    static func entityNumberName(_ column: String) -> String {
+        let digits = column.drop { !$0.isNumber }.prefix { $0.isNumber }
+        return digits.isEmpty ? "?" : "ENTITY\(digits)"
+    }
+
+    func isIndexed(_ column: TableColumn) -> Bool? {
+        guard let indexed = mapping?.indexedColumns else { return nil }
+        if column.column == "Z_PK" { return true }
+        guard let columns = indexed[column.table] else { return nil }
+        return columns.contains(column.column)
+    }
+
+    /// `ZSTUDENT` → `STUDENT`; `Z_2STUDENTS` → `STUDENTS`.
+    static func inferredEntity(_ table: String) -> String {
+        var name = Substring(table)
+        if name.hasPrefix("Z_") {
+            name = name.dropFirst(2)
+            while let first = name.first, first.isNumber { name = name.dropFirst() }
+            return String(name)
+        }
+        if name.hasPrefix("Z") { name = name.dropFirst() }
+        return String(name)
+    }
+
+    /// `ZCLASS` → `CLASS`; `Z_2CLASSES` → `CLASSES`; `Z2STUDENTS` → `STUDENTS`.
+    static func inferredProperty(_ column: String) -> String {
+        var name = Substring(column)
+        if name.hasPrefix("Z") { name = name.dropFirst() }
+        if name.hasPrefix("_") { name = name.dropFirst() }
+        while let first = name.first, first.isNumber { name = name.dropFirst() }
+        if name.hasPrefix("_") { name = name.dropFirst() }
+        return String(name)
+    }
+}

@@ -1,0 +1,122 @@
+/// Everything counted for one segment while the log is read.
+struct SegmentAccumulator: Sendable {
+    var name: String
+    var beginLine: Int?
+    var endLine: Int?
+    var closed = false
+    var signpostID: String?
+    var counters = LogCounters()
+    var fingerprints: [Int: FingerprintAccumulator] = [:]
+    var faultEntities: [String: Int] = [:]
+    var saves = SaveSizes()
+    /// Fingerprints of the row writes of small saves, with how often.
+    var smallSaveWrites: [Int: Int] = [:]
+    private var transaction: Transaction?
+    /// A transaction that wrote no model rows (a save's primary-key reservation), carried to the next save.
+    private var carried = (statements: 0, seconds: 0.0)
+
+    private struct Transaction {
+        var statements = 1
+        var seconds = 0.0
+        var writes = 0
+        var writeFingerprints: [Int: Int] = [:]
+    }
+
+    init(name: String, beginLine: Int? = nil, signpostID: String? = nil) {
+        self.name = name
+        self.beginLine = beginLine
+        self.signpostID = signpostID
+    }
+
+    var inTransaction: Bool { transaction != nil }
+
+    /// Statements by role, from the fingerprints (counted there, not per statement in a dictionary).
+    var statementsByRole: [StatementRole: Int] {
+        var roles: [StatementRole: Int] = [:]
+        for fingerprint in fingerprints.values {
+            for (index, role) in StatementRole.allCases.enumerated() where fingerprint.roles[index] > 0 {
+                roles[role, default: 0] += fingerprint.roles[index]
+            }
+        }
+        return roles
+    }
+
+    /// Tables touched: statements that name each, and rows read by statements whose main table it is.
+    func tableUsage(shapes: [StatementShape]) -> [String: (statements: Int, rows: Int)] {
+        var usage: [String: (statements: Int, rows: Int)] = [:]
+        for (id, fingerprint) in fingerprints {
+            for (index, table) in shapes[id].tables.prefix(6).enumerated() {
+                var entry = usage[table] ?? (0, 0)
+                entry.statements += fingerprint.count
+                if index == 0 { entry.rows += fingerprint.rows }
+                usage[table] = entry
+            }
+        }
+        return usage
+    }
+
+    var isEmpty: Bool {
+        counters.sqlStatements == 0 && counters.objectFaults == 0 && counters.relationshipFaults == 0
+            && counters.fetchRequests == 0 && counters.problems == 0 && counters.migrationMessages == 0
+    }
+
+    mutating func record(_ run: StatementRun, smallSaveRows: Int) {
+        counters.sqlStatements += 1
+        counters.statementsByKind[run.shape.kind] += 1
+        counters.rowsRead += run.rows
+        if !run.rowsKnown { counters.statementsWithUnknownRows += 1 }
+        if let seconds = run.connectionSeconds { counters.connectionSeconds += seconds }
+        if let seconds = run.executionSeconds { counters.executionSeconds += seconds }
+        if let seconds = run.totalSeconds, !run.nested { counters.fetchExecutionSeconds += seconds }
+        // Mutated in place: a copy out of the dictionary would copy its bind set at every run.
+        fingerprints[run.fingerprintID, default: FingerprintAccumulator(id: run.fingerprintID, firstLine: run.line)].add(run)
+        track(run, smallSaveRows: smallSaveRows)
+    }
+
+    /// Transactions and saves: BEGIN ... COMMIT with model row writes is a save.
+    private mutating func track(_ run: StatementRun, smallSaveRows: Int) {
+        let seconds = run.bestSeconds ?? 0
+        switch run.shape.verb {
+        case .begin:
+            counters.transactions += 1
+            transaction = Transaction(statements: 1, seconds: seconds)
+        case .commit:
+            guard var open = transaction else { return }
+            transaction = nil
+            open.statements += 1
+            open.seconds += seconds
+            guard open.writes > 0 else {
+                carried.statements += open.statements
+                carried.seconds += open.seconds
+                return
+            }
+            counters.saves += 1
+            saves.saves += 1
+            saves.rowsWritten += open.writes
+            if open.writes <= smallSaveRows {
+                saves.smallSaves += 1
+                saves.smallSaveOverheadStatements += open.statements - open.writes + carried.statements
+                saves.smallSaveOverheadMilliseconds += (open.seconds + carried.seconds) * 1000
+                for (fingerprint, count) in open.writeFingerprints { smallSaveWrites[fingerprint, default: 0] += count }
+            }
+            carried = (0, 0)
+        case .rollback:
+            counters.rollbacks += 1
+            transaction = nil
+            carried = (0, 0)
+        case .none:
+            if var open = transaction {
+                open.statements += 1
+                if run.role == .write {
+                    open.writes += 1
+                    open.writeFingerprints[run.fingerprintID, default: 0] += 1
+                } else {
+                    open.seconds += seconds
+                }
+                transaction = open
+            } else if run.shape.kind != .pragma {
+                carried = (0, 0)
+            }
+        }
+    }
+}

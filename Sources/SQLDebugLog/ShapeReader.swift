@@ -1,0 +1,226 @@
+/// A shape shared by reference: statements in flight hold one without copying its arrays.
+final class ShapeBox: Sendable {
+    let value: StatementShape
+    init(_ value: StatementShape) { self.value = value }
+}
+
+/// Reads a statement's tokens into its shape.
+struct ShapeReader {
+    let sql: ByteView
+    let tokens: [SQLToken]
+    var aliases: [String: String] = [:]
+
+    init(sql: ByteView, tokens: [SQLToken]) {
+        self.sql = sql
+        self.tokens = tokens
+    }
+
+    func text(_ token: SQLToken) -> String { sql.slice(token.start, token.end).string }
+
+    func isWord(_ index: Int, _ word: StaticString) -> Bool {
+        guard index >= 0, index < tokens.count, tokens[index].kind == .word else { return false }
+        let token = tokens[index]
+        return token.end - token.start == word.utf8CodeUnitCount && sql.matchesIgnoringCase(word, at: token.start)
+    }
+
+    func isPunct(_ index: Int, _ byte: UInt8) -> Bool {
+        index >= 0 && index < tokens.count && tokens[index].kind == .punctuation && sql[tokens[index].start] == byte
+    }
+
+    func upper(_ index: Int) -> String { text(tokens[index]).uppercased() }
+
+    mutating func classify(first: SQLToken, into shape: inout StatementShape) {
+        let keyword = upper(0)
+        switch keyword {
+        case "SELECT", "WITH", "VALUES": shape.kind = .select
+        case "INSERT", "REPLACE": shape.kind = .insert
+        case "UPDATE": shape.kind = .update
+        case "DELETE": shape.kind = .delete
+        case "BEGIN", "SAVEPOINT":
+            shape.kind = .transaction
+            shape.verb = .begin
+        case "COMMIT", "END", "RELEASE":
+            shape.kind = .transaction
+            shape.verb = .commit
+        case "ROLLBACK":
+            shape.kind = .transaction
+            shape.verb = isWord(1, "TO") ? .none : .rollback
+        case "PRAGMA": shape.kind = .pragma
+        default: shape.kind = .other
+        }
+        readTables(into: &shape)
+        let touchesSystem = shape.tables.contains { StatementShape.systemTables.contains($0.uppercased()) }
+        switch shape.kind {
+        case .pragma:
+            shape.isBookkeeping = true
+            let assigns = tokens.contains { $0.kind == .op && sql[$0.start] == UInt8(ascii: "=") }
+            let name = tokens.count > 1 ? upper(1) : ""
+            shape.returnsRows = !assigns || name == "JOURNAL_MODE"
+            shape.knownRows = shape.returnsRows ? 1 : 0
+        case .select:
+            shape.returnsRows = true
+            shape.isBookkeeping = touchesSystem
+            if touchesSystem { shape.knownRows = 1 }
+            readSelect(into: &shape)
+        case .insert, .update, .delete:
+            shape.writesModel = !touchesSystem && !shape.tables.isEmpty
+            shape.isBookkeeping = touchesSystem
+            shape.knownRows = 0
+            readWrite(into: &shape)
+        case .transaction:
+            shape.knownRows = 0
+        case .other:
+            shape.isBookkeeping = true // schema statements, triggers, ANALYZE, VACUUM
+            shape.knownRows = 0
+        }
+    }
+
+    /// Tables after FROM, JOIN, INTO, UPDATE [OR x], with their aliases.
+    mutating func readTables(into shape: inout StatementShape) {
+        var index = 0
+        while index < tokens.count {
+            var tableIndex: Int?
+            if isWord(index, "FROM") || isWord(index, "JOIN") || isWord(index, "INTO") {
+                tableIndex = index + 1
+            } else if isWord(index, "UPDATE") {
+                tableIndex = isWord(index + 1, "OR") ? index + 3 : index + 1
+            }
+            if let tableIndex, tableIndex < tokens.count, tokens[tableIndex].kind == .word {
+                let name = text(tokens[tableIndex])
+                if name.hasPrefix("_Z_intarray") {
+                    shape.usesIntarray = true
+                } else if !isReserved(tableIndex) {
+                    if !shape.tables.contains(name) { shape.tables.append(name) }
+                    var aliasIndex = tableIndex + 1
+                    if isWord(aliasIndex, "AS") { aliasIndex += 1 }
+                    if aliasIndex < tokens.count, tokens[aliasIndex].kind == .word, !isReserved(aliasIndex) {
+                        aliases[text(tokens[aliasIndex])] = name
+                    }
+                }
+            }
+            index += 1
+        }
+    }
+
+    func isReserved(_ index: Int) -> Bool {
+        let reserved: [StaticString] = [
+            "SELECT", "WHERE", "JOIN", "ON", "LEFT", "INNER", "OUTER", "CROSS", "ORDER", "GROUP",
+            "LIMIT", "SET", "VALUES", "AS", "USING", "NATURAL", "HAVING", "UNION", "DEFAULT",
+        ]
+        return reserved.contains { isWord(index, $0) }
+    }
+
+    mutating func readSelect(into shape: inout StatementShape) {
+        shape.isCount = isWord(1, "COUNT") && isPunct(2, UInt8(ascii: "("))
+        if shape.isCount { shape.knownRows = shape.knownRows ?? 1 }
+        // SELECT 0, t0.Z_PK FROM / SELECT t0.Z_ENT, t0.Z_PK FROM
+        if let from = (0..<tokens.count).first(where: { isWord($0, "FROM") }) {
+            let words = tokens[1..<from].filter { $0.kind == .word }
+            if words.count == 2 || words.count == 4 {
+                let columns = words.map { text($0).uppercased() }
+                shape.isIDOnly = columns == ["T0", "Z_PK"] || columns == ["T0", "Z_ENT", "T0", "Z_PK"]
+            }
+        }
+        readLimit(into: &shape)
+        readClauses(into: &shape)
+        shape.hasValueList = hasValueList()
+        let keyIn = keyInList()
+        shape.isBatch = keyIn && shape.limit != nil
+        shape.isSingleRowByKey = shape.limit == 1 && shape.filterColumns.count == 1 && keyEquality()
+        readToManyShapes(into: &shape)
+    }
+
+    mutating func readWrite(into shape: inout StatementShape) {
+        readClauses(into: &shape)
+        let text = sql.string.uppercased()
+        if shape.kind == .update, text.contains("Z_OPT = (Z_OPT + 1)") || text.contains("Z_OPT = Z_OPT + 1") {
+            shape.isBatchRequestForm = true
+        }
+        if shape.kind == .delete, text.contains("Z_PK IN (SELECT") { shape.isBatchRequestForm = true }
+    }
+
+    mutating func readLimit(into shape: inout StatementShape) {
+        for index in tokens.indices where isWord(index, "LIMIT") {
+            if index + 1 < tokens.count, tokens[index + 1].kind == .number, let value = Int(text(tokens[index + 1])) {
+                shape.limit = value
+            }
+        }
+    }
+
+    /// Column references (`t0.ZNAME`) in WHERE and in ORDER BY.
+    mutating func readClauses(into shape: inout StatementShape) {
+        var section = 0 // 1: WHERE, 2: ORDER BY
+        var index = 0
+        while index < tokens.count {
+            if isWord(index, "WHERE") {
+                section = 1
+            } else if isWord(index, "ORDER"), isWord(index + 1, "BY") {
+                section = 2
+            } else if isWord(index, "LIMIT") || isWord(index, "GROUP") {
+                section = 0
+            } else if section != 0, tokens[index].kind == .word, isPunct(index + 1, UInt8(ascii: ".")),
+                index + 2 < tokens.count, tokens[index + 2].kind == .word,
+                let table = aliases[text(tokens[index])]
+            {
+                let column = TableColumn(table: table, column: text(tokens[index + 2]))
+                if section == 1, !shape.filterColumns.contains(column) { shape.filterColumns.append(column) }
+                if section == 2, !shape.sortColumns.contains(column) { shape.sortColumns.append(column) }
+                index += 2
+            }
+            index += 1
+        }
+    }
+
+    func hasValueList() -> Bool {
+        for index in tokens.indices where isWord(index, "IN") && isPunct(index + 1, UInt8(ascii: "(")) {
+            let next = index + 2
+            if next < tokens.count, tokens[next].kind == .parameter || tokens[next].kind == .number { return true }
+        }
+        return false
+    }
+
+    /// `t0.Z_PK IN (`: a list of ids (values or an int-array table).
+    func keyInList() -> Bool {
+        for index in tokens.indices where isWord(index, "Z_PK") && isWord(index + 1, "IN") { return true }
+        return false
+    }
+
+    /// `t0.Z_PK = ?`.
+    func keyEquality() -> Bool {
+        for index in tokens.indices where isWord(index, "Z_PK") {
+            if index + 2 < tokens.count, tokens[index + 1].kind == .op, sql[tokens[index + 1].start] == UInt8(ascii: "="),
+                tokens[index + 2].kind == .parameter || tokens[index + 2].kind == .number
+            {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The shapes of a to-many fault: one equality on a foreign key, or a join table.
+    mutating func readToManyShapes(into shape: inout StatementShape) {
+        guard shape.filterColumns.count <= 2 else { return }
+        for index in tokens.indices where isWord(index, "JOIN") {
+            // FROM Z_1TAGS t1 JOIN ZTAG t0 ON t0.Z_PK = t1.Z_2TAGS WHERE t1.Z_1ITEMS = ?
+            guard index + 1 < tokens.count, let member = Optional(text(tokens[index + 1])),
+                let joinName = shape.tables.first, joinName.hasPrefix("Z_"), joinName != member
+            else { continue }
+            let joinColumns = shape.filterColumns.filter { $0.table == joinName }.map(\.column)
+            var memberColumn: String?
+            for probe in index..<min(tokens.count, index + 12) where isWord(probe, "Z_PK") {
+                if probe + 4 < tokens.count, isPunct(probe + 3, UInt8(ascii: ".")) { memberColumn = text(tokens[probe + 4]) }
+            }
+            if let owner = joinColumns.first(where: { $0 != memberColumn }), let memberColumn {
+                shape.joinTable = StatementShape.JoinTableUse(
+                    table: joinName, ownerColumn: owner, memberColumn: memberColumn,
+                    memberTable: member)
+            }
+            return
+        }
+        if shape.filterColumns.count == 1, let column = shape.filterColumns.first, column.column != "Z_PK",
+            !shape.usesIntarray, !shape.hasValueList, tokens.contains(where: { $0.kind == .parameter })
+        {
+            shape.ownerColumn = column
+        }
+    }
+}

@@ -62,13 +62,22 @@ HEADER = ["strategy", "variant", "size", "phase", "wall ms (median [95% CI])", "
 
 
 def verdict_label(verdict):
-    return verdict["label"] + (f": {verdict['reason']}" if verdict["verdict"] == "partly" else "")
+    return verdict["label"]
+
+
+def source_text(verdict):
+    source = verdict["source"]
+    return ", ".join(part for part in (source.get("author"), source["title"], source.get("date")) if part)
 
 
 def evidence_text(verdict, separator):
-    if verdict["verdict"] in ("not-measured", "cannot-test"):
-        return verdict.get("reason", "") + (f"; measure: `{verdict['command']}`" if verdict["verdict"] == "not-measured" else "")
-    return separator.join(verdict["evidence"])
+    lines = list(verdict["evidence"])
+    if verdict.get("reason"):
+        lines.append(f"why: {verdict['reason']}")
+    if verdict.get("command"):
+        lines.append(f"decide: `{verdict['command']}`")
+    lines.append(f"rests on: {verdict['basis']}")
+    return separator.join(lines)
 
 
 def cell(text):
@@ -140,7 +149,7 @@ def main():
         markdown += ["## Verdicts", "", "| verdict | claim | source | evidence | rule |", "|---|---|---|---|---|"]
         for verdict in verdicts:
             claim = verdict["claim"] + (f" ([figure](plots/{verdict['figure']}.png))" if has_figure(verdict) else "")
-            markdown.append("| " + " | ".join(cell(text) for text in (f"**{verdict_label(verdict)}**", claim, verdict["source"],
+            markdown.append("| " + " | ".join(cell(text) for text in (f"**{verdict_label(verdict)}**", claim, source_text(verdict),
                                                                          evidence_text(verdict, "<br>"), verdict["rule"])) + " |")
         markdown += ["", "Each verdict is computed by its rule from this run's summary (`bench verdicts` prints the same).", ""]
     if lint:
@@ -176,7 +185,7 @@ def main():
             if has_figure(verdict):
                 claim = f"<a href='#{html.escape(verdict['figure'])}'>{claim}</a>"
             page.append("<tr>" + "".join(f"<td style='text-align:left'>{cell}</td>" for cell in (
-                f"<b>{html.escape(verdict_label(verdict))}</b>", claim, html.escape(verdict["source"]),
+                f"<b>{html.escape(verdict_label(verdict))}</b>", claim, html.escape(source_text(verdict)),
                 "<br>".join(html.escape(line) for line in evidence_text(verdict, "\n").split("\n")), html.escape(verdict["rule"]))) + "</tr>")
         page.append("</table><p>Each verdict is computed by its rule from this run's summary.</p>")
     if lint:

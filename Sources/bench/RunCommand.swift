@@ -176,12 +176,12 @@ struct RunCommand: ParsableCommand {
             guard !plan.repetitions.isEmpty else {
                 throw BenchError.invalidInput("nothing to run: the chosen scenarios have no sizes for profile \(profile.rawValue)")
             }
-            folder = try RunFolder(
-                path: output ?? RunFolder.defaultPath(),
-                info: RunInfo.current(
-                    profile: profile, seed: seed, settings: request.settings, scenarios: plan.scenarios.map(\.name),
-                    plannedRepetitions: plan.measuredCount,
-                    origins: Dictionary(plan.scenarios.map { ($0.name.rawValue, $0.origin) }, uniquingKeysWith: { first, _ in first })))
+            var info = RunInfo.current(
+                profile: profile, seed: seed, settings: request.settings, scenarios: plan.scenarios.map(\.name),
+                plannedRepetitions: plan.measuredCount,
+                origins: Dictionary(plan.scenarios.map { ($0.name.rawValue, $0.origin) }, uniquingKeysWith: { first, _ in first }))
+            info.schedules = plan.schedules
+            folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: info)
             if let modelFile {
                 try AtomicFile.write(
                     (modelFile.notes.map { "note: \($0)" } + modelFile.findings.map { "\($0)" }).map { $0 + "\n" }.joined(),

@@ -27,10 +27,11 @@ struct VerdictsCommand: ParsableCommand {
         try AtomicFile.refuseOverwriting(json, option: "--json", reportsOf: [runFolder])
         if let json { try AtomicFile.checkWritable(json, option: "--json") }
         let summary = try SummaryFile.load(runFolder).rows
-        guard !summary.isEmpty else {
+        let evidence = try RunEvidence.load(folder: runFolder)
+        guard !summary.isEmpty, !evidence.isEmpty else {
             throw BenchError.invalidInput("\(runFolder) holds no series (its summary.csv has no rows); give a run that measured something")
         }
-        let verdicts = VerdictReport.judge(summary)
+        let verdicts = VerdictReport.judge(evidence, scenarios: RunPipeline.catalogScenarios(besides: []))
         print(VerdictReport.text(verdicts))
         if let markdown { try AtomicFile.write(VerdictReport.markdown(verdicts) + "\n", to: markdown) }
         if let json { try AtomicFile.write(String(decoding: try VerdictReport.json(verdicts), as: UTF8.self) + "\n", to: json) }

@@ -225,7 +225,7 @@ import Testing
         let output = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: output) }
         let run = try Self.bench([
-            "run", "faulting", "data-loss", "--profile", "smoke", "--no-advice", "--output", output.path,
+            "run", "faulting", "data-loss", "hand-kept-key", "--profile", "smoke", "--no-advice", "--output", output.path,
             "--quiet", "--allow-debug", "--no-history",
         ])
         #expect(run.status == 0, "\(run.error)")
@@ -246,12 +246,21 @@ import Testing
             #expect(verdict("to-many-fetches") == "holds")
             #expect(verdict("many-to-nil-loses") == "holds")
             #expect(verdict("to-one-prefetch") == "not-measured")
-            #expect(verdict("background-ui") == "cannot-test")
+            #expect(verdict("background-ui") == "not-measured")
+            #expect(verdict("hand-kept-key") == "undecided")
             let unmeasured = entries.first { $0["id"] as? String == "fig7-insert" }
-            #expect((unmeasured?["command"] as? String) == "bench run insert --profile default")
+            #expect((unmeasured?["command"] as? String) == "bench run insert --profile smoke --repetitions 7")
+            // Every verdict says what it rests on and where its claim comes from.
+            for entry in entries {
+                #expect(!((entry["basis"] as? String) ?? "").isEmpty)
+                #expect(((entry["source"] as? [String: Any])?["title"] as? String) != nil)
+            }
+            let decided = entries.first { $0["id"] as? String == "to-one-fetches" }
+            #expect((decided?["basis"] as? String) == "profile smoke; sizes 100, 300 and 1,000; 2 repetitions a series, 0 warmups")
         }
         #expect(result.output.contains("HOLDS: Reading student.address.name for the first student costs 2 fetches"))
         #expect(result.output.contains("Core Data does not run on Linux"))
+        #expect(run.output.contains("1 claim needs a larger run to be decided: bench run hand-kept-key --profile default"))
     }
 
     @Test func adviseNamesTheLineToChange() throws {

@@ -369,7 +369,7 @@ import ObjectGraph
         ),
         (
             "{\"delete\": \"Author\", \"share\": 0.25}", "{\"delet\": \"Author\", \"share\": 0.25}",
-            "field 'phases[3].steps[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, new-context, merge, count-links (did you mean 'delete'?)"
+            "field 'phases[3].steps[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, let-go, new-context, merge, count-links (did you mean 'delete'?)"
         ),
         (
             "\"limit\": 10,", "\"limit\": 10, \"limt\": 3,",
@@ -411,7 +411,7 @@ import ObjectGraph
 
         (
             "{\"merge\": [{\"insert\": \"Author\"", "{\"merge\": [{\"insrt\": \"Author\"",
-            "field 'phases[5].steps[1].merge[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, new-context, merge, count-links (did you mean 'insert'?)"
+            "field 'phases[5].steps[1].merge[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, let-go, new-context, merge, count-links (did you mean 'insert'?)"
         ),
         ("\"Series\": 4}", "\"Series\": 4, \"Ghost\": 1}", "field 'data': entities: no entity 'Ghost' in the model"),
         (

@@ -1,133 +1,184 @@
 import Foundation
 import Testing
+
 @testable import BenchKit
 
-/// Every rule on hand-made runs, where it must hold, not hold, hold from a size, or lack what it needs; and the
-/// claim catalog against a real run.
+/// Every outcome on hand-made runs (holds, the opposite, no difference, undecided, cannot be judged on an emulation,
+/// not measured, by size, parts), the interval the timings are judged by, and the claim catalog against the shipped
+/// scenarios.
 @Suite struct VerdictTests {
-    /// A summary row of `values` (the samples) for the series of arm `arm` (a variant axis) of scenario "s", phase "p".
-    static func row(_ arm: String, size: Int, _ values: [Double], metric: Metric = .wallMs) -> SummaryRow {
-        SummaryRow(key: .of("s", .objectGraph, "arm=\(arm)", size: size, phase: "p", metric: metric), summary: SampleSummary(values))
-    }
-
-    static func arm(_ name: String) -> SeriesSelector { SeriesSelector("s", [("arm", name)], phase: "p") }
-
     static let a = arm("a")
     static let b = arm("b")
 
-    static func outcome(_ rule: Rule, _ rows: [SummaryRow]) -> Outcome {
-        rule.evaluate(RunView(rows)).outcome
-    }
+    static func arm(_ name: String) -> SeriesSelector { SeriesSelector("s", [("arm", name)], phase: "p") }
 
-    @Test func lowerHoldsWhenTheIntervalsAreApartAtEverySize() {
-        let rows = [
-            Self.row("a", size: 100, [1, 1.1, 1.2]), Self.row("b", size: 100, [2, 2.1, 2.2]),
-            Self.row("a", size: 1000, [10, 11, 12]), Self.row("b", size: 1000, [20, 21, 22]),
-        ]
-        #expect(Self.outcome(.lower(Self.a, than: Self.b, .wallMs), rows) == .holds)
-        #expect(Self.outcome(.lower(Self.b, than: Self.a, .wallMs), rows) == .doesNotHold)
-    }
-
-    @Test func overlappingIntervalsDoNotHold() {
-        let rows = [Self.row("a", size: 100, [1, 1.5, 3]), Self.row("b", size: 100, [1.2, 2, 2.5])]
-        #expect(Self.outcome(.lower(Self.a, than: Self.b, .wallMs), rows) == .doesNotHold)
-    }
-
-    @Test func holdsFromTheSizeWhereItStartsHolding() {
-        let rows = [
-            Self.row("a", size: 100, [5, 5.1, 5.2]), Self.row("b", size: 100, [1, 1.1, 1.2]),
-            Self.row("a", size: 1000, [10, 11, 12]), Self.row("b", size: 1000, [20, 21, 22]),
-            Self.row("a", size: 10000, [100, 101, 102]), Self.row("b", size: 10000, [300, 301, 302]),
-        ]
-        #expect(Self.outcome(.lower(Self.a, than: Self.b, .wallMs), rows) == .holdsFrom(size: 1000))
-        // Increasingly with size: the ratio falls from 0.52 to 0.34.
-        #expect(Self.outcome(.lower(Self.a, than: Self.b, .wallMs, growing: true), rows) == .holdsFrom(size: 1000))
-        let flat = [
-            Self.row("a", size: 100, [1, 1.1, 1.2]), Self.row("b", size: 100, [2, 2.1, 2.2]),
-            Self.row("a", size: 1000, [10, 11, 12]), Self.row("b", size: 1000, [20, 21, 22]),
-        ]
-        if case .partly = Self.outcome(.lower(Self.a, than: Self.b, .wallMs, growing: true), flat) {
-        } else {
-            Issue.record("a constant ratio does not grow with the size")
+    /// Samples of one arm of scenario "s", phase "p", at `size`.
+    static func samples(_ arm: String, size: Int, _ values: [Double], metric: Metric = .wallMs) -> [SampleRecord] {
+        values.enumerated().map { index, value in
+            SampleRecord(
+                key: .of("s", .objectGraph, "arm=\(arm)", size: size, phase: "p", metric: metric), repetition: index + 1, value: value)
         }
     }
 
-    @Test func missingSeriesAndTooFewRepetitionsAreNotMeasured() {
-        let rows = [Self.row("a", size: 100, [1, 1.1, 1.2])]
-        guard case let .notMeasured(reason) = Self.outcome(.lower(Self.a, than: Self.b, .wallMs), rows) else {
-            Issue.record("a missing series is not measured")
-            return
-        }
-        #expect(reason.contains("no series s objectgraph arm=b p"))
-        let single = [Self.row("a", size: 100, [1]), Self.row("b", size: 100, [2])]
-        guard case let .notMeasured(few) = Self.outcome(.lower(Self.a, than: Self.b, .wallMs), single) else {
-            Issue.record("one repetition cannot decide a time")
-            return
-        }
-        #expect(few.contains("3 or more repetitions"))
-        // Counters are exact: one repetition decides them.
-        let counters = [Self.row("a", size: 100, [2], metric: .sqlStatements), Self.row("b", size: 100, [21], metric: .sqlStatements)]
-        #expect(Self.outcome(.lower(Self.a, than: Self.b, .sqlStatements), counters) == .holds)
+    /// The statements of one arm at `size`: `fingerprint` run `count` times, returning `rows`, with `plan`.
+    static func statements(
+        _ arm: String, size: Int, _ fingerprint: String, count: Int = 1, rows: Int = 10, plan: String = ""
+    )
+        -> PhaseStatements
+    {
+        PhaseStatements(
+            key: PhaseStatements.Key(scenario: "s", variant: Variant(parsing: "arm=\(arm)")!, size: size, phase: "p"),
+            fingerprints: [fingerprint: PhaseStatements.Use(statements: count, rows: rows, plan: plan)])
     }
 
-    @Test func countersCompareExactlyAndAllocationsWithTheirTolerance() {
-        let rows = [Self.row("a", size: 100, [2], metric: .sqlStatements), Self.row("b", size: 100, [2], metric: .sqlStatements)]
-        #expect(Self.outcome(.equals(Self.a, .sqlStatements, 2), rows) == .holds)
-        #expect(Self.outcome(.equals(Self.a, .sqlStatements, 3), rows) == .doesNotHold)
-        #expect(Self.outcome(.same(Self.a, as: Self.b, .sqlStatements), rows) == .holds)
-        #expect(Self.outcome(.atLeast(Self.a, .sqlStatements, 1), rows) == .holds)
-        // 1% less heap is within the tolerance; half as much is not.
-        let heap = [
-            Self.row("a", size: 100, [990_000], metric: .allocatedBytes), Self.row("b", size: 100, [1_000_000], metric: .allocatedBytes),
-            Self.row("a", size: 1000, [500_000], metric: .allocatedBytes), Self.row("b", size: 1000, [1_000_000], metric: .allocatedBytes),
-        ]
-        #expect(Self.outcome(.lower(Self.a, than: Self.b, .allocatedBytes), heap) == .holdsFrom(size: 1000))
-        // A claim of parts none of which holds whole names each part's outcome, and no "holds for none".
-        let parts: Rule = .all([
-            ("heap", .lower(Self.a, than: Self.b, .allocatedBytes)), ("statements", .equals(Self.a, .sqlStatements, 3)),
-        ])
-        #expect(Self.outcome(parts, heap + rows) == .partly("heap holds from size 1,000, statements does not hold"))
+    static func claim(_ rule: Rule, asserts: Assertion = .directionFromCounts, sizes: SizeScope = .any) -> Claim {
+        Claim(id: "t", statement: "t", source: ClaimSource("t"), asserts: asserts, sizes: sizes, scenarios: ["s"], figure: nil, rule: rule)
     }
 
-    @Test func statementsAndTimeAreJudgedApart() {
-        var rows = [
-            Self.row("a", size: 100, [2], metric: .sqlStatements), Self.row("b", size: 100, [21], metric: .sqlStatements),
-            Self.row("a", size: 100, [5, 5.1, 5.2]), Self.row("b", size: 100, [5, 5.1, 5.2]),
-        ]
-        #expect(Self.outcome(.fewerAndFaster(Self.a, than: Self.b), rows) == .holdsForStatementsNotTime)
-        rows[3] = Self.row("b", size: 100, [9, 9.1, 9.2])
-        #expect(Self.outcome(.fewerAndFaster(Self.a, than: Self.b), rows) == .holds)
-        rows[1] = Self.row("b", size: 100, [2], metric: .sqlStatements)
-        #expect(Self.outcome(.fewerAndFaster(Self.a, than: Self.b), rows) == .holdsForTimeNotStatements)
+    static func outcome(
+        _ rule: Rule, _ samples: [SampleRecord], statements: [PhaseStatements]? = nil, asserts: Assertion = .directionFromCounts,
+        sizes: SizeScope = .any
+    ) -> Outcome {
+        // Different SQL in each arm unless a test says otherwise, so that timings are judged.
+        let sizesMeasured = Set(samples.map(\.key.size))
+        let arms = Set(samples.map { $0.key.variant["arm"]!.description })
+        let differing = sizesMeasured.flatMap { size in arms.map { Self.statements($0, size: size, "SELECT \($0)") } }
+        let run = RunEvidence(samples: samples, statements: statements ?? differing, info: nil)
+        return rule.evaluate(run, for: claim(rule, asserts: asserts, sizes: sizes)).outcome
     }
 
-    @Test func orderingsSmallestOptionsAsymmetryAndTrends() {
-        let c = Self.arm("c")
-        let rows = [
-            Self.row("a", size: 100, [1, 1.1, 1.2]), Self.row("b", size: 100, [2, 2.1, 2.2]), Self.row("c", size: 100, [30, 31, 32]),
-        ]
-        #expect(Self.outcome(.ordered([("a", Self.a), ("b", Self.b), ("c", c)], .wallMs), rows) == .holds)
+    static let fast: [Double] = [1.0, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97]
+    static let slow: [Double] = [2.0, 2.04, 1.96, 2.02, 1.98, 2.06, 1.94]
+
+    @Test func aTimingHoldsOrIsTheOppositeWhenTheRatiosIntervalExcludesOne() {
+        let run = Self.samples("a", size: 100, Self.fast) + Self.samples("b", size: 100, Self.slow)
+        #expect(Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), run) == .holds)
+        #expect(Self.outcome(.compare(Self.b, Self.a, .wallMs, .lower), run) == .opposite)
+        #expect(Self.outcome(.compare(Self.b, Self.a, .wallMs, .higher), run) == .holds)
+        #expect(Self.outcome(.compare(Self.a, Self.b, .wallMs, .notLower), run) == .opposite)
+    }
+
+    /// Two one-sided tests: the ratio's 90% interval within ±10% is no difference, even where it excludes 1.
+    @Test func equalTimingsAreNoDifferenceWithinTheMargin() {
+        let run = Self.samples("a", size: 100, Self.fast) + Self.samples("b", size: 100, Self.fast.map { $0 * 1.03 })
+        #expect(Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), run) == .noDifference)
+        #expect(Self.outcome(.compare(Self.a, Self.b, .wallMs, .notLower), run) == .holds)
+    }
+
+    @Test func tooFewRepetitionsOrAWideIntervalAreUndecided() {
+        let few = Self.samples("a", size: 100, [1, 1.1, 1.2]) + Self.samples("b", size: 100, [2, 2.1, 2.2])
         #expect(
-            Self.outcome(.ordered([("b", Self.b), ("a", Self.a), ("c", c)], .wallMs), rows)
-                == .partly("holds for a < c; b < a does not hold"))
-        #expect(Self.outcome(.asymmetric(Self.a, c, .wallMs, factor: 10), rows) == .holds)
-        #expect(Self.outcome(.asymmetric(Self.a, Self.b, .wallMs, factor: 10), rows) == .doesNotHold)
-        // Batch sizes: 20 is within 10% of the best (50), so the smallest good one is 20.
-        let batches = [
-            Self.row("b10", size: 100, [3, 3.1, 3.2]), Self.row("b20", size: 100, [2.1, 2.1, 2.2]),
-            Self.row("b50", size: 100, [2, 2, 2.1]),
+            Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), few)
+                == .undecided("needs 6 repetitions a series for a 95% interval; this run has 3"))
+        // Overlapping, spread samples: neither apart from 1 nor within ±10%.
+        let spread =
+            Self.samples("a", size: 100, [1, 1.5, 0.7, 1.3, 0.8, 1.2, 1.1])
+            + Self.samples("b", size: 100, [1.2, 0.9, 1.6, 1.0, 1.4, 1.1, 1.3])
+        guard case let .undecided(reason) = Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), spread) else {
+            Issue.record("not undecided")
+            return
+        }
+        #expect(reason.contains("neither apart from 1 nor within ±10%"))
+    }
+
+    /// The question the issue asks: two arms that give SQLite the same statements, plans and rows are not judged on
+    /// their times, however different the times are.
+    @Test func twoArmsRunningTheSameSQLCannotBeJudgedOnAnEmulation() {
+        let run = Self.samples("a", size: 100, Self.fast) + Self.samples("b", size: 100, Self.slow)
+        // Columns named differently (ZCLASS, Z3STUDENTS), equally indexed: the same work.
+        let same = [
+            Self.statements(
+                "a", size: 100, "SELECT ?, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.ZCLASS = ?", count: 21, rows: 1020,
+                plan: "plan: SEARCH t0 USING COVERING INDEX ZSTUDENT_ZCLASS_INDEX (ZCLASS=?)"),
+            Self.statements(
+                "b", size: 100, "SELECT ?, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.Z3STUDENTS = ?", count: 21, rows: 1020,
+                plan: "plan: SEARCH t0 USING COVERING INDEX ZSTUDENT_Z3STUDENTS_INDEX (Z3STUDENTS=?)"),
         ]
-        let options = [10, 20, 50].map { (label: $0, series: Self.arm("b\($0)")) }
-        #expect(Self.outcome(.smallestWithin(options, .wallMs, within: 0.1, atMost: 40), batches) == .holds)
-        #expect(Self.outcome(.smallestWithin(options, .wallMs, within: 0.1, atMost: 10), batches) == .doesNotHold)
-        let loss = [
-            Self.row("l0", size: 100, [0], metric: .lossRate), Self.row("l1", size: 100, [0.01], metric: .lossRate),
-            Self.row("l2", size: 100, [0.1], metric: .lossRate),
-        ]
-        let rising = ["l0", "l1", "l2"].map { Self.arm($0) }
+        #expect(
+            Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), run, statements: same)
+                == .cannotJudge(
+                    "both arms run the same SQL (21 statements of 1 shape and plan, 1,020 rows): the difference is ObjectGraph's own"))
+        // A scan where the other searches an index is other work: judged.
+        var scan = same
+        scan[1] = Self.statements(
+            "b", size: 100, "SELECT ?, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.Z3STUDENTS = ?", count: 21, rows: 1020, plan: "plan: SCAN t0")
+        #expect(Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), run, statements: scan) == .holds)
+        // Other rows: other work.
+        var rows = same
+        rows[1] = Self.statements(
+            "b", size: 100, "SELECT ?, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.Z3STUDENTS = ?", count: 21, rows: 1021,
+            plan: "plan: SEARCH t0 USING COVERING INDEX ZSTUDENT_Z3STUDENTS_INDEX (Z3STUDENTS=?)")
+        #expect(Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), run, statements: rows) == .holds)
+        // A magnitude of ObjectGraph's own is not about SQL: judged.
+        #expect(Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), run, statements: same, asserts: .magnitude) == .holds)
+        // Counts are always judged.
+        let counts = Self.samples("a", size: 100, [2], metric: .sqlStatements) + Self.samples("b", size: 100, [21], metric: .sqlStatements)
+        #expect(Self.outcome(.compare(Self.a, Self.b, .sqlStatements, .lower), counts, statements: same) == .holds)
+    }
+
+    @Test func aMissingSeriesIsNotMeasuredAndASizeOutsideTheClaimIsUndecided() {
+        let run = Self.samples("a", size: 100, Self.fast)
+        #expect(Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), run) == .notMeasured("no series s objectgraph arm=b p (wall_ms)"))
+        let both = Self.samples("a", size: 100, Self.fast) + Self.samples("b", size: 100, Self.slow)
+        #expect(
+            Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), both, sizes: .atLeast(10000))
+                == .undecided("the claim is about sizes 10,000 and more; this run measured 100"))
+    }
+
+    /// A crossover: one outcome per size, read as "holds at 1,000; the opposite holds from 10,000".
+    @Test func outcomesThatDifferBySizeShowTheCrossover() {
+        let run =
+            Self.samples("a", size: 1000, Self.fast) + Self.samples("b", size: 1000, Self.slow)
+            + Self.samples("a", size: 10000, Self.slow.map { $0 * 10 }) + Self.samples("b", size: 10000, Self.fast.map { $0 * 10 })
+            + Self.samples("a", size: 100000, Self.slow.map { $0 * 100 }) + Self.samples("b", size: 100000, Self.fast.map { $0 * 100 })
+        let outcome = Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), run)
+        #expect(
+            outcome
+                == .bySize([
+                    .init(size: 1000, outcome: .holds), .init(size: 10000, outcome: .opposite), .init(size: 100000, outcome: .opposite),
+                ]))
+        #expect(outcome.label == "holds at 1,000; the opposite holds from 10,000")
+    }
+
+    @Test func countsValuesTrendsGrowthAndParts() {
+        let counts = Self.samples("a", size: 100, [2], metric: .sqlStatements) + Self.samples("b", size: 100, [2], metric: .sqlStatements)
+        #expect(Self.outcome(.compare(Self.a, Self.b, .sqlStatements, .lower), counts) == .noDifference)
+        #expect(Self.outcome(.equals(Self.a, .sqlStatements, 2), counts) == .holds)
+        #expect(Self.outcome(.equals(Self.a, .sqlStatements, 3), counts) == .opposite)
+        #expect(Self.outcome(.atLeast(Self.a, .sqlStatements, 1), counts) == .holds)
+        let loss = ["0": 0.0, "1": 0.01, "2": 0.1].flatMap { Self.samples("l\($0.key)", size: 100, [$0.value], metric: .lossRate) }
+        let rising = ["l0", "l1", "l2"].map(Self.arm)
         #expect(Self.outcome(.increasing(rising, .lossRate), loss) == .holds)
-        #expect(Self.outcome(.increasing(rising.reversed(), .lossRate), loss) == .doesNotHold)
-        #expect(Self.outcome(.untestable("why"), loss) == .cannotTest("why"))
+        #expect(Self.outcome(.increasing(rising.reversed(), .lossRate), loss) == .opposite)
+        // Objects held: flat (the same at 10 and 100 batches) or growing with them.
+        let held =
+            Self.samples("a", size: 10000, [0], metric: .objectsRegistered)
+            + Self.samples("a", size: 100000, [0], metric: .objectsRegistered)
+            + Self.samples("b", size: 10000, [10000], metric: .objectsRegistered)
+            + Self.samples("b", size: 100000, [100000], metric: .objectsRegistered)
+        #expect(Self.outcome(.growth(Self.a, .objectsRegistered, .flat), held) == .holds)
+        #expect(Self.outcome(.growth(Self.b, .objectsRegistered, .flat), held) == .opposite)
+        #expect(Self.outcome(.growth(Self.b, .objectsRegistered, .growing), held) == .holds)
+        let parts = Self.outcome(
+            .all([("flat", .growth(Self.a, .objectsRegistered, .flat)), ("also flat", .growth(Self.b, .objectsRegistered, .flat))]), held)
+        #expect(parts == .parts([.init(label: "flat", outcome: .holds), .init(label: "also flat", outcome: .opposite)]))
+        #expect(parts.label == "partly: flat holds; also flat the opposite holds")
+        #expect(Self.outcome(.cannotJudge("why"), held) == .cannotJudge("why"))
+    }
+
+    /// The Hodges-Lehmann interval's coverage is the exact one of its ranks: 5 against 5 at 95% takes the third
+    /// smallest and largest of the 25 pairwise ratios (1 - 2·4/252).
+    @Test func theRatioIntervalHasItsExactCoverage() throws {
+        let interval = try #require(ShiftInterval([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], level: 0.95))
+        #expect(abs(interval.coverage - (1 - 2 * 4.0 / 252)) < 1e-12)
+        #expect(interval.ratio == 1)
+        #expect(ShiftInterval([1, 2, 3], [1, 2, 3], level: 0.95) == nil)
+        let doubled = try #require(ShiftInterval(Self.slow, Self.fast, level: 0.95))
+        #expect(doubled.low > 1.9 && doubled.high < 2.1)
+        // Memory a phase held may be negative: taken in bytes against a scale.
+        let held = try #require(
+            ShiftInterval([-100, -90, -110, -95, -105, -98], [1000, 990, 1010, 995, 1005, 998], level: 0.95, scale: 65536))
+        #expect(held.high < 1)
     }
 
     /// A variant is matched axis by axis, whatever the order the run wrote them in.
@@ -139,12 +190,31 @@ import Testing
         #expect(!selector.matches(.of("s", .sqlReplay, "keyPath=to-one;prefetch=on", size: 1, phase: "p", metric: .wallMs)))
     }
 
-    /// The catalog names only series the shipped scenarios run: each claim's scenarios exist and declare the strategies,
-    /// variants and phases its rule reads.
+    /// The command that would decide an undecided claim is computed from the scenario files: the smallest profile
+    /// with the claim's sizes and, for timings, the repetitions an interval needs.
+    @Test func theCommandThatDecidesIsComputed() throws {
+        let catalog = try ScenarioCatalog(folder: ScenarioCountersTests.scenariosFolder)
+        let claims = Dictionary(uniqueKeysWithValues: ClaimCatalog.all.map { ($0.id, $0) })
+        #expect(
+            VerdictReport.command(claims["hand-kept-key"]!, scenarios: catalog.scenarios) == "bench run hand-kept-key --profile default")
+        #expect(VerdictReport.command(claims["to-one-fetches"]!, scenarios: catalog.scenarios) == "bench run faulting --profile smoke")
+        #expect(
+            VerdictReport.command(claims["count-many-to-many"]!, scenarios: catalog.scenarios)
+                == "bench run count-across-many-to-many --profile default")
+    }
+
+    /// The catalog names only series the shipped scenarios run, each claim's sizes are ones its scenarios measure in
+    /// some profile, and every claim says where it comes from.
     @Test func everyClaimReadsSeriesTheScenariosRun() throws {
         let catalog = try ScenarioCatalog(folder: ScenarioCountersTests.scenariosFolder)
         for claim in ClaimCatalog.all {
-            for name in claim.scenarios { #expect((try? catalog.scenario(named: name)) != nil, "\(claim.id): no scenario \(name)") }
+            for name in claim.scenarios {
+                let scenario = try #require(try? catalog.scenario(named: name.rawValue), "\(claim.id): no scenario \(name)")
+                #expect(
+                    Profile.allCases.contains { (scenario.sizes[$0] ?? []).contains(where: claim.sizes.contains) },
+                    "\(claim.id): no profile of \(name) measures \(claim.sizes.text)")
+            }
+            #expect(!claim.source.title.isEmpty && (claim.source.url != nil || claim.source.date != nil), "\(claim.id) has no url or date")
         }
         #expect(Set(ClaimCatalog.all.map(\.id)).count == ClaimCatalog.all.count)
         #expect(ClaimCatalog.all.count >= 20)

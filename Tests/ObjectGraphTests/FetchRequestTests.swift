@@ -127,6 +127,21 @@ import Testing
         #expect(try context.count(for: FetchRequest("League", predicate: Key("teams").count == 1)) == 1)
     }
 
+    /// Core Data's SQLite store refuses a sort on a collection operator (usable in predicates only): ObjectGraph
+    /// refuses it with Core Data's reason before any SQL runs, and says what to sort by instead.
+    @Test func aSortOnACountIsRefusedAsCoreDataRefusesIt() throws {
+        let temporary = try Self.people()
+        let context = temporary.store.makeContext()
+        temporary.recordSQL()
+        #expect {
+            try context.fetch(FetchRequest("Team", sortDescriptors: [FetchSort("members.@count", ascending: false)]))
+        } throws: { error in
+            "\(error)".hasPrefix("Keypath containing KVC aggregate where there shouldn't be one; failed to handle members.@count")
+                && "\(error)".contains("membersCount = members.@count")
+        }
+        #expect(temporary.sql.isEmpty)
+    }
+
     @Test func limitOffsetCountAndIDs() throws {
         let temporary = try Self.people()
         #expect(try names(temporary, nil, limit: 2) == ["Ada", "Bob"])

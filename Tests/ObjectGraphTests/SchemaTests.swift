@@ -47,6 +47,23 @@ import Testing
             ])
     }
 
+    /// A many-to-many's join table has a reverse index, as current stores do; without it (stores of about 2015, as
+    /// pgor's ManyAToManyB found) only the composite primary key.
+    @Test func aJoinTableWithoutItsReverseIndex() throws {
+        let subjects = { (indexed: Bool) throws -> ObjectModel in
+            try ObjectModel([
+                Entity("Student", [.toMany("subjects", "Subject", inverse: "students").settingJoinReverseIndex(indexed)]),
+                Entity("Subject", [.toMany("students", "Student", inverse: "subjects")]),
+            ])
+        }
+        #expect(
+            try subjects(true).schemaSQL.contains("CREATE INDEX Z_1SUBJECTS_Z_2SUBJECTS_INDEX ON Z_1SUBJECTS (Z_2SUBJECTS, Z_1STUDENTS)"))
+        let old = try subjects(false).schemaSQL
+        #expect(
+            old.contains("CREATE TABLE Z_1SUBJECTS ( Z_1STUDENTS INTEGER, Z_2SUBJECTS INTEGER, PRIMARY KEY (Z_1STUDENTS, Z_2SUBJECTS) )"))
+        #expect(!old.contains { $0.hasPrefix("CREATE INDEX Z_1SUBJECTS") })
+    }
+
     @Test func columnsRankedByTypeAndClashesNumbered() throws {
         let model = try ObjectModel([
             Entity(

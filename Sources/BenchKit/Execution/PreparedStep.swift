@@ -22,6 +22,7 @@ indirect enum PreparedStep {
     case deleteFetched
     case save(mayFail: Bool)
     case reset
+    case letGo
     case newContext
     case merge([PreparedStep])
     /// Re-read `relationship` of every `entity` in a new context; `intended`: the links the phase inserted.
@@ -32,8 +33,9 @@ indirect enum PreparedStep {
         var values: [(AttributeDescription, Value)]
         var links: [(RelationshipDescription, [(entity: EntityDescription, key: Int64)])]
         var children: [(RelationshipDescription, [NewObject])]
-        /// The existing object whose to-many the new one joins, from that side.
-        var into: (relationship: RelationshipDescription, owner: (entity: EntityDescription, key: Int64))?
+        /// The existing object whose to-many the new one joins: from that side, or (`fromMember`) by setting the new
+        /// object's to-one inverse.
+        var into: (relationship: RelationshipDescription, owner: (entity: EntityDescription, key: Int64), fromMember: Bool)?
     }
 }
 
@@ -130,7 +132,7 @@ struct StepPreparer {
             let target = "\(entityName).\(relationshipName)"
             let intended = insertedLinks?[target] ?? Self.links(in: data, entity: entity, relationship: relationshipName)
             return .countLinks(entity: entity, relationship: entity.relationship(relationshipName)!, intended: intended)
-        case let .insert(entityName, count, children, into):
+        case let .insert(entityName, count, children, into, fromMember):
             let entity = model.entity(entityName)!
             let total = count.value(size: size)
             let offset = data.objects[entity.number]?.count ?? 0
@@ -149,7 +151,7 @@ struct StepPreparer {
                 if let into, let ownerEntity = model.entity(into.entity), let relationship = ownerEntity.relationship(into.relationship) {
                     let owners = data.objects(of: ownerEntity)
                     if !owners.isEmpty, let owner = keyed(owners[Int(random.next() % UInt64(owners.count))]) {
-                        object.into = (relationship, owner)
+                        object.into = (relationship, owner, fromMember)
                     }
                 }
                 roots.append(object)
@@ -194,6 +196,7 @@ struct StepPreparer {
             return .batchDelete(BatchDeleteRequest(entityName: entityName, predicate: try predicate.map { try FetchPredicate(format: $0) }))
         case let .save(mayFail): return .save(mayFail: mayFail)
         case .reset: return .reset
+        case .letGo: return .letGo
         case .newContext: return .newContext
         case let .merge(inner): return .merge(try prepareSteps(inner, phase: "\(phase).merge"))
         case let .insertData(inline):

@@ -110,7 +110,12 @@ final class StepExecutor: CounterSource {
                     for child in children { try object.add(try insert(relationship.destination, child, in: context), to: relationship) }
                 }
                 if let into = root.into {
-                    try context.object(of: into.owner.entity, key: into.owner.key).add(object, to: into.relationship)
+                    let owner = context.object(of: into.owner.entity, key: into.owner.key)
+                    if into.fromMember, let inverse = into.relationship.inverse {
+                        try object.setObject(owner, for: inverse)
+                    } else {
+                        try owner.add(object, to: into.relationship)
+                    }
                 }
                 kept.append(object)
             }
@@ -157,6 +162,9 @@ final class StepExecutor: CounterSource {
         case .reset:
             // The objects the steps kept belong to the context being reset: an app's importer lets them go too.
             context.reset()
+            results = nil
+            kept = []
+        case .letGo:
             results = nil
             kept = []
         case .newContext:

@@ -55,7 +55,7 @@ enum SchoolPhase {
             guard let fetch = fetches.first, fetch.entity == "Student", let read = reads.first, read.paths == ["name"] else { return nil }
             self = .iterate(batchSize: fetch.batchSize, limit: read.first)
         case ("find-member", "find"):
-            guard phase.rounds >= 1 else { return nil }
+            guard case .fixed = phase.rounds else { return nil }
             self = .find(byFetch: fetches.contains { $0.entity == "Student" })
         default:
             return nil

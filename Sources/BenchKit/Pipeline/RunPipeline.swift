@@ -64,7 +64,8 @@ package enum RunPipeline {
         }) {
             let summary = folder.summary
             var warnings = publish(folder, publishing)
-            let verdicts = VerdictReport.judge(summary)
+            let evidence = RunEvidence(samples: folder.samples, statements: folder.statements, info: folder.info)
+            let verdicts = VerdictReport.judge(evidence, scenarios: catalogScenarios(besides: scenarios))
             try AtomicFile.write(String(decoding: try VerdictReport.json(verdicts), as: UTF8.self) + "\n", to: folder.file("verdicts.json"))
             try AtomicFile.write(VerdictReport.markdown(verdicts, figures: "plots") + "\n", to: folder.file("verdicts.md"))
             var advice: [QueryFinding]?
@@ -167,5 +168,12 @@ package enum RunPipeline {
                 return try GeneratedSuite.scenario(modelPath: model)
             }
         }
+    }
+
+    /// The built-in scenarios (the default folder's) with `scenarios`, for the commands that decide undecided claims;
+    /// just `scenarios` where the folder cannot be read.
+    package static func catalogScenarios(besides scenarios: [Scenario]) -> [Scenario] {
+        let catalog = (try? ScenarioCatalog(folder: ScenarioCatalog.defaultFolder()))?.scenarios ?? []
+        return scenarios + catalog.filter { builtIn in !scenarios.contains { $0.name == builtIn.name } }
     }
 }

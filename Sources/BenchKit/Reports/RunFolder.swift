@@ -1,7 +1,7 @@
 import Foundation
 
-/// A run's folder (Results/runs/<UTC timestamp>/ by default): samples.csv, summary.csv, complexity.csv and
-/// run.json.
+/// A run's folder (Results/runs/<UTC timestamp>/ by default): samples.csv, summary.csv, complexity.csv,
+/// statements.csv and run.json.
 ///
 /// Linear in the run's length: each finished repetition's samples are appended to samples.csv with one `write`
 /// of whole lines (a process killed at any moment leaves only whole rows), and run.json (a few hundred bytes) is
@@ -13,10 +13,13 @@ import Foundation
 package final class RunFolder: @unchecked Sendable {
     package let path: String
     /// The reports every run folder holds (baselines hold just these).
-    package static let reportFiles = ["samples.csv", "summary.csv", "complexity.csv", "run.json"]
+    package static let reportFiles = ["samples.csv", "summary.csv", "complexity.csv", "statements.csv", "run.json"]
+    /// Reports a run made before they existed may lack.
+    package static let optionalReportFiles: Set<String> = ["statements.csv"]
     private let lock = NSLock()
     private var _info: RunInfo
     private var _samples: [SampleRecord] = []
+    private var _statements: [PhaseStatements.Key: PhaseStatements] = [:]
     /// samples.csv, open for appending.
     private var samplesFile: Int32 = -1
     /// samples.csv's length after the last whole write: a failed write is cut back to it.
@@ -126,7 +129,15 @@ package final class RunFolder: @unchecked Sendable {
         }
     }
 
-    /// Marks the run complete (or interrupted, or failed) and writes summary.csv, complexity.csv and run.json.
+    /// ObjectGraph's statements of some phases (one untimed pass per variant and size), for statements.csv.
+    package func record(_ statements: [PhaseStatements]) {
+        lock.withLock { for phase in statements where _statements[phase.key] == nil { _statements[phase.key] = phase } }
+    }
+
+    package var statements: [PhaseStatements] { lock.withLock { _statements.values.sorted { $0.key < $1.key } } }
+
+    /// Marks the run complete (or interrupted, or failed) and writes summary.csv, complexity.csv, statements.csv
+    /// and run.json.
     package func finish(status: RunStatus) throws {
         try lock.withLock {
             _info.status = status
@@ -134,6 +145,7 @@ package final class RunFolder: @unchecked Sendable {
             _summary = summary
             try AtomicFile.write(SummaryFile.encode(summary), to: file("summary.csv"))
             try AtomicFile.write(ComplexityFile.encode(ComplexityFit.fits(summary)), to: file("complexity.csv"))
+            try AtomicFile.write(StatementsFile.encode(Array(_statements.values)), to: file("statements.csv"))
             try AtomicFile.write(_info.encoded(), to: file("run.json"))
         }
     }

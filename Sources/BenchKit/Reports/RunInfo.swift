@@ -63,6 +63,22 @@ package struct RunInfo: Codable, Sendable {
     package var binaryCommit: String?
     /// Metrics the run's platform could not measure (`Metric.unmeasurableHere`); nil in runs before it was recorded.
     package var unmeasurableMetrics: [Metric]?
+    /// The sizes, repetitions and warmups each scenario ran with (its profile's, or the command line's); nil in runs
+    /// before it was recorded.
+    package var schedules: [String: Schedule]?
+
+    /// What one scenario of a run was measured at.
+    package struct Schedule: Codable, Sendable, Equatable {
+        package let sizes: [Int]
+        package let repetitions: Int
+        package let warmup: Int
+
+        package init(sizes: [Int], repetitions: Int, warmup: Int) {
+            self.sizes = sizes
+            self.repetitions = repetitions
+            self.warmup = warmup
+        }
+    }
 
     /// Whether the run's numbers stand for the code: a release build with nothing injected.
     package var isRepresentative: Bool { buildConfiguration == .release && (injections ?? [:]).isEmpty }

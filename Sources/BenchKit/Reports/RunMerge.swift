@@ -11,7 +11,9 @@ package enum RunMerge {
         var seen: [SeriesKey: String] = [:]
         var repetitionOffset: [SeriesKey: Int] = [:]
         var infos: [RunInfo] = []
+        var statements: [PhaseStatements] = []
         for shard in shards {
+            statements += try StatementsFile.load(folder: shard)
             let contents = try SamplesFile.load((shard as NSString).appendingPathComponent("samples.csv"))
             if let unknown = contents.unknown.first {
                 throw BenchError.invalidInput(
@@ -47,11 +49,23 @@ package enum RunMerge {
         info.scenarios = asRepetitions ? info.scenarios : infos.flatMap(\.scenarios)
         let origins = infos.compactMap(\.scenarioOrigins)
         info.scenarioOrigins = origins.isEmpty ? nil : origins.reduce(into: [:]) { $0.merge($1) { first, _ in first } }
+        let schedules = infos.compactMap(\.schedules)
+        info.schedules =
+            schedules.isEmpty
+            ? nil
+            : schedules.reduce(into: [:]) { merged, shard in
+                merged.merge(shard) { first, other in
+                    asRepetitions
+                        ? RunInfo.Schedule(sizes: first.sizes, repetitions: first.repetitions + other.repetitions, warmup: first.warmup)
+                        : first
+                }
+            }
         info.finishedRepetitions = infos.reduce(0) { $0 + $1.finishedRepetitions }
         info.plannedRepetitions = infos.reduce(0) { $0 + $1.plannedRepetitions }
         info.status = infos.allSatisfy { $0.status == .complete } ? .complete : .incomplete
         info.commandLine = ["bench", "merge", output] + shards
         let folder = try RunFolder(path: output, info: info)
+        folder.record(statements)
         do {
             try folder.append(samples, countsAsRepetition: false)
             try folder.finish(status: info.status)
@@ -95,6 +109,7 @@ package enum Baseline {
             for file in RunFolder.reportFiles {
                 let source = (run as NSString).appendingPathComponent(file)
                 guard manager.fileExists(atPath: source) else {
+                    if RunFolder.optionalReportFiles.contains(file) { continue }
                     throw BenchError.invalidInput("\(run) has no \(file); is it a run folder?")
                 }
                 do {

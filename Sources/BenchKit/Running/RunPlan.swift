@@ -77,6 +77,8 @@ package struct PlannedRepetition {
 package struct RunPlan {
     package let repetitions: [PlannedRepetition]
     package let scenarios: [Scenario]
+    /// The sizes, repetitions and warmups of each scenario planned, for run.json.
+    package private(set) var schedules: [String: RunInfo.Schedule] = [:]
 
     package var measuredCount: Int { repetitions.filter { !$0.isWarmup }.count }
 
@@ -104,6 +106,7 @@ package struct RunPlan {
             let sizes = request.sizes ?? scenario.sizes[request.profile] ?? []
             let repetitions = request.repetitions ?? scenario.repetitions[request.profile] ?? 1
             let warmup = request.warmup ?? scenario.warmup[request.profile] ?? 0
+            schedules[scenario.name.rawValue] = RunInfo.Schedule(sizes: Set(sizes).sorted(), repetitions: repetitions, warmup: warmup)
             let combinations = strategies.flatMap { strategy in variants.map { (strategy, $0) } }
             for size in Set(sizes).sorted() {
                 for round in 0..<(warmup + repetitions) {

@@ -4,13 +4,14 @@ import ObjectGraph
 /// ObjectGraph's phases and their replay (`sql-replay`, the floor): each phase on its store, its steps prepared
 /// before the timed region.
 extension Runner {
-    /// The phases on ObjectGraph; with `log`, every statement is logged by phase (the untimed pass of the replay).
+    /// The phases on ObjectGraph; with `log`, every statement is logged by phase (the untimed pass of the replay),
+    /// with SQLite's plan for each distinct statement.
     @discardableResult
     func runObjectGraph(
         _ repetition: RepetitionContext, recorder: PhaseRecorder?, log: StatementLog?
-    ) throws -> [PhaseName: [StatementLog.Entry]] {
+    ) throws -> LoggedPass {
         let plan = repetition.plan
-        var logged: [PhaseName: [StatementLog.Entry]] = [:]
+        var logged = LoggedPass()
         var executor: StepExecutor?
         var paths: [String] = []
         var copies = TemplateCopies()
@@ -51,7 +52,9 @@ extension Runner {
                 plan: plan, data: repetition.graph, keys: phase.store == .fresh ? FilledKeys() : try repetition.template.keys,
                 store: runner.store,
                 seed: repetition.seed, size: repetition.size)
-            let steps = try preparer.prepare(phase.steps, phase: phase.name.rawValue, variables: phase.variables, rounds: phase.rounds)
+            let steps = try preparer.prepare(
+                phase.steps, phase: phase.name.rawValue, variables: phase.variables,
+                rounds: max(1, phase.rounds.value(size: repetition.size)))
             _ = log?.take()
             runner.extraStatementPerObject = log == nil && Injection.current.addsStatement(scenario: repetition.scenario, phase: phase.name)
             if let recorder {
@@ -59,9 +62,31 @@ extension Runner {
             } else {
                 try runner.run(steps)
             }
-            if let log { logged[phase.name] = log.take() }
+            if let log {
+                let entries = log.take()
+                logged.entries[phase.name] = entries
+                let key = PhaseStatements.Key(
+                    scenario: repetition.scenario, variant: repetition.variant, size: repetition.size, phase: phase.name)
+                logged.statements.append(PhaseStatements(key: key, log: entries, plan: runner.store.queryPlan))
+            }
         }
         return logged
+    }
+
+    /// What the untimed pass logged: each phase's statements, and their fingerprints, rows and plans.
+    struct LoggedPass {
+        var entries: [PhaseName: [StatementLog.Entry]] = [:]
+        var statements: [PhaseStatements] = []
+    }
+
+    /// The untimed pass of `repetition`'s variant and size, made once: the replay's statements, and the run's
+    /// statements.csv rows.
+    func logged(_ repetition: RepetitionContext) throws -> LoggedPass {
+        if let made = logs[repetition.key] { return made }
+        let made = try runObjectGraph(repetition, recorder: nil, log: StatementLog())
+        logs[repetition.key] = made
+        folder?.record(made.statements)
+        return made
     }
 
     /// Times one phase's steps and records what its count, save and count-links steps found.
@@ -89,13 +114,7 @@ extension Runner {
     /// The timed pass of `sql-replay`: each phase's statements, logged once in an untimed pass of ObjectGraph, on a copy
     /// of the same store.
     func replay(_ repetition: RepetitionContext, recorder: PhaseRecorder) throws {
-        let log =
-            try logs[repetition.key]
-            ?? {
-                let made = try runObjectGraph(repetition, recorder: nil, log: StatementLog())
-                logs[repetition.key] = made
-                return made
-            }()
+        let log = try logged(repetition).entries
         var replayer: SQLReplayer?
         var paths: [String] = []
         var copies = TemplateCopies()

@@ -74,7 +74,9 @@ extension Runner {
         var preparer = StepPreparer(
             plan: repetition.plan, data: repetition.graph, keys: try repetition.template.keys, store: nil,
             seed: repetition.seed, size: repetition.size)
-        return try preparer.values(of: phase.variables, phase: phase.name.rawValue, rounds: phase.rounds).map { values in
+        return try preparer.values(
+            of: phase.variables, phase: phase.name.rawValue, rounds: max(1, phase.rounds.value(size: repetition.size))
+        ).map { values in
             guard case let .string(className)? = values["className"], case let .string(studentName)? = values["studentName"] else {
                 throw BenchError.invalidInput("find-member's phase needs the variables className and studentName")
             }

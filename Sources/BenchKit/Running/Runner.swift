@@ -33,7 +33,7 @@ package final class Runner {
 
     package let request: RunRequest
     package let plan: RunPlan
-    private let folder: RunFolder?
+    let folder: RunFolder?
     private let progress: Progress?
     /// For `bench explain`: every statement, and the start and end of each phase.
     package var trace: ((String) -> Void)?
@@ -46,7 +46,7 @@ package final class Runner {
 
     private var data: [Key: GraphData] = [:]
     private var templates: [Key: Template] = [:]
-    var logs: [Key: [PhaseName: [StatementLog.Entry]]] = [:]
+    var logs: [Key: LoggedPass] = [:]
     var schools: [Key: SchoolData] = [:]
     private var workFolder: String?
     private var fileCount = 0
@@ -105,8 +105,10 @@ package final class Runner {
                     return made
                 }()
             let context = RepetitionContext(
-                scenario: scenario.name, key: key, plan: plan, graph: graph, template: template, seed: seed,
+                scenario: scenario.name, key: key, variant: repetition.variant, plan: plan, graph: graph, template: template, seed: seed,
                 size: repetition.size)
+            // A run records what ObjectGraph's statements are (statements.csv) from the pass the replay needs anyway.
+            if folder != nil, repetition.strategy == .objectGraph { _ = try logged(context) }
             switch repetition.strategy {
             case .objectGraph: try runObjectGraph(context, recorder: recorder, log: nil)
             case .sqlReplay: try replay(context, recorder: recorder)
@@ -128,6 +130,7 @@ package final class Runner {
     struct RepetitionContext {
         let scenario: ScenarioName
         let key: Key
+        let variant: Variant
         let plan: DeclaredScenario.Plan
         let graph: GraphData
         let template: Template

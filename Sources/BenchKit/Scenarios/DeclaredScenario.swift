@@ -27,8 +27,9 @@ package struct DeclaredScenario: Sendable {
         let steps: [Step]
         /// Variables every step of the phase may use, chosen once per phase (once per round when it repeats).
         let variables: [String: Step.Variable]
-        /// How many times the steps run in the timed phase, each round with its variables chosen anew (1: once).
-        let rounds: Int
+        /// How many times the steps run in the timed phase, each round with its variables chosen anew (1: once); may
+        /// grow with the size (`"size/1000"`: an import of size objects in batches of 1,000).
+        let rounds: DataSpec.Count
     }
 
     /// The model, data, phases and data generator of one variant.
@@ -113,13 +114,18 @@ enum DeclaredScenarioParser {
                 for key in object.keys.sorted() where !["name", "steps", "store", "variables", "repeat"].contains(key) {
                     throw fail(field, "unknown key '\(key)'; a phase has name, store, variables, repeat and steps")
                 }
-                var rounds = 1
+                var rounds = DataSpec.Count.fixed(1)
                 if let raw = object["repeat"] {
                     let resolved = try choices.resolve(raw, field: "\(field).repeat")
-                    guard let number = resolved.number, number.rounded() == number, number >= 1, number <= 1_000_000 else {
-                        throw fail("\(field).repeat", "expected the number of rounds, an integer from 1 to 1000000, got \(resolved)")
+                    guard let count = DataSpec.Count.parse(resolved), count != .fixed(0), count != .perSize(0),
+                        resolved.number.map({ $0 <= 1_000_000 }) ?? true
+                    else {
+                        throw fail(
+                            "\(field).repeat",
+                            "expected the number of rounds, an integer from 1 to 1000000 or \"size/N\" (rounds growing with the size), got \(resolved)"
+                        )
                     }
-                    rounds = Int(number)
+                    rounds = count
                 }
                 var variables: [String: Step.Variable] = [:]
                 for (variableName, rawVariable) in object["variables"]?.object ?? [:] {

@@ -15,12 +15,16 @@ struct ModelChange: Sendable {
         case indexed
         /// nullify, cascade, deny, no-action: the relationship's delete rule.
         case deleteRule = "delete-rule"
+        /// reverse: a many-to-many's join table has the reverse index current stores have; none: only its
+        /// composite primary key, as stores of about 2015 (pgor's ManyAToManyB).
+        case joinIndex = "join-index"
 
         var values: [String] {
             switch self {
             case .modelling: return Modelling.allCases.map(\.rawValue)
             case .ordered, .derived, .indexed: return ["on", "off"]
             case .deleteRule: return ["nullify", "cascade", "deny", "no-action"]
+            case .joinIndex: return ["reverse", "none"]
             }
         }
 
@@ -70,6 +74,17 @@ struct ModelChange: Sendable {
             case (.deleteRule, .relationship), (.modelling, .relationship), (.derived, .derived), (.indexed, .attribute): break
             case let (.ordered, .relationship(_, isToMany, _, _, _, _)):
                 if !isToMany { return "'\(name)' is a to-one; only a to-many can be ordered" }
+            case let (.joinIndex, .relationship(destination, isToMany, inverse, _, _, _)):
+                let inverseIsToMany =
+                    inverse.flatMap { inverse in
+                        entities.first { $0.name == destination }?.properties.first { $0.name == inverse }
+                    }.map { property -> Bool in
+                        if case let .relationship(_, toMany, _, _, _, _) = property.summary { return toMany }
+                        return false
+                    } ?? false
+                if !isToMany || !inverseIsToMany {
+                    return "'\(name)' is not a many-to-many (a to-many whose inverse is a to-many): only those have a join table"
+                }
             default:
                 return "a \(kind.rawValue) change does not apply to '\(name)'"
             }
@@ -195,6 +210,8 @@ struct ModelChange: Sendable {
             case .deleteRule:
                 let rule: DeleteRule = value == "cascade" ? .cascade : value == "deny" ? .deny : value == "no-action" ? .noAction : .nullify
                 result[index].properties[position] = declared.settingDeleteRule(rule)
+            case .joinIndex:
+                result[index].properties[position] = declared.settingJoinReverseIndex(value == "reverse")
             }
         }
         return (result, manualKeys)

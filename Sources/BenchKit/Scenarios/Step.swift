@@ -67,10 +67,12 @@ indirect enum Step: Sendable {
     case count(Fetch)
     /// `until`: the name of a variable; the members along the one key path are read until one has its value.
     case read(keyPaths: [String], first: Int?, until: String?)
-    /// `into`: each new object is added to this to-many of an existing object chosen at random
-    /// (`owner.addToMembers(new)`), the side an app adds from.
+    /// `into`: each new object joins this to-many of an existing object chosen at random: from the owner's side
+    /// (`owner.addToMembers(new)`), or with `fromMember` from the new object's side (`new.owner = owner`, the
+    /// to-one inverse), as an app sets it.
     case insert(
-        entity: String, count: DataSpec.Count, children: [(relationship: String, count: Int)], into: (entity: String, relationship: String)?
+        entity: String, count: DataSpec.Count, children: [(relationship: String, count: Int)],
+        into: (entity: String, relationship: String)?, fromMember: Bool
     )
     /// Inserts the whole graph of the data section (every entity, every filled relationship), as an import does; or of
     /// a data section of the step's own.
@@ -88,6 +90,9 @@ indirect enum Step: Sendable {
     /// `mayFail`: a save a delete rule (deny) or a validation can refuse; the failure is counted and rolled back.
     case save(mayFail: Bool)
     case reset
+    /// The steps' own references to what they made or fetched are dropped, as an app's loop iteration ends: what
+    /// the context does not hold is freed now, in the timed phase.
+    case letGo
     case newContext
     case merge([Step])
     /// Re-reads `relationship` for every source in a new context (prefetching it), and counts the links kept against
@@ -96,7 +101,7 @@ indirect enum Step: Sendable {
 
     static let kinds = [
         "fetch", "count", "read", "insert", "insert-data", "update", "delete", "delete-fetched", "link", "unlink",
-        "batch-insert", "batch-update", "batch-delete", "save", "reset", "new-context", "merge", "count-links",
+        "batch-insert", "batch-update", "batch-delete", "save", "reset", "let-go", "new-context", "merge", "count-links",
     ]
 }
 
@@ -197,7 +202,7 @@ struct StepParser {
             return .read(
                 keyPaths: paths, first: try options["first"].map { try integer($0, field: "\(field).first", minimum: 1) }, until: until)
         case "insert":
-            try allow(["count", "children", "into"])
+            try allow(["count", "children", "into", "side"])
             let entity = try entityName(value, field: field, concrete: true)
             let count =
                 try options["count"].map { raw -> DataSpec.Count in
@@ -237,7 +242,22 @@ struct StepParser {
                 }
                 into = (parts[0], parts[1])
             }
-            return .insert(entity: entity, count: count, children: children, into: into)
+            var fromMember = false
+            if let raw = options["side"] {
+                guard into != nil, let side = raw.string, side == "owner" || side == "member" else {
+                    throw fail("\(field).side", "expected \"owner\" or \"member\" with \"into\", got \(raw)")
+                }
+                fromMember = side == "member"
+                if fromMember, let (owner, name) = into, let relationship = model.entity(owner)?.relationship(name),
+                    relationship.inverse.map({ $0.isToMany }) ?? true
+                {
+                    throw fail(
+                        "\(field).side",
+                        "'\(owner).\(name)' has no to-one inverse to set from the member's side; add from the owner's side (\"side\": \"owner\")"
+                    )
+                }
+            }
+            return .insert(entity: entity, count: count, children: children, into: into, fromMember: fromMember)
         case "update":
             try allow(["share"])
             guard let target = value.string, target.split(separator: ".").count == 2 else {
@@ -341,12 +361,13 @@ struct StepParser {
                         + DataSpec.relationshipSuggestion(parts[1], of: model.entity(entity)!))
             }
             return .countLinks(entity: entity, relationship: parts[1])
-        case "reset", "new-context", "delete-fetched":
+        case "reset", "new-context", "delete-fetched", "let-go":
             try allow([])
             guard case .bool(true) = value else { throw fail(field, "write {\"\(kind)\": true}") }
             switch kind {
             case "delete-fetched": return .deleteFetched
             case "reset": return .reset
+            case "let-go": return .letGo
             default: return .newContext
             }
         case "merge":

@@ -1,22 +1,137 @@
-/// A claim of a seed article or of a published Core Data measurement, the series of a run that test it and the
-/// rule that decides it. Claims live in `ClaimCatalog`; verdicts are computed, never written.
+/// A claim of a seed article or of a published Core Data measurement, what it asserts, the sizes it is about, the
+/// series of a run that test it and the rule that decides it. Claims live in `ClaimCatalog`; verdicts are computed,
+/// never written.
 package struct Claim: Sendable {
     /// A short stable name (`fig7-insert`), for JSON and links.
     package let id: String
-    /// The claim in the source's terms.
+    /// The claim, in RelBench's words.
     package let statement: String
-    /// Where it comes from: seed and section, or the publication.
-    package let source: String
+    /// How RelBench tests it, where that is RelBench's reading rather than the source's words.
+    package var test: String?
+    package let source: ClaimSource
+    package let asserts: Assertion
+    /// The sizes the claim is about (the source's scale where it gives one); a run's other sizes are not judged.
+    package var sizes: SizeScope = .any
+    /// Two timings or memory figures within this share of each other are no difference (two one-sided tests).
+    package var margin = 0.10
     /// The scenarios whose series the rule reads.
-    package let scenarios: [String]
+    package let scenarios: [ScenarioName]
     /// The figure of the report that shows the evidence (a plot file's stem under plots/), if any.
     package let figure: String?
     package let rule: Rule
-    /// The profile that measures it with enough repetitions (`bench run SCENARIOS --profile PROFILE`).
-    package var profile = "default"
+    /// Where the verdict rests on behaviour ObjectGraph infers rather than observed Core Data doing: one line each.
+    package var inferred: [String] = []
 
-    /// The command that measures the claim.
-    package var command: String { "bench run \(scenarios.joined(separator: " ")) --profile \(profile)" }
+    package init(
+        id: String, statement: String, test: String? = nil, source: ClaimSource, asserts: Assertion, sizes: SizeScope = .any,
+        margin: Double = 0.10, scenarios: [ScenarioName], figure: String?, rule: Rule, inferred: [String] = []
+    ) {
+        self.id = id
+        self.statement = statement
+        self.test = test
+        self.source = source
+        self.asserts = asserts
+        self.sizes = sizes
+        self.margin = margin
+        self.scenarios = scenarios
+        self.figure = figure
+        self.rule = rule
+        self.inferred = inferred
+    }
+}
+
+/// What a claim asserts, which decides what of a run can judge it.
+package enum Assertion: String, Sendable, Codable {
+    /// Statements, fetches, faults, rows, links lost: what transfers to an app where ObjectGraph is faithful.
+    case counts
+    /// A direction of time or memory that follows from a difference in counts: judged only where the two arms give
+    /// SQLite different work (statements, plans or rows); arms running the same SQL differ only in ObjectGraph.
+    case directionFromCounts = "direction-from-counts"
+    /// A magnitude of ObjectGraph's own (memory it holds as the input grows): said as ObjectGraph's, not Core Data's.
+    case magnitude
+
+    package var text: String {
+        switch self {
+        case .counts: return "counts (statements, faults, rows): what transfers to an app where ObjectGraph is faithful"
+        case .directionFromCounts:
+            return "a direction of time or memory that follows from different SQL; judged only where the arms' SQL differs"
+        case .magnitude: return "a magnitude of ObjectGraph's own on this machine, not a figure of Core Data's"
+        }
+    }
+}
+
+/// The sizes a claim is about.
+package enum SizeScope: Sendable, Equatable {
+    case any
+    case atLeast(Int)
+    case within(Int, Int)
+
+    package func contains(_ size: Int) -> Bool {
+        switch self {
+        case .any: return true
+        case let .atLeast(low): return size >= low
+        case let .within(low, high): return size >= low && size <= high
+        }
+    }
+
+    package var text: String {
+        switch self {
+        case .any: return "any size"
+        case let .atLeast(low): return "\(formatCount(low)) and more"
+        case let .within(low, high): return low == high ? formatCount(low) : "\(formatCount(low)) to \(formatCount(high))"
+        }
+    }
+}
+
+/// Where a claim comes from, as data: every output shows it and the report links it. The numbers are the source's,
+/// in RelBench's words.
+package struct ClaimSource: Sendable, Encodable {
+    package let title: String
+    package var author: String?
+    package var url: String?
+    package var date: String?
+    /// The device or OS the source measured on, where it says or can be told.
+    package var device: String?
+    /// The sizes the source measured.
+    package var sizes: String?
+    /// The source's own numbers, paraphrased.
+    package var numbers: String?
+
+    package init(
+        _ title: String, author: String? = nil, url: String? = nil, date: String? = nil, device: String? = nil, sizes: String? = nil,
+        numbers: String? = nil
+    ) {
+        self.title = title
+        self.author = author
+        self.url = url
+        self.date = date
+        self.device = device
+        self.sizes = sizes
+        self.numbers = numbers
+    }
+
+    /// `Marcus S. Zarra, Core Data, 2nd edition, chapter 4 (2013)`.
+    package var citation: String {
+        ([author, title].compactMap { $0 }.joined(separator: ", ")) + (date.map { " (\($0))" } ?? "")
+    }
+
+    /// `seed 000 II.B`, `Zarra 2013`: for a line that names it.
+    package var short: String {
+        if let range = title.range(of: "(seed ") {
+            let seed = title[range.lowerBound...].dropFirst().prefix { $0 != ")" }
+            let section = title[range.upperBound...].drop { $0 != ")" }.dropFirst().drop { $0 == "," || $0 == " " }
+            return section.isEmpty ? String(seed) : "\(seed) \(section)"
+        }
+        let name = (author ?? title).split(separator: " (").first.map(String.init) ?? title
+        let year = date.flatMap { date in date.split(whereSeparator: { !$0.isNumber }).first { $0.count == 4 } }
+        return year.map { "\(name), \($0)" } ?? name
+    }
+
+    /// Device, sizes and numbers in one line, for the evidence; nil when the source gives none.
+    package var measured: String? {
+        let parts = [device.map { "on \($0)" }, sizes, numbers].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
 }
 
 /// The series of a run a rule reads: a scenario, strategy (ObjectGraph unless said), variant (the axes named; the
@@ -59,71 +174,10 @@ package struct SeriesSelector: Sendable, CustomStringConvertible {
         }
         return variant.allSatisfy { wanted in key.variant[wanted.axis]?.description == wanted.value }
     }
-}
 
-/// What a rule decided.
-package enum Outcome: Sendable, Equatable {
-    case holds
-    case doesNotHold
-    /// Holds at this size and every larger one measured, not below.
-    case holdsFrom(size: Int)
-    case holdsForStatementsNotTime
-    case holdsForTimeNotStatements
-    /// Some parts hold and others do not (named in the text).
-    case partly(String)
-    /// The run lacks a series or enough repetitions; the reason says which.
-    case notMeasured(String)
-    /// RelBench's store cannot test it honestly; the reason says why.
-    case cannotTest(String)
-
-    /// `holds`, `holds from size 10,000`, ...
-    package var label: String {
-        switch self {
-        case .holds: return "holds"
-        case .doesNotHold: return "does not hold"
-        case let .holdsFrom(size): return "holds from size \(formatCount(size))"
-        case .holdsForStatementsNotTime: return "holds for statements but not for time"
-        case .holdsForTimeNotStatements: return "holds for time but not for statements"
-        case .partly: return "partly holds"
-        case .notMeasured: return "not measured in this run"
-        case .cannotTest: return "cannot be tested here"
-        }
+    /// Whether `key` (of statements.csv) is this series' variant and phase.
+    func matches(_ key: PhaseStatements.Key) -> Bool {
+        guard key.scenario == scenario, key.phase == phase, key.variant.values.count == variant.count else { return false }
+        return variant.allSatisfy { wanted in key.variant[wanted.axis]?.description == wanted.value }
     }
-
-    /// A short name for JSON and tables.
-    package var kind: String {
-        switch self {
-        case .holds: return "holds"
-        case .doesNotHold: return "does-not-hold"
-        case .holdsFrom: return "holds-from-size"
-        case .holdsForStatementsNotTime: return "holds-for-statements-not-time"
-        case .holdsForTimeNotStatements: return "holds-for-time-not-statements"
-        case .partly: return "partly"
-        case .notMeasured: return "not-measured"
-        case .cannotTest: return "cannot-test"
-        }
-    }
-
-    /// What a partial verdict holds for and what not; empty otherwise.
-    package var detail: String {
-        if case let .partly(text) = self { return text }
-        return ""
-    }
-
-    /// Whether the run decided the claim (true or false), as opposed to lacking what it needs.
-    package var isDecided: Bool {
-        switch self {
-        case .notMeasured, .cannotTest: return false
-        default: return true
-        }
-    }
-}
-
-/// A claim judged from a run: the outcome, the evidence (numbers with units and sizes) and the rule applied.
-package struct Verdict: Sendable {
-    package let claim: Claim
-    package let outcome: Outcome
-    package let evidence: [String]
-    /// The rule in words, as applied.
-    package let rule: String
 }

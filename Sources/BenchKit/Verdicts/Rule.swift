@@ -1,289 +1,63 @@
 import Foundation
 
-/// How a claim is decided from a run's summary. Each rule says in words what it applies; "lower" follows the
-/// metric's own comparison: exact counters directly, allocation counts beyond their tolerance, times and memory
-/// only with 95% intervals apart and three repetitions or more per series.
+/// How a claim is decided from a run. Counts compare exactly. Times and memory compare by the ratio of the two arms
+/// (Hodges-Lehmann, with an exact distribution-free interval): the arms differ when the 95% interval of the ratio
+/// excludes 1, and are no different when its 90% interval lies within the claim's margin (two one-sided tests);
+/// otherwise the run cannot tell. Before any time or memory is compared, the arms' statements are: two arms that
+/// give SQLite the same work differ only in ObjectGraph, which says nothing about Core Data.
 package indirect enum Rule: Sendable {
-    /// The first series' metric lower than the second's at each size; `growing`: and their ratio falling as the
-    /// size grows ("increasingly with size").
-    case lower(SeriesSelector, than: SeriesSelector, Metric, growing: Bool = false)
-    /// The metric's median equal to a value at every size.
+    /// The first series' metric against the second's, at each size.
+    case compare(SeriesSelector, SeriesSelector, Metric, Expect)
+    /// The metric equal to a value at every size.
     case equals(SeriesSelector, Metric, Double)
-    /// The metric's median at least a value at every size.
+    /// The metric at least a value at every size.
     case atLeast(SeriesSelector, Metric, Double)
-    /// Two series' medians equal at every size.
-    case same(SeriesSelector, as: SeriesSelector, Metric)
-    /// Fewer statements and less time: decides "holds for statements but not for time" and the reverse.
-    case fewerAndFaster(SeriesSelector, than: SeriesSelector)
-    /// Medians that do not fall along the list and end higher than they start, at every size.
+    /// Medians that never fall along the list and end above where they start, at every size.
     case increasing([SeriesSelector], Metric)
-    /// Among options labelled by a number (batch sizes), the smallest whose median is within `within` of the
-    /// best is at most `atMost`, at each size.
-    case smallestWithin([(label: Int, series: SeriesSelector)], Metric, within: Double, atMost: Int)
-    /// Each series lower than the next, at each size (each with a label for the evidence).
-    case ordered([(label: String, series: SeriesSelector)], Metric)
-    /// One series at least `factor` times the other (either way round), intervals apart, at each size.
-    case asymmetric(SeriesSelector, SeriesSelector, Metric, factor: Double)
-    /// Every part, each named.
+    /// How the metric grows from the claim's smallest size to its largest: flat, or with the size.
+    case growth(SeriesSelector, Metric, Growth)
+    /// Every part, each named and judged.
     case all([(label: String, rule: Rule)])
-    /// A claim RelBench's store cannot test honestly, and why.
-    case untestable(String)
+    /// A claim an emulation cannot judge, and why.
+    case cannotJudge(String)
 
-    /// Applies the rule to `run`.
-    func evaluate(_ run: RunView) -> (outcome: Outcome, evidence: [String], text: String) {
+    package enum Expect: Sendable {
+        case lower, higher
+        /// Higher or no different: a larger option is not better.
+        case notLower
+    }
+
+    package enum Growth: String, Sendable {
+        case flat, growing
+    }
+
+    /// The fewest repetitions whose median has a distribution-free 95% interval (1 - 2^(1-n) ≥ 0.95).
+    package static let repetitionsForAnInterval = 6
+
+    /// Applies the rule for `claim` to `run`.
+    func evaluate(_ run: RunEvidence, for claim: Claim) -> Judgement {
+        var judge = Judging(run: run, claim: claim)
+        let (outcome, evidence, text) = judge.evaluate(self)
+        return Judgement(outcome: outcome, evidence: evidence, rule: text, sizes: judge.sizes, repetitions: judge.repetitions)
+    }
+
+    /// Whether the rule compares a time or memory figure anywhere (and so needs repetitions for intervals).
+    var isStatistical: Bool {
         switch self {
-        case let .lower(a, b, metric, growing):
-            return Self.lower(a, b, metric, growing: growing, run)
-        case let .equals(series, metric, value):
-            return Self.compareToValue(series, metric, value, run, "== \(formatNumber(value))") { $0 == value }
-        case let .atLeast(series, metric, value):
-            return Self.compareToValue(series, metric, value, run, ">= \(formatNumber(value))") { $0 >= value }
-        case let .same(a, b, metric):
-            return Self.same(a, b, metric, run)
-        case let .fewerAndFaster(a, b):
-            let statements = Self.lower(a, b, .sqlStatements, growing: false, run)
-            let time = Self.lower(a, b, .wallMs, growing: false, run)
-            let text = "\(a) below \(b) in sql_statements (exact) and in wall_ms (intervals apart)"
-            let evidence = statements.evidence + time.evidence
-            if case .notMeasured = statements.outcome { return (statements.outcome, evidence, text) }
-            if case .notMeasured = time.outcome { return (time.outcome, evidence, text) }
-            let fewer = statements.outcome == .holds
-            let faster = time.outcome == .holds
-            let outcome: Outcome =
-                fewer && faster ? .holds : fewer ? .holdsForStatementsNotTime : faster ? .holdsForTimeNotStatements : .doesNotHold
-            return (outcome, evidence, text)
-        case let .increasing(list, metric):
-            return Self.increasing(list, metric, run)
-        case let .smallestWithin(options, metric, within, atMost):
-            return Self.smallestWithin(options, metric, within: within, atMost: atMost, run)
-        case let .ordered(list, metric):
-            var parts: [(String, Rule)] = []
-            for index in list.indices.dropLast() {
-                parts.append(
-                    ("\(list[index].label) < \(list[index + 1].label)", .lower(list[index].series, than: list[index + 1].series, metric)))
-            }
-            let result = Rule.all(parts).evaluate(run)
-            return (
-                result.outcome, result.evidence,
-                "\(metric.rawValue) ordered " + list.map(\.series.description).joined(separator: " < ")
-                    + " at each size (each pair: \(Self.decision(metric)))"
-            )
-        case let .asymmetric(a, b, metric, factor):
-            return Self.asymmetric(a, b, metric, factor: factor, run)
-        case let .all(parts):
-            return Self.all(parts, run)
-        case let .untestable(reason):
-            return (.cannotTest(reason), [], "none: \(reason)")
+        case let .compare(_, _, metric, _): return metric.isStatistical
+        case let .all(parts): return parts.contains { $0.rule.isStatistical }
+        default: return false
         }
     }
+}
 
-    // MARK: Rules
-
-    private static func lower(
-        _ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, growing: Bool, _ run: RunView
-    )
-        -> (outcome: Outcome, evidence: [String], text: String)
-    {
-        let text =
-            "\(metric.rawValue) of \(a) below \(b)'s at each size: \(decision(metric))"
-            + (growing ? ", the ratio falling as the size grows" : "")
-        let (pairs, missing) = run.pairs(a, b, metric)
-        if let missing { return (.notMeasured(missing), [], text) }
-        var wins: [(Int, Bool)] = []
-        var evidence: [String] = []
-        var ratios: [Double] = []
-        for (size, x, y) in pairs {
-            guard let win = lowerAt(x, y, metric) else {
-                return (
-                    .notMeasured("\(metric.rawValue) needs 3 or more repetitions per series to compare (this run has \(min(x.n, y.n)))"),
-                    [], text
-                )
-            }
-            wins.append((size, win))
-            let ratio = y.median == 0 ? Double.nan : x.median / y.median
-            ratios.append(ratio)
-            evidence.append(
-                "size \(formatCount(size)): \(a.label(against: b)) \(describe(x, metric)) against \(b.label(against: a)) \(describe(y, metric))"
-                    + (ratio.isFinite ? " (×\(String(format: "%.2f", ratio)))" : ""))
-        }
-        var outcome = sizeOutcome(wins)
-        if growing, outcome == .holds {
-            let falling = ratios.count >= 2 && zip(ratios, ratios.dropFirst()).allSatisfy { $1 < $0 }
-            if !falling { outcome = .partly("lower at every size, but the gap does not grow with the size") }
-            if ratios.count < 2 { outcome = .notMeasured("'increasingly with size' needs two sizes or more") }
-        }
-        return (outcome, evidence, text)
-    }
-
-    private static func compareToValue(
-        _ series: SeriesSelector, _ metric: Metric, _ value: Double, _ run: RunView, _ wanted: String,
-        _ test: (Double) -> Bool
-    ) -> (outcome: Outcome, evidence: [String], text: String) {
-        let text = "\(metric.rawValue) of \(series) \(wanted) at every size"
-        let values = run.series(series, metric)
-        guard !values.isEmpty else { return (.notMeasured("no series \(series) \(metric.rawValue)"), [], text) }
-        let evidence = values.map { "size \(formatCount($0.size)): \(describe($0.summary, metric))" }
-        return (values.allSatisfy { test($0.summary.median) } ? .holds : .doesNotHold, evidence, text)
-    }
-
-    private static func same(
-        _ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, _ run: RunView
-    ) -> (outcome: Outcome, evidence: [String], text: String) {
-        let text = "\(metric.rawValue) of \(a) equal to \(b)'s at every size"
-        let (pairs, missing) = run.pairs(a, b, metric)
-        if let missing { return (.notMeasured(missing), [], text) }
-        let evidence = pairs.map {
-            "size \(formatCount($0.size)): \(a.label(against: b)) \(describe($0.a, metric)) against \(b.label(against: a)) \(describe($0.b, metric))"
-        }
-        return (pairs.allSatisfy { $0.a.median == $0.b.median } ? .holds : .doesNotHold, evidence, text)
-    }
-
-    private static func increasing(
-        _ list: [SeriesSelector], _ metric: Metric, _ run: RunView
-    ) -> (outcome: Outcome, evidence: [String], text: String) {
-        let text =
-            "\(metric.rawValue) never falls along " + list.map(\.description).joined(separator: ", ")
-            + " and ends above where it starts, at every size"
-        let columns = list.map { run.series($0, metric) }
-        if let empty = columns.firstIndex(where: \.isEmpty) {
-            return (.notMeasured("no series \(list[empty]) \(metric.rawValue)"), [], text)
-        }
-        let sizes = Set(columns[0].map(\.size)).intersection(columns.dropFirst().flatMap { $0.map(\.size) }).sorted()
-        var wins: [(Int, Bool)] = []
-        var evidence: [String] = []
-        for size in sizes {
-            let values = columns.compactMap { column in column.first { $0.size == size }?.summary.median }
-            guard values.count == columns.count else { continue }
-            wins.append((size, zip(values, values.dropFirst()).allSatisfy { $1 >= $0 } && values.last! > values.first!))
-            evidence.append("size \(formatCount(size)): " + values.map { format($0, metric) }.joined(separator: ", "))
-        }
-        return (sizeOutcome(wins), evidence, text)
-    }
-
-    private static func smallestWithin(
-        _ options: [(label: Int, series: SeriesSelector)], _ metric: Metric, within: Double, atMost: Int,
-        _ run: RunView
-    ) -> (outcome: Outcome, evidence: [String], text: String) {
-        let text =
-            "the smallest option whose median \(metric.rawValue) is within \(Int(within * 100))% of the best is at most \(atMost), at each size (3+ repetitions)"
-        let columns = options.map { (label: $0.label, values: run.series($0.series, metric)) }
-        guard columns.allSatisfy({ !$0.values.isEmpty }) else {
-            return (
-                .notMeasured(
-                    "missing " + options.filter { run.series($0.series, metric).isEmpty }.map(\.series.description).joined(separator: ", ")),
-                [], text
-            )
-        }
-        let sizes = Set(columns[0].values.map(\.size)).sorted()
-        var wins: [(Int, Bool)] = []
-        var evidence: [String] = []
-        for size in sizes {
-            let at = columns.compactMap { column in column.values.first { $0.size == size }.map { (column.label, $0.summary) } }
-            guard at.count == columns.count else { continue }
-            if at.contains(where: { $0.1.n < 3 }) {
-                return (.notMeasured("needs 3 or more repetitions per series (this run has \(at.map(\.1.n).min()!))"), [], text)
-            }
-            let best = at.map(\.1.median).min()!
-            let smallest = at.filter { $0.1.median <= best * (1 + within) }.map(\.0).min()!
-            wins.append((size, smallest <= atMost))
-            evidence.append(
-                "size \(formatCount(size)): best \(format(best, metric)); smallest within \(Int(within * 100))%: \(smallest) ("
-                    + at.map { "\($0.0): \(format($0.1.median, metric))" }.joined(separator: ", ") + ")")
-        }
-        return (sizeOutcome(wins), evidence, text)
-    }
-
-    private static func asymmetric(
-        _ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, factor: Double, _ run: RunView
-    )
-        -> (outcome: Outcome, evidence: [String], text: String)
-    {
-        let text = "one of \(a) and \(b) at least \(formatNumber(factor))× the other in \(metric.rawValue), intervals apart, at each size"
-        let (pairs, missing) = run.pairs(a, b, metric)
-        if let missing { return (.notMeasured(missing), [], text) }
-        var wins: [(Int, Bool)] = []
-        var evidence: [String] = []
-        for (size, x, y) in pairs {
-            guard x.n >= 3 && y.n >= 3 || !metric.isStatistical else {
-                return (.notMeasured("needs 3 or more repetitions per series (this run has \(min(x.n, y.n)))"), [], text)
-            }
-            let (slow, fast) = x.median >= y.median ? (x, y) : (y, x)
-            let ratio = fast.median > 0 ? slow.median / fast.median : .infinity
-            wins.append((size, ratio >= factor && fast.ciHigh < slow.ciLow))
-            evidence.append(
-                "size \(formatCount(size)): \(a.label(against: b)) \(describe(x, metric)) against \(b.label(against: a)) \(describe(y, metric)) (×\(String(format: "%.1f", ratio)))"
-            )
-        }
-        return (sizeOutcome(wins), evidence, text)
-    }
-
-    private static func all(_ parts: [(label: String, rule: Rule)], _ run: RunView) -> (outcome: Outcome, evidence: [String], text: String)
-    {
-        let results = parts.map { (label: $0.label, result: $0.rule.evaluate(run)) }
-        let text = results.map { "\($0.label): \($0.result.text)" }.joined(separator: "; ")
-        let evidence = results.flatMap { part in part.result.evidence.map { "\(part.label): \($0)" } }
-        if let missing = results.first(where: { !$0.result.outcome.isDecided }) { return (missing.result.outcome, evidence, text) }
-        let holding = results.filter { $0.result.outcome == .holds }
-        if holding.count == results.count { return (.holds, evidence, text) }
-        if holding.isEmpty && results.allSatisfy({ $0.result.outcome == .doesNotHold }) { return (.doesNotHold, evidence, text) }
-        let others = results.filter { $0.result.outcome != .holds }.map { "\($0.label) \($0.result.outcome.label)" }
-        // With no part holding whole, the parts say it alone ("holds for none; ..." read as a contradiction).
-        if holding.isEmpty { return (.partly(others.joined(separator: ", ")), evidence, text) }
-        return (
-            .partly("holds for " + holding.map(\.label).joined(separator: ", ") + "; " + others.joined(separator: ", ")), evidence, text
-        )
-    }
-
-    // MARK: Helpers
-
-    /// Whether `a` is lower than `b`, decided as the metric is compared; nil when a statistical metric has too few samples.
-    static func lowerAt(_ a: SampleSummary, _ b: SampleSummary, _ metric: Metric) -> Bool? {
-        switch metric.comparison {
-        case .exact: return a.median < b.median
-        case let .tolerance(relative, absolute): return b.median - a.median > max(relative * abs(b.median), absolute)
-        case .instructionCount: return a.median < b.median * 0.99
-        case .statistical:
-            guard a.n >= 3 && b.n >= 3 else { return nil }
-            return a.median < b.median && a.ciHigh < b.ciLow
-        }
-    }
-
-    private static func decision(_ metric: Metric) -> String {
-        switch metric.comparison {
-        case .exact: return "exact medians"
-        case let .tolerance(relative, absolute):
-            return "lower by more than \(Int(relative * 100))% and \(formatNumber(absolute)) \(metric.unit)"
-        case .instructionCount: return "lower by more than 1%"
-        case .statistical: return "median lower and 95% intervals apart (3+ repetitions)"
-        }
-    }
-
-    /// Holds at every size, from a size on, at none, or at some (named).
-    static func sizeOutcome(_ wins: [(size: Int, win: Bool)]) -> Outcome {
-        guard !wins.isEmpty else { return .notMeasured("no size measured both series") }
-        if wins.allSatisfy(\.win) { return .holds }
-        if !wins.contains(where: \.win) { return .doesNotHold }
-        if let first = wins.firstIndex(where: \.win), wins[first...].allSatisfy(\.win) { return .holdsFrom(size: wins[first].size) }
-        return .partly("only at size " + wins.filter(\.win).map { formatCount($0.size) }.joined(separator: ", "))
-    }
-
-    static func describe(_ summary: SampleSummary, _ metric: Metric) -> String {
-        metric.isStatistical && summary.n > 1
-            ? "\(format(summary.median, metric)) [\(format(summary.ciLow, metric)), \(format(summary.ciHigh, metric))]"
-            : format(summary.median, metric)
-    }
-
-    /// A value with its unit: `12.3 ms`, `4.1 MiB`, `2,001 statements`.
-    static func format(_ value: Double, _ metric: Metric) -> String {
-        switch metric.unit {
-        case "ms": return String(format: value < 10 ? "%.3g ms" : "%.1f ms", value)
-        case "bytes": return String(format: "%.1f MiB", value / 1_048_576)
-        case "ratio": return String(format: "%.4f", value)
-        default:
-            let name = metric.rawValue.replacingOccurrences(of: "_", with: " ")
-            return (value == value.rounded() ? formatCount(value) : formatNumber(value)) + " " + name
-        }
-    }
+/// What a rule decided, the evidence, the rule in words, and the sizes and repetitions it rests on.
+struct Judgement {
+    let outcome: Outcome
+    let evidence: [String]
+    let rule: String
+    let sizes: Set<Int>
+    let repetitions: [Int]
 }
 
 extension Metric {
@@ -291,31 +65,274 @@ extension Metric {
     var isStatistical: Bool { comparison == .statistical }
 }
 
-/// A run's summary, indexed for the rules.
-struct RunView {
-    private var rows: [SeriesKey: SampleSummary] = [:]
+/// One evaluation: the run, the claim (its sizes, margin and what it asserts), and what was used.
+private struct Judging {
+    let run: RunEvidence
+    let claim: Claim
+    var sizes = Set<Int>()
+    var repetitions: [Int] = []
 
-    init(_ summary: [SummaryRow]) {
-        for row in summary { if let stats = row.summary { rows[row.key] = stats } }
-    }
-
-    /// The series' medians by size, smallest first.
-    func series(_ selector: SeriesSelector, _ metric: Metric) -> [(size: Int, summary: SampleSummary)] {
-        rows.filter { $0.key.metric == metric && selector.matches($0.key) }
-            .map { (size: $0.key.size, summary: $0.value) }.sorted { $0.size < $1.size }
-    }
-
-    /// Both series at the sizes both measured, or what is missing.
-    func pairs(
-        _ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric
-    ) -> (pairs: [(size: Int, a: SampleSummary, b: SampleSummary)], missing: String?) {
-        let x = series(a, metric)
-        let y = series(b, metric)
-        let missing = [x.isEmpty ? a : nil, y.isEmpty ? b : nil].compactMap { $0 }
-        guard missing.isEmpty else {
-            return ([], "no series " + missing.map(\.description).joined(separator: ", ") + " (\(metric.rawValue))")
+    mutating func evaluate(_ rule: Rule) -> (Outcome, [String], String) {
+        switch rule {
+        case let .compare(a, b, metric, expect): return compare(a, b, metric, expect)
+        case let .equals(series, metric, wanted):
+            return self.value(series, metric, "== \(formatNumber(wanted))", want: wanted) { $0 == wanted }
+        case let .atLeast(series, metric, value):
+            return self.value(series, metric, ">= \(formatNumber(value))", want: value) { $0 >= value }
+        case let .increasing(list, metric): return increasing(list, metric)
+        case let .growth(series, metric, growth): return self.growth(series, metric, growth)
+        case let .all(parts):
+            var outcomes: [Outcome.PartOutcome] = []
+            var evidence: [String] = []
+            var texts: [String] = []
+            for part in parts {
+                let (outcome, partEvidence, text) = evaluate(part.rule)
+                outcomes.append(Outcome.PartOutcome(label: part.label, outcome: outcome))
+                evidence += partEvidence.map { "\(part.label): \($0)" }
+                texts.append("\(part.label): \(text)")
+            }
+            return (Outcome.combining(outcomes), evidence, texts.joined(separator: "; "))
+        case let .cannotJudge(reason):
+            return (.cannotJudge(reason), [], "none: \(reason)")
         }
-        let pairs = x.compactMap { first in y.first { $0.size == first.size }.map { (size: first.size, a: first.summary, b: $0.summary) } }
-        return (pairs, pairs.isEmpty ? "\(a) and \(b) share no size" : nil)
+    }
+
+    // MARK: Sizes
+
+    /// The series' sizes the claim is about, or the outcome saying there are none.
+    private func inScope(_ measured: [Int], _ series: SeriesSelector) -> (sizes: [Int], missing: Outcome?) {
+        guard !measured.isEmpty else { return ([], .notMeasured("no series \(series)")) }
+        let sizes = measured.filter(claim.sizes.contains)
+        guard !sizes.isEmpty else {
+            return (
+                [],
+                .undecided(
+                    "the claim is about sizes \(claim.sizes.text); this run measured \(measured.map(formatCount).joined(separator: ", "))")
+            )
+        }
+        return (sizes, nil)
+    }
+
+    // MARK: Comparing two arms
+
+    private mutating func compare(
+        _ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, _ expect: Rule.Expect
+    ) -> (Outcome, [String], String) {
+        let wanted: String
+        switch expect {
+        case .lower: wanted = "below"
+        case .higher: wanted = "above"
+        case .notLower: wanted = "not below"
+        }
+        let text =
+            "\(metric.rawValue) of \(a) \(wanted) \(b)'s at each size of \(claim.sizes.text): "
+            + (metric.isStatistical
+                ? "the ratio's 95% interval apart from 1, or its 90% interval within ±\(formatNumber(claim.margin * 100))% (no difference), with \(Rule.repetitionsForAnInterval)+ repetitions a series; not judged where both arms run the same SQL"
+                : metric.comparison == .exact ? "exact medians" : "beyond \(metric.rawValue)'s tolerance")
+        let x = run.series(a, metric)
+        let y = run.series(b, metric)
+        guard !x.isEmpty, !y.isEmpty else {
+            let missing = [x.isEmpty ? a : nil, y.isEmpty ? b : nil].compactMap { $0 }
+            return (.notMeasured("no series " + missing.map(\.description).joined(separator: ", ") + " (\(metric.rawValue))"), [], text)
+        }
+        let shared = x.map(\.size).filter { size in y.contains { $0.size == size } }
+        let (sizes, missing) = inScope(shared, a)
+        if let missing { return (missing, [], text) }
+        var outcomes: [Outcome.SizeOutcome] = []
+        var evidence: [String] = []
+        for size in sizes {
+            let first = x.first { $0.size == size }!.values
+            let second = y.first { $0.size == size }!.values
+            self.sizes.insert(size)
+            let (direction, line) = decide(a, first, b, second, metric, size: size)
+            evidence.append("size \(formatCount(size)): \(line)")
+            let outcome: Outcome
+            switch (direction, expect) {
+            case let (.unknown(reason), _): outcome = .undecided(reason)
+            case let (.sameWork(reason), _): outcome = .cannotJudge(reason)
+            case (.lower, .lower), (.higher, .higher), (.higher, .notLower), (.equal, .notLower): outcome = .holds
+            case (.higher, .lower), (.lower, .higher), (.lower, .notLower): outcome = .opposite
+            case (.equal, _): outcome = .noDifference
+            }
+            outcomes.append(Outcome.SizeOutcome(size: size, outcome: outcome))
+        }
+        return (Outcome.combining(outcomes), evidence, text)
+    }
+
+    private enum Direction {
+        case lower, higher, equal
+        case unknown(String)
+        case sameWork(String)
+    }
+
+    /// How `first` (series a) compares with `second` (series b) at one size, and the evidence line.
+    private mutating func decide(
+        _ a: SeriesSelector, _ first: [Double], _ b: SeriesSelector, _ second: [Double], _ metric: Metric, size: Int
+    ) -> (Direction, String) {
+        let x = SampleSummary(first)!
+        let y = SampleSummary(second)!
+        repetitions += [x.n, y.n]
+        let against = "\(a.label(against: b)) \(describeSummary(x, metric)) against \(b.label(against: a)) \(describeSummary(y, metric))"
+        switch metric.comparison {
+        case .exact:
+            return (x.median < y.median ? .lower : x.median > y.median ? .higher : .equal, against)
+        case let .tolerance(relative, absolute):
+            let slack = max(relative * abs(y.median), absolute)
+            return (x.median < y.median - slack ? .lower : x.median > y.median + slack ? .higher : .equal, against)
+        case .instructionCount:
+            return (x.median < y.median * 0.99 ? .lower : x.median > y.median * 1.01 ? .higher : .equal, against)
+        case .statistical:
+            if claim.asserts != .magnitude {
+                guard run.hasStatements else {
+                    return (
+                        .unknown("this run has no statements.csv, so whether the arms run the same SQL is unknown: run it again"), against
+                    )
+                }
+                if let left = run.statements(a, size: size), let right = run.statements(b, size: size), left.work == right.work {
+                    let shapes = left.work.count
+                    return (
+                        .sameWork(
+                            "both arms run the same SQL (\(counted(left.statements, "statement")) of \(counted(shapes, "shape")) and plan\(shapes == 1 ? "" : "s"), \(counted(left.rows, "row"))): the difference is ObjectGraph's own"
+                        ),
+                        against + "; the same SQL"
+                    )
+                }
+            }
+            guard min(x.n, y.n) >= Rule.repetitionsForAnInterval else {
+                return (
+                    .unknown(
+                        "needs \(Rule.repetitionsForAnInterval) repetitions a series for a 95% interval; this run has \(min(x.n, y.n))"),
+                    against
+                )
+            }
+            // Memory a phase held may be zero or negative: its shift is taken in bytes, against b's median (64 KiB at least).
+            let scale = metric.unit == "bytes" ? max(abs(y.median), 65536) : nil
+            guard let wide = ShiftInterval(first, second, level: 0.95, scale: scale),
+                let narrow = ShiftInterval(first, second, level: 0.90, scale: scale)
+            else {
+                return (.unknown("a value is not positive, so no ratio can be taken"), against)
+            }
+            let line =
+                against
+                + String(format: "; ratio %.2f [%.2f, %.2f] (%.1f%%)", wide.ratio, wide.low, wide.high, wide.coverage * 100)
+            let margin = claim.margin
+            if narrow.low >= 1 / (1 + margin) && narrow.high <= 1 + margin { return (.equal, line) }
+            if wide.high < 1 { return (.lower, line) }
+            if wide.low > 1 { return (.higher, line) }
+            return (
+                .unknown(
+                    String(
+                        format: "the ratio's interval [%.2f, %.2f] is neither apart from 1 nor within ±%@%%: more repetitions would tell",
+                        wide.low, wide.high, formatNumber(margin * 100))), line
+            )
+        }
+    }
+
+    // MARK: Values, trends and growth
+
+    private mutating func value(
+        _ series: SeriesSelector, _ metric: Metric, _ wanted: String, want: Double, _ test: (Double) -> Bool
+    ) -> (Outcome, [String], String) {
+        let text = "\(metric.rawValue) of \(series) \(wanted) at every size of \(claim.sizes.text)"
+        let values = run.series(series, metric)
+        let (sizes, missing) = inScope(values.map(\.size), series)
+        if let missing { return (missing, [], text) }
+        var outcomes: [Outcome.SizeOutcome] = []
+        var evidence: [String] = []
+        for size in sizes {
+            let summary = SampleSummary(values.first { $0.size == size }!.values)!
+            self.sizes.insert(size)
+            repetitions.append(summary.n)
+            outcomes.append(Outcome.SizeOutcome(size: size, outcome: test(summary.median) ? .holds : .opposite))
+            evidence.append("size \(formatCount(size)): \(describeSummary(summary, metric))")
+        }
+        return (Outcome.combining(outcomes), evidence, text)
+    }
+
+    private mutating func increasing(_ list: [SeriesSelector], _ metric: Metric) -> (Outcome, [String], String) {
+        let text =
+            "\(metric.rawValue) never falls along " + list.map(\.description).joined(separator: ", ")
+            + " and ends above where it starts, at every size (exact)"
+        let columns = list.map { run.series($0, metric) }
+        if let empty = columns.firstIndex(where: \.isEmpty) {
+            return (.notMeasured("no series \(list[empty]) \(metric.rawValue)"), [], text)
+        }
+        let shared = columns[0].map(\.size).filter { size in columns.allSatisfy { column in column.contains { $0.size == size } } }
+        let (sizes, missing) = inScope(shared, list[0])
+        if let missing { return (missing, [], text) }
+        var outcomes: [Outcome.SizeOutcome] = []
+        var evidence: [String] = []
+        for size in sizes {
+            let medians = columns.map { column in SampleSummary(column.first { $0.size == size }!.values)! }
+            self.sizes.insert(size)
+            repetitions += medians.map(\.n)
+            let values = medians.map(\.median)
+            let rising = zip(values, values.dropFirst()).allSatisfy { $1 >= $0 }
+            let falling = zip(values, values.dropFirst()).allSatisfy { $1 <= $0 }
+            let outcome: Outcome =
+                rising && values.last! > values.first!
+                ? .holds
+                : falling && values.last! < values.first!
+                    ? .opposite : values.allSatisfy({ $0 == values[0] }) ? .noDifference : .undecided("it rises and falls along the list")
+            outcomes.append(Outcome.SizeOutcome(size: size, outcome: outcome))
+            evidence.append("size \(formatCount(size)): " + values.map { formatMetric($0, metric) }.joined(separator: ", "))
+        }
+        return (Outcome.combining(outcomes), evidence, text)
+    }
+
+    /// Flat or growing from the smallest size of the claim's to its largest: the exponent e of value ∝ size^e (below
+    /// a quarter is flat, above three quarters grows with the size); memory below 64 KiB counts as 64 KiB, the
+    /// resolution of what a phase holds.
+    private mutating func growth(_ series: SeriesSelector, _ metric: Metric, _ expected: Rule.Growth) -> (Outcome, [String], String) {
+        let text =
+            "\(metric.rawValue) of \(series) \(expected == .flat ? "flat" : "growing with the size") from the claim's smallest size to its largest: exponent of value ∝ size^e below 0.25 is flat, above 0.75 grows"
+        let values = run.series(series, metric)
+        let (sizes, missing) = inScope(values.map(\.size), series)
+        if let missing { return (missing, [], text) }
+        guard sizes.count >= 2, let low = sizes.first, let high = sizes.last else {
+            return (.undecided("telling flat from growing needs two sizes of \(claim.sizes.text); this run has one"), [], text)
+        }
+        let floor = metric.unit == "bytes" ? 65536.0 : 1
+        let small = SampleSummary(values.first { $0.size == low }!.values)!
+        let large = SampleSummary(values.first { $0.size == high }!.values)!
+        self.sizes.formUnion([low, high])
+        repetitions += [small.n, large.n]
+        let exponent = log(max(large.median, floor) / max(small.median, floor)) / log(Double(high) / Double(low))
+        let found: Rule.Growth? = exponent < 0.25 ? .flat : exponent > 0.75 ? .growing : nil
+        let evidence = [
+            "size \(formatCount(low)): \(describeSummary(small, metric)); size \(formatCount(high)): \(describeSummary(large, metric)); "
+                + String(format: "grows as size^%.2f", exponent)
+        ]
+        guard let found else {
+            return (.undecided(String(format: "it grows as size^%.2f: neither flat nor proportional", exponent)), evidence, text)
+        }
+        return (found == expected ? .holds : .opposite, evidence, text)
+    }
+}
+
+/// `12.3 ms [12.1 ms, 12.6 ms] (95% CI of 7)`, or `[min, max] (range of 3: 75%)` where 3 samples give no 95%
+/// interval; a count as its value.
+func describeSummary(_ summary: SampleSummary, _ metric: Metric) -> String {
+    guard metric.isStatistical, summary.n > 1 else { return formatMetric(summary.median, metric) }
+    let interval = "[\(formatMetric(summary.ciLow, metric)), \(formatMetric(summary.ciHigh, metric))]"
+    if summary.n >= Rule.repetitionsForAnInterval {
+        return "\(formatMetric(summary.median, metric)) \(interval) (95% CI of \(summary.n))"
+    }
+    let coverage = (1 - pow(2, Double(1 - summary.n))) * 100
+    return "\(formatMetric(summary.median, metric)) \(interval) (range of \(summary.n): \(Int(coverage))%)"
+}
+
+/// `1 statement`, `1,032 statements`.
+func counted(_ count: Int, _ noun: String) -> String { "\(formatCount(count)) \(noun)\(count == 1 ? "" : "s")" }
+
+/// A value with its unit: `12.3 ms`, `4.1 MiB`, `2,001 sql statements`.
+func formatMetric(_ value: Double, _ metric: Metric) -> String {
+    switch metric.unit {
+    case "ms": return String(format: value < 10 ? "%.3g ms" : "%.1f ms", value)
+    case "bytes": return abs(value) < 1_048_576 ? String(format: "%.0f KiB", value / 1024) : String(format: "%.1f MiB", value / 1_048_576)
+    case "ratio": return String(format: "%.4f", value)
+    default:
+        let name = metric.rawValue.replacingOccurrences(of: "_", with: " ")
+        return (value == value.rounded() ? formatCount(value) : formatNumber(value)) + " " + name
     }
 }

@@ -1,37 +1,93 @@
 import Foundation
 
-/// Judges the claims against a run, and writes the verdicts: a block per claim, one line per decided claim (the
-/// end of `bench run`), a Markdown table (report pages, README's Results section) and JSON.
+/// Judges the claims against a run and writes the verdicts: a block per claim (`bench verdicts`), a few lines for
+/// the end of `bench run` (what the run decides, and one line for the rest), a Markdown table and JSON. Every output
+/// says what a verdict rests on (profile, sizes, repetitions, warmups) and where it comes from.
 package enum VerdictReport {
     /// Said once wherever verdicts are shown.
     package static let fidelity =
-        "Statement, fault and row counts are what Core Data runs where ObjectGraph is faithful to it; every time and memory figure is ObjectGraph's on this machine (Core Data does not run on Linux)."
+        "Statement, fault and row counts are what Core Data runs where ObjectGraph is faithful to it; every time and memory figure is ObjectGraph's on this machine (Core Data does not run on Linux), and where two arms run the same SQL their difference is ObjectGraph's own and is not judged."
 
-    /// Every claim of `claims` judged from `summary`.
-    package static func judge(_ summary: [SummaryRow], claims: [Claim] = ClaimCatalog.all) -> [Verdict] {
-        let run = RunView(summary)
-        return claims.map { claim in
-            let result = claim.rule.evaluate(run)
-            return Verdict(claim: claim, outcome: result.outcome, evidence: result.evidence, rule: result.text)
+    /// Every claim judged from `run`; `scenarios` (the catalog's) give the command that would decide what is not.
+    package static func judge(_ run: RunEvidence, claims: [Claim] = ClaimCatalog.all, scenarios: [Scenario] = []) -> [Verdict] {
+        claims.map { claim in
+            let judgement = claim.rule.evaluate(run, for: claim)
+            guard claim.scenarios.contains(where: run.measured) else {
+                let names = claim.scenarios.map(\.rawValue).joined(separator: ", ")
+                return Verdict(
+                    claim: claim, outcome: .notMeasured("this run did not measure \(names)"), evidence: [], rule: judgement.rule,
+                    basis: "nothing of this run", command: command(claim, scenarios: scenarios))
+            }
+            return Verdict(
+                claim: claim, outcome: judgement.outcome, evidence: judgement.evidence, rule: judgement.rule,
+                basis: basis(judgement, claim: claim, run: run),
+                command: judgement.outcome.needsMoreData ? command(claim, scenarios: scenarios) : nil)
         }
     }
 
-    /// A block per claim: verdict and claim, source, evidence, rule, and how to measure what was not.
+    /// `profile default; sizes 10,000 and 100,000; 7 repetitions a series, 1 warmup`.
+    static func basis(_ judgement: Judgement, claim: Claim, run: RunEvidence) -> String {
+        guard !judgement.sizes.isEmpty else { return "nothing of this run" }
+        var parts: [String] = []
+        if let profile = run.info?.profile { parts.append("profile \(profile.rawValue)") }
+        let sizes = judgement.sizes.sorted().map(formatCount)
+        parts.append(sizes.count == 1 ? "size \(sizes[0])" : "sizes \(sizes.dropLast().joined(separator: ", ")) and \(sizes.last!)")
+        if let low = judgement.repetitions.min(), let high = judgement.repetitions.max() {
+            parts.append(low == high ? "\(low) repetition\(low == 1 ? "" : "s") a series" : "\(low) to \(high) repetitions a series")
+        }
+        let warmups = Set(claim.scenarios.compactMap { run.schedule($0)?.warmup })
+        if let warmup = warmups.min() {
+            parts[parts.count - 1] += warmups.count == 1 ? ", \(warmup) warmup\(warmup == 1 ? "" : "s")" : ", \(warmup)+ warmups"
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    /// The `bench run` that gives the claim the sizes it is about and, for times and memory, the repetitions an
+    /// interval needs: the smallest profile whose schedule in every scenario file has both; else the smallest with
+    /// the sizes, the repetitions given on the command line; else the full profile with the sizes given too.
+    static func command(_ claim: Claim, scenarios: [Scenario]) -> String {
+        let names = claim.scenarios.map(\.rawValue).joined(separator: " ")
+        let needed = claim.rule.isStatistical ? Rule.repetitionsForAnInterval : 1
+        let files = claim.scenarios.compactMap { name in scenarios.first { $0.name == name } }
+        guard files.count == claim.scenarios.count else { return "bench run \(names) --profile default" }
+        func hasSizes(_ profile: Profile) -> Bool {
+            files.allSatisfy { ($0.sizes[profile] ?? []).contains(where: claim.sizes.contains) }
+        }
+        func hasRepetitions(_ profile: Profile) -> Bool { files.allSatisfy { ($0.repetitions[profile] ?? 0) >= needed } }
+        if let profile = Profile.allCases.first(where: { hasSizes($0) && hasRepetitions($0) }) {
+            return "bench run \(names) --profile \(profile.rawValue)"
+        }
+        if let profile = Profile.allCases.first(where: hasSizes) {
+            return "bench run \(names) --profile \(profile.rawValue) --repetitions \(needed + 1)"
+        }
+        var command = "bench run \(names) --profile full"
+        switch claim.sizes {
+        case .any: break
+        case let .atLeast(low), let .within(low, _): command += " --sizes \(low)"
+        }
+        if !hasRepetitions(.full) { command += " --repetitions \(needed + 1)" }
+        return command
+    }
+
+    // MARK: Text
+
+    /// A block per claim: the verdict, the claim and its source, the evidence, what it rests on, the rule, and what
+    /// would decide it.
     package static func text(_ verdicts: [Verdict]) -> String {
         var lines: [String] = []
         for verdict in verdicts {
-            lines.append("\(verdict.outcome.label.uppercased()): \(verdict.claim.statement)")
-            lines.append("  source:   \(verdict.claim.source)")
-            if !verdict.outcome.detail.isEmpty { lines.append("  parts:    \(verdict.outcome.detail)") }
-            switch verdict.outcome {
-            case let .notMeasured(reason):
-                lines.append("  missing:  \(reason)")
-                lines.append("  measure:  \(verdict.claim.command)")
-            case let .cannotTest(reason):
-                lines.append("  why:      \(reason)")
-            default:
-                for item in verdict.evidence { lines.append("  evidence: \(item)") }
-            }
+            let claim = verdict.claim
+            lines.append("\(verdict.outcome.headline.uppercased()): \(claim.statement)")
+            if verdict.outcome.headline != verdict.outcome.label { lines.append("  outcome:  \(verdict.outcome.label)") }
+            lines.append("  source:   \(claim.source.citation)" + (claim.source.url.map { " <\($0)>" } ?? ""))
+            if let measured = claim.source.measured { lines.append("  measured: \(measured)") }
+            if let test = claim.test { lines.append("  test:     \(test)") }
+            lines.append("  asserts:  \(claim.asserts.text)")
+            for item in verdict.evidence { lines.append("  evidence: \(item)") }
+            lines.append("  rests on: \(verdict.basis)")
+            if let reason = verdict.outcome.reason { lines.append("  why:      \(reason)") }
+            if let command = verdict.command { lines.append("  decide:   \(command)") }
+            for note in claim.inferred { lines.append("  inferred: \(note)") }
             lines.append("  rule:     \(verdict.rule)")
             lines.append("")
         }
@@ -40,38 +96,54 @@ package enum VerdictReport {
         return lines.joined(separator: "\n")
     }
 
-    /// One line per claim the run decided, for the end of `bench run`.
+    /// For the end of `bench run`: one line per claim the run decides (or finds an emulation cannot judge), then one
+    /// line for the claims whose scenarios it ran that need a larger run, and the command that runs it. Claims about
+    /// scenarios the run did not measure are left out.
     package static func lines(_ verdicts: [Verdict]) -> String {
-        let decided = verdicts.filter(\.outcome.isDecided)
-        guard !decided.isEmpty else { return "" }
-        let width = decided.map { $0.outcome.label.count }.max()!
-        var lines = ["verdicts this run decides (bench verdicts RUN for the evidence and the rules):"]
-        for verdict in decided {
-            let label = verdict.outcome.label
-            let detail = verdict.outcome.detail.isEmpty ? "" : ": \(verdict.outcome.detail)"
-            lines.append(
-                "  " + label + String(repeating: " ", count: max(1, width - label.count + 2))
-                    + "\(verdict.claim.statement) (\(shortSource(verdict.claim.source)))\(detail)")
+        let decided = verdicts.filter { !$0.outcome.needsMoreData }
+        var lines: [String] = []
+        if !decided.isEmpty {
+            let width = min(36, decided.map { $0.outcome.label.count }.max()!)
+            lines.append("verdicts this run decides (bench verdicts RUN for the evidence, the sources and the rules):")
+            for verdict in decided {
+                let label = verdict.outcome.label
+                lines.append(
+                    "  " + label + String(repeating: " ", count: max(1, width - label.count + 2))
+                        + "\(verdict.claim.statement) (\(verdict.claim.source.short))")
+            }
         }
-        lines.append("  \(verdicts.count - decided.count) other claim(s) need scenarios or repetitions this run does not have.")
+        let rest = verdicts.filter { $0.outcome.needsMoreData && $0.outcome.kind != "not-measured" }
+        if !rest.isEmpty {
+            let scenarios = Array(Set(rest.flatMap(\.claim.scenarios))).sorted()
+            let profiles = rest.compactMap { verdict in
+                Profile.allCases.last { verdict.command?.contains("--profile \($0.rawValue)") == true }
+            }
+            let profile = Profile.allCases.last { profiles.contains($0) } ?? .default
+            lines.append(
+                "\(rest.count) claim\(rest.count == 1 ? " needs" : "s need") a larger run to be decided: bench run \(scenarios.map(\.rawValue).joined(separator: " ")) --profile \(profile.rawValue)"
+            )
+        }
         return lines.joined(separator: "\n")
     }
 
+    // MARK: Markdown and JSON
+
     /// A Markdown table; `figures` links each verdict to its plot under `figures` (a folder of PNGs), if given.
     package static func markdown(_ verdicts: [Verdict], figures: String? = nil) -> String {
-        var lines = ["| verdict | claim | source | evidence | rule |", "|---|---|---|---|---|"]
+        var lines = ["| verdict | claim | source | evidence | rests on | rule |", "|---|---|---|---|---|---|"]
         for verdict in verdicts {
-            var claim = verdict.claim.statement
-            if let figures, let figure = verdict.claim.figure { claim += " ([figure](\(figures)/\(figure).png))" }
-            let evidence: String
-            switch verdict.outcome {
-            case let .notMeasured(reason): evidence = "\(reason); measure: `\(verdict.claim.command)`"
-            case let .cannotTest(reason): evidence = reason
-            default: evidence = verdict.evidence.joined(separator: "<br>")
-            }
-            let detail = verdict.outcome.detail.isEmpty ? "" : ": \(verdict.outcome.detail)"
+            let claim = verdict.claim
+            var statement = claim.statement
+            if let figures, let figure = claim.figure { statement += " ([figure](\(figures)/\(figure).png))" }
+            if let test = claim.test { statement += "<br>*tested as:* \(test)" }
+            var source = claim.source.url.map { "[\(claim.source.citation)](\($0))" } ?? claim.source.citation
+            if let measured = claim.source.measured { source += "<br>\(measured)" }
+            var evidence = verdict.evidence
+            if let reason = verdict.outcome.reason { evidence.append("*why:* \(reason)") }
+            if let command = verdict.command { evidence.append("*decide:* `\(command)`") }
+            evidence += claim.inferred.map { "*inferred:* \($0)" }
             lines.append(
-                "| **\(verdict.outcome.label)**\(cell(detail)) | \(cell(claim)) | \(cell(verdict.claim.source)) | \(cell(evidence)) | \(cell(verdict.rule)) |"
+                "| **\(cell(verdict.outcome.label))** | \(cell(statement)) | \(cell(source)) | \(cell(evidence.joined(separator: "<br>"))) | \(cell(verdict.basis)) | \(cell(verdict.rule)) |"
             )
         }
         lines.append("")
@@ -79,44 +151,66 @@ package enum VerdictReport {
         return lines.joined(separator: "\n")
     }
 
-    /// The verdicts as JSON: claim, source, outcome (kind and label), evidence, rule, command, figure.
+    /// The verdicts as JSON: the claim and its source, what it asserts, the outcome (kind, label, reason, and each
+    /// size's or part's), evidence, basis, rule, command, figure and what is inferred.
     package static func json(_ verdicts: [Verdict]) throws -> Data {
+        struct Detail: Encodable {
+            let label: String
+            let verdict: String
+            let reason: String?
+        }
         struct Entry: Encodable {
-            let id, claim, source, verdict, label, rule, command: String
+            let id, claim, verdict, label, rule, basis, asserts: String
+            let test: String?
+            let source: ClaimSource
             let evidence: [String]
             let reason: String?
+            let sizes: [String: Detail]?
+            let parts: [String: Detail]?
+            let command: String?
             let figure: String?
+            let inferred: [String]
         }
         let entries = verdicts.map { verdict -> Entry in
-            var reason: String?
+            var sizes: [String: Detail]?
+            var parts: [String: Detail]?
             switch verdict.outcome {
-            case let .notMeasured(text), let .cannotTest(text), let .partly(text): reason = text
-            default: reason = nil
+            case let .bySize(list):
+                sizes = Dictionary(
+                    uniqueKeysWithValues: list.map {
+                        (String($0.size), Detail(label: $0.outcome.label, verdict: $0.outcome.kind, reason: $0.outcome.reason))
+                    })
+            case let .parts(list):
+                parts = Dictionary(
+                    list.map { ($0.label, Detail(label: $0.outcome.label, verdict: $0.outcome.kind, reason: $0.outcome.reason)) },
+                    uniquingKeysWith: { first, _ in first })
+            default: break
             }
             return Entry(
-                id: verdict.claim.id, claim: verdict.claim.statement, source: verdict.claim.source, verdict: verdict.outcome.kind,
-                label: verdict.outcome.label, rule: verdict.rule, command: verdict.claim.command, evidence: verdict.evidence,
-                reason: reason, figure: verdict.claim.figure)
+                id: verdict.claim.id, claim: verdict.claim.statement, verdict: verdict.outcome.kind, label: verdict.outcome.label,
+                rule: verdict.rule, basis: verdict.basis, asserts: verdict.claim.asserts.rawValue, test: verdict.claim.test,
+                source: verdict.claim.source, evidence: verdict.evidence, reason: verdict.outcome.reason, sizes: sizes, parts: parts,
+                command: verdict.command, figure: verdict.claim.figure, inferred: verdict.claim.inferred)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(entries)
     }
 
+    /// `22 claims: 9 holds, 2 the opposite holds, ...; 5 need a larger run.`
     static func tally(_ verdicts: [Verdict]) -> String {
         var counts: [String: Int] = [:]
-        for verdict in verdicts { counts[verdict.outcome.kind, default: 0] += 1 }
-        let order = [
-            "holds", "holds-from-size", "holds-for-statements-not-time", "holds-for-time-not-statements", "partly", "does-not-hold",
-            "not-measured", "cannot-test",
-        ]
-        return "\(verdicts.count) claims: "
-            + order.compactMap { kind in counts[kind].map { "\($0) \(kind.replacingOccurrences(of: "-", with: " "))" } }.joined(
-                separator: ", ") + "."
-    }
-
-    private static func shortSource(_ source: String) -> String {
-        String(source.prefix { $0 != "(" && $0 != "," }).trimmingCharacters(in: .whitespaces)
+        var order: [String] = []
+        for verdict in verdicts {
+            let kind =
+                verdict.outcome.kind == "by-size" ? "differ by size" : verdict.outcome.kind == "parts" ? "partly" : verdict.outcome.label
+            if counts[kind] == nil { order.append(kind) }
+            counts[kind, default: 0] += 1
+        }
+        let needing = verdicts.filter(\.outcome.needsMoreData).count
+        let sameSQL = verdicts.filter(\.outcome.isEmulationLimited).count
+        return "\(verdicts.count) claims: " + order.map { "\(counts[$0]!) \($0)" }.joined(separator: ", ")
+            + "; \(needing) need\(needing == 1 ? "s" : "") more data, \(sameSQL) cannot be judged on an emulation in whole or part."
     }
 
     private static func cell(_ text: String) -> String {

@@ -99,12 +99,15 @@ struct QueryCompiler {
 
     // MARK: Sorting
 
-    /// An attribute through to-one relationships (` t1.ZNAME`), or `<toMany>.@count` as a correlated subquery.
-    /// Core Data refuses a sort on `@count` (fatbobman: "only usable in predicates"); ObjectGraph runs it, so that
-    /// what such a sort would cost can be measured, and the verdicts say Core Data refuses it.
+    /// An attribute through to-one relationships (` t1.ZNAME`). A key path with a collection operator
+    /// (`likes.@count`) is refused as Core Data's SQLite store refuses it (usable in predicates only: fatbobman,
+    /// 2022; the reason is the one Core Data's SQL generator gives, read from its decompiled code and from SwiftData
+    /// logs that hit it): an app sorts by a derived count attribute instead.
     private mutating func sortColumn(_ keyPath: String) throws -> String {
-        if keyPath.hasSuffix(".@count") || keyPath.utf8.contains(UInt8(ascii: "@")) {
-            return try aggregate(keyPath, alias: "t0", entity: root).sql
+        if keyPath.utf8.contains(UInt8(ascii: "@")) {
+            throw ObjectGraphError.invalidOperation(
+                "Keypath containing KVC aggregate where there shouldn't be one; failed to handle \(keyPath) (Core Data sorts a SQLite fetch by stored values only: declare a derived attribute, e.g. \(keyPath.replacingOccurrences(of: ".@count", with: "Count")) = \(keyPath), and sort by it)"
+            )
         }
         let resolved = try valueColumn(keyPath, alias: "t0", entity: root, sink: .main, allowToMany: false)
         return resolved.sql

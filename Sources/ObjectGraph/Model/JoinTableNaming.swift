@@ -32,14 +32,18 @@ struct JoinTableNaming {
                     : namer.unique("Z_\(relationship.destination.number)\(relationship.name.uppercased())")
                 let order = relationship.isOrdered ? namer.unique(Self.orderColumn(of: destination)) : nil
                 let inverseOrder = !relationship.isReflexive && inverse.isOrdered ? namer.unique(Self.orderColumn(of: source)) : nil
-                let primary = JoinTable(
+                let reverseIndex = relationship.joinReverseIndex && inverse.joinReverseIndex
+                var primary = JoinTable(
                     tableName: table, sourceColumn: source, destinationColumn: destination,
                     orderColumn: order, inverseOrderColumn: inverseOrder, isPrimarySide: true)
+                primary.hasReverseIndex = reverseIndex
                 relationship.joinTable = primary
                 if !relationship.isReflexive {
-                    inverse.joinTable = JoinTable(
+                    var other = JoinTable(
                         tableName: table, sourceColumn: destination, destinationColumn: source,
                         orderColumn: inverseOrder, inverseOrderColumn: order, isPrimarySide: false)
+                    other.hasReverseIndex = reverseIndex
+                    inverse.joinTable = other
                 }
                 tables.append(primary)
             }

@@ -28,6 +28,13 @@ extension Property {
         return Property(name: name, kind: .relationship(spec))
     }
 
+    /// The same many-to-many relationship, its join table with or without the reverse index.
+    package func settingJoinReverseIndex(_ indexed: Bool) -> Property {
+        guard case var .relationship(spec) = kind, spec.isToMany else { return self }
+        spec.joinReverseIndex = indexed
+        return Property(name: name, kind: .relationship(spec))
+    }
+
     /// The same to-many relationship, ordered or not.
     package func settingOrdered(_ ordered: Bool) -> Property {
         guard case var .relationship(spec) = kind, spec.isToMany else { return self }

@@ -99,6 +99,9 @@ public struct Property: Sendable {
         var isOrdered: Bool
         var minCount: Int
         var maxCount: Int
+        /// A many-to-many's join table gets the reverse index current stores have (`(destination, source)`);
+        /// stores of about 2015 had only the composite primary key (pgor's ManyAToManyB).
+        var joinReverseIndex = true
     }
 
     enum Kind: Sendable {

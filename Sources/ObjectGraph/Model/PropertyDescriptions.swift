@@ -158,6 +158,8 @@ public final class RelationshipDescription: @unchecked Sendable {
     @exclusivity(unchecked) var orderSlot = -1
     /// The join table of a many-to-many relationship, seen from this side.
     @exclusivity(unchecked) public internal(set) var joinTable: JoinTable?
+    /// Whether this side asks for the join table's reverse index (both sides must, for the table to have it).
+    let joinReverseIndex: Bool
     /// Derived attributes computed over this relationship.
     @exclusivity(unchecked) var derivedAttributes: [DerivedAttributeDescription] = []
     /// This relationship's fault and prefetch statements, built once.
@@ -176,6 +178,7 @@ public final class RelationshipDescription: @unchecked Sendable {
         self.index = index
         self.declaredDestinationName = spec.destination
         self.declaredInverseName = spec.inverse
+        self.joinReverseIndex = spec.joinReverseIndex
     }
 
     /// `Entity.name`, as Core Data names a property in messages.
@@ -198,4 +201,6 @@ public struct JoinTable: Sendable, Equatable {
     public let inverseOrderColumn: String?
     /// Whether this side's relationship names the table (the side that writes the join rows at save).
     public let isPrimarySide: Bool
+    /// Whether the table has the reverse index `(destination, source)` beside its composite primary key.
+    public var hasReverseIndex = true
 }

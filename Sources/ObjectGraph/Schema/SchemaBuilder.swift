@@ -35,7 +35,7 @@ struct SchemaBuilder {
                     sql.append("CREATE INDEX \(table)_\(column.name)_INDEX ON \(table) (\(column.name))")
                 }
             }
-            for join in joinTables(ownedIn: [entity]) {
+            for join in joinTables(ownedIn: [entity]) where join.hasReverseIndex {
                 sql.append(
                     "CREATE INDEX \(join.tableName)_\(join.destinationColumn)_INDEX ON \(join.tableName) (\(join.destinationColumn), \(join.sourceColumn))"
                 )

@@ -58,6 +58,10 @@ public final class PersistentStore {
 
     let connection: SQLiteConnection
     let rowCache: RowCache
+
+    /// SQLite's plan for `sql` on this store (EXPLAIN QUERY PLAN), one line per step; for the harness, which
+    /// compares the work two arms give SQLite.
+    package func queryPlan(_ sql: String) -> [String] { connection.queryPlan(sql) }
     let derivedValues = DerivedValueCollector()
     /// `_Z_intarray0`, the table that batch and prefetch statements read their IDs from.
     let idList: IntArray

@@ -1,0 +1,52 @@
+import Foundation
+
+/// How much larger one sample's values are than another's, as a ratio: the Hodges-Lehmann estimate of the shift in
+/// log values, with its distribution-free confidence interval (Moses): the pairwise differences between the
+/// sorted order statistics the exact Mann-Whitney distribution of the two sample sizes gives, so the coverage is
+/// exact, never assumed. Judging on a ratio keeps a 10% change 10% at 0.1 ms and at 100 ms.
+package struct ShiftInterval: Sendable, Equatable {
+    /// The estimated ratio a / b (the median of all pairwise ratios).
+    package let ratio: Double
+    /// The interval of the ratio, and its exact coverage (0.95 asked gives 0.952 at 7 against 7).
+    package let low: Double
+    package let high: Double
+    package let coverage: Double
+
+    /// The interval at `level` (e.g. 0.95) for samples `a` and `b`; nil when the samples are too few for any
+    /// interval at that level (3 against 3 cannot give 95%). By default the values must be positive and the shift
+    /// is taken in log values; with `scale` (values that may be zero or negative: memory a phase held), the shift is
+    /// taken in the values themselves and given as a ratio 1 + shift / scale.
+    package init?(_ a: [Double], _ b: [Double], level: Double, scale: Double? = nil) {
+        guard !a.isEmpty, !b.isEmpty, (a + b).allSatisfy(\.isFinite) else { return nil }
+        if scale == nil, !(a + b).allSatisfy({ $0 > 0 }) { return nil }
+        guard let (rank, coverage) = Self.rank(n1: a.count, n2: b.count, level: level) else { return nil }
+        var differences: [Double] = []
+        differences.reserveCapacity(a.count * b.count)
+        for x in a { for y in b { differences.append(scale == nil ? log(x) - log(y) : x - y) } }
+        differences.sort()
+        let count = differences.count
+        let middle = count % 2 == 1 ? differences[count / 2] : (differences[count / 2 - 1] + differences[count / 2]) / 2
+        func ratio(_ shift: Double) -> Double { scale.map { 1 + shift / $0 } ?? exp(shift) }
+        self.ratio = ratio(middle)
+        low = ratio(differences[rank])
+        high = ratio(differences[count - 1 - rank])
+        self.coverage = coverage
+    }
+
+    /// The 0-based index i of the interval [d(i), d(nm-1-i)] and its coverage 1 - 2·P(U ≤ i): the largest i
+    /// with P(U ≤ i) ≤ (1 - level) / 2 under the exact distribution of U; nil when even P(U = 0) is larger.
+    static func rank(n1: Int, n2: Int, level: Double) -> (Int, Double)? {
+        let counts = MannWhitney.distribution(n1: n1, n2: n2)
+        let total = counts.reduce(0, +)
+        let tail = (1 - level) / 2
+        var cumulative = 0.0
+        var k = 0
+        for count in counts {
+            cumulative += count / total
+            if cumulative <= tail * (1 + 1e-12) { k += 1 } else { break }
+        }
+        guard k >= 1 else { return nil }
+        let below = counts[0..<k].reduce(0, +) / total
+        return (k - 1, 1 - 2 * below)
+    }
+}

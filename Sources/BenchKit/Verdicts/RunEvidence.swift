@@ -1,0 +1,45 @@
+import Foundation
+
+/// What a run gives the rules: every sample of every series (intervals need them), ObjectGraph's statements per
+/// phase (to tell whether two arms gave SQLite the same work), and the profile and schedule it ran.
+package struct RunEvidence: Sendable {
+    private var samples: [SeriesKey: [Double]] = [:]
+    private var statements: [PhaseStatements.Key: PhaseStatements] = [:]
+    /// Whether the run recorded its statements (runs before statements.csv did not).
+    package let hasStatements: Bool
+    package let info: RunInfo?
+
+    package init(samples: [SampleRecord], statements: [PhaseStatements], info: RunInfo?, hasStatements: Bool = true) {
+        for sample in samples { if let value = sample.value { self.samples[sample.key, default: []].append(value) } }
+        for phase in statements { self.statements[phase.key] = phase }
+        self.hasStatements = hasStatements
+        self.info = info
+    }
+
+    /// A run folder's samples.csv, statements.csv and run.json.
+    package static func load(folder: String) throws -> RunEvidence {
+        let samples = try SamplesFile.load((folder as NSString).appendingPathComponent("samples.csv")).samples
+        let hasStatements = FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("statements.csv"))
+        let info = try? RunInfo.load((folder as NSString).appendingPathComponent("run.json"))
+        return RunEvidence(samples: samples, statements: try StatementsFile.load(folder: folder), info: info, hasStatements: hasStatements)
+    }
+
+    package var isEmpty: Bool { samples.isEmpty }
+
+    /// Whether the run measured anything of `scenario`.
+    func measured(_ scenario: ScenarioName) -> Bool { samples.keys.contains { $0.scenario == scenario } }
+
+    /// The series' samples by size, smallest first.
+    func series(_ selector: SeriesSelector, _ metric: Metric) -> [(size: Int, values: [Double])] {
+        samples.filter { $0.key.metric == metric && selector.matches($0.key) }
+            .map { (size: $0.key.size, values: $0.value) }.sorted { $0.size < $1.size }
+    }
+
+    /// ObjectGraph's statements for the series' variant and phase at `size`.
+    func statements(_ selector: SeriesSelector, size: Int) -> PhaseStatements? {
+        statements.first { $0.key.size == size && selector.matches($0.key) }?.value
+    }
+
+    /// The schedule `scenario` ran with, from run.json.
+    func schedule(_ scenario: ScenarioName) -> RunInfo.Schedule? { info?.schedules?[scenario.rawValue] }
+}

@@ -77,13 +77,16 @@ def save(figure, folder, name):
 
 
 def log_axes(axis, x=True):
-    """Log scales labelled at 1, 2 and 5 of each decade, in plain numbers, so that short ranges keep labels."""
+    """Log scales labelled at 1, 2 and 5 of each decade, in plain numbers, where the data span a decade or more; a
+    linear scale otherwise (a log axis over 1,000 to 2,000 shows nothing a linear one does not)."""
     for name in (("x", "y") if x else ("y",)):
-        getattr(axis, f"set_{name}scale")("log")
+        low, high = (axis.dataLim.intervalx if name == "x" else axis.dataLim.intervaly)
         scale_axis = axis.xaxis if name == "x" else axis.yaxis
-        scale_axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        if low > 0 and high / low >= 10:
+            getattr(axis, f"set_{name}scale")("log")
+            scale_axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            scale_axis.set_minor_formatter(NullFormatter())
         scale_axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.6g}"))
-        scale_axis.set_minor_formatter(NullFormatter())
 
 
 def series(rows, **filters):
@@ -112,6 +115,8 @@ def plot_scenario(rows, folder, scenario):
     metric, label = time_metric(rows, scenario)
     data = [r for r in rows if r["scenario"] == scenario and r["metric"] == metric]
     phases, variants, strategies = ordered(r["phase"] for r in data), ordered(r["variant"] for r in data), ordered(r["strategy"] for r in data)
+    if len({r["size"] for r in data}) == 1:
+        return plot_single_size(data, folder, scenario, label)
     names = ordered(name for variant in variants for name in variant_axes(variant))
     style_axis = "prefetch" if "prefetch" in names else (names[-1] if names else None)
     style_values = ordered(variant_axes(v).get(style_axis, "") for v in variants) if style_axis else [""]
@@ -168,6 +173,32 @@ def plot_scenario(rows, folder, scenario):
     figure.tight_layout(rect=(0, 0, 1, 1 - (0.035 * legend_lines + 0.05) / lines))
     figure.legend(handles=handles, loc="upper center", ncol=legend_columns, fontsize=7, bbox_to_anchor=(0.5, 1 - 0.03 / lines))
     figure.suptitle(f"{scenario}: {label} against size (median, band min..max)", y=1.0, fontsize=10)
+    return save(figure, folder, f"time-{scenario}")
+
+
+def plot_single_size(data, folder, scenario, label):
+    """One size measured: a line against size would be a dot per series, so each phase gets horizontal bars, one per
+    strategy and variant, with the min..max range as an error bar."""
+    size = data[0]["size"]
+    phases = ordered(r["phase"] for r in data)
+    groups = ordered((r["strategy"], r["variant"]) for r in data)
+    height = max(2.5, 0.28 * len(groups) + 1.2)
+    figure, axes = plt.subplots(len(phases), 1, figsize=(9, height * len(phases)), squeeze=False)
+    for axis, phase in zip(axes[:, 0], phases):
+        points = [next((r for r in data if (r["strategy"], r["variant"], r["phase"]) == (s, v, phase)), None) for s, v in groups]
+        kept = [(g, p) for g, p in zip(groups, points) if p]
+        medians = [p["median"] for _, p in kept]
+        errors = [[p["median"] - p["min"] for _, p in kept], [p["max"] - p["median"] for _, p in kept]]
+        colors = [color(s, v) for (s, v), _ in kept]
+        axis.barh(range(len(kept)), medians, xerr=errors, color=colors, alpha=0.85, capsize=2)
+        axis.set_yticks(range(len(kept)))
+        axis.set_yticklabels([f"{s} {v}".strip() for (s, v), _ in kept], fontsize=7)
+        axis.invert_yaxis()
+        axis.set_xlabel(label, fontsize=8)
+        axis.set_title(f"{phase}, size {size:,} (bar: median; line: min..max)", fontsize=9)
+        axis.grid(True, axis="x", alpha=0.3)
+    figure.suptitle(f"{scenario}: {label} at its one size", fontsize=10)
+    figure.tight_layout()
     return save(figure, folder, f"time-{scenario}")
 
 
@@ -262,10 +293,12 @@ def plot_data_loss(rows, folder):
 
 
 def plot_statements(rows, folder):
-    """Statements and faults per phase, bars per strategy (and variant), at each scenario's largest size (sql-replay's
-    equal objectgraph's)."""
+    """Statements and faults per phase, horizontal bars per strategy (and variant), at each scenario's largest size
+    (sql-replay's equal objectgraph's). A counter that is zero in every group is left out and named in the title; the
+    figure grows in height, not width, with the groups; the legend sits below the bars."""
     written = []
     metrics = (("sql_statements", "statements"), ("object_faults", "object faults"), ("relationship_faults", "relationship faults"))
+    palette = {"sql_statements": "#1f77b4", "object_faults": "#ff7f0e", "relationship_faults": "#2ca02c"}
     for scenario in ordered(r["scenario"] for r in rows):
         # sql-replay runs ObjectGraph's own statements: its bars would repeat objectgraph's.
         data = [r for r in rows if r["scenario"] == scenario and r["metric"] in dict(metrics) and r["strategy"] != "sql-replay"]
@@ -274,25 +307,34 @@ def plot_statements(rows, folder):
         size = max(r["size"] for r in data)
         groups = ordered((r["strategy"], r["variant"], r["phase"]) for r in data if r["size"] == size)
         several_phases = len({g[2] for g in groups}) > 1
-        figure, axis = plt.subplots(figsize=(max(6, 0.6 * len(groups) + 2), 4.6))
-        width = 0.27
-        for offset, (metric, label) in enumerate(metrics):
+        shown = [(m, label) for m, label in metrics if any(r["median"] > 0 for r in data if r["size"] == size and r["metric"] == m)]
+        zero = [label for m, label in metrics if (m, label) not in shown and any(r["metric"] == m for r in data)]
+        if not shown:
+            continue
+        figure, axis = plt.subplots(figsize=(9, max(2.8, 0.22 * len(groups) * len(shown) + 1.6)))
+        width = 0.8 / len(shown)
+        for offset, (metric, label) in enumerate(shown):
             positions, values = [], []
             for index, (strategy, variant, phase) in enumerate(groups):
                 match = [r for r in data if (r["strategy"], r["variant"], r["phase"], r["size"], r["metric"]) == (strategy, variant, phase, size, metric)]
                 # Zero cannot be drawn on a log scale, and a peer does not measure faults: both leave no bar.
                 if match and match[0]["median"] > 0:
-                    positions.append(index + (offset - 1) * width)
+                    positions.append(index + (offset - (len(shown) - 1) / 2) * width)
                     values.append(match[0]["median"])
-            axis.bar(positions, values, width, label=label)
-        axis.set_yscale("log")
-        axis.set_xticks(range(len(groups)))
+            axis.barh(positions, values, width, label=label, color=palette[metric])
+        axis.set_xscale("log")
+        axis.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.6g}"))
+        axis.set_yticks(range(len(groups)))
         labels = [" ".join(part for part in (s, v, p if several_phases else "") if part) for s, v, p in groups]
-        axis.set_xticklabels(labels, fontsize=7, rotation=60, ha="right")
-        axis.set_ylabel("count per phase (log scale)")
-        axis.set_title(f"{scenario}: statements and faults, size {size:,} (no bar: zero, or not measured by a peer)", fontsize=9)
-        axis.grid(True, axis="y", alpha=0.3)
-        axis.legend(fontsize=7)
+        axis.set_yticklabels(labels, fontsize=7)
+        axis.invert_yaxis()
+        axis.set_xlabel("count per phase (log scale; no bar: zero, or not measured by a peer)", fontsize=8)
+        title = f"{scenario}: statements and faults, size {size:,}"
+        if zero:
+            title += f" ({' and '.join(zero)}: 0 everywhere)"
+        axis.set_title(title, fontsize=9)
+        axis.grid(True, axis="x", alpha=0.3)
+        axis.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.3 / max(1, len(groups))), ncol=len(shown), frameon=False)
         figure.tight_layout()
         written += save(figure, folder, f"statements-{scenario}")
     return written
@@ -349,6 +391,7 @@ def main():
         written += plot_history(arguments.history, arguments.run, arguments.scenario, arguments.metric)
     for path in written:
         print(path)
+    print(f"plot.py: bench report {arguments.run} writes the run's page again with these plots", file=sys.stderr)
 
 
 if __name__ == "__main__":

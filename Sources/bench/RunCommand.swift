@@ -61,6 +61,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "No progress on standard error.")
     var quiet = false
 
+    @Flag(help: "Print every series' table (as summary.txt holds it) instead of a headline per scenario.")
+    var verbose = false
+
     @Option(help: "The history store every completed run is added to.")
     var history: String = Self.defaultHistory
     static let defaultHistory = "Results/history.sqlite"
@@ -181,6 +184,8 @@ struct RunCommand: ParsableCommand {
                 plannedRepetitions: plan.measuredCount,
                 origins: Dictionary(plan.scenarios.map { ($0.name.rawValue, $0.origin) }, uniquingKeysWith: { first, _ in first }))
             info.schedules = plan.schedules
+            info.definitionHashes = Dictionary(
+                plan.scenarios.map { ($0.name.rawValue, $0.definitionHash) }, uniquingKeysWith: { first, _ in first })
             folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: info)
             if let modelFile {
                 try AtomicFile.write(
@@ -191,6 +196,6 @@ struct RunCommand: ParsableCommand {
         }
         let conclusion = try RunPipeline.conclude(folder, scenarios: plan.scenarios, publishing: publishing, seed: seed)
         for warning in conclusion.warnings { warn(warning) }
-        print(conclusion.text)
+        print(conclusion.text(verbose: verbose))
     }
 }

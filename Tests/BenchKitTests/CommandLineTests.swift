@@ -66,8 +66,12 @@ import Testing
         #expect(result.status == 0, "\(result.error)")
         // A debug build's timings never reach a history store (nor Results/, which the tests never write to).
         #expect(result.error.contains("bench: warning: not added to the history: it is a debug build's, whose timings mislead"))
-        #expect(result.output.contains("query: Seed 000 Figure 7"))
+        #expect(
+            result.output.contains(
+                "query (4 variants, size 100)\n  walk: prefetch=on ran 2 statements against 3 for prefetch=off (modelling=many-to-nil), "))
         #expect(result.output.contains("reports: \(output.path)"))
+        #expect(try String(contentsOf: output.appendingPathComponent("summary.txt"), encoding: .utf8).contains("query: Seed 000 Figure 7"))
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("report.html").path))
         let samples = try SamplesFile.load(output.appendingPathComponent("samples.csv").path).samples
         // query: 2 strategies (objectgraph, raw-sqlite) x 4 variants (two modellings, prefetch off and on) x 2
         // repetitions x 2 phases x 16 metrics;

@@ -44,9 +44,14 @@ import Testing
         return folder
     }
 
-    private func compare(_ baseline: String, _ current: String, countersOnly: Bool = false) throws -> Comparison {
+    private func compare(
+        _ baseline: String, _ current: String, countersOnly: Bool = false, gateAllocations: Bool = false
+    ) throws
+        -> Comparison
+    {
         var options = Comparison.Options()
         options.countersOnly = countersOnly
+        options.gateAllocations = gateAllocations
         return Comparison(baseline: try RunData.load(baseline), current: try RunData.load(current), options: options)
     }
 
@@ -175,12 +180,12 @@ import Testing
             return path
         }
         let elsewhere = try folder(allocations: nil, unmeasurable: [.allocations, .allocatedBytes, .retainedBytes])
-        let comparison = try compare(try folder(allocations: 120), elsewhere, countersOnly: true)
+        let comparison = try compare(try folder(allocations: 120), elsewhere, countersOnly: true, gateAllocations: true)
         #expect(comparison.exitCode == 0)
         #expect(comparison.onlyInBaseline.isEmpty)
         #expect(comparison.notes == ["the run measured no allocations in any series (its platform cannot): not compared"])
         // A run whose platform counts allocations but whose counts went missing fails as missing.
-        let broken = try compare(try folder(allocations: 120), try folder(allocations: nil), countersOnly: true)
+        let broken = try compare(try folder(allocations: 120), try folder(allocations: nil), countersOnly: true, gateAllocations: true)
         #expect(broken.exitCode == 3)
         #expect(broken.onlyInBaseline.map(\.metric) == [.allocations])
     }
@@ -518,13 +523,8 @@ import Testing
         try plot.run()
         plot.waitUntilExit()
         #expect(plot.terminationStatus == 0)
-        let report = Process()
-        report.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        report.arguments = ["python3", root.appendingPathComponent("scripts/report.py").path, folder]
-        report.standardOutput = FileHandle.nullDevice
-        try report.run()
-        report.waitUntilExit()
-        #expect(report.terminationStatus == 0)
+        let report = try CommandLineTests.bench(["report", folder])
+        #expect(report.status == 0, "\(report.error)")
         let plots = Set(try FileManager.default.contentsOfDirectory(atPath: folder + "/plots"))
         for name in [
             "time-insert", "time-query", "time-data-loss", "figure7", "batch-size-objectgraph", "batch-size-raw-sqlite",
@@ -534,7 +534,14 @@ import Testing
         }
         let reportText = try String(contentsOfFile: folder + "/report.md", encoding: .utf8)
         #expect(reportText.contains("## Data loss") && reportText.contains("| data-loss | objectgraph | modelling=many-to-nil;duplicates="))
+        #expect(reportText.contains("![insert: time against size](plots/time-insert.png)"))
         #expect(FileManager.default.fileExists(atPath: folder + "/report.html"))
+        // No plot grows wider than a page shows (one was 3,657 px before statements went to horizontal bars).
+        for name in plots where name.hasSuffix(".png") {
+            let header = try #require(FileManager.default.contents(atPath: folder + "/plots/" + name)).prefix(24)
+            let width = header.dropFirst(16).prefix(4).reduce(0) { $0 << 8 | Int($1) }
+            #expect(width > 0 && width <= 2000, "\(name) is \(width) px wide")
+        }
     }
 }
 

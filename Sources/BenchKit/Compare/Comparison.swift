@@ -42,12 +42,27 @@ package struct Comparison {
         package var instructionFloor = 25_000.0
         /// Overrides by metric (`wall_ms`), scenario (`query`) or both (`query/wall_ms`); the most specific wins.
         package var thresholds: [String: Double] = [:]
-        /// Compare exact counters only (CI on a shared machine, where timings are noise).
+
+        /// The threshold given for the series' metric (with or without its scenario), if any.
+        func explicitThreshold(for key: SeriesKey) -> Double? {
+            thresholds["\(key.scenario)/\(key.metric.rawValue)"] ?? thresholds[key.metric.rawValue]
+        }
+        /// Compare only the counts that transfer to a device (`Metric.transfers`): the CI gate, on a shared machine
+        /// where timings are noise and ObjectGraph's own figures say nothing about Core Data.
         package var countersOnly = false
+        /// ObjectGraph's allocation counts (allocations, allocated_bytes) compared too, within their tolerance or the
+        /// threshold given for them (`--gate allocations`).
+        package var gateAllocations = false
         /// Series of the baseline the current run lacks do not fail the comparison (a run of fewer scenarios).
         package var allowMissing = false
 
         package init() {}
+
+        /// Whether `metric` is compared at all under these options.
+        func compares(_ metric: Metric) -> Bool {
+            if metric.isAllocationCount { return gateAllocations }
+            return countersOnly ? metric.transfers : true
+        }
 
         func threshold(for key: SeriesKey) -> Double {
             if let value = thresholds["\(key.scenario)/\(key.metric.rawValue)"] { return value }
@@ -65,6 +80,9 @@ package struct Comparison {
     package let onlyInCurrent: [SeriesKey]
     package let compared: Int
     package let options: Options
+    /// For each regressed or improved count of ObjectGraph's, the statements that were added and removed (from the
+    /// runs' statements.csv), and the `bench explain` that shows them.
+    package let why: [SeriesKey: StatementChange]
     /// Notes for the reader (timings skipped because a side has no samples, ...).
     package let notes: [String]
 
@@ -99,7 +117,7 @@ package struct Comparison {
             )
         }
         for key in baseline.series.keys.sorted() {
-            guard let after = current.series[key] else { continue }
+            guard let after = current.series[key], Self.isCompared(key, options) else { continue }
             let before = baseline.series[key]!
             let metric = key.metric
             guard !before.isEmpty, !after.isEmpty else { continue }
@@ -120,7 +138,9 @@ package struct Comparison {
                 changes.append(
                     Change(key: key, baseline: old, current: new, relative: relative, pValue: nil, threshold: nil, verdict: judged))
                 continue
-            case let .tolerance(relativeTolerance, absoluteTolerance):
+            case let .tolerance(defaultRelative, absoluteTolerance):
+                // A threshold given for the metric (or its scenario) replaces the relative tolerance.
+                let relativeTolerance = options.explicitThreshold(for: key) ?? defaultRelative
                 guard abs(new - old) > absoluteTolerance, abs(relative) > relativeTolerance else { continue }
                 changes.append(
                     Change(
@@ -170,9 +190,18 @@ package struct Comparison {
         func measurable(_ run: RunData) -> Set<SeriesKey> {
             Set(
                 run.series.keys.filter { key in
-                    guard run.series[key]?.isEmpty == false, !unmeasured.contains(key.metric) else { return false }
+                    guard run.series[key]?.isEmpty == false, !unmeasured.contains(key.metric), Self.isCompared(key, options) else {
+                        return false
+                    }
                     return key.metric.isCounter || !options.countersOnly
                 })
+        }
+        if baseline.series.keys.contains(where: { $0.strategy == .sqlReplay && $0.metric.isCounter }) {
+            notes.append(
+                "sql-replay's counts are ObjectGraph's by construction (it replays its statements): compared once, as objectgraph's")
+        }
+        for (scenario, change) in Self.changedDefinitions(baseline: baseline.info, current: current.info) {
+            notes.append("\(scenario)'s \(change) changed since the baseline: its counts may differ for that reason")
         }
         if let note = Self.underpoweredNote(samples: tested.map(\.samples), alpha: options.alpha) { notes.append(note) }
         let before = measurable(baseline)
@@ -185,6 +214,29 @@ package struct Comparison {
         self.changes = changes
         self.compared = compared
         self.notes = notes
+        var why: [SeriesKey: StatementChange] = [:]
+        for change in changes where change.key.metric.transfers && change.verdict != .noise {
+            if let explained = StatementChange(change.key, baseline: baseline, current: current) { why[change.key] = explained }
+        }
+        self.why = why
+    }
+
+    /// Whether a series is compared: its metric under the options, and not a count of `sql-replay`, which equals
+    /// ObjectGraph's by construction (listing both would say every change twice).
+    static func isCompared(_ key: SeriesKey, _ options: Options) -> Bool {
+        guard options.compares(key.metric) else { return false }
+        return !(key.strategy == .sqlReplay && key.metric.isCounter)
+    }
+
+    /// Scenarios both runs measured whose scenario file or model file differ in content (`run.json`'s hashes).
+    static func changedDefinitions(baseline: RunInfo?, current: RunInfo?) -> [(String, String)] {
+        guard let old = baseline?.definitionHashes, let new = current?.definitionHashes else { return [] }
+        return old.keys.sorted().compactMap { scenario -> (String, String)? in
+            guard let before = old[scenario], let after = new[scenario] else { return nil }
+            if before.scenario != after.scenario { return (scenario, "scenario file") }
+            if before.model != after.model { return (scenario, "model") }
+            return nil
+        }
     }
 
     /// A note when a change in one series alone could never be significant: after adjusting over m series its

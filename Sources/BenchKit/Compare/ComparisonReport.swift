@@ -13,8 +13,30 @@ package enum ComparisonReport {
             lines.append(table.rendered)
         }
         if let hidden = hiddenNote(comparison, all: all) { lines.append(hidden) }
+        lines += why(comparison)
         lines += presence(comparison)
         return lines.joined(separator: "\n")
+    }
+
+    /// For each phase whose counts changed, the statements added and removed, and the command that shows them.
+    static func why(_ comparison: Comparison, markdown: Bool = false) -> [String] {
+        var lines: [String] = []
+        var done = Set<String>()
+        for change in rows(comparison, all: false) {
+            guard let why = comparison.why[change.key], !why.lines().isEmpty else { continue }
+            let key = change.key
+            let place =
+                "\(key.scenario) \(key.variant.description.isEmpty ? "" : "\(key.variant) ")size \(formatCount(key.size)) \(key.phase)"
+            guard done.insert(place).inserted else { continue }
+            let changed = rows(comparison, all: false).filter {
+                $0.key.scenario == key.scenario && $0.key.variant == key.variant && $0.key.size == key.size && $0.key.phase == key.phase
+                    && $0.key.strategy == key.strategy && comparison.why[$0.key] != nil
+            }.map(\.key.metric.rawValue)
+            lines.append("\(markdown ? "**" : "")why \(changed.joined(separator: ", ")) changed in \(place)\(markdown ? "**" : ""):")
+            lines += why.lines().map { markdown ? "- `\($0)`" : "  \($0)" }
+            lines.append(markdown ? "- see: `\(why.explain)`" : "  see: \(why.explain)")
+        }
+        return lines
     }
 
     package static func markdown(_ comparison: Comparison, baseline: String, current: String, all: Bool = false) -> String {
@@ -35,6 +57,8 @@ package enum ComparisonReport {
             lines += ["No significant change.", ""]
         }
         if let hidden = hiddenNote(comparison, all: all) { lines += [hidden, ""] }
+        let why = why(comparison, markdown: true)
+        if !why.isEmpty { lines += why + [""] }
         let presence = presence(comparison)
         if !presence.isEmpty { lines += presence.map { "- " + $0 } + [""] }
         return lines.joined(separator: "\n")
@@ -47,7 +71,9 @@ package enum ComparisonReport {
     private static func headline(_ comparison: Comparison, baseline: String, current: String) -> String {
         "compare \(baseline) -> \(current): \(comparison.compared) series compared, \(comparison.regressions.count) regression(s), "
             + (comparison.missing.isEmpty ? "" : "\(comparison.missing.count) missing series, ")
-            + "\(comparison.improvements.count) improvement(s)" + (comparison.options.countersOnly ? " (exact counters only)" : "")
+            + "\(comparison.improvements.count) improvement(s)"
+            + (comparison.options.countersOnly
+                ? " (the counts that transfer to a device\(comparison.options.gateAllocations ? ", and allocations" : ""))" : "")
     }
 
     /// The rows shown: regressions and improvements always, noise and neutral changes with `all`; in order of

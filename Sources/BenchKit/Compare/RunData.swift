@@ -11,6 +11,10 @@ package struct RunData {
     package let hasSamples: Bool
     /// What the run's platform could not measure, from its run.json; nil when unknown (a CSV file alone, an old run).
     package var unmeasurable: Set<Metric>?
+    /// The run's run.json, when a run folder was given.
+    package var info: RunInfo?
+    /// ObjectGraph's statements per phase (statements.csv), when a run folder that has them was given.
+    package var statements: [PhaseStatements.Key: PhaseStatements] = [:]
 
     /// Reads `path`: a run folder, a samples.csv or a summary.csv. Throws a message naming what is missing.
     package static func load(_ path: String) throws -> RunData {
@@ -39,6 +43,8 @@ package struct RunData {
             }
             if var data {
                 data.unmeasurable = info?.unmeasurableMetrics.map(Set.init)
+                data.info = info
+                for phase in try StatementsFile.load(folder: path) { data.statements[phase.key] = phase }
                 return data
             }
             throw BenchError.invalidInput("\(path) holds neither samples.csv nor summary.csv; is it a run folder?")

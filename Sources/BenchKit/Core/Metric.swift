@@ -109,6 +109,22 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
         }
     }
 
+    /// Whether the metric is a count that transfers to an app where ObjectGraph is faithful to Core Data: the
+    /// statements, fetches, faults and rows Core Data runs, the links a save loses, the saves it refuses, what a count
+    /// request returns. The CI gate (`--counters-only`) compares these; ObjectGraph's own figures (times, memory,
+    /// allocations, its row cache's hits) say nothing about a device.
+    package var transfers: Bool {
+        switch self {
+        case .sqlStatements, .fetchRequests, .objectFaults, .relationshipFaults, .rowsRead, .linksIntended, .linksPersisted, .linksLost,
+            .lossRate, .failedSaves, .countResult:
+            return true
+        default: return false
+        }
+    }
+
+    /// ObjectGraph's allocation figures: near-exact, but its own, so gated only when asked (`--gate allocations`).
+    package var isAllocationCount: Bool { self == .allocations || self == .allocatedBytes }
+
     /// Whether the metric is compared without statistics (exact counters and near-exact allocation counts).
     package var isCounter: Bool {
         switch comparison {

@@ -17,22 +17,30 @@ package enum RunPipeline {
         /// One line each: the history or export could not take the run, or took nothing.
         package let warnings: [String]
 
-        /// What the run prints when it is over: the summary tables, the notes, the verdicts it decides, the advice
-        /// count and where the reports are.
-        package var text: String {
-            var lines = [SummaryTable.render(folder.summary, scenarios: scenarios)]
+        /// What the run prints when it is over: a headline per scenario (the full tables with `verbose`), the notes,
+        /// the verdicts it decides, the advice count and where the reports are.
+        package func text(verbose: Bool = false) -> String {
+            var lines: [String] = []
+            if verbose {
+                lines.append(SummaryTable.render(folder.summary, scenarios: scenarios))
+            } else {
+                lines += FirstScreen.render(folder.samples, scenarios: scenarios)
+                lines.append(SummaryTable.fidelity)
+            }
             lines += notes.map { "note: \($0)" }
             let decided = VerdictReport.lines(verdicts)
-            if !decided.isEmpty { lines.append("\n" + decided) }
+            if !decided.isEmpty { lines.append(decided) }
             if let advice {
                 let phases = Set(advice.map { "\($0.scenario) \($0.strategy) \($0.variant) \($0.phase)" }).count
                 lines.append(
-                    "\nN+1 advice: \(advice.isEmpty ? "no repeated statement" : "\(advice.count) finding(s) in \(phases) phase(s)") at size \(formatCount(adviceSize)) (bench advise \(folder.path) prints them)"
+                    "N+1 advice: \(advice.isEmpty ? "no repeated statement" : "\(advice.count) finding(s) in \(phases) phase(s)") at size \(formatCount(adviceSize)) (bench advise \(folder.path) prints them)"
                 )
             }
-            lines.append("reports: \(folder.path)")
+            lines.append("reports: \(folder.path) (summary.txt: every series; report.html: the page)")
             return lines.joined(separator: "\n")
         }
+
+        package var text: String { text() }
     }
 
     /// Measures `plan` into `folder`. Ctrl-C, SIGTERM or SIGHUP leave the folder valid, holding the repetitions that
@@ -63,6 +71,7 @@ package enum RunPipeline {
                         .utf8))
         }) {
             let summary = folder.summary
+            try AtomicFile.write(SummaryTable.render(summary, scenarios: scenarios) + "\n", to: folder.file("summary.txt"))
             var warnings = publish(folder, publishing)
             let evidence = RunEvidence(samples: folder.samples, statements: folder.statements, info: folder.info)
             let verdicts = VerdictReport.judge(evidence, scenarios: catalogScenarios(besides: scenarios))
@@ -79,6 +88,10 @@ package enum RunPipeline {
                     String(decoding: try AdviceReport.json(findings), as: UTF8.self) + "\n", to: folder.file("advice.json"))
                 advice = findings
             }
+            try RunReport(
+                folder: folder.path, info: folder.info, summary: summary, samples: folder.samples, scenarios: scenarios, verdicts: verdicts,
+                advice: advice ?? []
+            ).write()
             return Conclusion(
                 folder: folder, scenarios: scenarios, verdicts: verdicts, notes: PhaseNotes.notes(summary, scenarios: scenarios),
                 advice: advice, adviceSize: pass.size, warnings: warnings)
@@ -175,5 +188,22 @@ package enum RunPipeline {
     package static func catalogScenarios(besides scenarios: [Scenario]) -> [Scenario] {
         let catalog = (try? ScenarioCatalog(folder: ScenarioCatalog.defaultFolder()))?.scenarios ?? []
         return scenarios + catalog.filter { builtIn in !scenarios.contains { $0.name == builtIn.name } }
+    }
+
+    /// Writes a finished run folder's report.md and report.html again (after `scripts/plot.py` drew its plots): the
+    /// verdicts judged anew from its files, the advice its advice.json holds.
+    package static func report(folder: String, catalogFolder: String?) throws -> (markdown: String, warnings: [String]) {
+        let info = try RunInfo.load((folder as NSString).appendingPathComponent("run.json"))
+        let evidence = try RunEvidence.load(folder: folder)
+        let samples = try SamplesFile.load((folder as NSString).appendingPathComponent("samples.csv")).samples
+        let (scenarios, warnings) = try Self.scenarios(measuredBy: info, names: info.scenarios, catalogFolder: catalogFolder, lenient: true)
+        let verdicts = VerdictReport.judge(evidence, scenarios: catalogScenarios(besides: scenarios))
+        let advicePath = (folder as NSString).appendingPathComponent("advice.json")
+        let advice = try FileManager.default.contents(atPath: advicePath).map { try AdviceReport.decode($0, file: advicePath) } ?? []
+        let report = RunReport(
+            folder: folder, info: info, summary: SummaryFile.summarize(samples), samples: samples, scenarios: scenarios,
+            verdicts: verdicts, advice: advice)
+        try report.write()
+        return (report.markdown, warnings)
     }
 }

@@ -67,6 +67,9 @@ package struct RunInfo: Codable, Sendable {
     /// before it was recorded.
     package var schedules: [String: Schedule]?
 
+    /// Content hashes of each scenario's file and model (absent in runs before they were recorded).
+    package var definitionHashes: [String: DefinitionHash]?
+
     /// What one scenario of a run was measured at.
     package struct Schedule: Codable, Sendable, Equatable {
         package let sizes: [Int]

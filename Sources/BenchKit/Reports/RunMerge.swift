@@ -49,6 +49,8 @@ package enum RunMerge {
         info.scenarios = asRepetitions ? info.scenarios : infos.flatMap(\.scenarios)
         let origins = infos.compactMap(\.scenarioOrigins)
         info.scenarioOrigins = origins.isEmpty ? nil : origins.reduce(into: [:]) { $0.merge($1) { first, _ in first } }
+        let hashes = infos.compactMap(\.definitionHashes)
+        info.definitionHashes = hashes.isEmpty ? nil : hashes.reduce(into: [:]) { $0.merge($1) { first, _ in first } }
         let schedules = infos.compactMap(\.schedules)
         info.schedules =
             schedules.isEmpty

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The summary a run prints: per scenario, one line per (strategy, variant, size, phase) with the median
-/// time and its 95% interval, the ratio to raw SQLite, the exact counters, peak memory and the growth fit.
+/// Every series of a run as text (summary.txt, and `bench run --verbose`): per scenario, one line per (strategy,
+/// variant, size, phase) with the median time and its interval (95% from 6 repetitions, else the range and its real
+/// coverage), the ratio to the floor, the exact counters, peak memory in MiB and the growth fit.
 package enum SummaryTable {
     /// What the numbers mean off a device, under every table of results.
     package static let fidelity =
@@ -29,7 +30,7 @@ package enum SummaryTable {
             let measureHeader = measure == .wallMs ? "wall ms (median [95% CI])" : "instructions (median)"
             var table = TextTable(header: [
                 "strategy", "variant", "size", "phase", measureHeader, "x floor", "sql", "faults obj/rel",
-                "rows", "peak MB", "growth",
+                "rows", "peak MiB", "growth",
             ])
             var previousGroup: (Strategy, Variant, Int)?
             var fewest = Int.max
@@ -38,7 +39,7 @@ package enum SummaryTable {
                 func value(_ metric: Metric) -> String { byKey[row.key.with(metric)]?.summary.map { formatNumber($0.median) } ?? "-" }
                 let peak = byKey[row.key.with(.peakRSSBytes)]?.summary.map { String(format: "%.1f", $0.median / 1_048_576) } ?? "-"
                 // A distribution-free 95% interval of the median needs 6 samples; fewer show the median alone.
-                let time =
+                let measured =
                     row.summary.map { stats -> String in
                         fewest = min(fewest, stats.n)
                         guard measure == .wallMs else { return formatNumber(stats.median) }
@@ -46,6 +47,9 @@ package enum SummaryTable {
                             ? String(format: "%.3g [%.3g, %.3g]", stats.median, stats.ciLow, stats.ciHigh)
                             : String(format: "%.3g", stats.median) + " (n=\(stats.n))"
                     } ?? "-"
+                // A phase whose save a delete rule or validation refused measured the refusal, not the work.
+                let refused = byKey[row.key.with(.failedSaves)]?.summary.map { $0.median > 0 } ?? false
+                let time = refused ? "refused save: \(measured)" : measured
                 let fit = fits.first {
                     $0.scenario == scenario && $0.strategy == row.key.strategy && $0.variant == row.key.variant
                         && $0.phase == row.key.phase && $0.metric == measure

@@ -10,6 +10,8 @@ struct DeclaredModel: Sendable {
     let notes: [String]
     /// Where the model came from, for messages and reports.
     let source: String
+    /// The model file's path as read (nil for an inline model).
+    var path: String?
 
     /// Loads the model `value` names, relative to the folder of `file`.
     static func load(_ value: JSONValue, file: String) throws -> DeclaredModel {
@@ -18,7 +20,7 @@ struct DeclaredModel: Sendable {
             let resolved =
                 path.hasPrefix("/") ? path : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
             let model = try XcodeModel.load(path: resolved)
-            return DeclaredModel(entities: model.entities, notes: model.notes, source: path)
+            return DeclaredModel(entities: model.entities, notes: model.notes, source: path, path: resolved)
         case let .object(object):
             let xml = try contentsXML(object, file: file)
             let model = try XcodeModel.parse(Data(xml.utf8), path: "\(file) (inline model)")

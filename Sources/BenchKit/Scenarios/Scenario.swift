@@ -29,6 +29,16 @@ package struct Scenario: Sendable {
     /// The model it runs, for listings.
     package var modelSource: String { declared.model.source }
 
+    /// The content hashes of its scenario file and model file, for run.json: a changed definition is said by compare.
+    package var definitionHash: DefinitionHash {
+        switch origin {
+        case let .file(path):
+            return DefinitionHash(scenario: ContentHash.of(path: path), model: declared.model.path.flatMap(ContentHash.of))
+        case let .generated(model):
+            return DefinitionHash(scenario: nil, model: ContentHash.of(path: model))
+        }
+    }
+
     /// Every combination of the variant axes (one empty variant when there are none).
     package var variants: [Variant] {
         var combinations: [[(name: String, value: VariantValue)]] = [[]]

@@ -194,8 +194,9 @@ package struct ScenarioCatalog: Sendable {
                 "cannot read the scenario folder \(folder); pass --scenarios DIR pointing at the repository's Scenarios folder")
         }
         var scenarios: [Scenario] = []
-        // `*.schema.json` is the scenario files' JSON Schema, for editors; not a scenario.
-        for file in files.sorted() where file.hasSuffix(".json") && !file.hasSuffix(".schema.json") {
+        // `*.schema.json` is the scenario files' JSON Schema, for editors, and budgets.json the budgets `bench budget`
+        // checks: neither is a scenario.
+        for file in files.sorted() where file.hasSuffix(".json") && !file.hasSuffix(".schema.json") && file != "budgets.json" {
             let scenario = try ScenarioFile.load((folder as NSString).appendingPathComponent(file))
             if let other = scenarios.first(where: { $0.name == scenario.name }) {
                 throw BenchError.invalidInput("\(scenario.file): scenario name '\(scenario.name)' is also used by \(other.file)")

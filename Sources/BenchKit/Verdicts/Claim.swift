@@ -122,8 +122,9 @@ package struct ClaimSource: Sendable, Encodable {
             let section = title[range.upperBound...].drop { $0 != ")" }.dropFirst().drop { $0 == "," || $0 == " " }
             return section.isEmpty ? String(seed) : "\(seed) \(section)"
         }
-        let name = (author ?? title).split(separator: " (").first.map(String.init) ?? title
-        let year = date.flatMap { date in date.split(whereSeparator: { !$0.isNumber }).first { $0.count == 4 } }
+        let name = (author ?? title).components(separatedBy: " (").first ?? title
+        var year: String?
+        if let date { year = date.split(whereSeparator: { !$0.isNumber }).map(String.init).first { $0.count == 4 } }
         return year.map { "\(name), \($0)" } ?? name
     }
 

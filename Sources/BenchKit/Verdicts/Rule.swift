@@ -21,7 +21,7 @@ package indirect enum Rule: Sendable {
     /// A claim an emulation cannot judge, and why.
     case cannotJudge(String)
 
-    package enum Expect: Sendable {
+    package enum Expect: Sendable, Equatable {
         case lower, higher
         /// Higher or no different: a larger option is not better.
         case notLower
@@ -144,7 +144,7 @@ private struct Judging {
             let first = x.first { $0.size == size }!.values
             let second = y.first { $0.size == size }!.values
             self.sizes.insert(size)
-            let (direction, line) = decide(a, first, b, second, metric, size: size)
+            let (direction, line) = decide(a, first, b, second, metric, size: size, expect: expect)
             evidence.append("size \(formatCount(size)): \(line)")
             let outcome: Outcome
             switch (direction, expect) {
@@ -167,7 +167,8 @@ private struct Judging {
 
     /// How `first` (series a) compares with `second` (series b) at one size, and the evidence line.
     private mutating func decide(
-        _ a: SeriesSelector, _ first: [Double], _ b: SeriesSelector, _ second: [Double], _ metric: Metric, size: Int
+        _ a: SeriesSelector, _ first: [Double], _ b: SeriesSelector, _ second: [Double], _ metric: Metric, size: Int,
+        expect: Rule.Expect
     ) -> (Direction, String) {
         let x = SampleSummary(first)!
         let y = SampleSummary(second)!
@@ -216,6 +217,17 @@ private struct Judging {
                 against
                 + String(format: "; ratio %.2f [%.2f, %.2f] (%.1f%%)", wide.ratio, wide.low, wide.high, wide.coverage * 100)
             let margin = claim.margin
+            if expect == .notLower {
+                // Non-inferiority, one-sided: not lower by more than the margin holds, lower by more is the opposite.
+                if wide.low >= 1 / (1 + margin) { return (.higher, line) }
+                if wide.high < 1 / (1 + margin) { return (.lower, line) }
+                return (
+                    .unknown(
+                        String(
+                            format: "the ratio's interval [%.2f, %.2f] reaches below 1/(1+%@%%) and above it: more repetitions would tell",
+                            wide.low, wide.high, formatNumber(margin * 100))), line
+                )
+            }
             if narrow.low >= 1 / (1 + margin) && narrow.high <= 1 + margin { return (.equal, line) }
             if wide.high < 1 { return (.lower, line) }
             if wide.low > 1 { return (.higher, line) }

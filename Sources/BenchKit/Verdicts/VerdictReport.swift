@@ -21,7 +21,8 @@ package enum VerdictReport {
             return Verdict(
                 claim: claim, outcome: judgement.outcome, evidence: judgement.evidence, rule: judgement.rule,
                 basis: basis(judgement, claim: claim, run: run),
-                command: judgement.outcome.needsMoreData ? command(claim, scenarios: scenarios) : nil)
+                command: judgement.outcome.needsMoreData
+                    ? command(claim, scenarios: scenarios, ran: run.info?.profile, repetitions: judgement.repetitions.max()) : nil)
         }
     }
 
@@ -45,7 +46,17 @@ package enum VerdictReport {
     /// The `bench run` that gives the claim the sizes it is about and, for times and memory, the repetitions an
     /// interval needs: the smallest profile whose schedule in every scenario file has both; else the smallest with
     /// the sizes, the repetitions given on the command line; else the full profile with the sizes given too.
-    static func command(_ claim: Claim, scenarios: [Scenario]) -> String {
+    /// When the run already had that profile (an interval neither apart from 1 nor within the margin), the command
+    /// asks for twice its repetitions.
+    static func command(_ claim: Claim, scenarios: [Scenario], ran profile: Profile? = nil, repetitions: Int? = nil) -> String {
+        let command = baseCommand(claim, scenarios: scenarios)
+        if let profile, let repetitions, command.hasSuffix("--profile \(profile.rawValue)") {
+            return command + " --repetitions \(2 * repetitions + 1)"
+        }
+        return command
+    }
+
+    static func baseCommand(_ claim: Claim, scenarios: [Scenario]) -> String {
         let names = claim.scenarios.map(\.rawValue).joined(separator: " ")
         let needed = claim.rule.isStatistical ? Rule.repetitionsForAnInterval : 1
         let files = claim.scenarios.compactMap { name in scenarios.first { $0.name == name } }
@@ -103,10 +114,10 @@ package enum VerdictReport {
         let decided = verdicts.filter { !$0.outcome.needsMoreData }
         var lines: [String] = []
         if !decided.isEmpty {
-            let width = min(36, decided.map { $0.outcome.label.count }.max()!)
-            lines.append("verdicts this run decides (bench verdicts RUN for the evidence, the sources and the rules):")
+            let width = decided.map { $0.outcome.headline.count }.max()!
+            lines.append("verdicts this run decides (bench verdicts RUN for the evidence, the parts, the sources and the rules):")
             for verdict in decided {
-                let label = verdict.outcome.label
+                let label = verdict.outcome.headline
                 lines.append(
                     "  " + label + String(repeating: " ", count: max(1, width - label.count + 2))
                         + "\(verdict.claim.statement) (\(verdict.claim.source.short))")

@@ -1,0 +1,188 @@
+import Foundation
+
+/// report.md and report.html from one outline: the same sections, headings and tables in both.
+extension RunReport {
+    /// A section of the page: a heading, paragraphs, tables, images and a collapsed list.
+    enum Block {
+        case heading(Int, String)
+        case paragraph(String)
+        case table(header: [String], rows: [[String]])
+        case image(path: String, caption: String)
+        case collapsed(summary: String, items: [String])
+        case list([String])
+    }
+
+    var outline: [Block] {
+        var blocks: [Block] = [
+            .heading(1, "RelBench run \((folder as NSString).lastPathComponent)"),
+            .paragraph(facts),
+            .paragraph(VerdictReport.fidelity),
+            .heading(2, "What this run measured"),
+        ]
+        let plots = self.plots
+        for scenario in orderedScenarios {
+            blocks.append(.heading(3, scenario.name.rawValue))
+            blocks.append(.paragraph("\(scenario.description) (model: \(scenario.modelSource))"))
+            let values = Dictionary(grouping: samples.filter { $0.key.scenario == scenario.name }, by: \.key).mapValues {
+                $0.compactMap(\.value)
+            }
+            let measure: Metric = values.keys.contains { $0.metric == .wallMs } ? .wallMs : .instructions
+            if let size = values.keys.filter({ $0.strategy == .objectGraph && $0.metric == measure }).map(\.size).max(),
+                let headline = FirstScreen.headline(scenario.name, size: size, measure: measure, values: values)
+            {
+                blocks.append(.paragraph("At a glance: \(headline)."))
+            }
+            let table = rows(scenario.name)
+            blocks.append(.table(header: table.header, rows: table.rows))
+            for (stem, caption) in [
+                ("time-\(scenario.name)", "time against size"), ("statements-\(scenario.name)", "statements and faults"),
+            ]
+            where plots.contains(stem) {
+                blocks.append(.image(path: "plots/\(stem).png", caption: "\(scenario.name): \(caption)"))
+            }
+        }
+        let losses = summary.filter { $0.key.metric == .lossRate }
+        if !losses.isEmpty {
+            var byKey: [SeriesKey: SummaryRow] = [:]
+            for row in summary { byKey[row.key] = row }
+            func value(_ key: SeriesKey, _ metric: Metric) -> String {
+                byKey[key.with(metric)]?.summary.map { formatNumber($0.median) } ?? "-"
+            }
+            blocks.append(.heading(2, "Data loss"))
+            blocks.append(
+                .paragraph(
+                    "The memberships each series saved against those a new context read back (a to-many without inverse keeps one owner per member)."
+                ))
+            blocks.append(
+                .table(
+                    header: ["scenario", "strategy", "variant", "size", "phase", "links intended", "persisted", "lost", "loss rate"],
+                    rows: losses.map { row in
+                        [
+                            row.key.scenario.rawValue, row.key.strategy.rawValue,
+                            row.key.variant.isEmpty ? "-" : row.key.variant.description,
+                            formatCount(row.key.size), row.key.phase.rawValue, value(row.key, .linksIntended),
+                            value(row.key, .linksPersisted),
+                            value(row.key, .linksLost), row.summary.map { String(format: "%.4f", $0.median) } ?? "-",
+                        ]
+                    }))
+        }
+        blocks.append(.heading(2, "Verdicts this run decided"))
+        if decided.isEmpty {
+            blocks.append(.paragraph("None: the run measured no scenario a claim rests on, or too little of it."))
+        } else {
+            blocks.append(
+                .table(
+                    header: ["verdict", "claim", "source", "evidence", "rests on"],
+                    rows: decided.map { verdict in
+                        [
+                            verdict.outcome.label, verdict.claim.statement,
+                            verdict.claim.source.citation + (verdict.claim.source.url.map { " <\($0)>" } ?? ""),
+                            (verdict.evidence + (verdict.outcome.reason.map { ["why: \($0)"] } ?? [])).joined(separator: "\n"),
+                            verdict.basis,
+                        ]
+                    }))
+        }
+        if !undecided.isEmpty {
+            blocks.append(
+                .paragraph(
+                    "\(undecided.count) claim(s) need a larger run: "
+                        + undecided.map { "\($0.claim.id) (`\($0.command ?? "")`)" }.joined(separator: ", ")
+                ))
+        }
+        if !unmeasured.isEmpty {
+            blocks.append(
+                .collapsed(
+                    summary: "\(unmeasured.count) claim(s) about scenarios this run did not measure",
+                    items: unmeasured.map { "\($0.claim.id): \($0.claim.statement) (`\($0.command ?? "")`)" }))
+        }
+        if !advice.isEmpty {
+            blocks.append(.heading(2, "N+1 advice"))
+            blocks.append(.list(advice.map(\.line)))
+        }
+        return blocks
+    }
+
+    package var markdown: String {
+        var lines: [String] = []
+        for block in outline {
+            switch block {
+            case let .heading(level, text): lines += [String(repeating: "#", count: level) + " " + text, ""]
+            case let .paragraph(text): lines += [text, ""]
+            case let .table(header, rows):
+                lines.append("| " + header.map(cell).joined(separator: " | ") + " |")
+                lines.append("|" + header.map { _ in "---|" }.joined())
+                for row in rows { lines.append("| " + row.map(cell).joined(separator: " | ") + " |") }
+                lines.append("")
+            case let .image(path, caption): lines += ["![\(caption)](\(path))", ""]
+            case let .collapsed(summary, items):
+                lines += ["<details><summary>\(summary)</summary>", ""] + items.map { "- \($0)" } + ["", "</details>", ""]
+            case let .list(items): lines += items.map { "- \($0)" } + [""]
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    package var html: String {
+        var body: [String] = []
+        for block in outline {
+            switch block {
+            case let .heading(level, text): body.append("<h\(level)>\(escape(text))</h\(level)>")
+            case let .paragraph(text): body.append("<p>\(inline(text))</p>")
+            case let .table(header, rows):
+                body.append(
+                    "<div class=\"scroll\"><table><thead><tr>" + header.map { "<th>\(escape($0))</th>" }.joined() + "</tr></thead><tbody>")
+                for row in rows {
+                    body.append(
+                        "<tr>" + row.map { "<td>\(escape($0).replacingOccurrences(of: "\n", with: "<br>"))</td>" }.joined() + "</tr>")
+                }
+                body.append("</tbody></table></div>")
+            case let .image(path, caption):
+                body.append(
+                    "<figure><img src=\"\(escape(path))\" alt=\"\(escape(caption))\"><figcaption>\(escape(caption))</figcaption></figure>")
+            case let .collapsed(summary, items):
+                body.append(
+                    "<details><summary>\(escape(summary))</summary><ul>" + items.map { "<li>\(inline($0))</li>" }.joined()
+                        + "</ul></details>")
+            case let .list(items): body.append("<ul>" + items.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
+            }
+        }
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>RelBench run \(escape((folder as NSString).lastPathComponent))</title>
+            <style>
+            body { font: 14px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #1f2328; }
+            h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #d0d7de; padding-bottom: .2em; margin-top: 1.6em; }
+            table { border-collapse: collapse; font-size: 12.5px; } th, td { border: 1px solid #d0d7de; padding: 3px 7px; text-align: left; vertical-align: top; }
+            th { background: #f6f8fa; } .scroll { overflow-x: auto; } code { background: #f6f8fa; padding: 0 .3em; }
+            figure { margin: 1em 0; } img { max-width: 100%; border: 1px solid #d0d7de; } figcaption { color: #57606a; font-size: 12px; }
+            details { margin: .8em 0; } summary { cursor: pointer; }
+            </style></head><body>
+            \(body.joined(separator: "\n"))
+            </body></html>
+
+            """
+    }
+
+    /// Writes report.md and report.html into the run folder.
+    package func write() throws {
+        try AtomicFile.write(markdown, to: (folder as NSString).appendingPathComponent("report.md"))
+        try AtomicFile.write(html, to: (folder as NSString).appendingPathComponent("report.html"))
+    }
+
+    private func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: "<br>")
+    }
+
+    private func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+            of: ">", with: "&gt;"
+        )
+        .replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// Escaped text with `code` spans.
+    private func inline(_ text: String) -> String {
+        let parts = escape(text).components(separatedBy: "`")
+        return parts.enumerated().map { $0.offset % 2 == 1 ? "<code>\($0.element)</code>" : $0.element }.joined()
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// What `bench run` prints when it is over, for a person to read at a glance (as hyperfine does): per scenario one
+/// headline at its largest size, on ObjectGraph: the variant that ran the fewest statements against the one that
+/// ran the most, and how their times compare, with the interval of the ratio when the repetitions give one. The full
+/// tables go to summary.txt (and to the terminal with --verbose).
+package enum FirstScreen {
+    package static func render(_ samples: [SampleRecord], scenarios: [Scenario]) -> [String] {
+        var values: [SeriesKey: [Double]] = [:]
+        for sample in samples { if let value = sample.value { values[sample.key, default: []].append(value) } }
+        var order: [ScenarioName] = []
+        for name in scenarios.map(\.name) + samples.map(\.key.scenario) where !order.contains(name) { order.append(name) }
+        var lines: [String] = []
+        for scenario in order {
+            let keys = values.keys.filter { $0.scenario == scenario && $0.strategy == .objectGraph }
+            let measure: Metric = keys.contains { $0.metric == .wallMs } ? .wallMs : .instructions
+            guard let size = keys.filter({ $0.metric == measure }).map(\.size).max() else { continue }
+            let sizes = Set(keys.map(\.size)).sorted()
+            let variants = Set(keys.map(\.variant.description)).count
+            lines.append(
+                "\(scenario) (\(variants == 1 ? "1 variant" : "\(variants) variants"), size\(sizes.count == 1 ? "" : "s") \(sizes.map(formatCount).joined(separator: ", ")))"
+            )
+            if let headline = headline(scenario, size: size, measure: measure, values: values) { lines.append("  " + headline) }
+        }
+        return lines
+    }
+
+    /// The phase and the two variants differing in one axis whose statements differ most (the first phase when none
+    /// do), said in one line: the axis values that differ, the others in parentheses.
+    static func headline(_ scenario: ScenarioName, size: Int, measure: Metric, values: [SeriesKey: [Double]]) -> String? {
+        let rows = values.keys.filter { $0.scenario == scenario && $0.strategy == .objectGraph && $0.size == size && $0.metric == measure }
+        func statements(_ key: SeriesKey) -> Double { values[key.with(.sqlStatements)].map(Statistics.median) ?? 0 }
+        func differing(_ a: SeriesKey, _ b: SeriesKey) -> [String] {
+            a.variant.values.map(\.name).filter { a.variant[$0]?.description != b.variant[$0]?.description }
+        }
+        var best: (low: SeriesKey, high: SeriesKey, spread: Double)?
+        for phase in Set(rows.map(\.phase)).sorted() {
+            let arms = rows.filter { $0.phase == phase }.sorted { $0.variant.description < $1.variant.description }
+            for low in arms {
+                for high in arms where differing(low, high).count == 1 && statements(high) > statements(low) {
+                    let spread = statements(high) - statements(low)
+                    if spread > (best?.spread ?? 0) { best = (low, high, spread) }
+                }
+            }
+        }
+        let unit = measure == .wallMs ? "ms" : "instructions"
+        func time(_ key: SeriesKey) -> String {
+            let median = Statistics.median(values[key] ?? [])
+            return measure == .wallMs ? String(format: "%.3g ms", median) : formatCount(median) + " " + unit
+        }
+        func refusedNote(_ keys: [SeriesKey]) -> String {
+            let refused = keys.compactMap { key -> String? in
+                guard let failed = values[key.with(.failedSaves)].map(Statistics.median), failed > 0 else { return nil }
+                return "\(key.variant.description.isEmpty ? "its" : key.variant.description) save refused \(formatCount(failed))×"
+            }
+            return refused.isEmpty ? "" : " (" + refused.joined(separator: "; ") + ")"
+        }
+        guard let best else {
+            guard
+                let first = rows.sorted(by: { ($0.phase.rawValue, $0.variant.description) < ($1.phase.rawValue, $1.variant.description) })
+                    .first
+            else { return nil }
+            return
+                "\(first.phase): \(formatCount(statements(first))) statements, \(time(first)) at \(formatCount(size))\(refusedNote([first]))"
+        }
+        let axis = differing(best.low, best.high)[0]
+        let shared = best.low.variant.values.filter { $0.name != axis }.map { "\($0.name)=\($0.value)" }
+        return
+            "\(best.low.phase): \(axis)=\(best.low.variant[axis]!) ran \(formatCount(statements(best.low))) statements against \(formatCount(statements(best.high))) for \(axis)=\(best.high.variant[axis]!)"
+            + (shared.isEmpty ? "" : " (\(shared.joined(separator: ";")))") + ", "
+            + ratio(values[best.low] ?? [], values[best.high] ?? [], unit: unit)
+            + " at \(formatCount(size))\(refusedNote([best.low, best.high]))"
+    }
+
+    /// `2.3× faster [2.1, 2.5]`, `1.1× slower [1.0, 1.2]`, or `4.1× faster (3 repetitions: no interval)`.
+    static func ratio(_ first: [Double], _ second: [Double], unit: String) -> String {
+        let a = Statistics.median(first)
+        let b = Statistics.median(second)
+        guard a > 0, b > 0 else { return "times \(formatNumber(a)) against \(formatNumber(b)) \(unit)" }
+        let faster = a <= b
+        let factor = faster ? b / a : a / b
+        let word = faster ? "faster" : "slower"
+        if let interval = ShiftInterval(second, first, level: 0.95) {
+            let (low, high) = faster ? (interval.low, interval.high) : (1 / interval.high, 1 / interval.low)
+            return String(format: "%.2g× %@ [%.2g, %.2g]", factor, word, low, high)
+        }
+        return String(format: "%.2g× %@ (%d repetitions: no interval)", factor, word, min(first.count, second.count))
+    }
+}

@@ -50,3 +50,48 @@ package struct ShiftInterval: Sendable, Equatable {
         return (k - 1, 1 - 2 * below)
     }
 }
+
+/// The ratio of two arms measured in the same rounds (the runner interleaves the repetitions of a scenario's arms,
+/// round by round): the Hodges-Lehmann estimate of the median log ratio of each round's pair, with the exact
+/// interval of the Wilcoxon signed-rank test (Walsh averages). Pairing by round takes out what a round shares, such
+/// as the machine's level for a minute, which unpaired samples carry into the interval.
+package struct PairedShiftInterval: Sendable, Equatable {
+    package let ratio: Double
+    package let low: Double
+    package let high: Double
+    package let coverage: Double
+
+    /// `pairs` of positive values (a, b) of one round each; nil for too few pairs for `level` (5 cannot give 95%).
+    package init?(_ pairs: [(Double, Double)], level: Double, scale: Double? = nil) {
+        guard pairs.count >= 2, pairs.allSatisfy({ $0.0.isFinite && $0.1.isFinite }) else { return nil }
+        if scale == nil, !pairs.allSatisfy({ $0.0 > 0 && $0.1 > 0 }) { return nil }
+        let differences = pairs.map { scale == nil ? log($0.0) - log($0.1) : $0.0 - $0.1 }
+        let n = differences.count
+        // The number of subsets of 1...n with each rank sum: the exact distribution of the signed-rank statistic.
+        var counts = [Double](repeating: 0, count: n * (n + 1) / 2 + 1)
+        counts[0] = 1
+        for rank in 1...n {
+            for sum in stride(from: counts.count - 1, through: rank, by: -1) { counts[sum] += counts[sum - rank] }
+        }
+        let total = counts.reduce(0, +)
+        let tail = (1 - level) / 2
+        var cumulative = 0.0
+        var k = 0
+        for count in counts {
+            cumulative += count / total
+            if cumulative <= tail * (1 + 1e-12) { k += 1 } else { break }
+        }
+        guard k >= 1 else { return nil }
+        var walsh: [Double] = []
+        walsh.reserveCapacity(n * (n + 1) / 2)
+        for i in 0..<n { for j in i..<n { walsh.append((differences[i] + differences[j]) / 2) } }
+        walsh.sort()
+        let m = walsh.count
+        let middle = m % 2 == 1 ? walsh[m / 2] : (walsh[m / 2 - 1] + walsh[m / 2]) / 2
+        func ratio(_ shift: Double) -> Double { scale.map { 1 + shift / $0 } ?? exp(shift) }
+        self.ratio = ratio(middle)
+        low = ratio(walsh[k - 1])
+        high = ratio(walsh[m - k])
+        coverage = 1 - 2 * counts[0..<k].reduce(0, +) / total
+    }
+}

@@ -14,6 +14,9 @@ package struct Claim: Sendable {
     package var sizes: SizeScope = .any
     /// Two timings or memory figures within this share of each other are no difference (two one-sided tests).
     package var margin = 0.10
+    /// The repetitions a timing needs a series: 6 give a 95% interval; a claim about small differences in a
+    /// sub-millisecond phase needs more to tell them from the machine's spikes.
+    package var repetitions = Rule.repetitionsForAnInterval
     /// The scenarios whose series the rule reads.
     package let scenarios: [ScenarioName]
     /// The figure of the report that shows the evidence (a plot file's stem under plots/), if any.
@@ -24,8 +27,10 @@ package struct Claim: Sendable {
 
     package init(
         id: String, statement: String, test: String? = nil, source: ClaimSource, asserts: Assertion, sizes: SizeScope = .any,
-        margin: Double = 0.10, scenarios: [ScenarioName], figure: String?, rule: Rule, inferred: [String] = []
+        margin: Double = 0.10, repetitions: Int = Rule.repetitionsForAnInterval, scenarios: [ScenarioName], figure: String?, rule: Rule,
+        inferred: [String] = []
     ) {
+        self.repetitions = repetitions
         self.id = id
         self.statement = statement
         self.test = test

@@ -291,7 +291,8 @@ package enum ClaimCatalog {
                 "Core Data fetch requests, objc.io issue 4", author: "Daniel Eggert",
                 url: "https://www.objc.io/issues/4-core-data/core-data-fetch-requests/",
                 date: "2013-09-09", numbers: "the advice: about twice the rows a screen shows; no figures"),
-            asserts: .directionFromCounts, sizes: .atLeast(1000), margin: 0.2, scenarios: ["batch-size"], figure: "batch-size-objectgraph",
+            asserts: .directionFromCounts, sizes: .atLeast(1000), margin: 0.2, repetitions: 15, scenarios: ["batch-size"],
+            figure: "batch-size-objectgraph",
             rule: .all(
                 ["100", "500", "1000"].map { batch in
                     (

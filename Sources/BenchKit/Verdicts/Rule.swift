@@ -199,23 +199,39 @@ private struct Judging {
                     )
                 }
             }
-            guard min(x.n, y.n) >= Rule.repetitionsForAnInterval else {
+            guard min(x.n, y.n) >= claim.repetitions else {
                 return (
                     .unknown(
-                        "needs \(Rule.repetitionsForAnInterval) repetitions a series for a 95% interval; this run has \(min(x.n, y.n))"),
+                        claim.repetitions == Rule.repetitionsForAnInterval
+                            ? "needs \(claim.repetitions) repetitions a series for a 95% interval; this run has \(min(x.n, y.n))"
+                            : "needs \(claim.repetitions) repetitions a series to tell its small differences from the machine's noise; this run has \(min(x.n, y.n))"
+                    ),
                     against
                 )
             }
             // Memory a phase held may be zero or negative: its shift is taken in bytes, against b's median (64 KiB at least).
             let scale = metric.unit == "bytes" ? max(abs(y.median), 65536) : nil
-            guard let wide = ShiftInterval(first, second, level: 0.95, scale: scale),
+            // Arms of one scenario ran round by round, interleaved: each round's pair shares the machine's state, so
+            // the paired interval is used where every repetition has its pair.
+            let paired = pairs(a, b, metric, size: size)
+            let interval: (wide: (ratio: Double, low: Double, high: Double, coverage: Double), narrow: (low: Double, high: Double))
+            if let paired, let wide = PairedShiftInterval(paired, level: 0.95, scale: scale),
+                let narrow = PairedShiftInterval(paired, level: 0.90, scale: scale)
+            {
+                interval = ((wide.ratio, wide.low, wide.high, wide.coverage), (narrow.low, narrow.high))
+            } else if let wide = ShiftInterval(first, second, level: 0.95, scale: scale),
                 let narrow = ShiftInterval(first, second, level: 0.90, scale: scale)
-            else {
+            {
+                interval = ((wide.ratio, wide.low, wide.high, wide.coverage), (narrow.low, narrow.high))
+            } else {
                 return (.unknown("a value is not positive, so no ratio can be taken"), against)
             }
+            let (wide, narrow) = interval
             let line =
                 against
-                + String(format: "; ratio %.2f [%.2f, %.2f] (%.1f%%)", wide.ratio, wide.low, wide.high, wide.coverage * 100)
+                + String(
+                    format: "; ratio %.2f [%.2f, %.2f] (%.1f%%%@)", wide.ratio, wide.low, wide.high, wide.coverage * 100,
+                    paired == nil ? "" : ", paired by round")
             let margin = claim.margin
             if expect == .notLower {
                 // Non-inferiority, one-sided: not lower by more than the margin holds, lower by more is the opposite.
@@ -238,6 +254,15 @@ private struct Judging {
                         wide.low, wide.high, formatNumber(margin * 100))), line
             )
         }
+    }
+
+    /// Each round's values of two arms of one scenario, when every repetition of each has its pair.
+    private func pairs(_ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, size: Int) -> [(Double, Double)]? {
+        guard a.scenario == b.scenario, let first = run.rounds(a, metric).first(where: { $0.size == size })?.values,
+            let second = run.rounds(b, metric).first(where: { $0.size == size })?.values, first.count == second.count,
+            zip(first, second).allSatisfy({ $0.repetition == $1.repetition })
+        else { return nil }
+        return zip(first, second).map { ($0.value, $1.value) }
     }
 
     // MARK: Values, trends and growth

@@ -3,14 +3,17 @@ import Foundation
 /// What a run gives the rules: every sample of every series (intervals need them), ObjectGraph's statements per
 /// phase (to tell whether two arms gave SQLite the same work), and the profile and schedule it ran.
 package struct RunEvidence: Sendable {
-    private var samples: [SeriesKey: [Double]] = [:]
+    /// Each series' values with the repetition (the round) each was measured in.
+    private var samples: [SeriesKey: [(repetition: Int, value: Double)]] = [:]
     private var statements: [PhaseStatements.Key: PhaseStatements] = [:]
     /// Whether the run recorded its statements (runs before statements.csv did not).
     package let hasStatements: Bool
     package let info: RunInfo?
 
     package init(samples: [SampleRecord], statements: [PhaseStatements], info: RunInfo?, hasStatements: Bool = true) {
-        for sample in samples { if let value = sample.value { self.samples[sample.key, default: []].append(value) } }
+        for sample in samples {
+            if let value = sample.value { self.samples[sample.key, default: []].append((sample.repetition, value)) }
+        }
         for phase in statements { self.statements[phase.key] = phase }
         self.hasStatements = hasStatements
         self.info = info
@@ -29,10 +32,15 @@ package struct RunEvidence: Sendable {
     /// Whether the run measured anything of `scenario`.
     func measured(_ scenario: ScenarioName) -> Bool { samples.keys.contains { $0.scenario == scenario } }
 
-    /// The series' samples by size, smallest first.
+    /// The series' samples by size, smallest first, each in the order of its repetitions.
     func series(_ selector: SeriesSelector, _ metric: Metric) -> [(size: Int, values: [Double])] {
+        rounds(selector, metric).map { (size: $0.size, values: $0.values.map(\.value)) }
+    }
+
+    /// The series' samples by size with the repetition each was measured in.
+    func rounds(_ selector: SeriesSelector, _ metric: Metric) -> [(size: Int, values: [(repetition: Int, value: Double)])] {
         samples.filter { $0.key.metric == metric && selector.matches($0.key) }
-            .map { (size: $0.key.size, values: $0.value) }.sorted { $0.size < $1.size }
+            .map { (size: $0.key.size, values: $0.value.sorted { $0.repetition < $1.repetition }) }.sorted { $0.size < $1.size }
     }
 
     /// ObjectGraph's statements for the series' variant and phase at `size`.

@@ -58,7 +58,7 @@ package enum VerdictReport {
 
     static func baseCommand(_ claim: Claim, scenarios: [Scenario]) -> String {
         let names = claim.scenarios.map(\.rawValue).joined(separator: " ")
-        let needed = claim.rule.isStatistical ? Rule.repetitionsForAnInterval : 1
+        let needed = claim.rule.isStatistical ? claim.repetitions : 1
         let files = claim.scenarios.compactMap { name in scenarios.first { $0.name == name } }
         guard files.count == claim.scenarios.count else { return "bench run \(names) --profile default" }
         func hasSizes(_ profile: Profile) -> Bool {

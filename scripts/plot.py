@@ -322,13 +322,16 @@ def plot_statements(rows, folder):
                     positions.append(index + (offset - (len(shown) - 1) / 2) * width)
                     values.append(match[0]["median"])
             axis.barh(positions, values, width, label=label, color=palette[metric])
-        axis.set_xscale("log")
+        drawn = [r["median"] for r in data if r["size"] == size and r["median"] > 0 and r["metric"] in dict(shown)]
+        # A log scale where the counts span a decade or more; a linear one otherwise (all ones on a log axis say less).
+        if drawn and max(drawn) / min(drawn) >= 10:
+            axis.set_xscale("log")
         axis.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.6g}"))
         axis.set_yticks(range(len(groups)))
         labels = [" ".join(part for part in (s, v, p if several_phases else "") if part) for s, v, p in groups]
         axis.set_yticklabels(labels, fontsize=7)
         axis.invert_yaxis()
-        axis.set_xlabel("count per phase (log scale; no bar: zero, or not measured by a peer)", fontsize=8)
+        axis.set_xlabel(f"count per phase ({'log scale; ' if axis.get_xscale() == 'log' else ''}no bar: zero, or not measured by a peer)", fontsize=8)
         title = f"{scenario}: statements and faults, size {size:,}"
         if zero:
             title += f" ({' and '.join(zero)}: 0 everywhere)"

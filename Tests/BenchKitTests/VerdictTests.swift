@@ -181,6 +181,19 @@ import Testing
         #expect(held.high < 1)
     }
 
+    /// Arms measured round by round are paired: 7 pairs give the signed-rank interval of coverage 1 - 2·3/128, and
+    /// a level the two arms share in a round (a slow minute of the machine) leaves the ratio's interval narrow.
+    @Test func pairedRoundsGiveTheSignedRankInterval() throws {
+        let levels: [Double] = [1, 1.5, 1, 1.5, 1, 1.5, 1]
+        let pairs = levels.enumerated().map { index, level in (level * (2 + 0.01 * Double(index)), level * 1.0) }
+        let paired = try #require(PairedShiftInterval(pairs, level: 0.95))
+        #expect(abs(paired.coverage - (1 - 2 * 3.0 / 128)) < 1e-12)
+        #expect(paired.low > 1.99 && paired.high < 2.07)
+        let unpaired = try #require(ShiftInterval(pairs.map(\.0), pairs.map(\.1), level: 0.95))
+        #expect(unpaired.high - unpaired.low > 10 * (paired.high - paired.low))
+        #expect(PairedShiftInterval(Array(pairs.prefix(5)), level: 0.95) == nil)
+    }
+
     /// A variant is matched axis by axis, whatever the order the run wrote them in.
     @Test func selectorsMatchVariantsByAxis() {
         let selector = SeriesSelector("s", [("prefetch", "on"), ("keyPath", "to-one")], phase: "p")

@@ -55,3 +55,6 @@ package func withArticle(_ name: String) -> String {
         || ["uni", "use", "usa", "usu", "uti", "ura", "ure", "uro"].contains { name.lowercased().hasPrefix($0) }
     return ("AEIOUaeiou".contains(name.first ?? "x") && !youSound ? "an " : "a ") + name
 }
+
+/// `1 statement`, `1,032 statements`.
+package func counted(_ count: Int, _ noun: String) -> String { "\(formatCount(count)) \(noun)\(count == 1 ? "" : "s")" }

@@ -9,6 +9,7 @@ extension RunReport {
         case table(header: [String], rows: [[String]])
         case image(path: String, caption: String)
         case collapsed(summary: String, items: [String])
+        case collapsedTable(summary: String, header: [String], rows: [[String]])
         case list([String])
     }
 
@@ -32,8 +33,15 @@ extension RunReport {
             {
                 blocks.append(.paragraph("At a glance: \(headline)."))
             }
-            let table = rows(scenario.name)
-            blocks.append(.table(header: table.header, rows: table.rows))
+            if let size = largestSize(scenario.name) {
+                let largest = rows(scenario.name, size: size, strategy: .objectGraph)
+                blocks.append(
+                    .paragraph("ObjectGraph at size \(formatCount(size)), each variant (× floor: its time over the same SQL replayed):"))
+                blocks.append(.table(header: largest.header, rows: largest.rows))
+            }
+            let all = rows(scenario.name)
+            blocks.append(
+                .collapsedTable(summary: "every series of \(scenario.name) (\(all.rows.count) rows)", header: all.header, rows: all.rows))
             for (stem, caption) in [
                 ("time-\(scenario.name)", "time against size"), ("statements-\(scenario.name)", "statements and faults"),
             ]
@@ -117,6 +125,12 @@ extension RunReport {
             case let .collapsed(summary, items):
                 lines += ["<details><summary>\(summary)</summary>", ""] + items.map { "- \($0)" } + ["", "</details>", ""]
             case let .list(items): lines += items.map { "- \($0)" } + [""]
+            case let .collapsedTable(summary, header, rows):
+                lines += ["<details><summary>\(summary)</summary>", ""]
+                lines.append("| " + header.map(cell).joined(separator: " | ") + " |")
+                lines.append("|" + header.map { _ in "---|" }.joined())
+                for row in rows { lines.append("| " + row.map(cell).joined(separator: " | ") + " |") }
+                lines += ["", "</details>", ""]
             }
         }
         return lines.joined(separator: "\n")
@@ -144,6 +158,12 @@ extension RunReport {
                     "<details><summary>\(escape(summary))</summary><ul>" + items.map { "<li>\(inline($0))</li>" }.joined()
                         + "</ul></details>")
             case let .list(items): body.append("<ul>" + items.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
+            case let .collapsedTable(summary, header, rows):
+                body.append("<details><summary>\(escape(summary))</summary>")
+                body.append(
+                    "<div class=\"scroll\"><table><thead><tr>" + header.map { "<th>\(escape($0))</th>" }.joined() + "</tr></thead><tbody>")
+                for row in rows { body.append("<tr>" + row.map { "<td>\(escape($0))</td>" }.joined() + "</tr>") }
+                body.append("</tbody></table></div></details>")
             }
         }
         return """

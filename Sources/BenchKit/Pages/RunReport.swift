@@ -46,7 +46,7 @@ package struct RunReport {
 
     /// One row per (strategy, variant, size, phase) of a scenario: the time with its interval labelled by its real
     /// coverage, the ratio to the floor, the counts, peak memory; a refused save says so instead of a time.
-    func rows(_ scenario: ScenarioName) -> (header: [String], rows: [[String]]) {
+    func rows(_ scenario: ScenarioName, size only: Int? = nil, strategy: Strategy? = nil) -> (header: [String], rows: [[String]]) {
         var byKey: [SeriesKey: SummaryRow] = [:]
         for row in summary { byKey[row.key] = row }
         let measure: Metric = summary.contains { $0.key.scenario == scenario && $0.key.metric == .wallMs } ? .wallMs : .instructions
@@ -55,16 +55,19 @@ package struct RunReport {
             "statements", "faults (object/to-many)", "rows", "peak memory (MiB)",
         ]
         var rows: [[String]] = []
-        for row in summary where row.key.scenario == scenario && row.key.metric == measure {
+        for row in summary
+        where row.key.scenario == scenario && row.key.metric == measure && (only == nil || row.key.size == only)
+            && (strategy == nil || row.key.strategy == strategy)
+        {
             func value(_ metric: Metric) -> Double? { byKey[row.key.with(metric)]?.summary?.median }
             func count(_ metric: Metric) -> String { value(metric).map(formatNumber) ?? "-" }
-            var time = row.summary.map { formatNumber($0.median) } ?? "-"
+            var time = row.summary.map { Self.significant($0.median) } ?? "-"
             var interval = "-"
             if let stats = row.summary, measure == .wallMs, stats.n > 1 {
                 let coverage =
                     stats.n >= Rule.repetitionsForAnInterval
                     ? "95% CI of \(stats.n)" : "range of \(stats.n) (\(Int((1 - pow(2, Double(1 - stats.n))) * 100))%)"
-                interval = "[\(formatNumber(stats.ciLow)), \(formatNumber(stats.ciHigh))] \(coverage)"
+                interval = "[\(Self.significant(stats.ciLow)), \(Self.significant(stats.ciHigh))] \(coverage)"
             }
             if let failed = value(.failedSaves), failed > 0 { time = "refused: \(formatNumber(failed)) save(s) (\(time))" }
             let faults = value(.objectFaults) == nil ? "-" : "\(count(.objectFaults)) / \(count(.relationshipFaults))"
@@ -75,6 +78,16 @@ package struct RunReport {
             ])
         }
         return (header, rows)
+    }
+
+    /// Three significant digits: `0.128`, `12.3`, `1,234`.
+    static func significant(_ value: Double) -> String {
+        abs(value) >= 1000 ? formatCount(value.rounded()) : String(format: "%.3g", value)
+    }
+
+    /// The largest size the scenario measured.
+    func largestSize(_ scenario: ScenarioName) -> Int? {
+        summary.filter { $0.key.scenario == scenario }.map(\.key.size).max()
     }
 
     /// The run in one line: when, what, where.

@@ -55,18 +55,38 @@ package enum FirstScreen {
             }
             return refused.isEmpty ? "" : " (" + refused.joined(separator: "; ") + ")"
         }
+        if best == nil {
+            // Statements alike everywhere: the pair whose times differ most, if by half or more.
+            var widest: (fast: SeriesKey, slow: SeriesKey, factor: Double)?
+            for phase in Set(rows.map(\.phase)).sorted() {
+                let arms = rows.filter { $0.phase == phase }.sorted { $0.variant.description < $1.variant.description }
+                for fast in arms {
+                    for slow in arms where differing(fast, slow).count == 1 {
+                        let factor = Statistics.median(values[slow] ?? []) / max(Statistics.median(values[fast] ?? []), 1e-12)
+                        if factor >= 1.5, factor > (widest?.factor ?? 0) { widest = (fast, slow, factor) }
+                    }
+                }
+            }
+            if let widest {
+                let axis = differing(widest.fast, widest.slow)[0]
+                return "\(widest.fast.phase): \(axis)=\(widest.fast.variant[axis]!) against \(axis)=\(widest.slow.variant[axis]!), both "
+                    + counted(Int(statements(widest.fast)), "statement") + ": "
+                    + ratio(values[widest.fast] ?? [], values[widest.slow] ?? [], unit: unit) + " at \(formatCount(size))"
+                    + refusedNote([widest.fast, widest.slow])
+            }
+        }
         guard let best else {
             guard
                 let first = rows.sorted(by: { ($0.phase.rawValue, $0.variant.description) < ($1.phase.rawValue, $1.variant.description) })
                     .first
             else { return nil }
             return
-                "\(first.phase): \(formatCount(statements(first))) statements, \(time(first)) at \(formatCount(size))\(refusedNote([first]))"
+                "\(first.phase): \(counted(Int(statements(first)), "statement")), \(time(first)) at \(formatCount(size))\(refusedNote([first]))"
         }
         let axis = differing(best.low, best.high)[0]
         let shared = best.low.variant.values.filter { $0.name != axis }.map { "\($0.name)=\($0.value)" }
         return
-            "\(best.low.phase): \(axis)=\(best.low.variant[axis]!) ran \(formatCount(statements(best.low))) statements against \(formatCount(statements(best.high))) for \(axis)=\(best.high.variant[axis]!)"
+            "\(best.low.phase): \(axis)=\(best.low.variant[axis]!) ran \(counted(Int(statements(best.low)), "statement")) against \(formatCount(statements(best.high))) for \(axis)=\(best.high.variant[axis]!)"
             + (shared.isEmpty ? "" : " (\(shared.joined(separator: ";")))") + ", "
             + ratio(values[best.low] ?? [], values[best.high] ?? [], unit: unit)
             + " at \(formatCount(size))\(refusedNote([best.low, best.high]))"
@@ -84,6 +104,6 @@ package enum FirstScreen {
             let (low, high) = faster ? (interval.low, interval.high) : (1 / interval.high, 1 / interval.low)
             return String(format: "%.2g× %@ [%.2g, %.2g]", factor, word, low, high)
         }
-        return String(format: "%.2g× %@ (%d repetitions: no interval)", factor, word, min(first.count, second.count))
+        return String(format: "%.2g× %@ (%@: no interval)", factor, word, counted(min(first.count, second.count), "repetition"))
     }
 }

@@ -359,9 +359,6 @@ func describeSummary(_ summary: SampleSummary, _ metric: Metric) -> String {
     return "\(formatMetric(summary.median, metric)) \(interval) (range of \(summary.n): \(Int(coverage))%)"
 }
 
-/// `1 statement`, `1,032 statements`.
-func counted(_ count: Int, _ noun: String) -> String { "\(formatCount(count)) \(noun)\(count == 1 ? "" : "s")" }
-
 /// A value with its unit: `12.3 ms`, `4.1 MiB`, `2,001 sql statements`.
 func formatMetric(_ value: Double, _ metric: Metric) -> String {
     switch metric.unit {

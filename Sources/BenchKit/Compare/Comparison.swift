@@ -67,6 +67,8 @@ package struct Comparison {
     package let options: Options
     /// Notes for the reader (timings skipped because a side has no samples, ...).
     package let notes: [String]
+    /// The fingerprints that ran more often in the phases whose statements, faults or rows regressed.
+    package let statementChanges: [StatementChange]
 
     package var regressions: [Change] { changes.filter { $0.verdict == .regression } }
     package var improvements: [Change] { changes.filter { $0.verdict == .improvement } }
@@ -185,6 +187,8 @@ package struct Comparison {
         self.changes = changes
         self.compared = compared
         self.notes = notes
+        statementChanges = StatementChange.changes(
+            regressions: changes.filter { $0.verdict == .regression }, baseline: baseline.statements, current: current.statements)
     }
 
     /// A note when a change in one series alone could never be significant: after adjusting over m series its

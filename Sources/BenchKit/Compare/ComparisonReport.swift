@@ -14,6 +14,7 @@ package enum ComparisonReport {
         }
         if let hidden = hiddenNote(comparison, all: all) { lines.append(hidden) }
         lines += presence(comparison)
+        lines += statementLines(comparison).map { $0.hasPrefix("statements") ? $0 : "  " + $0 }
         return lines.joined(separator: "\n")
     }
 
@@ -37,7 +38,20 @@ package enum ComparisonReport {
         if let hidden = hiddenNote(comparison, all: all) { lines += [hidden, ""] }
         let presence = presence(comparison)
         if !presence.isEmpty { lines += presence.map { "- " + $0 } + [""] }
+        let statements = statementLines(comparison)
+        if let title = statements.first {
+            lines += [title, ""] + statements.dropFirst().map { "- `" + $0.replacingOccurrences(of: "`", with: "'") + "`" } + [""]
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// A title, then one line per fingerprint that grew in a regressed phase (`PHASE: +N × FINGERPRINT (new)`).
+    private static func statementLines(_ comparison: Comparison) -> [String] {
+        let changes = comparison.statementChanges
+        guard !changes.isEmpty else { return [] }
+        let shown = changes.prefix(20).map { "\($0.phaseName): \($0.line)" }
+        let more = changes.count > 20 ? ["... and \(changes.count - 20) more (statements.csv of both runs)"] : []
+        return ["statements that ran more often in the regressed phases (statements.csv):"] + shown + more
     }
 
     static let header = [

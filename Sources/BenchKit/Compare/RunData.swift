@@ -11,6 +11,9 @@ package struct RunData {
     package let hasSamples: Bool
     /// What the run's platform could not measure, from its run.json; nil when unknown (a CSV file alone, an old run).
     package var unmeasurable: Set<Metric>?
+    /// The statements of each phase (statements.csv of a run folder), to name what a regression added; empty for a
+    /// CSV file alone, an old run, or a statements.csv that cannot be read.
+    package var statements: [PhaseStatements] = []
 
     /// Reads `path`: a run folder, a samples.csv or a summary.csv. Throws a message naming what is missing.
     package static func load(_ path: String) throws -> RunData {
@@ -39,6 +42,7 @@ package struct RunData {
             }
             if var data {
                 data.unmeasurable = info?.unmeasurableMetrics.map(Set.init)
+                data.statements = (try? StatementsFile.load(folder: path)) ?? []
                 return data
             }
             throw BenchError.invalidInput("\(path) holds neither samples.csv nor summary.csv; is it a run folder?")

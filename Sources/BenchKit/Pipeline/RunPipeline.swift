@@ -20,7 +20,7 @@ package enum RunPipeline {
         /// What the run prints when it is over: the summary tables, the notes, the verdicts it decides, the advice
         /// count and where the reports are.
         package var text: String {
-            var lines = [SummaryTable.render(folder.summary, scenarios: scenarios)]
+            var lines = [SummaryTable.render(folder.summary, scenarios: scenarios, deviceCosts: folder.info.deviceCosts)]
             lines += notes.map { "note: \($0)" }
             let decided = VerdictReport.lines(verdicts)
             if !decided.isEmpty { lines.append("\n" + decided) }
@@ -36,8 +36,11 @@ package enum RunPipeline {
     }
 
     /// Measures `plan` into `folder`. Ctrl-C, SIGTERM or SIGHUP leave the folder valid, holding the repetitions that
-    /// finished, marked interrupted (the process then exits with 128 + the signal); an error marks it failed.
-    package static func measure(_ plan: RunPlan, request: RunRequest, into folder: RunFolder, progress: Progress?) throws {
+    /// finished, marked interrupted (the process then exits with 128 + the signal); an error marks it failed. With
+    /// `deviceCosts` (recorded in run.json), each ObjectGraph phase also gets its `predicted_device_ms`.
+    package static func measure(
+        _ plan: RunPlan, request: RunRequest, into folder: RunFolder, progress: Progress?, deviceCosts: DeviceCosts? = nil
+    ) throws {
         let runner = Runner(request: request, plan: plan, folder: folder, progress: progress)
         try Interruption.guarding({ signal in
             let outcome = folder.abandon(status: .interrupted)
@@ -45,6 +48,9 @@ package enum RunPipeline {
         }) {
             do {
                 try runner.run()
+                if let deviceCosts {
+                    try folder.append(deviceCosts.predictions(folder.samples, statements: folder.statements), countsAsRepetition: false)
+                }
                 try folder.finish(status: .complete)
             } catch {
                 folder.abandon(status: .failed)

@@ -58,7 +58,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BenchKitTests",
-            dependencies: ["BenchKit", "ObjectGraph", "CSQLite", "bench"]
+            dependencies: ["BenchKit", "ObjectGraph", "SQLDebugLog", "CSQLite", "bench"]
         ),
         .testTarget(
             name: "SQLDebugLogTests",

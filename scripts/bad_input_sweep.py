@@ -766,6 +766,55 @@ def cases() -> list:
     add("verdicts/readme-run-json-garbled", ["verdicts", "{d}/run", "--json", "{d}/v.json", "--readme", "{d}/README.md"], BAD,
         lambda x: ((copy_run(x) / "run.json").write_text("{"), shutil.copy(x.w / "README.md", x.d / "README.md"),
                    remember(x, "README.md")), allow=("v.json",), check=unchanged("README.md"))
+
+    # --- log (a device's SQLDebug log) ------------------------------------------------------------------------------
+    timed_log = ("CoreData: sql: SELECT 0, t0.Z_PK FROM ZITEM t0\n"
+                 "CoreData: annotation: total fetch execution time: 0.0005s for 3 rows.\n")
+    untimed_log = "CoreData: sql: BEGIN EXCLUSIVE\nCoreData: sql: INSERT INTO ZITEM(Z_PK) VALUES(?)\nCoreData: sql: COMMIT\n"
+    add("log/file-missing", ["log", "{d}/nope.log"], BAD)
+    add("log/file-empty-string", ["log", ""], BAD)
+    add("log/file-is-a-folder", ["log", "{d}/dir"], BAD, lambda x: (x.d / "dir").mkdir())
+    add("log/file-unreadable", ["log", "{d}/a.log"], BAD, lambda x: x.write("a.log", timed_log, mode=0))
+    add("log/file-empty", ["log", "{d}/a.log"], BAD, lambda x: x.write("a.log", b""))
+    add("log/no-core-data-lines", ["log", "{d}/a.log"], BAD, lambda x: x.write("a.log", "app started\nloaded 3 rows\n"))
+    add("log/random-bytes", ["log", "{d}/a.log"], (0, 64), lambda x: x.write("a.log", random.Random(9).randbytes(65536)),
+        why="garbage is counted as garbled lines or refused for holding no Core Data line, never a crash")
+    add("log/garbled-core-data-lines", ["log", "{d}/a.log"], (0,),
+        lambda x: x.write("a.log", timed_log + "CoreData: annotation: total fetch execution time: 0.0\nata: sql: SEL\n\xff\xfe\x00\n"),
+        check=stdout_has("truncated lines"), why="documented: truncated and garbled lines are counted and reported, never fatal")
+    add("log/output-is-a-file", ["log", "{d}/a.log", "--output", "{d}/file"], BAD,
+        lambda x: (x.write("a.log", timed_log), x.write("file", "keep"), remember(x, "file")), check=unchanged("file"))
+    add("log/output-holds-a-run", ["log", "{d}/a.log", "--output", "{d}/run"], BAD,
+        lambda x: (x.write("a.log", timed_log), copy_run(x, source="small"), remember(x, "run")), check=unchanged("run"))
+    add("log/output-unwritable", ["log", "{d}/a.log", "--output", "{d}/ro/out"], BAD,
+        lambda x: (x.write("a.log", timed_log), (x.d / "ro").mkdir(mode=0o555)))
+    add("log/fit-costs-untimed-log", ["log", "{d}/a.log", "--fit-costs", "{d}/costs.json"], BAD,
+        lambda x: x.write("a.log", untimed_log), why="a log that times no statement cannot be fitted: said, nothing written")
+    add("log/fit-costs-missing-folder", ["log", "{d}/a.log", "--fit-costs", "{d}/nope/costs.json"], BAD,
+        lambda x: x.write("a.log", timed_log))
+    add("log/model-garbled", ["log", "{d}/a.log", "--model", "{d}/contents"], BAD,
+        lambda x: (x.write("a.log", timed_log), x.write("contents", XML_HEAD + MODEL_OPEN + '<entity name="A"><attribute name=')))
+    for label, value in [("negative", "-1"), ("non-numeric", "abc"), ("huge-1e300", "1e300")]:
+        add(f"log/size-{label}", ["log", "{d}/a.log", f"--size={value}"], BAD, lambda x: x.write("a.log", timed_log))
+    add("log/threshold-zero", ["log", "{d}/a.log", "--threshold=0"], BAD, lambda x: x.write("a.log", timed_log))
+    add("log/scenario-empty", ["log", "{d}/a.log", "--output", "{d}/out", "--scenario="], BAD,
+        lambda x: x.write("a.log", timed_log))
+    add("log/diff-scenario-unknown", ["log", "diff", "{d}/a.log", "nosuch"], BAD, lambda x: x.write("a.log", timed_log))
+    add("log/diff-no-scenario", ["log", "diff", "{d}/a.log"], BAD, lambda x: x.write("a.log", timed_log))
+    add("log/diff-log-missing", ["log", "diff", "{d}/nope.log", "faulting", "--size", "3"], BAD)
+    add("log/diff-log-without-core-data", ["log", "diff", "{d}/a.log", "faulting", "--size", "3"], BAD,
+        lambda x: x.write("a.log", "nothing here\n"))
+    add("log/diff-size-zero", ["log", "diff", "{d}/a.log", "faulting", "--size=0"], BAD, lambda x: x.write("a.log", timed_log))
+    add("log/diff-differs", ["log", "diff", "{d}/a.log", "faulting", "--size", "3"], (2,),
+        lambda x: x.write("a.log", timed_log), why="documented: exit 2 when the statements differ")
+    for label, content in [("garbled", "{ not json"), ("negative-cost", '{"format": 1, "source": "a", "statementMs": {"select": -1}, '
+                           '"rowMs": 0, "untimedKinds": [], "fit": {"units": 1, "heldOutUnits": 0, "heldOutMeasuredMs": 0, '
+                           '"heldOutPredictedMs": 0, "heldOutRMSMs": 0}}'), ("empty", "")]:
+        add(f"run/device-costs-{label}", run_q("--device-costs", "{d}/costs.json", "--output", "{d}/out"), BAD,
+            (lambda text: lambda x: x.write("costs.json", text))(content))
+    add("run/device-costs-missing", run_q("--device-costs", "{d}/nope.json", "--output", "{d}/out"), BAD)
+    add("run/strategies-device", run_q("--strategies", "device", "--output", "{d}/out"), BAD,
+        why="device series are read from a log, never run")
     return c
 
 

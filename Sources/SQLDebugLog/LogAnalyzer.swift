@@ -24,6 +24,9 @@ public struct LogAnalyzer: Sendable {
     var segments: [SegmentAccumulator] = [SegmentAccumulator(name: LogAnalysis.outsideSegmentName)]
     var active: [Int] = [0]
     var sawMarker = false
+    /// Whether finished statements are kept in `finished` for the caller to take (`takeFinishedStatements()`).
+    public var keepsFinishedStatements = false
+    var finished: [FinishedStatement] = []
 
     struct LiveStatement: Sendable {
         var fingerprintID: Int
@@ -251,6 +254,7 @@ public struct LogAnalyzer: Sendable {
             totalSeconds: live.total, nested: live.nested, bindHash: Int(truncatingIfNeeded: live.bindHash),
             bindCount: live.bindCount, line: live.line, label: live.label)
         segments[segmentIndex].record(run, smallSaveRows: options.smallSaveRows)
+        if keepsFinishedStatements { finished.append(FinishedStatement(run, fingerprint: fingerprintTexts[run.fingerprintID])) }
     }
 
     private mutating func orphan(_ seconds: Double) {

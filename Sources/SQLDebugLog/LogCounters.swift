@@ -50,7 +50,8 @@ public struct LogCounters: Sendable, Equatable, Codable {
             + "relationship_faults=\(relationshipFaults) rows_read=\(rowsRead)"
     }
 
-    mutating func add(_ other: LogCounters) {
+    /// Adds `other`'s counts and times to these (two segments of one name, say).
+    public mutating func add(_ other: LogCounters) {
         sqlStatements += other.sqlStatements
         fetchRequests += other.fetchRequests
         objectFaults += other.objectFaults

@@ -12,6 +12,9 @@ public struct NameMapping: Sendable, Equatable, Codable {
     public var properties: [String: [String: String]]
     /// Join table name to the to-many relationship it stores (`Z_2STUDENTS`: `Class.students`).
     public var joinTables: [String: String]
+    /// A join table and the column holding the owner's key to the relationship read through it: a many-to-many
+    /// stores both directions in one table (`Z_3SUBJECTS.Z_3STUDENTS`: `Student.subjects`).
+    public var joinTableDirections: [TableColumn: String]
     /// To-many relationships stored as a foreign key on the member table: the member table and its key column
     /// to the owner's relationship (`ZSTUDENT.ZCLASS`: `Class.students`).
     public var toManyByForeignKey: [TableColumn: String]
@@ -21,12 +24,13 @@ public struct NameMapping: Sendable, Equatable, Codable {
 
     public init(
         entities: [String: String] = [:], properties: [String: [String: String]] = [:],
-        joinTables: [String: String] = [:], toManyByForeignKey: [TableColumn: String] = [:],
-        indexedColumns: [String: Set<String>]? = nil
+        joinTables: [String: String] = [:], joinTableDirections: [TableColumn: String] = [:],
+        toManyByForeignKey: [TableColumn: String] = [:], indexedColumns: [String: Set<String>]? = nil
     ) {
         self.entities = entities
         self.properties = properties
         self.joinTables = joinTables
+        self.joinTableDirections = joinTableDirections
         self.toManyByForeignKey = toManyByForeignKey
         self.indexedColumns = indexedColumns
     }
@@ -120,7 +124,9 @@ struct NameResolver: Sendable {
     mutating func toManyRelationship(of shape: StatementShape) -> ResolvedName? {
         if let join = shape.joinTable {
             let direction = TableColumn(table: join.table, column: join.ownerColumn)
-            if let name = learnedJoinDirections[direction] ?? mapping?.joinTables[join.table] ?? learnedJoinTables[join.table] {
+            if let name = mapping?.joinTableDirections[direction] ?? learnedJoinDirections[direction] ?? mapping?.joinTables[join.table]
+                ?? learnedJoinTables[join.table]
+            {
                 return ResolvedName(name: name, inferred: false)
             }
             usedInference = true

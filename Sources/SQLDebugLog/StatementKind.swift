@@ -77,3 +77,11 @@ public enum StatementRole: String, CaseIterable, Sendable, Codable, CodingKeyRep
     /// A row-returning statement whose purpose the log does not say (no closing annotation).
     case unknown
 }
+
+extension SQLStatementKind {
+    /// The kind of `sql` by its first keyword (a fingerprint gives the same kind as its statements).
+    public static func of(_ sql: String) -> SQLStatementKind {
+        var copy = sql
+        return copy.withUTF8 { StatementShape(sql: $0).kind }
+    }
+}

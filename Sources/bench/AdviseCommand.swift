@@ -48,6 +48,9 @@ struct AdviseCommand: ParsableCommand {
             // A folder without run.json (a summary copied alone) advises from the catalog; a damaged one is an error.
             let runJSON = (runFolder as NSString).appendingPathComponent("run.json")
             let info = FileManager.default.fileExists(atPath: runJSON) ? try RunInfo.load(runJSON) : nil
+            if info?.measurement == .deviceLog {
+                throw BenchError.invalidInput("\(runFolder) was read from a device's log; 'bench log LOG' prints that log's findings")
+            }
             let (scenarios, warnings) = try RunPipeline.scenarios(measuredBy: info, names: names, catalogFolder: scenarioOptions.folder)
             for warning in warnings { warn(warning) }
             pass = AdvicePass(scenarios: scenarios)

@@ -48,7 +48,9 @@ func parseSizes(_ text: String) throws -> [Int] {
 /// A comma-separated list of strategy names, with "did you mean ...?" for near misses and a pointer to `--variant` for
 /// a modelling's name.
 func parseStrategies(_ text: String) throws -> [Strategy] {
-    try text.split(separator: ",", omittingEmptySubsequences: false).map { try Strategy.named($0.trimmingCharacters(in: .whitespaces)) }
+    try text.split(separator: ",", omittingEmptySubsequences: false).map {
+        try Strategy.runnable(named: $0.trimmingCharacters(in: .whitespaces))
+    }
 }
 
 /// One strategy name (`--strategy grdb`).

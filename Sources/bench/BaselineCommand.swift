@@ -32,7 +32,7 @@ struct BaselineCommand: ParsableCommand {
                 throw BenchError.invalidInput(
                     "\(folder) cannot be the baseline: \(reason); save a release build's run made without RELBENCH_INJECT_* set")
             }
-            guard anyProfile || info.profile == profile else {
+            guard anyProfile || info.profile == profile || info.measurement == .deviceLog else {
                 throw BenchError.invalidInput(
                     "\(folder) ran profile \(info.profile.rawValue), but CI compares the \(profile.rawValue) profile; run 'bench run --all --profile \(profile.rawValue)' and save that (or pass --any-profile)"
                 )

@@ -87,6 +87,12 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Let a debug build write timing reports (its timings are not representative).")
     var allowDebug = false
 
+    @Option(
+        help:
+            "Also predict each ObjectGraph phase's time on a device from the costs fitted to its log (bench log LOG --fit-costs FILE): predicted_device_ms."
+    )
+    var deviceCosts: String?
+
     @OptionGroup var scenarioOptions: ScenarioOptions
 
     func validate() throws {
@@ -109,6 +115,9 @@ struct RunCommand: ParsableCommand {
             throw BenchError.invalidInput("--history and --no-history contradict each other; give one")
         }
         _ = try exportOption.target()
+        guard !(instructions && deviceCosts != nil) else {
+            throw BenchError.invalidInput("--device-costs prices a timed run's counters; run without --instructions to use it")
+        }
     }
 
     /// The run as typed values: what the request is built from and what a callgrind child is given again.
@@ -137,6 +146,7 @@ struct RunCommand: ParsableCommand {
                 "this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)"
             )
         }
+        let costs = try deviceCosts.map(DeviceCosts.load)
         var modelFile: ModelFile?
         let scenarios: [Scenario]
         if let model {
@@ -186,13 +196,15 @@ struct RunCommand: ParsableCommand {
             info.schedules = plan.schedules
             info.definitionHashes = Dictionary(
                 plan.scenarios.map { ($0.name.rawValue, $0.definitionHash) }, uniquingKeysWith: { first, _ in first })
+            info.deviceCosts = costs
             folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: info)
             if let modelFile {
                 try AtomicFile.write(
                     (modelFile.notes.map { "note: \($0)" } + modelFile.findings.map { "\($0)" }).map { $0 + "\n" }.joined(),
                     to: folder.file("lint.txt"))
             }
-            try RunPipeline.measure(plan, request: request, into: folder, progress: quiet ? nil : Progress(plan: plan))
+            try RunPipeline.measure(
+                plan, request: request, into: folder, progress: quiet ? nil : Progress(plan: plan), deviceCosts: costs)
         }
         let conclusion = try RunPipeline.conclude(folder, scenarios: plan.scenarios, publishing: publishing, seed: seed)
         for warning in conclusion.warnings { warn(warning) }

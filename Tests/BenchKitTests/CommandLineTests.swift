@@ -502,7 +502,8 @@ import Testing
                 "run/sizes-", "run/strategies-", "run/output-is-a-file", "run/output-disk-full", "schema/garbled",
                 "schema/xccurrentversion",
                 "lint/random-bytes", "explain/scenario-", "compare/current-infinite", "compare/current-nan", "compare/alpha-",
-                "compare/threshold-for-unknown", "baseline/run-running", "merge/shard-nan", "history/store-",
+                "compare/threshold-for-unknown", "baseline/run-running", "merge/shard-nan", "history/store-", "log/",
+                "run/device-costs-",
             ].flatMap { ["--only", $0] }
         let output = Pipe()
         sweep.standardOutput = output

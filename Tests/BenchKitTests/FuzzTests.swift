@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import BenchKit
 import ObjectGraph
+import SQLDebugLog
 
 /// The parsers that read user text, fed inputs mutated from valid ones: every input is parsed or refused with an
 /// error, none traps (a trap ends the test process) and none takes more than a second.
@@ -168,6 +169,32 @@ import ObjectGraph
             let asSamples = (try? SamplesFile.decode(text, file: "samples.csv")) != nil
             let asSummary = (try? SummaryFile.decode(text, file: "summary.csv")) != nil
             return asSamples || asSummary
+        }
+        #expect(accepted >= seeds.count)
+    }
+
+    /// SQLDebug logs: the published excerpts and bench's own traces, mutated; what `bench log` reads them with (the
+    /// analysis, the cost fit, the diff's statement sequence). Accepted: a log in which a Core Data line was found.
+    @Test func sqlDebugLogs() {
+        let seeds = Self.files(under: "Tests/SQLDebugLogTests/Fixtures", named: { $0.hasSuffix(".log") || $0.hasSuffix(".txt") })
+        #expect(seeds.count >= 30)
+        let accepted = Self.fuzz(
+            "SQLDebug logs", seeds: seeds,
+            tokens: [
+                "CoreData: sql: ", "CoreData: annotation: ", "CoreData: details: SQLite bind[0] = ", "sql: ", "annotation: ",
+                "total fetch execution time: 0.0001s for 3 rows.", "sql connection fetch time: ", "fault fulfilled from database for : ",
+                "to-many relationship fault \"r\" for objectID 0x1 <x-coredata://U/E/p1> fulfilled from database.  Got 2 rows",
+                " returned 6 rows with values: (", "Prefetching with key 'k'.  Got 1 rows.", "RelBench: begin ", "RelBench: end ",
+                "SELECT 0, t0.Z_PK FROM ZX t0 WHERE  t0.Z_PK IN (", "(SELECT * FROM _Z_intarray0)", "BEGIN EXCLUSIVE", "COMMIT",
+                "[com.apple.coredata:sql] ", "error: ", "fault: ", "\u{1B}[31m", "\t", "    ", "'", "\"",
+            ], seed: 5
+        ) { input in
+            var fit = CostFit()
+            let text = String(decoding: input, as: UTF8.self)
+            let analysis = LogAnalyzer.analyze(text: text) { fit.add($0) }
+            _ = fit.costs(source: "fuzz")
+            _ = LogDiff.statements(in: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            return analysis.coreDataLines > 0
         }
         #expect(accepted >= seeds.count)
     }

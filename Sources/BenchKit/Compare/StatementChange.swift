@@ -8,7 +8,8 @@ package struct StatementChange: Sendable {
 
     /// Nil when either run lacks the phase's statements (a run before statements.csv, a peer's series).
     init?(_ key: SeriesKey, baseline: RunData, current: RunData) {
-        guard key.strategy == .objectGraph || key.strategy == .sqlReplay else { return nil }
+        // The hand-written peers run their own SQL, which statements.csv (ObjectGraph's, or a device's) does not hold.
+        guard !key.strategy.isPeer else { return nil }
         let phase = PhaseStatements.Key(scenario: key.scenario, variant: key.variant, size: key.size, phase: key.phase)
         guard let before = baseline.statements[phase], let after = current.statements[phase] else { return nil }
         var added: [(String, Int)] = []

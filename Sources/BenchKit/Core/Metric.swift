@@ -35,6 +35,9 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
     case lossRate = "loss_rate"
     /// Instructions executed in the phase, counted by valgrind (callgrind); only in `--instructions` runs.
     case instructions = "instructions"
+    /// A device's time for the phase predicted from the exact counters and the costs fitted to that device's log
+    /// (`bench run --device-costs FILE`): a prediction, reported beside the measured times and never judged.
+    case predictedDeviceMs = "predicted_device_ms"
 
     /// The metric a report names, or an error naming the metrics there are.
     package static func named(_ name: String) throws -> Metric {
@@ -48,7 +51,7 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
 
     package var unit: String {
         switch self {
-        case .wallMs, .cpuUserMs, .cpuSystemMs: return "ms"
+        case .wallMs, .cpuUserMs, .cpuSystemMs, .predictedDeviceMs: return "ms"
         case .peakRSSBytes, .allocatedBytes, .retainedBytes: return "bytes"
         case .lossRate: return "ratio"
         case .instructions: return "instructions"
@@ -77,7 +80,8 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
         switch self {
         case .linksPersisted: return .higherIsBetter
         // More cache hits can mean fewer statements or more faults: the statements and faults judge.
-        case .linksIntended, .cacheHits, .cacheMisses, .countResult, .failedSaves: return .neutral
+        // A prediction follows the counters, which judge; a new costs file changes it without a change in the code.
+        case .linksIntended, .cacheHits, .cacheMisses, .countResult, .failedSaves, .predictedDeviceMs: return .neutral
         default: return .lowerIsBetter
         }
     }

@@ -1,11 +1,14 @@
 /// What runs a scenario's phases: ObjectGraph running its declared steps, the replay of the SQL they ran (the floor of
-/// every phase), or a hand-written peer's implementation of the School scenarios' phases on the same tables.
+/// every phase), or a hand-written peer's implementation of the School scenarios' phases on the same tables; or, for
+/// series read from a device's SQLDebug log by `bench log --output`, real Core Data on that device.
 package enum Strategy: String, CaseIterable, Codable, Sendable, CustomStringConvertible, Comparable {
     case objectGraph = "objectgraph"
     /// The statements ObjectGraph ran for a phase, replayed through the SQLite C API: the floor.
     case sqlReplay = "sql-replay"
     case rawSQLite = "raw-sqlite"
     case grdb = "grdb"
+    /// Series read from a device's SQLDebug log (`bench log --output`): never run by `bench run`.
+    case device = "device"
 
     package var description: String { rawValue }
 
@@ -16,8 +19,13 @@ package enum Strategy: String, CaseIterable, Codable, Sendable, CustomStringConv
         case .sqlReplay: return "the floor: the exact statements ObjectGraph ran, replayed through the SQLite C API, every column read"
         case .rawSQLite: return "hand-written SQL an app without Core Data would write for the School scenarios, on the same tables"
         case .grdb: return "GRDB.swift 7.10.0, idiomatic records and associations, for the School scenarios, on the same tables"
+        case .device:
+            return "real Core Data on a device, its counters read from its SQLDebug log by bench log --output (not run by bench run)"
         }
     }
+
+    /// Whether `bench run` can run it (a device's series come only from its log).
+    package var isRunnable: Bool { self != .device }
 
     /// Whether the strategy is a hand-written implementation of the School scenarios' phases.
     package var isPeer: Bool { self == .rawSQLite || self == .grdb }
@@ -27,6 +35,17 @@ package enum Strategy: String, CaseIterable, Codable, Sendable, CustomStringConv
 
     package static func < (lhs: Strategy, rhs: Strategy) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// A strategy `bench run` can run, by name: `named(_:)`, refusing `device` with where its series come from.
+    package static func runnable(named name: String) throws -> Strategy {
+        let strategy = try named(name)
+        guard strategy.isRunnable else {
+            throw BenchError.invalidInput(
+                "'\(name)' series are read from a device's SQLDebug log with 'bench log LOG --output DIR', not run; the strategies bench runs are \(allCases.filter(\.isRunnable).map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+        return strategy
     }
 
     /// A strategy by name, or an error that says what the names are (and, for a name of the old vocabulary, that

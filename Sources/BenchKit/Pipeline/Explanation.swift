@@ -49,17 +49,9 @@ package struct Explanation {
         )
     }
 
-    /// Runs the repetition, handing each line of the explanation to `output`.
+    /// Runs the repetition, handing each line of the explanation to `output`. With `exact`, each phase's trace is
+    /// between `RelBench: begin PHASE` and `RelBench: end PHASE` lines, the markers `bench log` splits a log by.
     package func run(_ output: @escaping (String) -> Void) throws {
-        var request = RunRequest(scenarios: [scenario])
-        request.sizes = [size]
-        request.strategies = [strategy]
-        request.repetitions = 1
-        request.warmup = 0
-        let plan = try RunPlan(request)
-        guard let repetition = plan.repetitions.first(where: { $0.variant == variant }) else { return }
-        output("explain \(scenario.name): strategy \(strategy), \(variant.isEmpty ? "no variant" : variant.description), size \(size)")
-        output(scenario.description)
         final class State {
             var inPhase = false
             var shown = 0
@@ -68,50 +60,97 @@ package struct Explanation {
             var skipped = 0
         }
         let state = State()
-        let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
-        let advisor = PhaseAdvisor(detector: NPlusOneDetector(threshold: threshold), scenario: scenario, variant: variant)
-        if strategy == .objectGraph { advisor.attach(to: runner) }
-        runner.traceLevel = level
-        runner.traceExact = exact
         let chosen = phases
         let limit = maxLines
-        runner.trace = { line in
-            guard state.inPhase else {
-                if !chosen.isEmpty { return }
-                if line.contains(": sql: ") || line.hasPrefix("sqlite: ") { state.setup += 1 }
-                return
-            }
-            if state.shown < limit {
-                output("  " + line)
-                state.shown += 1
-            } else {
-                state.hidden += 1
-            }
-        }
-        runner.observer = PhaseRecorder.Observer(
+        let exact = exact
+        try execute(
+            header: output,
+            line: { line in
+                guard state.inPhase else {
+                    if !chosen.isEmpty { return }
+                    if line.contains(": sql: ") || line.hasPrefix("sqlite: ") { state.setup += 1 }
+                    return
+                }
+                if state.shown < limit {
+                    output("  " + line)
+                    state.shown += 1
+                } else {
+                    state.hidden += 1
+                }
+            },
             phaseStarted: { phase in
-                advisor.phaseStarted()
                 guard chosen.isEmpty || chosen.contains(phase) else {
                     state.skipped += 1
                     return
                 }
                 let before = chosen.isEmpty ? "\(state.setup) setup statements" : "\(state.skipped) phases"
-                output("\n--- phase \(phase) (after \(before), not shown) ---")
+                output(exact ? "\nRelBench: begin \(phase)" : "")
+                output("--- phase \(phase) (after \(before), not shown) ---")
                 state.skipped = 0
                 state.inPhase = true
                 state.shown = 0
                 state.hidden = 0
                 state.setup = 0
             },
-            phaseEnded: { phase, measurements in
+            phaseEnded: { phase, counters, findings in
                 guard state.inPhase else { return }
                 state.inPhase = false
                 if state.hidden > 0 { output("  ... \(state.hidden) more trace lines (raise --max-lines to see them)") }
+                output("counters of \(phase): " + counters)
+                for finding in findings { output("N+1: " + finding.line) }
+                if exact { output("RelBench: end \(phase)") }
+            })
+    }
+
+    /// Every phase's whole trace (none cut at `maxLines`), in the order the phases ran.
+    package func phaseTraces() throws -> [(phase: PhaseName, lines: [String])] {
+        final class Collected {
+            var phases: [(phase: PhaseName, lines: [String])] = []
+            var current: [String]?
+        }
+        let collected = Collected()
+        try execute(
+            header: { _ in },
+            line: { line in collected.current?.append(line) },
+            phaseStarted: { _ in collected.current = [] },
+            phaseEnded: { phase, _, _ in
+                collected.phases.append((phase, collected.current ?? []))
+                collected.current = nil
+            })
+        return collected.phases
+    }
+
+    /// Runs the repetition with the trace on: `line` gets every trace line, `phaseStarted` and `phaseEnded` (with the
+    /// phase's counters as `name=value` pairs and its N+1 findings) bracket each phase.
+    private func execute(
+        header: (String) -> Void, line: @escaping (String) -> Void, phaseStarted: @escaping (PhaseName) -> Void,
+        phaseEnded: @escaping (PhaseName, String, [QueryFinding]) -> Void
+    ) throws {
+        var request = RunRequest(scenarios: [scenario])
+        request.sizes = [size]
+        request.strategies = [strategy]
+        request.repetitions = 1
+        request.warmup = 0
+        let plan = try RunPlan(request)
+        guard let repetition = plan.repetitions.first(where: { $0.variant == variant }) else { return }
+        header("explain \(scenario.name): strategy \(strategy), \(variant.isEmpty ? "no variant" : variant.description), size \(size)")
+        header(scenario.description)
+        let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
+        let advisor = PhaseAdvisor(detector: NPlusOneDetector(threshold: threshold), scenario: scenario, variant: variant)
+        if strategy == .objectGraph { advisor.attach(to: runner) }
+        runner.traceLevel = level
+        runner.traceExact = exact
+        runner.trace = line
+        runner.observer = PhaseRecorder.Observer(
+            phaseStarted: { phase in
+                advisor.phaseStarted()
+                phaseStarted(phase)
+            },
+            phaseEnded: { phase, measurements in
                 let counters = measurements.filter(\.metric.isCounter).map {
                     "\($0.metric.rawValue)=\($0.value.map(formatNumber) ?? "n/a")"
                 }
-                output("counters of \(phase): " + counters.joined(separator: " "))
-                for finding in advisor.findings(phase: phase) { output("N+1: " + finding.line) }
+                phaseEnded(phase, counters.joined(separator: " "), advisor.findings(phase: phase))
             })
         _ = try runner.run(repetition)
     }

@@ -22,7 +22,7 @@ package enum RunPipeline {
         package func text(verbose: Bool = false) -> String {
             var lines: [String] = []
             if verbose {
-                lines.append(SummaryTable.render(folder.summary, scenarios: scenarios))
+                lines.append(SummaryTable.render(folder.summary, scenarios: scenarios, deviceCosts: folder.info.deviceCosts))
             } else {
                 lines += FirstScreen.render(folder.samples, scenarios: scenarios)
                 lines.append(SummaryTable.fidelity)
@@ -44,8 +44,11 @@ package enum RunPipeline {
     }
 
     /// Measures `plan` into `folder`. Ctrl-C, SIGTERM or SIGHUP leave the folder valid, holding the repetitions that
-    /// finished, marked interrupted (the process then exits with 128 + the signal); an error marks it failed.
-    package static func measure(_ plan: RunPlan, request: RunRequest, into folder: RunFolder, progress: Progress?) throws {
+    /// finished, marked interrupted (the process then exits with 128 + the signal); an error marks it failed. With
+    /// `deviceCosts` (recorded in run.json), each ObjectGraph phase also gets its `predicted_device_ms`.
+    package static func measure(
+        _ plan: RunPlan, request: RunRequest, into folder: RunFolder, progress: Progress?, deviceCosts: DeviceCosts? = nil
+    ) throws {
         let runner = Runner(request: request, plan: plan, folder: folder, progress: progress)
         try Interruption.guarding({ signal in
             let outcome = folder.abandon(status: .interrupted)
@@ -53,6 +56,9 @@ package enum RunPipeline {
         }) {
             do {
                 try runner.run()
+                if let deviceCosts {
+                    try folder.append(deviceCosts.predictions(folder.samples, statements: folder.statements), countsAsRepetition: false)
+                }
                 try folder.finish(status: .complete)
             } catch {
                 folder.abandon(status: .failed)
@@ -71,7 +77,9 @@ package enum RunPipeline {
                         .utf8))
         }) {
             let summary = folder.summary
-            try AtomicFile.write(SummaryTable.render(summary, scenarios: scenarios) + "\n", to: folder.file("summary.txt"))
+            try AtomicFile.write(
+                SummaryTable.render(summary, scenarios: scenarios, deviceCosts: folder.info.deviceCosts) + "\n",
+                to: folder.file("summary.txt"))
             var warnings = publish(folder, publishing)
             let evidence = RunEvidence(samples: folder.samples, statements: folder.statements, info: folder.info)
             let verdicts = VerdictReport.judge(evidence, scenarios: catalogScenarios(besides: scenarios))

@@ -32,6 +32,31 @@ package enum MeasurementKind: String, Codable, Sendable {
     case wallClock = "wall-clock time"
     /// `bench run --instructions`: each phase's instructions counted under callgrind, not timed.
     case instructions = "instructions (callgrind)"
+    /// `bench log LOG --output DIR`: a device's counters read from its SQLDebug log, nothing measured here.
+    case deviceLog = "a device's SQLDebug log"
+}
+
+/// The SQLDebug log a run folder of `bench log --output` was read from, and how readable it was.
+package struct DeviceLogSource: Codable, Sendable, Equatable {
+    /// The log's path (`-` for standard input).
+    package var path: String
+    package var bytes: Int
+    package var lines: Int
+    package var coreDataLines: Int
+    package var garbledLines: Int
+    package var truncatedLines: Int
+    /// Whether entity and property names were inferred from Z names (no model given, or the model lacked them).
+    package var namesInferred: Bool
+
+    package init(path: String, bytes: Int, lines: Int, coreDataLines: Int, garbledLines: Int, truncatedLines: Int, namesInferred: Bool) {
+        self.path = path
+        self.bytes = bytes
+        self.lines = lines
+        self.coreDataLines = coreDataLines
+        self.garbledLines = garbledLines
+        self.truncatedLines = truncatedLines
+        self.namesInferred = namesInferred
+    }
 }
 
 /// run.json: where, when and how a run was made, so that its numbers can be trusted and reproduced.
@@ -66,6 +91,10 @@ package struct RunInfo: Codable, Sendable {
     /// The sizes, repetitions and warmups each scenario ran with (its profile's, or the command line's); nil in runs
     /// before it was recorded.
     package var schedules: [String: Schedule]?
+    /// The log a `bench log --output` folder was read from; nil for a run.
+    package var deviceLog: DeviceLogSource?
+    /// The costs `bench run --device-costs FILE` priced the phases with (`predicted_device_ms`); nil without.
+    package var deviceCosts: DeviceCosts?
 
     /// Content hashes of each scenario's file and model (absent in runs before they were recorded).
     package var definitionHashes: [String: DefinitionHash]?
@@ -83,8 +112,9 @@ package struct RunInfo: Codable, Sendable {
         }
     }
 
-    /// Whether the run's numbers stand for the code: a release build with nothing injected.
-    package var isRepresentative: Bool { buildConfiguration == .release && (injections ?? [:]).isEmpty }
+    /// Whether the run's numbers stand for the code: a release build with nothing injected (or a device's log, which
+    /// no build of bench measured).
+    package var isRepresentative: Bool { unrepresentativeReason == nil }
 
     /// Why the run's numbers do not stand for the code (for baseline save and the history), or nil.
     package var unrepresentativeReason: String? {
@@ -92,7 +122,9 @@ package struct RunInfo: Codable, Sendable {
             return "it ran with injected regressions ("
                 + injections.keys.sorted().map { "\($0)=\(injections[$0]!)" }.joined(separator: ", ") + ")"
         }
-        if buildConfiguration != .release { return "it is a \(buildConfiguration.rawValue) build's, whose timings mislead" }
+        if buildConfiguration != .release && measurement != .deviceLog {
+            return "it is a \(buildConfiguration.rawValue) build's, whose timings mislead"
+        }
         return nil
     }
 
@@ -163,7 +195,7 @@ package struct RunInfo: Codable, Sendable {
     }
 
     /// The commit of the repository at `folder` (the working folder by default), `-dirty` when its tracked files changed.
-    private static func gitCommit(in folder: String? = nil) -> String {
+    static func gitCommit(in folder: String? = nil) -> String {
         let location = folder.map { ["-C", $0] } ?? []
         guard let head = run("git", location + ["rev-parse", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines), !head.isEmpty else {
             return "unknown"
@@ -172,7 +204,7 @@ package struct RunInfo: Codable, Sendable {
         return dirty ? head + "-dirty" : head
     }
 
-    private static func swiftVersion() -> String {
+    static func swiftVersion() -> String {
         run("swift", ["--version"])?.split(separator: "\n").first.map(String.init) ?? "unknown"
     }
 

@@ -8,7 +8,8 @@ package enum SummaryTable {
     package static let fidelity =
         "Core Data does not run on Linux: times and memory are ObjectGraph's on this machine; the sql, faults and rows counts are what transfers to an app, where ObjectGraph is faithful to Core Data."
 
-    package static func render(_ rows: [SummaryRow], scenarios: [Scenario]) -> String {
+    /// With `deviceCosts`, phases priced with them show their predicted device time, labelled as a prediction.
+    package static func render(_ rows: [SummaryRow], scenarios: [Scenario], deviceCosts: DeviceCosts? = nil) -> String {
         let fits = ComplexityFit.fits(rows)
         var byKey: [SeriesKey: SummaryRow] = [:]
         for row in rows { byKey[row.key] = row }
@@ -28,10 +29,12 @@ package enum SummaryTable {
             let description = scenarios.first { $0.name == scenario }?.description ?? ""
             output.append("\(scenario)\(description.isEmpty ? "" : ": \(description)")")
             let measureHeader = measure == .wallMs ? "wall ms (median [95% CI])" : "instructions (median)"
-            var table = TextTable(header: [
-                "strategy", "variant", "size", "phase", measureHeader, "x floor", "sql", "faults obj/rel",
-                "rows", "peak MiB", "growth",
-            ])
+            let predicted = rows.contains { $0.key.scenario == scenario && $0.key.metric == .predictedDeviceMs }
+            var table = TextTable(
+                header: [
+                    "strategy", "variant", "size", "phase", measureHeader, "x floor", "sql", "faults obj/rel",
+                    "rows", "peak MiB", "growth",
+                ] + (predicted ? ["device ms (pred.)"] : []))
             var previousGroup: (Strategy, Variant, Int)?
             var fewest = Int.max
             var close = false
@@ -66,15 +69,19 @@ package enum SummaryTable {
                 let group = (row.key.strategy, row.key.variant, row.key.size)
                 let continues = previousGroup.map { $0 == group } ?? false
                 previousGroup = group
-                table.add([
-                    continues ? "" : row.key.strategy.rawValue,
-                    continues ? "" : (row.key.variant.isEmpty ? "-" : row.key.variant.description),
-                    continues ? "" : formatCount(row.key.size), row.key.phase.rawValue, time,
-                    row.ratioToFloor.map { String(format: "%.2f", $0) } ?? "-", value(.sqlStatements), faults, value(.rowsRead),
-                    peak, growth,
-                ])
+                table.add(
+                    [
+                        continues ? "" : row.key.strategy.rawValue,
+                        continues ? "" : (row.key.variant.isEmpty ? "-" : row.key.variant.description),
+                        continues ? "" : formatCount(row.key.size), row.key.phase.rawValue, time,
+                        row.ratioToFloor.map { String(format: "%.2f", $0) } ?? "-", value(.sqlStatements), faults, value(.rowsRead),
+                        peak, growth,
+                    ]
+                        + (predicted
+                            ? [byKey[row.key.with(.predictedDeviceMs)]?.summary.map { String(format: "%.3g", $0.median) } ?? "-"] : []))
             }
             output.append(table.rendered)
+            if predicted, let deviceCosts { output.append(deviceCosts.label) }
             if measure == .wallMs && fewest < 6 {
                 output.append(
                     "(n=\(fewest)): medians of \(fewest) repetition(s); a 95% interval of the median needs 6 or more (--repetitions 6)")

@@ -59,7 +59,7 @@ extension Runner {
             return school
         case .grdb:
             return try makeGRDBSchool(schema, location: .file(path), pageCacheKiB: pageCacheKiB, trace: trace)
-        case .objectGraph, .sqlReplay:
+        case .objectGraph, .sqlReplay, .device:
             throw BenchError.invalidInput("\(strategy) is not a hand-written peer")
         }
     }

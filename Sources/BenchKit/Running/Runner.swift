@@ -113,6 +113,7 @@ package final class Runner {
             case .objectGraph: try runObjectGraph(context, recorder: recorder, log: nil)
             case .sqlReplay: try replay(context, recorder: recorder)
             case .rawSQLite, .grdb: try runPeer(repetition.strategy, context, recorder: recorder)
+            case .device: throw BenchError.invalidInput("device series are read from a log with 'bench log', not run")
             }
         } catch {
             throw BenchError.io("\(scenario.name) \(repetition.strategy) \(repetition.variant) n=\(repetition.size) failed: \(error)")

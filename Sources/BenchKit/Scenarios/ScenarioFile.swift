@@ -54,7 +54,9 @@ package enum ScenarioFile {
         for item in root["strategies"]?.array ?? [.string("objectgraph"), .string("sql-replay")] {
             guard let text = item.string else { throw fail("strategies", "expected strategy names, got \(item)") }
             let strategy: Strategy
-            do { strategy = try Strategy.named(text) } catch let error as BenchError { throw fail("strategies", error.description) }
+            do { strategy = try Strategy.runnable(named: text) } catch let error as BenchError {
+                throw fail("strategies", error.description)
+            }
             guard !strategies.contains(strategy) else { throw fail("strategies", "'\(text)' is named twice") }
             strategies.append(strategy)
         }

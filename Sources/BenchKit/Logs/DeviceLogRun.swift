@@ -1,0 +1,120 @@
+import Foundation
+import SQLDebugLog
+
+/// A device's log as a run: its counters per segment under the metric names runs use, so that `bench baseline save`
+/// and `bench compare --counters-only` gate it as they gate runs. Strategy `device`, the scenario named by the
+/// caller, one phase per segment name (segments of one name added up), the size given, one repetition.
+package struct DeviceLogRun {
+    package let log: DeviceLog
+    package let scenario: ScenarioName
+    package let size: Int
+
+    /// The metrics a log gives, in the order runs write them.
+    package static let metrics: [Metric] = [.sqlStatements, .fetchRequests, .objectFaults, .relationshipFaults, .rowsRead]
+
+    package init(log: DeviceLog, scenario: ScenarioName, size: Int) {
+        self.log = log
+        self.scenario = scenario
+        self.size = size
+    }
+
+    /// `feed-screen.log` gives the scenario `feed-screen`; standard input `device-log`.
+    package static func defaultScenario(forLog path: String) -> ScenarioName {
+        guard path != "-" else { return "device-log" }
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return ScenarioName(name.isEmpty ? "device-log" : name)
+    }
+
+    private func key(_ phase: String, _ metric: Metric) -> SeriesKey {
+        SeriesKey(scenario: scenario, strategy: .device, variant: Variant([]), size: size, phase: PhaseName(phase), metric: metric)
+    }
+
+    package var samples: [SampleRecord] {
+        log.phases.flatMap { phase in
+            Self.metrics.map { metric in
+                SampleRecord(key: key(phase.name, metric), repetition: 1, value: Double(Self.value(metric, phase.counters)))
+            }
+        }
+    }
+
+    static func value(_ metric: Metric, _ counters: LogCounters) -> Int {
+        switch metric {
+        case .sqlStatements: return counters.sqlStatements
+        case .fetchRequests: return counters.fetchRequests
+        case .objectFaults: return counters.objectFaults
+        case .relationshipFaults: return counters.relationshipFaults
+        default: return counters.rowsRead
+        }
+    }
+
+    /// Each phase's statements by fingerprint, for statements.csv (what compare names when a count grows).
+    package var statements: [PhaseStatements] {
+        log.phases.map { phase in
+            var uses: [String: PhaseStatements.Use] = [:]
+            for fingerprint in phase.fingerprints {
+                uses[fingerprint.fingerprint, default: PhaseStatements.Use(statements: 0, rows: 0)].statements += fingerprint.count
+                uses[fingerprint.fingerprint]!.rows += fingerprint.rowsRead
+            }
+            let key = PhaseStatements.Key(scenario: scenario, variant: Variant([]), size: size, phase: PhaseName(phase.name))
+            return PhaseStatements(key: key, fingerprints: uses)
+        }
+    }
+
+    /// Writes the run folder at `path` (samples.csv, summary.csv, complexity.csv, statements.csv, run.json); an
+    /// existing run there is never overwritten.
+    package func write(to path: String) throws {
+        let analysis = log.analysis
+        var info = RunInfo(
+            gitCommit: RunInfo.gitCommit(), utcTime: ISO8601DateFormatter().string(from: Date()), host: ProcessInfo.processInfo.hostName,
+            cpuCount: ProcessInfo.processInfo.processorCount, memoryBytes: ProcessInfo.processInfo.physicalMemory,
+            swiftVersion: RunInfo.swiftVersion(), sqliteVersion: "the device's", buildConfiguration: .current, profile: .smoke, seed: 0,
+            commandLine: CommandLine.arguments, sqliteSettings: [:], scenarios: [scenario], status: .running, finishedRepetitions: 0,
+            plannedRepetitions: 1, measurement: .deviceLog)
+        info.schedules = [scenario.rawValue: RunInfo.Schedule(sizes: [size], repetitions: 1, warmup: 0)]
+        info.binaryCommit = RunInfo.binaryCommit
+        info.deviceLog = DeviceLogSource(
+            path: log.path, bytes: analysis.bytesRead, lines: analysis.lines, coreDataLines: analysis.coreDataLines,
+            garbledLines: analysis.garbledLines, truncatedLines: analysis.truncatedLines, namesInferred: analysis.namesInferred)
+        let folder = try RunFolder(path: path, info: info)
+        do {
+            try folder.append(samples)
+            folder.record(statements)
+            try folder.finish(status: .complete)
+        } catch {
+            folder.abandon(status: .failed)
+            throw error
+        }
+    }
+
+    /// The counters per segment as JSON: `{"scenario", "size", "log", "names_inferred", "segments": [{"name", "closed",
+    /// "metrics": {metric: value}}], "totals": {...}}`, keys sorted.
+    package func json() throws -> String {
+        struct Segment: Encodable {
+            let name: String
+            let closed: Bool
+            let metrics: [String: Int]
+        }
+        struct Document: Encodable {
+            let scenario: String
+            let size: Int
+            let log: String
+            let names_inferred: Bool
+            let garbled_lines: Int
+            let truncated_lines: Int
+            let segments: [Segment]
+            let totals: [String: Int]
+        }
+        func metrics(_ counters: LogCounters) -> [String: Int] {
+            Dictionary(uniqueKeysWithValues: Self.metrics.map { ($0.rawValue, Self.value($0, counters)) })
+        }
+        let analysis = log.analysis
+        let document = Document(
+            scenario: scenario.rawValue, size: size, log: log.path, names_inferred: analysis.namesInferred,
+            garbled_lines: analysis.garbledLines, truncated_lines: analysis.truncatedLines,
+            segments: analysis.segments.map { Segment(name: $0.name, closed: $0.closed, metrics: metrics($0.counters)) },
+            totals: metrics(analysis.totals))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(document), as: UTF8.self)
+    }
+}

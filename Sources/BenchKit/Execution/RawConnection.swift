@@ -27,7 +27,7 @@ final class RawConnection {
             intArrays = try IntArrayModule(handle: db, tableCount: 2)
         } catch {
             sqlite3_close_v2(db)
-            throw BenchError.io("raw-sqlite: \(error.message) in \(error.sql ?? "sqlite3_create_module_v2")")
+            throw BenchError.io("SQLite (C API): \(error.message) in \(error.sql ?? "sqlite3_create_module_v2")")
         }
         // Core Data's stores use incremental auto-vacuum; SQLite takes it only before the first table and before
         // WAL mode is set, so a new database gets it first (as ObjectGraph's store does).
@@ -67,7 +67,7 @@ final class RawConnection {
         guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? "unknown error"
             sqlite3_free(message)
-            throw BenchError.io("raw-sqlite: \(text) in \(sql)")
+            throw BenchError.io("SQLite (C API): \(text) in \(sql)")
         }
     }
 
@@ -80,7 +80,7 @@ final class RawConnection {
         }
         var statement: OpaquePointer?
         guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK, let statement else {
-            throw BenchError.io("raw-sqlite: \(String(cString: sqlite3_errmsg(handle))) in \(sql)")
+            throw BenchError.io("SQLite (C API): \(String(cString: sqlite3_errmsg(handle))) in \(sql)")
         }
         statements[sql] = statement
         return statement
@@ -96,7 +96,7 @@ final class RawConnection {
     func run(_ statement: OpaquePointer) throws {
         let code = sqlite3_step(statement)
         guard code == SQLITE_DONE || code == SQLITE_ROW else {
-            throw BenchError.io("raw-sqlite: \(String(cString: sqlite3_errmsg(handle)))")
+            throw BenchError.io("SQLite (C API): \(String(cString: sqlite3_errmsg(handle)))")
         }
     }
 
@@ -106,7 +106,7 @@ final class RawConnection {
     private func check(_ code: Int32, _ statement: OpaquePointer, _ index: Int32) throws {
         guard code == SQLITE_OK else {
             throw BenchError.io(
-                "raw-sqlite: binding parameter \(index) failed (\(String(cString: sqlite3_errmsg(handle)))) in \(String(cString: sqlite3_sql(statement)))"
+                "SQLite (C API): binding parameter \(index) failed (\(String(cString: sqlite3_errmsg(handle)))) in \(String(cString: sqlite3_sql(statement)))"
             )
         }
     }

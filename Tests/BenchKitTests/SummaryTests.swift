@@ -100,4 +100,13 @@ import Testing
         #expect(formatNumber(0.5) == "0.5")
         #expect(formatNumber(1.0 / 3.0) == "0.333333")
     }
+
+    /// A headline's factor never shows an exponent (the smoke run printed "6e+02× faster").
+    @Test func factorsAreWrittenAsAPersonReadsThem() {
+        #expect(formatFactor(2.345) == "2.3")
+        #expect(formatFactor(44.2) == "44")
+        #expect(formatFactor(603.7) == "600")
+        #expect(formatFactor(12_345) == "12,000")
+        #expect(formatFactor(.infinity) == "-")
+    }
 }

@@ -46,6 +46,13 @@ func formatSignificant(_ value: Double) -> String {
     return String(format: "%.\(min(digits, 6))f", value)
 }
 
+/// A ratio as a person reads it: `2.3`, `44`, `600`, `12,000` (two significant digits, never an exponent).
+package func formatFactor(_ value: Double) -> String {
+    guard value.isFinite else { return "-" }
+    if abs(value) >= 100 { return formatCount(Double(String(format: "%.2g", value)) ?? value) }
+    return String(format: abs(value) >= 10 ? "%.0f" : "%.1f", value)
+}
+
 /// "a Class", "an Account", "a UUID", "a User", "an Update": the name with its indefinite article (by its first
 /// letter; an acronym starting with U, and the words read "you" such as User and Unit, take "a").
 package func withArticle(_ name: String) -> String {

@@ -102,8 +102,8 @@ package enum FirstScreen {
         let word = faster ? "faster" : "slower"
         if let interval = ShiftInterval(second, first, level: 0.95) {
             let (low, high) = faster ? (interval.low, interval.high) : (1 / interval.high, 1 / interval.low)
-            return String(format: "%.2g× %@ [%.2g, %.2g]", factor, word, low, high)
+            return "\(formatFactor(factor))× \(word) [\(formatFactor(low)), \(formatFactor(high))]"
         }
-        return String(format: "%.2g× %@ (%@: no interval)", factor, word, counted(min(first.count, second.count), "repetition"))
+        return "\(formatFactor(factor))× \(word) (\(counted(min(first.count, second.count), "repetition")): no interval)"
     }
 }

@@ -39,7 +39,8 @@ import Testing
     /// The pull request that adds the advised prefetch (statements down, ObjectGraph's allocated bytes up) passes
     /// the gate as an improvement; the reverse fails it and names the statement it added.
     @Test func theGateFailsOnlyOnWhatTransfers() throws {
-        let without = try Self.run(try Self.folder(prefetch: false))
+        let withoutFolder = try Self.folder(prefetch: false)
+        let without = try Self.run(withoutFolder)
         let with = try Self.run(try Self.folder(prefetch: true))
         let fix = try CommandLineTests.bench(["compare", without, with, "--counters-only"])
         #expect(fix.status == 4, "\(fix.output)")
@@ -49,7 +50,11 @@ import Testing
         #expect(
             reverse.output.contains("why object_faults, relationship_faults, rows_read, sql_statements changed in screen size 200 walk:"))
         #expect(reverse.output.contains("  +20 × SELECT ?, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.ZCLASS = ?"))
-        #expect(reverse.output.contains("see: bench explain screen --size 200 --phase walk"))
+        // The scenario's file is not in the repository's folder: the command says where it is.
+        #expect(
+            reverse.output.contains(
+                "see: bench explain screen --scenarios \(URL(fileURLWithPath: withoutFolder).standardizedFileURL.path) --size 200 --phase walk"
+            ))
         // sql-replay's counts are ObjectGraph's: listed once.
         #expect(!reverse.output.split(separator: "\n").contains { $0.hasPrefix("regression") && $0.contains("sql-replay") })
         // Allocations gate only when asked, and their threshold then takes effect.

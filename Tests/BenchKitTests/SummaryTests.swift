@@ -109,4 +109,11 @@ import Testing
         #expect(formatFactor(12_345) == "12,000")
         #expect(formatFactor(.infinity) == "-")
     }
+
+    /// A command printed for a person to paste keeps a folder with a space or a quote one word.
+    @Test func commandWordsAreQuotedOnlyWhenNeeded() {
+        #expect(shellWord("/tmp/user28/before") == "/tmp/user28/before")
+        #expect(shellWord("/Users/me/My App/Scenarios") == "'/Users/me/My App/Scenarios'")
+        #expect(shellWord("it's") == "'it'\\''s'")
+    }
 }

@@ -53,6 +53,13 @@ package func formatFactor(_ value: Double) -> String {
     return String(format: abs(value) >= 10 ? "%.0f" : "%.1f", value)
 }
 
+/// A word a shell reads back as it is: unchanged when it needs no quoting, else in single quotes.
+package func shellWord(_ text: String) -> String {
+    let safe = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,=:+@%")
+    guard !text.isEmpty, text.unicodeScalars.contains(where: { !safe.contains($0) }) else { return text.isEmpty ? "''" : text }
+    return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
 /// "a Class", "an Account", "a UUID", "a User", "an Update": the name with its indefinite article (by its first
 /// letter; an acronym starting with U, and the words read "you" such as User and Unit, take "a").
 package func withArticle(_ name: String) -> String {

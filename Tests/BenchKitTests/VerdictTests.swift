@@ -209,11 +209,33 @@ import Testing
         let catalog = try ScenarioCatalog(folder: ScenarioCountersTests.scenariosFolder)
         let claims = Dictionary(uniqueKeysWithValues: ClaimCatalog.all.map { ($0.id, $0) })
         #expect(
-            VerdictReport.command(claims["hand-kept-key"]!, scenarios: catalog.scenarios) == "bench run hand-kept-key --profile default")
-        #expect(VerdictReport.command(claims["to-one-fetches"]!, scenarios: catalog.scenarios) == "bench run faulting --profile smoke")
+            VerdictReport.command(claims["hand-kept-key"]!, scenarios: catalog.scenarios).description
+                == "bench run hand-kept-key --profile default")
         #expect(
-            VerdictReport.command(claims["count-many-to-many"]!, scenarios: catalog.scenarios)
+            VerdictReport.command(claims["to-one-fetches"]!, scenarios: catalog.scenarios).description
+                == "bench run faulting --profile smoke")
+        #expect(
+            VerdictReport.command(claims["count-many-to-many"]!, scenarios: catalog.scenarios).description
                 == "bench run count-across-many-to-many --profile default")
+        // Run at that profile already, and undecided: twice the repetitions.
+        #expect(
+            VerdictReport.command(claims["hand-kept-key"]!, scenarios: catalog.scenarios, ran: .default, repetitions: 7).description
+                == "bench run hand-kept-key --profile default --repetitions 15")
+    }
+
+    /// The end of bench run says which runs decide what it left undecided: one command per set of options.
+    @Test func undecidedClaimsAreDecidedByFewCommands() {
+        let runs = DecidingRun.merged([
+            DecidingRun(scenarios: ["hand-kept-key"], profile: .default, repetitions: 15),
+            DecidingRun(scenarios: ["batch-size"], profile: .default, repetitions: 31),
+            DecidingRun(scenarios: ["chat-list"], profile: .default, repetitions: 15),
+            DecidingRun(scenarios: ["chat-list"], profile: .default, repetitions: 15),
+        ])
+        #expect(
+            runs.map(\.description) == [
+                "bench run chat-list hand-kept-key --profile default --repetitions 15",
+                "bench run batch-size --profile default --repetitions 31",
+            ])
     }
 
     /// The catalog names only series the shipped scenarios run, each claim's sizes are ones its scenarios measure in

@@ -160,5 +160,7 @@ package struct Verdict: Sendable {
     /// The profile, sizes, repetitions and warmups the verdict rests on.
     package let basis: String
     /// The `bench run` that measures what is missing or undecided; nil when nothing is.
-    package let command: String?
+    package let decider: DecidingRun?
+
+    package var command: String? { decider?.description }
 }

@@ -16,12 +16,12 @@ package enum VerdictReport {
                 let names = claim.scenarios.map(\.rawValue).joined(separator: ", ")
                 return Verdict(
                     claim: claim, outcome: .notMeasured("this run did not measure \(names)"), evidence: [], rule: judgement.rule,
-                    basis: "nothing of this run", command: command(claim, scenarios: scenarios))
+                    basis: "nothing of this run", decider: command(claim, scenarios: scenarios))
             }
             return Verdict(
                 claim: claim, outcome: judgement.outcome, evidence: judgement.evidence, rule: judgement.rule,
                 basis: basis(judgement, claim: claim, run: run),
-                command: judgement.outcome.needsMoreData
+                decider: judgement.outcome.needsMoreData
                     ? command(claim, scenarios: scenarios, ran: run.info?.profile, repetitions: judgement.repetitions.max()) : nil)
         }
     }
@@ -48,35 +48,38 @@ package enum VerdictReport {
     /// the sizes, the repetitions given on the command line; else the full profile with the sizes given too.
     /// When the run already had that profile (an interval neither apart from 1 nor within the margin), the command
     /// asks for twice its repetitions.
-    static func command(_ claim: Claim, scenarios: [Scenario], ran profile: Profile? = nil, repetitions: Int? = nil) -> String {
-        let command = baseCommand(claim, scenarios: scenarios)
-        if let profile, let repetitions, command.hasSuffix("--profile \(profile.rawValue)") {
-            return command + " --repetitions \(2 * repetitions + 1)"
+    static func command(_ claim: Claim, scenarios: [Scenario], ran profile: Profile? = nil, repetitions: Int? = nil) -> DecidingRun {
+        var command = baseCommand(claim, scenarios: scenarios)
+        if let profile, let repetitions, command.profile == profile, command.sizes == nil, command.repetitions == nil {
+            command.repetitions = 2 * repetitions + 1
         }
         return command
     }
 
-    static func baseCommand(_ claim: Claim, scenarios: [Scenario]) -> String {
-        let names = claim.scenarios.map(\.rawValue).joined(separator: " ")
+    static func baseCommand(_ claim: Claim, scenarios: [Scenario]) -> DecidingRun {
         let needed = claim.rule.isStatistical ? claim.repetitions : 1
+        var command = DecidingRun(scenarios: claim.scenarios, profile: .default)
         let files = claim.scenarios.compactMap { name in scenarios.first { $0.name == name } }
-        guard files.count == claim.scenarios.count else { return "bench run \(names) --profile default" }
+        guard files.count == claim.scenarios.count else { return command }
         func hasSizes(_ profile: Profile) -> Bool {
             files.allSatisfy { ($0.sizes[profile] ?? []).contains(where: claim.sizes.contains) }
         }
         func hasRepetitions(_ profile: Profile) -> Bool { files.allSatisfy { ($0.repetitions[profile] ?? 0) >= needed } }
         if let profile = Profile.allCases.first(where: { hasSizes($0) && hasRepetitions($0) }) {
-            return "bench run \(names) --profile \(profile.rawValue)"
+            command.profile = profile
+            return command
         }
         if let profile = Profile.allCases.first(where: hasSizes) {
-            return "bench run \(names) --profile \(profile.rawValue) --repetitions \(needed + 1)"
+            command.profile = profile
+            command.repetitions = needed + 1
+            return command
         }
-        var command = "bench run \(names) --profile full"
+        command.profile = .full
         switch claim.sizes {
         case .any: break
-        case let .atLeast(low), let .within(low, _): command += " --sizes \(low)"
+        case let .atLeast(low), let .within(low, _): command.sizes = low
         }
-        if !hasRepetitions(.full) { command += " --repetitions \(needed + 1)" }
+        if !hasRepetitions(.full) { command.repetitions = needed + 1 }
         return command
     }
 
@@ -123,16 +126,19 @@ package enum VerdictReport {
                         + "\(verdict.claim.statement) (\(verdict.claim.source.short))")
             }
         }
-        let rest = verdicts.filter { $0.outcome.needsMoreData && $0.outcome.kind != "not-measured" }
+        let rest = verdicts.filter { verdict in
+            if case .notMeasured = verdict.outcome { return false }
+            return verdict.outcome.needsMoreData
+        }
         if !rest.isEmpty {
-            let scenarios = Array(Set(rest.flatMap(\.claim.scenarios))).sorted()
-            let profiles = rest.compactMap { verdict in
-                Profile.allCases.last { verdict.command?.contains("--profile \($0.rawValue)") == true }
+            let runs = DecidingRun.merged(rest.compactMap(\.decider))
+            let need = "\(rest.count) claim\(rest.count == 1 ? " needs" : "s need") a larger run to be decided"
+            if runs.count == 1 {
+                lines.append("\(need): \(runs[0])")
+            } else {
+                lines.append("\(need):")
+                lines += runs.map { "  \($0)" }
             }
-            let profile = Profile.allCases.last { profiles.contains($0) } ?? .default
-            lines.append(
-                "\(rest.count) claim\(rest.count == 1 ? " needs" : "s need") a larger run to be decided: bench run \(scenarios.map(\.rawValue).joined(separator: " ")) --profile \(profile.rawValue)"
-            )
         }
         return lines.joined(separator: "\n")
     }

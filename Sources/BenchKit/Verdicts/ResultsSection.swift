@@ -22,7 +22,7 @@ package enum ResultsSection {
         if !numbers.isEmpty {
             lines +=
                 [
-                    "Many-to-one in the same run: ObjectGraph's median time, its ratio to the floor (`sql-replay`: the same statements through the C API), to `raw-sqlite` (hand-written SQL on the same tables), and how many times slower GRDB was. These times are ObjectGraph's on this machine, not Core Data's:",
+                    "Many-to-one in the same run: ObjectGraph's median time, its ratio to the floor (`sql-replay`: the same statements through the C API), to `raw-sqlite` (hand-written SQL on the same tables), and how GRDB compared. These times are ObjectGraph's on this machine, not Core Data's:",
                     "",
                 ] + numbers + [""]
         }
@@ -69,8 +69,8 @@ package enum ResultsSection {
                 if let raw = median(row.scenario, .rawSQLite, row.variant, size, row.phase), raw > 0 {
                     cell += String(format: ", %.2f× raw", graph / raw)
                 }
-                if let grdb = median(row.scenario, .grdb, row.variant, size, row.phase), graph > 0 {
-                    cell += String(format: "; grdb %.1f× slower", grdb / graph)
+                if let grdb = median(row.scenario, .grdb, row.variant, size, row.phase), graph > 0, grdb > 0 {
+                    cell += grdb >= graph ? "; grdb \(formatFactor(grdb / graph))× slower" : "; grdb \(formatFactor(graph / grdb))× faster"
                 }
                 return cell
             }

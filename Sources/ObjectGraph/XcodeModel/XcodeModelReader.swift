@@ -14,12 +14,15 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         var entities: [Entity]
         var notes: [String]
         var cloudKitEntities: [String]
+        var renamingIdentifiers: [String: String]
+        var fetchRequests: [FetchRequestTemplate]
     }
 
     private struct RawEntity {
         var name: String
         var parent: String?
         var isAbstract: Bool
+        var renamingIdentifier: String?
         var attributes: [[String: String]] = []
         var relationships: [[String: String]] = []
         var fetchIndexes: [(name: String, elements: [[String: String]])] = []
@@ -41,6 +44,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     private var sawModel = false
     private var failure: ObjectGraphError?
     private var current: [String] = []
+    private var fetchRequests: [FetchRequestTemplate] = []
+    /// The fetched property being read (`Entity.name`), whose `<fetchRequest>` is its request.
+    private var fetchedProperty: String?
     private weak var parser: XMLParser?
 
     /// Elements whose content does not shape the store: read past without a note.
@@ -79,7 +85,18 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         // configuration's flag then holds for no store.
         let names = Set(entities.map(\.name))
         let synced = sawConfiguration ? cloudKitMembers.filter(names.contains) : modelUsesCloudKit ? entities.map(\.name) : []
-        return Parsed(entities: try declarations(), notes: notes, cloudKitEntities: Array(Set(synced)).sorted())
+        var renaming: [String: String] = [:]
+        for raw in entities {
+            if let identifier = raw.renamingIdentifier { renaming[raw.name] = identifier }
+            for property in raw.attributes + raw.relationships {
+                if let name = property["name"], let identifier = property["elementID"], !identifier.isEmpty {
+                    renaming["\(raw.name).\(name)"] = identifier
+                }
+            }
+        }
+        return Parsed(
+            entities: try declarations(), notes: notes, cloudKitEntities: Array(Set(synced)).sorted(), renamingIdentifiers: renaming,
+            fetchRequests: fetchRequests)
     }
 
     private func fail(_ reason: String) {
@@ -113,7 +130,20 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             guard let entityName = attributes["name"], !entityName.isEmpty else {
                 return fail("an <entity> has no name")
             }
-            entities.append(RawEntity(name: entityName, parent: attributes["parentEntity"], isAbstract: attributes["isAbstract"].isYes))
+            entities.append(
+                RawEntity(
+                    name: entityName, parent: attributes["parentEntity"], isAbstract: attributes["isAbstract"].isYes,
+                    renamingIdentifier: attributes["elementID"].flatMap { $0.isEmpty ? nil : $0 }))
+        case ("model", "fetchRequest"), ("fetchedProperty", "fetchRequest"):
+            if let entity = attributes["entity"], let predicate = attributes["predicateString"], !predicate.isEmpty {
+                fetchRequests.append(
+                    FetchRequestTemplate(
+                        name: parent == "model" ? attributes["name"] ?? "" : fetchedProperty ?? "", entity: entity, predicate: predicate,
+                        fetchedProperty: parent == "model" ? nil : fetchedProperty))
+            }
+            skipDepth = 1
+        case ("entity", "fetchedProperty"):
+            fetchedProperty = attributes["name"].map { "\(entities[entities.count - 1].name).\($0)" }
         case ("entity", "attribute"):
             entities[entities.count - 1].attributes.append(attributes)
         case ("entity", "relationship"):
@@ -159,6 +189,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         }
         stack.removeLast()
         if skipDepth > 0 { skipDepth -= 1 }
+        if name == "fetchedProperty" && skipDepth == 0 { fetchedProperty = nil }
     }
 
     private func note(_ text: String) {

@@ -34,8 +34,8 @@ package enum PhaseNotes {
     }
 
     /// One note per phase of a generated suite (`bench run --model`) whose save a Deny rule or a validation refused
-    /// in ObjectGraph: the phase then times the attempt and its rollback, not a delete. A scenario file's
-    /// `"save": "may-fail"` asks for that and is not noted.
+    /// in ObjectGraph: the phase then times the attempt and its rollback, not a delete; a delete phase names the
+    /// chain of delete rules that stops it. A scenario file's `"save": "may-fail"` asks for that and is not noted.
     static func refusedSaves(_ summary: [SummaryRow], scenarios: [Scenario]) -> [String] {
         var notes: [String] = []
         for scenario in scenarios {
@@ -46,11 +46,27 @@ package enum PhaseNotes {
             }
             for row in refused.sorted(by: { $0.key < $1.key }) {
                 notes.append(
-                    "\(label(row, scenario)): its save was refused and rolled back (a Deny rule or a validation), so the phase "
-                        + "times the attempt, not a delete (\(explainLine(row, scenario)) says why)")
+                    "\(label(row, scenario)): its save was refused and rolled back (\(refusal(row, scenario))), so the phase "
+                        + "times the attempt, not a delete (\(explainLine(row, scenario)) shows the refusal)")
             }
         }
         return notes
+    }
+
+    /// Why a generated delete phase's save was refused: the Deny rule its cascades reach, else a validation.
+    static func refusal(_ row: SummaryRow, _ scenario: Scenario) -> String {
+        let phase = row.key.phase.rawValue
+        guard phase.hasPrefix("delete-"), let plan = scenario.declared.plans[row.key.variant.description],
+            let entity = plan.model.entity(String(phase.dropFirst("delete-".count))),
+            let chain = ModelLint.denyChain(deleting: entity), let deny = chain.last
+        else { return "a Deny rule or a validation" }
+        let denied = deny.entity.name
+        if chain.count == 1 {
+            return
+                "\(deny.qualifiedName) is Deny: \(withArticle(denied)) with \(deny.isToMany ? deny.name : withArticle(deny.name)) cannot be deleted"
+        }
+        return
+            "\(ModelLint.chainText(chain)): deleting \(withArticle(entity.name)) cascades into \(ModelLint.plural(denied)), and \(withArticle(denied)) with \(deny.isToMany ? deny.name : withArticle(deny.name)) cannot be deleted"
     }
 
     private static func label(_ row: SummaryRow, _ scenario: Scenario) -> String {
@@ -59,7 +75,10 @@ package enum PhaseNotes {
 
     private static func explainLine(_ row: SummaryRow, _ scenario: Scenario) -> String {
         let choice = row.key.variant.isEmpty ? "" : " --variant '\(row.key.variant)'"
-        return "bench explain \(explainTarget(scenario))\(choice) --size \(row.key.size) --phase \(row.key.phase)"
+        // Counts given per entity are the data's size: explain takes them instead of --size.
+        var fixed = false
+        if case let .generated(_, options) = scenario.origin { fixed = !options.counts.isEmpty }
+        return "bench explain \(explainTarget(scenario))\(choice)\(fixed ? "" : " --size \(row.key.size)") --phase \(row.key.phase)"
     }
 
     private static func isFilteringRead(_ steps: [Step]) -> Bool {
@@ -78,7 +97,7 @@ package enum PhaseNotes {
     /// repository's folder, which explain reads by default), or `--model PATH` for a generated suite.
     private static func explainTarget(_ scenario: Scenario) -> String {
         switch scenario.origin {
-        case let .generated(model): return "--model \(model)"
+        case let .generated(model, options): return "--model \(model)" + options.arguments
         case let .file(path):
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
             let standard = URL(fileURLWithPath: ScenarioCatalog.defaultFolder()).standardizedFileURL.path

@@ -3,7 +3,8 @@ import ObjectGraph
 
 /// Runs scenarios once, untimed, with ObjectGraph's statements logged, and hands each phase to the N+1 detector:
 /// what `bench advise` and the end of `bench run` report. Only ObjectGraph's strategies run (the peers issue the
-/// SQL they were written with); the size is one where an N+1 shows (1,000 by default: 20 classes of 50).
+/// SQL they were written with); each scenario at the size a run measured it at (its largest), else at `size`, one
+/// where an N+1 shows (1,000 by default: 20 classes of 50).
 package struct AdvicePass {
     package var scenarios: [Scenario]
     /// Strategies to run among each scenario's ObjectGraph ones; nil runs them all.
@@ -11,13 +12,24 @@ package struct AdvicePass {
     /// Variants to run among each scenario's; nil runs them all.
     package var variants: [VariantFilter]?
     package var size = 1000
+    /// The size of each scenario, overriding `size`: a run's largest.
+    package var sizes: [ScenarioName: Int] = [:]
     package var seed: UInt64 = 42
     package var detector = NPlusOneDetector()
 
     package init(scenarios: [Scenario]) { self.scenarios = scenarios }
 
+    /// The size each scenario runs at.
+    package func size(of scenario: Scenario) -> Int { sizes[scenario.name] ?? size }
+
     /// Every finding, scenario by scenario in the order given.
     package func run() throws -> [QueryFinding] {
+        var findings: [QueryFinding] = []
+        for scenario in scenarios { findings += try run([scenario], size: size(of: scenario)) }
+        return findings
+    }
+
+    private func run(_ scenarios: [Scenario], size: Int) throws -> [QueryFinding] {
         var request = RunRequest(scenarios: scenarios)
         request.sizes = [size]
         request.repetitions = 1

@@ -337,7 +337,7 @@ import ObjectGraph
         ("\"Tag\": 5,", "\"Tga\": 5,", "field 'data': entities: no entity 'Tga' in the model (did you mean 'Tag'?)"),
         (
             "\"Book.tags\": {\"per\": 2}", "\"Book.tagz\": {\"per\": 2}",
-            "field 'data': relationships.Book.tagz: 'Book' has no relationship 'tagz' (did you mean 'tags'?)"
+            "field 'data': relationships.Book.tagz: 'Book' has no relationship 'tagz' (did you mean 'tags'?); its relationships: author, series, tags"
         ),
         (
             "\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Author.books\": {}",
@@ -365,7 +365,7 @@ import ObjectGraph
         ),
         (
             "{\"read\": [\"title\", \"author.name\", \"tags.name\"]}", "{\"read\": [\"title\", \"author.nam\"]}",
-            "field 'phases[0].steps[1].read': with prefetch=off: 'author.nam': Author has no property 'nam' (did you mean 'name'?)"
+            "field 'phases[0].steps[1].read': with prefetch=off: 'author.nam': Author has no property 'nam' (did you mean 'name'?); its properties: bookCount, books, name"
         ),
         (
             "{\"delete\": \"Author\", \"share\": 0.25}", "{\"delet\": \"Author\", \"share\": 0.25}",
@@ -377,7 +377,7 @@ import ObjectGraph
         ),
         (
             "\"on\": [\"author\", \"tags\"]", "\"on\": [\"author\", \"tag\"]",
-            "field 'phases[0].steps[0].prefetch': with prefetch=on: 'tag': Book has no relationship 'tag' (did you mean 'tags'?)"
+            "field 'phases[0].steps[0].prefetch': with prefetch=on: 'tag': Book has no relationship 'tag' (did you mean 'tags'?); its relationships: author, series, tags"
         ),
         (
             "\"off\": [],", "",
@@ -386,7 +386,7 @@ import ObjectGraph
         (
             "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}",
             "{\"name\": \"modelling\", \"values\": [\"many-to-one\", \"many-to-nil\"], \"change\": \"modelling\", \"target\": \"Author.book\"}",
-            "field 'variants': 'modelling': entity 'Author' has no property 'book' (did you mean 'books'?)"
+            "field 'variants': 'modelling': entity 'Author' has no property 'book' (did you mean 'books'?); its properties: bookCount, books, name"
         ),
         (
             "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}",
@@ -491,7 +491,7 @@ import ObjectGraph
         #expect(
             PhaseNotes.notes(summary, scenarios: [generated]) == [
                 "library delete-Author n=8: its save was refused and rolled back (a Deny rule or a validation), so the phase times the "
-                    + "attempt, not a delete (bench explain --model /models/Alerts.xcdatamodel --size 8 --phase delete-Author says why)"
+                    + "attempt, not a delete (bench explain --model /models/Alerts.xcdatamodel --size 8 --phase delete-Author shows the refusal)"
             ])
         #expect(PhaseNotes.notes(summary, scenarios: [file]).isEmpty)
     }

@@ -164,7 +164,9 @@ struct DataGenerator {
         var used: [ObjectRef] = []
         let reuse = fill.reuse ?? 0
         let controlled = fill.reuse != nil || inverseToOne
-        for object in sources {
+        var deck: [Int] = []
+        if isToMany, case let .histogram(bins) = fill.fanout { deck = DataSpec.Fanout.deal(bins, sources: sources.count, random: &random) }
+        for (position, object) in sources.enumerated() {
             guard fill.fill >= 1 || random.nextUnit() < fill.fill else { continue }
             let wanted: Int
             if isToMany {
@@ -172,6 +174,7 @@ struct DataGenerator {
                 case let .fixed(count): wanted = count.value(size: data.size)
                 case let .uniform(low, high): wanted = low + Int(random.next() % UInt64(high - low + 1))
                 case let .zipf(exponent, maximum): wanted = Self.zipf(exponent, maximum, &random)
+                case .histogram: wanted = deck[position]
                 }
             } else {
                 wanted = 1

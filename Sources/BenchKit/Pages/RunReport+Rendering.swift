@@ -34,6 +34,13 @@ extension RunReport {
             }
             let table = rows(scenario.name)
             blocks.append(.table(header: table.header, rows: table.rows))
+            blocks.append(.paragraph(SummaryTable.memoryLegend.replacingOccurrences(of: "process peak MiB:", with: "Process peak (MiB):")))
+            let notes = PhaseNotes.notes(summary, scenarios: [scenario])
+            if !notes.isEmpty { blocks.append(.list(notes.map { "Note: \($0)" })) }
+            let described = scenario.phaseDescriptions.filter { phase in table.rows.contains { $0[3] == phase.name.rawValue } }
+            if !described.isEmpty {
+                blocks.append(.collapsed(summary: "What each phase covers", items: described.map { "\($0.name): \($0.description)" }))
+            }
             for (stem, caption) in [
                 ("time-\(scenario.name)", "time against size"), ("statements-\(scenario.name)", "statements and faults"),
             ]

@@ -75,6 +75,7 @@ package struct Explanation {
         runner.traceExact = exact
         let chosen = phases
         let limit = maxLines
+        let descriptions = Dictionary(scenario.phaseDescriptions.map { ($0.name, $0.description) }, uniquingKeysWith: { first, _ in first })
         runner.trace = { line in
             guard state.inPhase else {
                 if !chosen.isEmpty { return }
@@ -97,6 +98,7 @@ package struct Explanation {
                 }
                 let before = chosen.isEmpty ? "\(state.setup) setup statements" : "\(state.skipped) phases"
                 output("\n--- phase \(phase) (after \(before), not shown) ---")
+                if let description = descriptions[phase] { output("covers: \(description)") }
                 state.skipped = 0
                 state.inPhase = true
                 state.shown = 0

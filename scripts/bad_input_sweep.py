@@ -605,6 +605,19 @@ def cases() -> list:
         lambda x: x.write("contents", model_xml(AUTHOR.replace('destinationEntity="Book"', 'destinationEntity="Ghost"'), BOOK)),
         check=stdout_has("-- note:"), why="documented: a destination that is not an entity is skipped with a note")
     add("schema/two-arguments", ["schema", "a", "b"], BAD)
+    # What the reader skips because the file is wrong is a lint finding (exit 1), never "no findings".
+    problems = [
+        ("unknown-attribute-type", lambda x: x.write("contents", model_xml(AUTHOR.replace('attributeType="String"', 'attributeType="Quaternion"'), BOOK))),
+        ("relationship-to-missing-entity", lambda x: x.write("contents", model_xml(AUTHOR.replace('destinationEntity="Book"', 'destinationEntity="Ghost"'), BOOK))),
+        ("relationship-without-destination", lambda x: x.write("contents", model_xml(AUTHOR.replace('destinationEntity="Book"', ''), BOOK))),
+        ("index-on-missing-property", lambda x: x.write("contents", model_xml(AUTHOR.replace(
+            "</entity>", '<fetchIndex name="byGone"><fetchIndexElement property="gone" type="Binary" order="ascending"/></fetchIndex></entity>'), BOOK))),
+        ("unsupported-derivation", lambda x: x.write("contents", model_xml(AUTHOR.replace(
+            "</entity>", '<attribute name="n" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="books.@avg"/></entity>'), BOOK))),
+    ]
+    for label, setup in problems:
+        add(f"lint/{label}-is-a-finding", ["lint", "{d}/contents"], (1,), setup, check=stdout_has("problem: "),
+            why="a model the reader had to skip part of is not clean")
 
     # --- explain ---------------------------------------------------------------------------------------------------
     add("explain/scenario-empty", ["explain", ""], BAD)

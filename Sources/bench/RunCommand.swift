@@ -152,7 +152,7 @@ struct RunCommand: ParsableCommand {
             modelFile = file
             let suite = try GeneratedSuite.scenario(modelPath: model, options: try dataOptions.options(model: model))
             if !quiet {
-                for note in file.notes { print("note: \(note)") }
+                for note in file.adjustments { print("note: \(note)") }
                 print("lint of \(file.heading): \(file.findings.isEmpty ? "no findings" : "\(file.findings.count) finding(s)")")
                 for finding in file.findings { print("  \(finding)") }
                 print("")
@@ -199,7 +199,7 @@ struct RunCommand: ParsableCommand {
             folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: info)
             if let modelFile {
                 try AtomicFile.write(
-                    (modelFile.notes.map { "note: \($0)" } + modelFile.findings.map { "\($0)" }).map { $0 + "\n" }.joined(),
+                    (modelFile.adjustments.map { "note: \($0)" } + modelFile.findings.map { "\($0)" }).map { $0 + "\n" }.joined(),
                     to: folder.file("lint.txt"))
             }
             if let suite = scenarios.first, case let .generated(_, options) = suite.origin, let shape = options.shape,

@@ -44,7 +44,7 @@ struct LintCommand: ParsableCommand {
             findings = migration.findings
         } else {
             print(file.heading)
-            for note in file.notes { print("note: \(note)") }
+            for note in file.adjustments { print("note: \(note)") }
             findings = file.findings
         }
         for finding in findings { print(finding) }

@@ -420,6 +420,7 @@ import Testing
         try Data(
             """
             <model><entity name="Note"><attribute name="text" optional="YES" attributeType="String"/>
+            <fetchIndex name="byText"><fetchIndexElement property="text" type="RTree" order="ascending"/></fetchIndex>
             <fetchIndex name="byGone"><fetchIndexElement property="gone" type="Binary" order="ascending"/></fetchIndex></entity></model>
             """.utf8
         ).write(to: URL(fileURLWithPath: model))
@@ -429,9 +430,13 @@ import Testing
             "--output", output.path, "--allow-debug", "--no-history", "--no-advice",
         ])
         #expect(result.status == 0, "\(result.error)")
-        let note = "note: Note: an index names 'gone', which is not a stored property; the index is skipped"
-        #expect(result.output.hasPrefix(note + "\nlint of model \(model): no findings\n"), "\(result.output.prefix(400))")
-        #expect(try String(contentsOf: output.appendingPathComponent("lint.txt"), encoding: .utf8) == note + "\n")
+        // What ObjectGraph leaves out is a note; an index on a property the entity lacks is a problem of the file.
+        let note = "note: Note: fetch index 'byText' on text is an R-tree index; ObjectGraph makes binary indexes only, so it is skipped"
+        let problem =
+            "problem: Note: an index names 'gone', which is not a stored property; the index is skipped: the index is left out, so the fetches it was meant for are measured without it. Fix: name a stored attribute or to-one relationship of the entity in the index, or delete the index."
+        #expect(
+            result.output.hasPrefix(note + "\nlint of model \(model): 1 finding(s)\n  " + problem + "\n"), "\(result.output.prefix(600))")
+        #expect(try String(contentsOf: output.appendingPathComponent("lint.txt"), encoding: .utf8) == note + "\n" + problem + "\n")
     }
 
     @Test func explainShowsOnePhaseOfAGeneratedSuite() throws {

@@ -174,4 +174,47 @@ import Testing
             ), "\(result.output)")
         #expect(result.output.hasSuffix("2 finding(s)\n"), "\(result.output)")
     }
+
+    /// What the reader skips because the file is wrong is a finding (exit 1), not a note beside "no findings"; what
+    /// ObjectGraph leaves out of a correct model (a transient relationship) stays a note.
+    @Test func aModelWithProblemsIsNotClean() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try lint(
+            """
+            <model><entity name="Author"><attribute name="name" optional="YES" attributeType="Quaternion"/>
+            <attribute name="shout" optional="YES" attributeType="String" derived="YES" derivationExpression="books.title.@avg"/>
+            <relationship name="books" optional="YES" toMany="YES" destinationEntity="Book" inverseName="author" inverseEntity="Book"/>
+            <relationship name="agent" optional="YES" maxCount="1" destinationEntity="Agent"/>
+            <relationship name="editor" optional="YES" maxCount="1"/>
+            <relationship name="fans" optional="YES" toMany="YES" transient="YES" destinationEntity="Book"/>
+            <fetchIndex name="byGone"><fetchIndexElement property="gone" type="Binary" order="ascending"/></fetchIndex></entity>
+            <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/>
+            <relationship name="author" optional="YES" maxCount="1" destinationEntity="Author" inverseName="books" inverseEntity="Author"/></entity></model>
+            """, in: folder)
+        #expect(result.status == 1, "\(result.error)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("note: ") } == ["note: Author.fans: a transient relationship is not stored; skipped"])
+        #expect(
+            lines.filter { $0.hasPrefix("problem: ") } == [
+                "problem: Author.name: attribute type 'Quaternion' is not one ObjectGraph stores (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable); skipped: Core Data knows no such type, so the store and every number RelBench gives lack this attribute. Fix: choose one of Core Data's types (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary Data, UUID, URI, Transformable).",
+                "problem: Author.shout: derivation 'books.title.@avg' is not supported (only @count, @sum, @max and @min); use <toMany>.@count, <toMany>.<attribute>.@sum|@max|@min, <toOne>.<attribute>, canonical:(<attribute>), uppercase:(...), lowercase:(...) or now(); skipped: the attribute is left out of the store, so nothing RelBench measures keeps it up to date. Fix: write the derivation in a form Core Data supports, or keep the value yourself in a stored attribute.",
+                "problem: Author.agent: its destination 'Agent' is not an entity of the model; skipped: Xcode does not build a model with such a relationship, and RelBench leaves it (and the links it would hold) out. Fix: set its destination to an entity of the model (check an entity renamed or removed in this version), or delete it.",
+                "problem: Author.editor: it has no destination entity; skipped: Xcode does not build a model with such a relationship, and RelBench leaves it (and the links it would hold) out. Fix: set its destination to an entity of the model (check an entity renamed or removed in this version), or delete it.",
+                "problem: Author: an index names 'gone', which is not a stored property; the index is skipped: the index is left out, so the fetches it was meant for are measured without it. Fix: name a stored attribute or to-one relationship of the entity in the index, or delete the index.",
+            ], "\(result.output)")
+        #expect(lines.last == "6 finding(s)")
+        // bench schema still prints every note, the problems included, and succeeds: the store it prints is made.
+        let path = folder.appendingPathComponent("broken").path
+        try Data(
+            """
+            <model><entity name="Author"><attribute name="name" optional="YES" attributeType="Quaternion"/>
+            <relationship name="agent" optional="YES" maxCount="1" destinationEntity="Agent"/></entity></model>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: path))
+        let schema = try CommandLineTests.bench(["schema", path])
+        #expect(schema.status == 0)
+        #expect(schema.output.hasPrefix("-- note: Author.name: attribute type 'Quaternion'"), "\(schema.output)")
+        #expect(schema.output.contains("\n-- note: Author.agent: its destination 'Agent' is not an entity of the model; skipped\n"))
+    }
 }

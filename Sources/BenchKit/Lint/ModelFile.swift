@@ -6,8 +6,10 @@ import ObjectGraph
 package struct ModelFile {
     /// `model Shop.xcdatamodeld, version Shop 3 (current)`: which file and version was read.
     package let heading: String
-    /// What the reader skipped or adjusted, one line each.
+    /// What the reader skipped or adjusted, one line each (`bench schema` prints them all).
     package let notes: [String]
+    /// The notes that are no problem of the file itself (those are findings): what lint and run print beside them.
+    package let adjustments: [String]
     /// The DDL the store creates, in its order, each without its semicolon.
     package let schemaSQL: [String]
     /// Xcode's warnings and RelBench's advice.
@@ -32,9 +34,13 @@ package struct ModelFile {
         }
         self.xcode = xcode
         self.path = path
+        let problems = Set(xcode.problems.map(\.note))
         notes = xcode.notes
+        adjustments = xcode.notes.filter { !problems.contains($0) }
         schemaSQL = model.schemaSQL
-        findings = ModelLint.findings(model, cloudKitEntities: xcode.cloudKitEntities, fetchRequests: xcode.fetchRequests)
+        findings =
+            ModelLint.problemFindings(xcode.problems)
+            + ModelLint.findings(model, cloudKitEntities: xcode.cloudKitEntities, fetchRequests: xcode.fetchRequests)
         heading = Self.heading(path, xcode)
     }
 

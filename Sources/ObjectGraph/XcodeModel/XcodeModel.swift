@@ -9,12 +9,16 @@ import Foundation
 /// identifiers, the predicates of fetch requests and fetched properties, and which entities are used with CloudKit.
 /// The diagram (`elements`), user info and configurations are otherwise ignored; unknown elements are
 /// skipped with a note. What ObjectGraph cannot store (a transient relationship, an unknown attribute type, a
-/// derivation it cannot evaluate, an R-tree index) is skipped with a note naming the entity and property.
+/// derivation it cannot evaluate, an R-tree index) is skipped with a note naming the entity and property; what is
+/// skipped because the file itself is wrong is also one of `problems`.
 public struct XcodeModel: Sendable {
     /// The entities, ready for `ObjectModel`.
     public let entities: [Entity]
     /// What was skipped or adjusted, one line each (entity and property named).
     public let notes: [String]
+    /// What of `notes` is wrong in the file itself (Xcode would not build it, or Core Data could not store it as
+    /// written), rather than a feature ObjectGraph leaves out: lint reports these as problems.
+    public var problems: [Problem] = []
     /// The file the entities were read from.
     public let path: String
     /// The version read from a `.xcdatamodeld` (the folder name), if any.
@@ -64,6 +68,7 @@ public struct XcodeModel: Sendable {
         let parsed = try reader.read(data)
         var model = XcodeModel(entities: parsed.entities, notes: parsed.notes, path: path, version: version)
         model.cloudKitEntities = parsed.cloudKitEntities
+        model.problems = parsed.problems
         model.renamingIdentifiers = parsed.renamingIdentifiers
         model.fetchRequests = parsed.fetchRequests
         return model

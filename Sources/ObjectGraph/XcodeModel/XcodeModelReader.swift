@@ -13,6 +13,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     struct Parsed {
         var entities: [Entity]
         var notes: [String]
+        var problems: [XcodeModel.Problem]
         var cloudKitEntities: [String]
         var renamingIdentifiers: [String: String]
         var fetchRequests: [FetchRequestTemplate]
@@ -33,6 +34,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     private let path: String
     private var entities: [RawEntity] = []
     private var notes: [String] = []
+    private var problems: [XcodeModel.Problem] = []
     /// `usedWithCloudKit="YES"` on `<model>` (Xcode's Default configuration, every entity), and the members of the
     /// named configurations marked so.
     private var modelUsesCloudKit = false
@@ -95,7 +97,8 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             }
         }
         return Parsed(
-            entities: try declarations(), notes: notes, cloudKitEntities: Array(Set(synced)).sorted(), renamingIdentifiers: renaming,
+            entities: try declarations(), notes: notes, problems: problems, cloudKitEntities: Array(Set(synced)).sorted(),
+            renamingIdentifiers: renaming,
             fetchRequests: fetchRequests)
     }
 
@@ -196,6 +199,13 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         if !notes.contains(text) { notes.append(text) }
     }
 
+    /// A note for what is wrong in the file itself, kept also as a problem of `kind` about `subject`.
+    private func note(_ text: String, problem kind: XcodeModel.Problem.Kind, subject: String) {
+        guard !notes.contains(text) else { return }
+        notes.append(text)
+        problems.append(XcodeModel.Problem(kind: kind, subject: subject, note: text))
+    }
+
     // MARK: Declarations
 
     private func declarations() throws -> [Entity] {
@@ -238,7 +248,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             let declared = names.union(inherited)
             indexes = indexes.filter { index in
                 if let property = index.elements.map(\.property).first(where: { !declared.contains($0) }) {
-                    note("\(raw.name): an index names '\(property)', which is not a stored property; the index is skipped")
+                    note(
+                        "\(raw.name): an index names '\(property)', which is not a stored property; the index is skipped",
+                        problem: .indexOnMissingProperty, subject: raw.name)
                     return false
                 }
                 // Xcode 9 turned the old Indexed box of to-many relationships into fetch indexes (WordPress's
@@ -279,7 +291,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
 
     private func attribute(_ attributes: [String: String], entity: String) -> Property? {
         guard let name = attributes["name"], !name.isEmpty else {
-            note("\(entity): an attribute without a name is skipped")
+            note("\(entity): an attribute without a name is skipped", problem: .unnamedProperty, subject: entity)
             return nil
         }
         let qualified = "\(entity).\(name)"
@@ -287,13 +299,15 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         let typeName = attributes["attributeType"] ?? "Undefined"
         guard let type = AttributeType(xcodeName: typeName) else {
             note(
-                "\(qualified): attribute type '\(typeName)' is not one ObjectGraph stores (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable); skipped"
-            )
+                "\(qualified): attribute type '\(typeName)' is not one ObjectGraph stores (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable); skipped",
+                problem: .unknownAttributeType, subject: qualified)
             return nil
         }
         if transient { return .transient(name, type, default: Self.defaultValue(attributes, type: type)) }
         if type == .undefined {
-            note("\(qualified): an Undefined attribute must be transient, as Xcode requires; skipped")
+            note(
+                "\(qualified): an Undefined attribute must be transient, as Xcode requires; skipped", problem: .undefinedNotTransient,
+                subject: qualified)
             return nil
         }
         if attributes["derived"].isYes {
@@ -301,7 +315,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             do {
                 _ = try DerivationParser.parse(derivation)
             } catch let error as DerivationParser.Unsupported {
-                note("\(qualified): \(error.reason); skipped")
+                note("\(qualified): \(error.reason); skipped", problem: .unsupportedDerivation, subject: qualified)
                 return nil
             } catch {
                 return nil
@@ -365,7 +379,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
 
     private func relationship(_ attributes: [String: String], entity: RawEntity, entities: [String: RawEntity]) -> Property? {
         guard let name = attributes["name"], !name.isEmpty else {
-            note("\(entity.name): a relationship without a name is skipped")
+            note("\(entity.name): a relationship without a name is skipped", problem: .unnamedProperty, subject: entity.name)
             return nil
         }
         let qualified = "\(entity.name).\(name)"
@@ -374,7 +388,11 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             return nil
         }
         guard let destination = attributes["destinationEntity"], entities[destination] != nil else {
-            note("\(qualified): its destination '\(attributes["destinationEntity"] ?? "")' is not an entity of the model; skipped")
+            note(
+                attributes["destinationEntity"].map { $0.isEmpty ? nil : $0 } == nil
+                    ? "\(qualified): it has no destination entity; skipped"
+                    : "\(qualified): its destination '\(attributes["destinationEntity"] ?? "")' is not an entity of the model; skipped",
+                problem: .missingDestination, subject: qualified)
             return nil
         }
         var inverse = attributes["inverseName"].flatMap { $0.isEmpty ? nil : $0 }

@@ -117,6 +117,60 @@ import Testing
             "\(missing.error)")
     }
 
+    /// A many-to-many's members are counted in its join table (Core Data's Z_<n><RELATIONSHIP>, a column per side
+    /// numbered by entity), for each side, owners with none included.
+    @Test func aHandMadeJoinTableGivesBothSidesTheirHistograms() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = folder.appendingPathComponent("contents").path
+        try Data(
+            """
+            <model><entity name="Author"><attribute name="name" optional="YES" attributeType="String"/>
+            <relationship name="books" optional="YES" toMany="YES" deletionRule="Cascade" destinationEntity="Book" inverseName="author" inverseEntity="Book"/></entity>
+            <entity name="Book"><attribute name="title" optional="YES" attributeType="String"/>
+            <relationship name="author" optional="YES" maxCount="1" destinationEntity="Author" inverseName="books" inverseEntity="Author"/>
+            <relationship name="tags" optional="YES" toMany="YES" destinationEntity="Tag" inverseName="books" inverseEntity="Tag"/></entity>
+            <entity name="Tag"><attribute name="label" optional="YES" attributeType="String"/>
+            <relationship name="books" optional="YES" toMany="YES" destinationEntity="Book" inverseName="tags" inverseEntity="Book"/></entity></model>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: model))
+        let store = folder.appendingPathComponent("tags.sqlite").path
+        var db: OpaquePointer?
+        guard sqlite3_open(store, &db) == SQLITE_OK, let db else { throw BenchError.io("cannot open \(store)") }
+        // Book 1 has the three tags, books 2 and 3 tag 1, book 4 none: tag 1 is on three books, tags 2 and 3 on one.
+        let script = """
+            CREATE TABLE ZAUTHOR ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR );
+            CREATE TABLE ZBOOK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHOR INTEGER, ZTITLE VARCHAR );
+            CREATE TABLE Z_2TAGS ( Z_2BOOKS INTEGER, Z_3TAGS INTEGER, PRIMARY KEY (Z_2BOOKS, Z_3TAGS) );
+            CREATE INDEX Z_2TAGS_Z_3TAGS_INDEX ON Z_2TAGS (Z_3TAGS, Z_2BOOKS);
+            CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLABEL VARCHAR );
+            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+            CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+            CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB);
+            INSERT INTO Z_PRIMARYKEY VALUES (1, 'Author', 0, 3), (2, 'Book', 0, 4), (3, 'Tag', 0, 3);
+            INSERT INTO ZAUTHOR VALUES (1, 1, 1, 'a'), (2, 1, 1, 'b'), (3, 1, 1, 'c');
+            INSERT INTO ZBOOK VALUES (1, 2, 1, 1, 'w'), (2, 2, 1, 1, 'x'), (3, 2, 1, 1, 'y'), (4, 2, 1, 2, 'z');
+            INSERT INTO ZTAG VALUES (1, 3, 1, 'p'), (2, 3, 1, 'q'), (3, 3, 1, 'r');
+            INSERT INTO Z_2TAGS VALUES (1, 1), (1, 2), (1, 3), (2, 1), (3, 1);
+            """
+        let status = sqlite3_exec(db, script, nil, nil, nil)
+        sqlite3_close(db)
+        #expect(status == SQLITE_OK)
+        let compiled = try ObjectModel(try XcodeModel.load(path: model).entities)
+        let shape = try StoreShape.read(path: store, model: compiled, modelName: "contents").shape
+        #expect(shape.rows == ["Author": 3, "Book": 4, "Tag": 3])
+        #expect(shape.fanouts["Author.books"] == Histogram([0: 1, 1: 1, 3: 1]))
+        #expect(shape.fanouts["Book.tags"] == Histogram([0: 1, 1: 2, 3: 1]))
+        #expect(shape.fanouts["Tag.books"] == Histogram([1: 2, 3: 1]))
+        #expect(shape.filled["Book.author"] == 1)
+        // The generated data deals the store's books-per-author and tags-per-book to as many owners at its size.
+        let suite = try GeneratedSuite.scenario(modelPath: model, options: GeneratedSuite.Options(shape: shape))
+        let generated = try GeneratedSuite.generatedShape(suite, size: 40, seed: 42)
+        #expect(generated.rows == ["Author": 30, "Book": 40, "Tag": 30])
+        #expect(generated.fanouts["Author.books"] == Histogram([0: 10, 1: 10, 3: 10]))
+        #expect(generated.fanouts["Book.tags"] == Histogram([0: 10, 1: 20, 3: 10]))
+    }
+
     @Test func aStoreOfAnotherModelIsRefusedWithWhatDiffers() throws {
         let folder = try folder()
         defer { try? FileManager.default.removeItem(at: folder) }

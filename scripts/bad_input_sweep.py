@@ -405,6 +405,12 @@ def cases() -> list:
         lambda x: scenario_folder(x, {"a.json": query_with(), "b.json": query_with()}))
     add("list/json-count-out-of-range", ["list", "--scenarios", "{d}/scen"], BAD,
         lambda x: scenario_folder(x, {"bad.json": query_with(data={"entities": {"Class": -1e308, "Student": "size"}})}))
+    for label, fill in [("on-a-one-to-many", {"per": 5, "perDestination": 2}), ("with-reuse", {"per": 5, "perDestination": 2, "reuse": 0}),
+                        ("negative", {"per": 5, "perDestination": -1}), ("empty-histogram", {"per": 5, "perDestination": {"histogram": {}}}),
+                        ("not-a-fanout", {"per": 5, "perDestination": "many"})]:
+        add(f"list/json-per-destination-{label}", ["list", "--scenarios", "{d}/scen"], BAD,
+            lambda x, fill=fill: scenario_folder(x, {"bad.json": query_with(
+                data={"entities": {"Class": "size/5", "Student": "size"}, "relationships": {"Class.students": fill}})}))
     add("list/extra-argument", ["list", "extra"], BAD)
 
     # --- declared scenarios: predicates, data generators -------------------------------------------------------

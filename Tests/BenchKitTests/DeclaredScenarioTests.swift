@@ -114,6 +114,13 @@ import ObjectGraph
         let histogram = Dictionary(grouping: sizes, by: { $0 }).mapValues(\.count)
         #expect(histogram.max { $0.value < $1.value }?.key == 1)
         #expect(sizes.max()! > 5)
+        // A many-to-many's other side: 50 tags with 12 books each take the 300 books' 2 tags each, no tag twice on a book.
+        let both = Self.replacing("\"Book.tags\": {\"per\": 2}", "\"Book.tags\": {\"per\": 2, \"perDestination\": 12}")
+            .replacingOccurrences(of: "\"Tag\": 5", with: "\"Tag\": 50")
+        let bothData = try Self.parse(both).declared.plan(for: Variant([("prefetch", .text("off"))])).generator.make(size: 100, seed: 7)
+        let links = bothData.edges.first { $0.relationship == "tags" }!.targets.values
+        #expect(links.allSatisfy { $0.count == 2 && Set($0).count == 2 })
+        #expect(Dictionary(grouping: links.joined(), by: { $0 }).mapValues(\.count).values.sorted() == Array(repeating: 12, count: 50))
     }
 
     /// Moody's regions: Continent and Country share GeographicRegion's table and its uniqueness constraint on two
@@ -338,6 +345,14 @@ import ObjectGraph
         (
             "\"Book.tags\": {\"per\": 2}", "\"Book.tagz\": {\"per\": 2}",
             "field 'data': relationships.Book.tagz: 'Book' has no relationship 'tagz' (did you mean 'tags'?); its relationships: author, series, tags"
+        ),
+        (
+            "\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5, \"perDestination\": 3}",
+            "field 'data': relationships.Book.series.perDestination: Book.series is not one side of a many-to-many; give perDestination only where each destination has many sources"
+        ),
+        (
+            "\"Book.tags\": {\"per\": 2}", "\"Book.tags\": {\"per\": 2, \"perDestination\": 3, \"reuse\": 0}",
+            "field 'data': relationships.Book.tags: perDestination sets how members are shared; leave out reuse"
         ),
         (
             "\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Author.books\": {}",

@@ -163,12 +163,13 @@ import Testing
         #expect(shape.fanouts["Book.tags"] == Histogram([0: 1, 1: 2, 3: 1]))
         #expect(shape.fanouts["Tag.books"] == Histogram([1: 2, 3: 1]))
         #expect(shape.filled["Book.author"] == 1)
-        // The generated data deals the store's books-per-author and tags-per-book to as many owners at its size.
+        // The generated data deals the store's books per author, tags per book and books per tag at its size.
         let suite = try GeneratedSuite.scenario(modelPath: model, options: GeneratedSuite.Options(shape: shape))
         let generated = try GeneratedSuite.generatedShape(suite, size: 40, seed: 42)
         #expect(generated.rows == ["Author": 30, "Book": 40, "Tag": 30])
         #expect(generated.fanouts["Author.books"] == Histogram([0: 10, 1: 10, 3: 10]))
         #expect(generated.fanouts["Book.tags"] == Histogram([0: 10, 1: 20, 3: 10]))
+        #expect(generated.fanouts["Tag.books"] == Histogram([1: 20, 3: 10]))
     }
 
     @Test func aStoreOfAnotherModelIsRefusedWithWhatDiffers() throws {

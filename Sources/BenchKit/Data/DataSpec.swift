@@ -24,6 +24,9 @@ struct DataSpec: Sendable {
         /// lose data); otherwise a destination no source has yet, while any remain. 0 gives each source destinations
         /// of its own; nil (not given) draws destinations at random, shared or not.
         let reuse: Double?
+        /// A many-to-many's other side: sources per destination, dealt to the destinations as `fanout` is to the
+        /// sources, and each source's members drawn from those slots (so that both sides keep a store's skew).
+        var perDestination: Fanout?
         /// Exact destinations, by index, of each source in order (`[[0], [0, 1]]`: a published example reproduced);
         /// sources beyond the list get none.
         var links: [[Int]]?
@@ -74,8 +77,8 @@ struct DataSpec: Sendable {
             guard parts.count == 2, let options = raw.object else {
                 throw fail("relationships.\(target): expected \"Entity.relationship\": {\"per\": ..., \"reuse\": ..., \"fill\": ...}")
             }
-            for key in options.keys.sorted() where !["per", "reuse", "fill", "links"].contains(key) {
-                throw fail("relationships.\(target): unknown key '\(key)'; use per, reuse and fill (or links)")
+            for key in options.keys.sorted() where !["per", "perDestination", "reuse", "fill", "links"].contains(key) {
+                throw fail("relationships.\(target): unknown key '\(key)'; use per, perDestination, reuse and fill (or links)")
             }
             if let raw = options["links"] {
                 var links: [[Int]] = []
@@ -105,10 +108,16 @@ struct DataSpec: Sendable {
                 }
                 return value
             }
-            fills.append(
-                RelationshipFill(
-                    entity: String(parts[0]), relationship: String(parts[1]), fanout: fanout,
-                    fill: try probability("fill", 1) ?? 1, reuse: try probability("reuse", nil)))
+            var fill = RelationshipFill(
+                entity: String(parts[0]), relationship: String(parts[1]), fanout: fanout,
+                fill: try probability("fill", 1) ?? 1, reuse: try probability("reuse", nil))
+            if let raw = options["perDestination"] {
+                guard options["reuse"] == nil else {
+                    throw fail("relationships.\(target): perDestination sets how members are shared; leave out reuse")
+                }
+                fill.perDestination = try Fanout.parse(raw) { fail("relationships.\(target).perDestination: \($0)") }
+            }
+            fills.append(fill)
         }
         var generators: [String: Generator] = [:]
         for (target, raw) in root["attributes"]?.object ?? [:] {
@@ -251,6 +260,11 @@ struct DataSpec: Sendable {
             if let inverse = relationship.inverse, inverse !== relationship, filled.contains("\(inverse.entity.name).\(inverse.name)") {
                 problems.append(
                     "relationships.\(target): its inverse \(inverse.entity.name).\(inverse.name) is filled too; fill one side, ObjectGraph keeps the other"
+                )
+            }
+            if fill.perDestination != nil, !(relationship.isToMany && relationship.inverse?.isToMany == true) {
+                problems.append(
+                    "relationships.\(target).perDestination: \(target) is not one side of a many-to-many; give perDestination only where each destination has many sources"
                 )
             }
             filled.insert(target)

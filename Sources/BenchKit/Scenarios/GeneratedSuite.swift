@@ -101,8 +101,8 @@ package enum GeneratedSuite {
         }
     }
 
-    /// How the data section fills each relationship pair (one side each): the store's histograms and fills with a
-    /// shape, else a to-many's members drawn uniformly from 0 to 3 and an optional to-one set 9 times in 10, the
+    /// How the data section fills each relationship pair (one side each): the store's histograms (both sides' for a
+    /// many-to-many) and fills with a shape, else a to-many's members drawn uniformly from 0 to 3 and an optional to-one set 9 times in 10, the
     /// to-one side of a one-to-many filled (each member picks its owner).
     static func relationshipFills(_ model: ObjectModel, shape: StoreShape?) -> [String: Any] {
         var fills: [String: Any] = [:]
@@ -130,6 +130,14 @@ package enum GeneratedSuite {
                     ]
                     // Without an inverse a member has one owner in the store: so it has in the data.
                     if side.inverse == nil { fill["reuse"] = 0 }
+                    // A many-to-many's other side keeps its own histogram: its members' slots are dealt from it.
+                    if let other = side.inverse, other !== side, other.isToMany, let found = shape?.fanouts[other.qualifiedName],
+                        found.ownerCount > 0
+                    {
+                        fill["perDestination"] = [
+                            "histogram": Dictionary(uniqueKeysWithValues: found.bins.map { (String($0.fanout), $0.owners) })
+                        ]
+                    }
                     fills[side.qualifiedName] = fill
                 } else if side.isToMany {
                     fills[side.qualifiedName] = ["per": ["uniform": [0, 3]]]

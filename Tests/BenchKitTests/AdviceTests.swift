@@ -27,6 +27,22 @@ import Testing
         #expect(found.filter { $0.variant.description == "modelling=many-to-one;prefetch=on" }.isEmpty)
     }
 
+    /// Each scenario at the size its run measured it at: a run's variant filter that only some of them have (query's
+    /// modelling, not batch-size's) narrows those, and the others run as they were measured.
+    @Test func eachScenarioIsAdvisedAtItsOwnSizeWithTheRunsChoice() throws {
+        var pass = AdvicePass(scenarios: [try Self.catalog.scenario(named: "batch-size"), try Self.catalog.scenario(named: "query")])
+        pass.strategies = [.objectGraph]
+        pass.variants = [try VariantFilter("modelling=many-to-one")]
+        pass.sizes = [ScenarioName("query"): 1000, ScenarioName("batch-size"): 60]
+        let found = try pass.run()
+        #expect(pass.size(of: try Self.catalog.scenario(named: "query")) == 1000)
+        let query = found.filter { $0.scenario == ScenarioName("query") }
+        #expect(query.map(\.variant.description) == ["modelling=many-to-one;prefetch=off"])
+        #expect(query.first?.size == 1000 && query.first?.repeats == 20)
+        #expect(found.filter { $0.scenario == ScenarioName("batch-size") }.allSatisfy { $0.size == 60 })
+        #expect(found.first?.scenario == ScenarioName("batch-size"), "findings in the order of the scenarios given")
+    }
+
     @Test func prefetchScenarioFindingsNameEachKeyPath() throws {
         let found = try Self.findings("prefetch", modelling: nil)
         func off(_ keyPath: String) -> [QueryFinding] { found.filter { $0.variant.description == "keyPath=\(keyPath);prefetch=off" } }

@@ -25,18 +25,30 @@ package struct AdvicePass {
     /// Every finding, scenario by scenario in the order given.
     package func run() throws -> [QueryFinding] {
         var findings: [QueryFinding] = []
-        for scenario in scenarios { findings += try run([scenario], size: size(of: scenario)) }
-        return findings
+        for size in Set(scenarios.map(size(of:))).sorted() {
+            findings += try run(scenarios.filter { self.size(of: $0) == size }, size: size)
+        }
+        let order = Dictionary(scenarios.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        return findings.enumerated().sorted { (order[$0.element.scenario] ?? 0, $0.offset) < (order[$1.element.scenario] ?? 0, $1.offset) }
+            .map(\.element)
     }
 
+    /// The findings of `scenarios` at `size`, with the run's strategies and variants narrowed to those the scenarios
+    /// have (a run's choice may name an axis only other scenarios, run at other sizes, have).
     private func run(_ scenarios: [Scenario], size: Int) throws -> [QueryFinding] {
         var request = RunRequest(scenarios: scenarios)
         request.sizes = [size]
         request.repetitions = 1
         request.warmup = 0
         request.seed = seed
-        request.strategies = strategies
-        request.variants = variants
+        if let strategies {
+            request.strategies = strategies.filter { strategy in scenarios.contains { $0.strategies.contains(strategy) } }
+            if request.strategies?.isEmpty == true { return [] }
+        }
+        if let variants {
+            let applying = variants.filter { filter in scenarios.contains(where: filter.applies) }
+            request.variants = applying.isEmpty ? nil : applying
+        }
         let plan = try RunPlan(request)
         let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
         var findings: [QueryFinding] = []

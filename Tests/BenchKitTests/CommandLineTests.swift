@@ -460,6 +460,14 @@ import Testing
         #expect(result.status == 0, "\(result.error)")
         let refusal = result.output.split(separator: "\n").first { $0.hasPrefix("  RelBench: save refused: validation failed for User ") }
         #expect(refusal?.contains("(NSValidationRelationshipDeniedDeleteError, 1600)") == true, "\(result.output)")
+        // Past --max-lines too: the Shop's delete-Customer refuses after a hundred lines of cascading faults.
+        let shop = try Self.bench(["explain", "--model", LintTests.shop, "--size", "100", "--phase", "delete-Customer"])
+        #expect(shop.status == 0, "\(shop.error)")
+        let lines = shop.output.split(separator: "\n")
+        let shown = try #require(lines.firstIndex { $0.hasPrefix("  RelBench: save refused: validation failed for OrderLine ") })
+        #expect(
+            lines[shown].contains(".product: \"Items cannot be deleted from product.\" (NSValidationRelationshipDeniedDeleteError, 1600)"))
+        #expect(lines[shown - 1].hasPrefix("  ... ") && lines[shown - 1].hasSuffix(" trace lines not shown"))
     }
 
     @Test func runModelRunsTheGeneratedSuite() throws {

@@ -85,6 +85,11 @@ package struct Explanation {
             if state.shown < limit {
                 output("  " + line)
                 state.shown += 1
+            } else if line.hasPrefix("RelBench: ") {
+                // The harness's own lines (a refused save and why) show past the limit, after what was left out.
+                if state.hidden > 0 { output("  ... \(state.hidden) trace lines not shown") }
+                state.hidden = 0
+                output("  " + line)
             } else {
                 state.hidden += 1
             }

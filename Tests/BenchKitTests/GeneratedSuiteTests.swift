@@ -77,7 +77,7 @@ import Testing
         #expect(report.contains("process peak (MiB)") && report.contains("What each phase covers"))
         let summary = try String(contentsOf: folder.appendingPathComponent("summary.txt"), encoding: .utf8)
         #expect(summary.contains("process peak MiB") && summary.contains(SummaryTable.memoryLegend))
-        #expect(summary.contains("\n  count-Customer.orders-derived: the same the first 100 Customers"))
+        #expect(summary.contains("\n  count-Customer.orders-derived: the same owners as the faults, the first 100 Customers"))
         // The advice ran at the size run, 150, not at a fixed 1,000.
         #expect(result.output.contains("at the size run, 150 (bench advise"), "\(result.output)")
         let advice = try AdviceReport.decode(Data(contentsOf: folder.appendingPathComponent("advice.json")), file: "advice.json")

@@ -181,7 +181,8 @@ extension GeneratedSuite {
                     phases.append([
                         "name": "count-\(entity.name).\(relationship.name)-derived",
                         "steps": [["fetch": entity.name, "faults": false, "limit": sourcesPerWalk], ["read": [derived.name]]],
-                        "description": "the same \(owners), reading the derived \(derived.name) = \(derived.derivation) each row carries",
+                        "description":
+                            "the same owners as the faults, \(owners), reading the derived \(derived.name) = \(derived.derivation) each row carries",
                     ])
                 }
             }

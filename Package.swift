@@ -58,7 +58,8 @@ let package = Package(
         ),
         .testTarget(
             name: "BenchKitTests",
-            dependencies: ["BenchKit", "ObjectGraph", "SQLDebugLog", "CSQLite", "bench"]
+            dependencies: ["BenchKit", "ObjectGraph", "SQLDebugLog", "CSQLite", "bench"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SQLDebugLogTests",

@@ -191,6 +191,26 @@ def sqlite_file(path: Path, script: str) -> None:
     connection.close()
 
 
+def shop_schema(drop: str = "", rows: bool = False) -> str:
+    """The Shop fixture's store tables in Core Data's layout (as `bench schema` prints them), one column dropped."""
+    tables = [
+        "CREATE TABLE ZACCOUNT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZLOYALTYPOINTS INTEGER, ZORDERCOUNT INTEGER, ZADDRESS INTEGER, ZCREATEDAT TIMESTAMP, ZEMAIL VARCHAR, ZNAME VARCHAR, ZBADGE VARCHAR, ZROLE VARCHAR )",
+        "CREATE TABLE ZADDRESS ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCUSTOMER INTEGER, ZCITY VARCHAR, ZSTREET VARCHAR )",
+        "CREATE TABLE ZDELIVERY ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSHIPPEDAT TIMESTAMP, ZTRACKINGCODE VARCHAR )",
+        "CREATE TABLE ZORDER ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZORDERID INTEGER, ZACCOUNT INTEGER, Z1_ACCOUNT INTEGER, ZPLACEDAT TIMESTAMP, ZTOTAL DECIMAL, ZNOTE VARCHAR )",
+        "CREATE TABLE ZORDERLINE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZQUANTITY INTEGER, ZORDER INTEGER, ZPRODUCT INTEGER, Z_FOK_ORDER INTEGER, ZPRICE DECIMAL )",
+        "CREATE TABLE ZPRODUCT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPRICE DECIMAL, ZSKU VARCHAR, ZTITLE VARCHAR )",
+        "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+    ]
+    entities = [(1, "Account", 0), (2, "Customer", 1), (3, "Staff", 1), (4, "Address", 0), (5, "Delivery", 0),
+                (6, "Order", 0), (7, "OrderLine", 0), (8, "Product", 0)]
+    script = ";\n".join(tables).replace(drop, "") + ";\n"
+    script += "".join(f"INSERT INTO Z_PRIMARYKEY VALUES ({n}, '{name}', {parent}, 0);\n" for n, name, parent in entities)
+    if rows:
+        script += "".join(f"INSERT INTO ZACCOUNT (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES ({i}, 2, 1, 'c{i}');\n" for i in range(1, 200))
+    return script
+
+
 # A valid scenario over the School model (a walk like query's), to corrupt field by field.
 QUERY = {
     "name": "q", "description": "d", "model": str(REPO / "Scenarios" / "models" / "School.xcdatamodeld"),
@@ -385,6 +405,12 @@ def cases() -> list:
         lambda x: scenario_folder(x, {"a.json": query_with(), "b.json": query_with()}))
     add("list/json-count-out-of-range", ["list", "--scenarios", "{d}/scen"], BAD,
         lambda x: scenario_folder(x, {"bad.json": query_with(data={"entities": {"Class": -1e308, "Student": "size"}})}))
+    for label, fill in [("on-a-one-to-many", {"per": 5, "perDestination": 2}), ("with-reuse", {"per": 5, "perDestination": 2, "reuse": 0}),
+                        ("negative", {"per": 5, "perDestination": -1}), ("empty-histogram", {"per": 5, "perDestination": {"histogram": {}}}),
+                        ("not-a-fanout", {"per": 5, "perDestination": "many"})]:
+        add(f"list/json-per-destination-{label}", ["list", "--scenarios", "{d}/scen"], BAD,
+            lambda x, fill=fill: scenario_folder(x, {"bad.json": query_with(
+                data={"entities": {"Class": "size/5", "Student": "size"}, "relationships": {"Class.students": fill}})}))
     add("list/extra-argument", ["list", "extra"], BAD)
 
     # --- declared scenarios: predicates, data generators -------------------------------------------------------
@@ -532,6 +558,51 @@ def cases() -> list:
             add(f"run-model/{label}", ["run", "--model", path] + FAST + ["--output", "{d}/out"], BAD, setup)
     add("run-model/with-scenario-names", ["run", "query", "--model", "{w}/Scenarios/models/School.xcdatamodeld"]
         + FAST + ["--output", "{d}/out"], BAD)
+    # --- run/explain --model --counts and --shape-from, lint --against ---------------------------------------------
+    shop = str(REPO / "Tests" / "BenchKitTests" / "Fixtures" / "Shop.xcdatamodeld")
+    no_sizes = [arg for index, arg in enumerate(FAST) if arg != "--sizes" and (index == 0 or FAST[index - 1] != "--sizes")]
+    for label, value in [("empty", ""), ("no-equals", "Customer"), ("no-count", "Customer="), ("zero", "Customer=0"),
+                         ("negative", "Customer=-5"), ("non-numeric", "Customer=abc"), ("overflow", "Customer=99999999999999999999"),
+                         ("float", "Customer=1e3"), ("unknown-entity", "Custmer=10"), ("abstract-entity", "Account=10"),
+                         ("twice", "Customer=10,Customer=20"), ("trailing-comma", "Customer=10,"), ("huge", "Customer=100000001")]:
+        add(f"run-model/counts-{label}", ["run", "--model", shop, "--counts", value] + no_sizes + ["--output", "{d}/out"], BAD)
+    add("run-model/counts-with-sizes", ["run", "--model", shop, "--counts", "Customer=10"] + FAST + ["--output", "{d}/out"], BAD)
+    add("run-model/counts-without-model", run_q("--counts", "Customer=10") + ["--output", "{d}/out"], BAD)
+    add("run-model/shape-from-without-model", run_q("--shape-from", "{d}/store.sqlite") + ["--output", "{d}/out"], BAD)
+    stores = [
+        ("missing", None),
+        ("folder", lambda x: (x.d / "store.sqlite").mkdir()),
+        ("empty-file", lambda x: x.write("store.sqlite", b"")),
+        ("random-bytes", lambda x: x.write("store.sqlite", random.Random(5).randbytes(5000))),
+        ("unreadable", lambda x: (x.write("store.sqlite", b"SQLite format 3\x00" + bytes(84)), (x.d / "store.sqlite").chmod(0))),
+        ("sqlite-not-core-data", lambda x: sqlite_file(x.d / "store.sqlite", "CREATE TABLE notes (id INTEGER, text TEXT);")),
+        ("another-models-store", lambda x: sqlite_file(x.d / "store.sqlite", """
+            CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+            INSERT INTO Z_PRIMARYKEY VALUES (1, 'Author', 0, 1), (2, 'Book', 0, 0);
+            CREATE TABLE ZAUTHOR (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);""")),
+        ("missing-column", lambda x: sqlite_file(x.d / "store.sqlite", shop_schema(drop="ZEMAIL VARCHAR, "))),
+        ("no-rows", lambda x: sqlite_file(x.d / "store.sqlite", shop_schema())),
+        ("truncated", lambda x: (sqlite_file(x.d / "store.sqlite", shop_schema(rows=True)),
+                                 (x.d / "store.sqlite").write_bytes((x.d / "store.sqlite").read_bytes()[:1500]))),
+    ]
+    for label, setup in stores:
+        def keep(x, setup=setup):
+            if setup:
+                setup(x)
+            if (x.d / "store.sqlite").is_file() and os.access(x.d / "store.sqlite", os.R_OK):
+                remember(x, "store.sqlite")
+        add(f"run-model/shape-from-{label}", ["run", "--model", shop, "--shape-from", "{d}/store.sqlite"] + FAST
+            + ["--output", "{d}/out"], BAD, keep, check=unchanged("store.sqlite"), why="the store is read from a copy, never changed")
+    add("explain/model-counts-with-size", ["explain", "--model", shop, "--counts", "Customer=10", "--size", "5"], BAD)
+    add("explain/counts-without-model", ["explain", "query", "--counts", "Customer=10"], BAD)
+    add("explain/model-shape-from-missing", ["explain", "--model", shop, "--shape-from", "{d}/nope.sqlite"], BAD)
+    for label, value in [("empty", ""), ("missing-path", "{d}/nope.xcdatamodel"), ("unknown-version", "Shop 9"),
+                         ("near-version", "Shop"), ("garbled", "{d}/contents")]:
+        add(f"lint/against-{label}", ["lint", shop, "--against", value], BAD,
+            (lambda x: x.write("contents", "<model><entity")) if label == "garbled" else None)
+    add("lint/against-version-of-a-contents-file", ["lint", "{d}/contents", "--against", "V1"], BAD,
+        lambda x: x.write("contents", model_xml(AUTHOR, BOOK)))
+
     # Documented as "skipped with a note": the command succeeds and prints the note.
     add("schema/unknown-attribute-type-noted", ["schema", "{d}/contents"], (0,),
         lambda x: x.write("contents", model_xml(AUTHOR.replace('attributeType="String"', 'attributeType="Quaternion"'), BOOK)),
@@ -540,6 +611,19 @@ def cases() -> list:
         lambda x: x.write("contents", model_xml(AUTHOR.replace('destinationEntity="Book"', 'destinationEntity="Ghost"'), BOOK)),
         check=stdout_has("-- note:"), why="documented: a destination that is not an entity is skipped with a note")
     add("schema/two-arguments", ["schema", "a", "b"], BAD)
+    # What the reader skips because the file is wrong is a lint finding (exit 1), never "no findings".
+    problems = [
+        ("unknown-attribute-type", lambda x: x.write("contents", model_xml(AUTHOR.replace('attributeType="String"', 'attributeType="Quaternion"'), BOOK))),
+        ("relationship-to-missing-entity", lambda x: x.write("contents", model_xml(AUTHOR.replace('destinationEntity="Book"', 'destinationEntity="Ghost"'), BOOK))),
+        ("relationship-without-destination", lambda x: x.write("contents", model_xml(AUTHOR.replace('destinationEntity="Book"', ''), BOOK))),
+        ("index-on-missing-property", lambda x: x.write("contents", model_xml(AUTHOR.replace(
+            "</entity>", '<fetchIndex name="byGone"><fetchIndexElement property="gone" type="Binary" order="ascending"/></fetchIndex></entity>'), BOOK))),
+        ("unsupported-derivation", lambda x: x.write("contents", model_xml(AUTHOR.replace(
+            "</entity>", '<attribute name="n" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="books.@avg"/></entity>'), BOOK))),
+    ]
+    for label, setup in problems:
+        add(f"lint/{label}-is-a-finding", ["lint", "{d}/contents"], (1,), setup, check=stdout_has("problem: "),
+            why="a model the reader had to skip part of is not clean")
 
     # --- explain ---------------------------------------------------------------------------------------------------
     add("explain/scenario-empty", ["explain", ""], BAD)

@@ -15,8 +15,11 @@ struct AdviseCommand: ParsableCommand {
     @Option(name: .customLong("scenario"), help: "A scenario to advise on instead of a run's (repeatable).")
     var scenarioNames: [String] = []
 
-    @Option(parsing: .unconditional, help: "The size to run at: large enough for a per-row pattern to repeat.")
-    var size = 1000
+    @Option(
+        parsing: .unconditional,
+        help:
+            "The size to run at, large enough for a per-row pattern to repeat (default: a run's largest size of each scenario, else 1000).")
+    var size: Int?
 
     @Option(parsing: .unconditional, help: "Repeats of one statement in a phase above which it is flagged.")
     var threshold = 10
@@ -30,7 +33,9 @@ struct AdviseCommand: ParsableCommand {
     @OptionGroup var scenarioOptions: ScenarioOptions
 
     func validate() throws {
-        guard (1...10_000_000).contains(size) else { throw BenchError.invalidInput("--size must be a positive integer up to 10000000") }
+        guard (1...10_000_000).contains(size ?? 1000) else {
+            throw BenchError.invalidInput("--size must be a positive integer up to 10000000")
+        }
         guard threshold >= 1 else { throw ValidationError("--threshold must be a positive integer") }
         guard (runFolder == nil) != scenarioNames.isEmpty else {
             throw ValidationError("give a run folder or --scenario NAME (not both)")
@@ -55,17 +60,18 @@ struct AdviseCommand: ParsableCommand {
             for warning in warnings { warn(warning) }
             pass = AdvicePass(scenarios: scenarios)
             pass.strategies = Set(summary.map(\.key.strategy)).sorted()
+            if size == nil { pass.sizes = RunPipeline.largestSizes(summary) }
             if let info { pass.seed = info.seed }
         } else {
             let catalog = try scenarioOptions.catalog()
             pass = AdvicePass(scenarios: try scenarioNames.map(catalog.scenario(named:)))
         }
-        pass.size = size
+        pass.size = size ?? 1000
         pass.detector.threshold = threshold
         var findings = try pass.run()
         if !summary.isEmpty { findings = AdvicePass.attachMeasurements(findings, summary: summary) }
         if let json { try AtomicFile.write(String(decoding: try AdviceReport.json(findings), as: UTF8.self), to: json) }
-        print(AdviceReport.text(findings, size: size, threshold: threshold))
+        print(AdviceReport.text(findings, size: pass.scenarios.map(pass.size(of:)).max() ?? pass.size, threshold: threshold))
         if failOnFindings && !findings.isEmpty {
             FileHandle.standardError.write(
                 Data("bench: \(findings.count) N+1 finding(s) (above); exit 1 as --fail-on-findings asks\n".utf8))

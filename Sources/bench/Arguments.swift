@@ -45,6 +45,53 @@ func parseSizes(_ text: String) throws -> [Int] {
     }
 }
 
+/// `--counts Customer=10000,Order=50000`: entity names and positive counts, comma-separated.
+func parseCounts(_ text: String) throws -> [String: Int] {
+    var counts: [String: Int] = [:]
+    for part in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+        let pair = part.split(separator: "=", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard pair.count == 2, !pair[0].isEmpty, let count = Int(pair[1]), count > 0, count <= 100_000_000 else {
+            throw BenchError.invalidInput(
+                "--counts: '\(part)' is not ENTITY=COUNT with a count from 1 to 100000000; give counts like --counts Customer=10000,Order=50000"
+            )
+        }
+        guard counts.updateValue(count, forKey: pair[0]) == nil else {
+            throw BenchError.invalidInput("--counts names \(pair[0]) twice; give each entity once")
+        }
+    }
+    return counts
+}
+
+/// Options shared by `bench run --model` and `bench explain --model`: what the generated suite's data follows.
+struct GeneratedDataOptions: ParsableArguments {
+    @Option(
+        help:
+            "With --model: objects per entity, comma-separated (e.g. Customer=10000,Order=50000); each entity not named gets the count of the nearest one named through the model's relationships.",
+        transform: parseCounts)
+    var counts: [String: Int]?
+
+    @Option(
+        help:
+            "With --model: a Core Data or SwiftData store of the model (its -wal and -shm beside it) whose shape the data follows, scaled: rows per entity and members per owner, read from a copy, counts only."
+    )
+    var shapeFrom: String?
+
+    /// Refuses the options without `--model`.
+    func validate(model: String?) throws {
+        guard model != nil || (counts == nil && shapeFrom == nil) else {
+            throw BenchError.invalidInput(
+                "--\(counts != nil ? "counts" : "shape-from") shapes the suite generated from a model; give --model MODEL with it")
+        }
+    }
+
+    /// The suite's options, the store read when given; its warnings are printed.
+    func options(model: String) throws -> GeneratedSuite.Options {
+        let (options, warnings) = try GeneratedSuite.options(modelPath: model, counts: counts ?? [:], shapeFrom: shapeFrom)
+        for warning in warnings { warn(warning) }
+        return options
+    }
+}
+
 /// A comma-separated list of strategy names, with "did you mean ...?" for near misses and a pointer to `--variant` for
 /// a modelling's name.
 func parseStrategies(_ text: String) throws -> [Strategy] {

@@ -13,14 +13,20 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: "Explain the suite generated from this Xcode model (what bench run --model runs) instead of a scenario.")
     var model: String?
 
+    @OptionGroup var dataOptions: GeneratedDataOptions
+
     @Option(help: "Show only this phase (repeatable); the other phases still run, untraced.")
     var phase: [String] = []
 
     @Option(help: "The strategy (default: the scenario's first).", transform: { try parseStrategy($0) })
     var strategy: Strategy?
 
-    @Option(parsing: .unconditional, help: "The scenario's size: what its data section scales by \"size\" (see bench list).")
-    var size: Int = 20
+    @Option(
+        parsing: .unconditional,
+        help:
+            "The size the data is made at (default 20): what the scenario's data section multiplies by \"size\" (a generated suite: the objects of each entity of the model; with --shape-from, of the entity the store has most rows of)."
+    )
+    var size: Int?
 
     @Option(
         help: "The variant, as name=value;name=value or name=value,name=value (default: the scenario's first).",
@@ -42,7 +48,13 @@ struct ExplainCommand: ParsableCommand {
     @OptionGroup var scenarioOptions: ScenarioOptions
 
     func validate() throws {
-        guard (1...10_000_000).contains(size) else { throw BenchError.invalidInput("--size must be a positive integer up to 10000000") }
+        guard (1...10_000_000).contains(size ?? 20) else {
+            throw BenchError.invalidInput("--size must be a positive integer up to 10000000")
+        }
+        try dataOptions.validate(model: model)
+        guard dataOptions.counts == nil || size == nil else {
+            throw BenchError.invalidInput("--counts gives the data's size per entity; leave out --size (or --counts)")
+        }
         guard maxLines >= 0 else { throw BenchError.invalidInput("--max-lines must be 0 or more") }
         guard [1, 2, 3, 4].contains(level) else { throw BenchError.invalidInput("--level must be 1, 2, 3 or 4 (SQLDebug's levels)") }
         guard threshold >= 1 else { throw BenchError.invalidInput("--threshold must be a positive integer") }
@@ -52,8 +64,18 @@ struct ExplainCommand: ParsableCommand {
     }
 
     func run() throws {
-        let scenario = try model.map(GeneratedSuite.scenario(modelPath:)) ?? scenarioOptions.catalog().scenario(named: scenarioName!)
+        let scenario =
+            try model.map { try GeneratedSuite.scenario(modelPath: $0, options: try dataOptions.options(model: $0)) }
+            ?? scenarioOptions.catalog().scenario(named: scenarioName!)
         let chosen = try Explanation.choose(scenario, strategy: strategy, variant: variant, phases: phase)
+        // Counts given per entity fix the data whatever the size: the suite's one size labels it.
+        let size = self.size ?? (dataOptions.counts != nil ? scenario.sizes[.default]?.first ?? 20 : 20)
+        if let line = GeneratedSuite.countsLine(scenario) { print(line) }
+        if case let .generated(_, options) = scenario.origin, let shape = options.shape {
+            print(
+                ShapeReport.text(store: shape, generated: try GeneratedSuite.generatedShape(scenario, size: size, seed: 42), size: size)
+                    + "\n")
+        }
         var explanation = Explanation(scenario: scenario, strategy: chosen.strategy, variant: chosen.variant, size: size)
         explanation.phases = chosen.phases
         explanation.level = level

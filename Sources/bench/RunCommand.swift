@@ -15,6 +15,8 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Run the standard suite generated from this Xcode model (.xcdatamodeld, .xcdatamodel or contents) instead of scenarios.")
     var model: String?
 
+    @OptionGroup var dataOptions: GeneratedDataOptions
+
     @Option(
         parsing: .unconditional, help: "Sizes to run instead of the profile's, comma-separated (e.g. 1000,10000).", transform: parseSizes)
     var sizes: [Int]?
@@ -103,6 +105,10 @@ struct RunCommand: ParsableCommand {
                     : "name the scenarios to run, pass --all, or --model MODEL for the suite generated from an Xcode model (see 'bench list')"
             )
         }
+        try dataOptions.validate(model: model)
+        guard dataOptions.counts == nil || sizes == nil else {
+            throw BenchError.invalidInput("--counts gives the data's size per entity; leave out --sizes (or --counts)")
+        }
         guard repetitions.map({ (1...100_000).contains($0) }) ?? true else {
             throw BenchError.invalidInput("--repetitions must be from 1 to 100000")
         }
@@ -126,6 +132,8 @@ struct RunCommand: ParsableCommand {
         arguments.scenarioNames = scenarioNames
         arguments.all = all
         arguments.model = model
+        arguments.counts = dataOptions.counts
+        arguments.shapeFrom = dataOptions.shapeFrom
         arguments.sizes = sizes
         arguments.strategies = strategies
         arguments.variants = variants.isEmpty ? nil : variants
@@ -152,13 +160,15 @@ struct RunCommand: ParsableCommand {
         if let model {
             let file = try ModelFile(path: model)
             modelFile = file
+            let suite = try GeneratedSuite.scenario(modelPath: model, options: try dataOptions.options(model: model))
             if !quiet {
-                for note in file.notes { print("note: \(note)") }
-                print("lint of \(model): \(file.findings.isEmpty ? "no findings" : "\(file.findings.count) finding(s)")")
+                for note in file.adjustments { print("note: \(note)") }
+                print("lint of \(file.heading): \(file.findings.isEmpty ? "no findings" : "\(file.findings.count) finding(s)")")
                 for finding in file.findings { print("  \(finding)") }
                 print("")
             }
-            scenarios = [try GeneratedSuite.scenario(modelPath: model)]
+            if !quiet, let line = GeneratedSuite.countsLine(suite) { print(line + "\n") }
+            scenarios = [suite]
         } else {
             let catalog = try scenarioOptions.catalog()
             scenarios = all ? catalog.scenarios : try scenarioNames.map(catalog.scenario(named:))
@@ -200,8 +210,16 @@ struct RunCommand: ParsableCommand {
             folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: info)
             if let modelFile {
                 try AtomicFile.write(
-                    (modelFile.notes.map { "note: \($0)" } + modelFile.findings.map { "\($0)" }).map { $0 + "\n" }.joined(),
+                    (modelFile.adjustments.map { "note: \($0)" } + modelFile.findings.map { "\($0)" }).map { $0 + "\n" }.joined(),
                     to: folder.file("lint.txt"))
+            }
+            if let suite = scenarios.first, case let .generated(_, options) = suite.origin, let shape = options.shape,
+                let size = plan.repetitions.map(\.size).max()
+            {
+                let text = ShapeReport.text(
+                    store: shape, generated: try GeneratedSuite.generatedShape(suite, size: size, seed: seed), size: size)
+                try AtomicFile.write(text + "\n", to: folder.file("shape.txt"))
+                if !quiet { print(text + "\n(shape.txt in the run folder)\n") }
             }
             try RunPipeline.measure(
                 plan, request: request, into: folder, progress: quiet ? nil : Progress(plan: plan), deviceCosts: costs)

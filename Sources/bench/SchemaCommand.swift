@@ -23,17 +23,32 @@ struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract:
-            "Xcode's warnings for a model, CloudKit's rules for the entities it syncs, and RelBench's advice on its relationships with the reason and the fix; exit 0 with no findings, 1 with findings, 64 for an unreadable model."
+            "Xcode's warnings for a model, CloudKit's rules for the entities it syncs, and RelBench's advice on its relationships, delete rules and indexes with the reason and the fix; with --against, what lightweight migration from an older version cannot infer or will lose. Exit 0 with no findings, 1 with findings, 64 for an unreadable model."
     )
 
-    @Argument(help: "The model: a .xcdatamodeld or .xcdatamodel folder, or its contents file.")
+    @Argument(help: "The model: a .xcdatamodeld (its current version) or .xcdatamodel folder, or its contents file.")
     var model: String
+
+    @Option(
+        help:
+            "The older version to migrate from: a model path, or a version name of the model's .xcdatamodeld (e.g. 'Shop 2'); lists only what migration cannot infer or will lose."
+    )
+    var against: String?
 
     func run() throws {
         let file = try ModelFile(path: model)
-        for note in file.notes { print("note: \(note)") }
-        for finding in file.findings { print(finding) }
-        print(file.findings.isEmpty ? "no findings" : "\(file.findings.count) finding(s)")
-        if !file.findings.isEmpty { throw ExitCode(1) }
+        let findings: [ModelLint.Finding]
+        if let against {
+            let migration = try file.migration(from: against)
+            print("\(file.heading), against \(migration.heading.dropFirst("model ".count))")
+            findings = migration.findings
+        } else {
+            print(file.heading)
+            for note in file.adjustments { print("note: \(note)") }
+            findings = file.findings
+        }
+        for finding in findings { print(finding) }
+        print(findings.isEmpty ? "no findings" : "\(findings.count) finding(s)")
+        if !findings.isEmpty { throw ExitCode(1) }
     }
 }

@@ -27,6 +27,22 @@ import Testing
         #expect(found.filter { $0.variant.description == "modelling=many-to-one;prefetch=on" }.isEmpty)
     }
 
+    /// Each scenario at the size its run measured it at: a run's variant filter that only some of them have (query's
+    /// modelling, not batch-size's) narrows those, and the others run as they were measured.
+    @Test func eachScenarioIsAdvisedAtItsOwnSizeWithTheRunsChoice() throws {
+        var pass = AdvicePass(scenarios: [try Self.catalog.scenario(named: "batch-size"), try Self.catalog.scenario(named: "query")])
+        pass.strategies = [.objectGraph]
+        pass.variants = [try VariantFilter("modelling=many-to-one")]
+        pass.sizes = [ScenarioName("query"): 1000, ScenarioName("batch-size"): 60]
+        let found = try pass.run()
+        #expect(pass.size(of: try Self.catalog.scenario(named: "query")) == 1000)
+        let query = found.filter { $0.scenario == ScenarioName("query") }
+        #expect(query.map(\.variant.description) == ["modelling=many-to-one;prefetch=off"])
+        #expect(query.first?.size == 1000 && query.first?.repeats == 20)
+        #expect(found.filter { $0.scenario == ScenarioName("batch-size") }.allSatisfy { $0.size == 60 })
+        #expect(found.first?.scenario == ScenarioName("batch-size"), "findings in the order of the scenarios given")
+    }
+
     @Test func prefetchScenarioFindingsNameEachKeyPath() throws {
         let found = try Self.findings("prefetch", modelling: nil)
         func off(_ keyPath: String) -> [QueryFinding] { found.filter { $0.variant.description == "keyPath=\(keyPath);prefetch=off" } }
@@ -58,6 +74,36 @@ import Testing
         let found = try Self.findings("chat-list", modelling: nil).filter { $0.phase == "chat-list" }
         #expect(found.map(\.variant.description) == ["count=faults"])
         #expect(found.first?.pattern == .countThroughFaults && found.first?.subject == "Chat.members")
+    }
+
+    /// A to-one whose destination is abstract (Order.account: Customers and Staff) is one pattern, prefetched by its
+    /// key path; so is a chain of to-ones (OrderLine.order.account); fetching by IDs is left for what no fetch reaches.
+    @Test func aToOneChainToAnAbstractDestinationIsAdvisedAsAPrefetch() throws {
+        var pass = AdvicePass(scenarios: [try GeneratedSuite.scenario(modelPath: LintTests.shop)])
+        pass.size = 60
+        let suite = try pass.run()
+        let account = suite.filter { $0.phase == "walk-Order.account" }
+        #expect(account.map(\.pattern) == [.toOneFaultPerObject])
+        #expect(account.first?.subject == "Account (Customer, Staff)")
+        #expect(account.first?.change.hasPrefix("add relationshipKeyPathsForPrefetching [\"account\"] to the fetch of Order") == true)
+        #expect(account.first.map { $0.statementsAfter == 2 && $0.repeats == $0.statements - 1 } == true)
+        #expect(suite.filter { $0.phase.rawValue.hasPrefix("walk-") }.allSatisfy { !$0.change.contains("SELF IN") })
+        let chain = try ScenarioFile.parse(
+            Data(
+                """
+                {"name": "lines", "description": "d", "model": "\(LintTests.shop)", "strategies": ["objectgraph"],
+                 "data": {"entities": {"Customer": "size", "Staff": "size", "Order": "size", "OrderLine": "2*size"},
+                          "relationships": {"Order.lines": {"per": 2}}},
+                 "phases": [{"name": "list", "steps": [{"fetch": "OrderLine", "faults": false}, {"read": ["quantity", "order.account.name"]}]}],
+                 "sizes": [30], "repetitions": 1, "warmup": 0}
+                """.utf8), file: "lines.json")
+        var chained = AdvicePass(scenarios: [chain])
+        chained.size = 30
+        let found = try chained.run()
+        #expect(found.map(\.subject) == ["Order", "Account (Customer, Staff)"], "\(found.map(\.line))")
+        #expect(found.first?.change.hasPrefix("add relationshipKeyPathsForPrefetching [\"order\"] to the fetch of OrderLine") == true)
+        #expect(
+            found.last?.change.hasPrefix("add relationshipKeyPathsForPrefetching [\"order.account\"] to the fetch of OrderLine") == true)
     }
 
     @Test func theMeasuredSavingComesFromTheSiblingVariant() {

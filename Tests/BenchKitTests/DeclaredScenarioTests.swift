@@ -114,6 +114,13 @@ import ObjectGraph
         let histogram = Dictionary(grouping: sizes, by: { $0 }).mapValues(\.count)
         #expect(histogram.max { $0.value < $1.value }?.key == 1)
         #expect(sizes.max()! > 5)
+        // A many-to-many's other side: 50 tags with 12 books each take the 300 books' 2 tags each, no tag twice on a book.
+        let both = Self.replacing("\"Book.tags\": {\"per\": 2}", "\"Book.tags\": {\"per\": 2, \"perDestination\": 12}")
+            .replacingOccurrences(of: "\"Tag\": 5", with: "\"Tag\": 50")
+        let bothData = try Self.parse(both).declared.plan(for: Variant([("prefetch", .text("off"))])).generator.make(size: 100, seed: 7)
+        let links = bothData.edges.first { $0.relationship == "tags" }!.targets.values
+        #expect(links.allSatisfy { $0.count == 2 && Set($0).count == 2 })
+        #expect(Dictionary(grouping: links.joined(), by: { $0 }).mapValues(\.count).values.sorted() == Array(repeating: 12, count: 50))
     }
 
     /// Moody's regions: Continent and Country share GeographicRegion's table and its uniqueness constraint on two
@@ -337,7 +344,15 @@ import ObjectGraph
         ("\"Tag\": 5,", "\"Tga\": 5,", "field 'data': entities: no entity 'Tga' in the model (did you mean 'Tag'?)"),
         (
             "\"Book.tags\": {\"per\": 2}", "\"Book.tagz\": {\"per\": 2}",
-            "field 'data': relationships.Book.tagz: 'Book' has no relationship 'tagz' (did you mean 'tags'?)"
+            "field 'data': relationships.Book.tagz: 'Book' has no relationship 'tagz' (did you mean 'tags'?); its relationships: author, series, tags"
+        ),
+        (
+            "\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5, \"perDestination\": 3}",
+            "field 'data': relationships.Book.series.perDestination: Book.series is not one side of a many-to-many; give perDestination only where each destination has many sources"
+        ),
+        (
+            "\"Book.tags\": {\"per\": 2}", "\"Book.tags\": {\"per\": 2, \"perDestination\": 3, \"reuse\": 0}",
+            "field 'data': relationships.Book.tags: perDestination sets how members are shared; leave out reuse"
         ),
         (
             "\"Book.series\": {\"fill\": 0.5}", "\"Book.series\": {\"fill\": 0.5}, \"Author.books\": {}",
@@ -365,7 +380,7 @@ import ObjectGraph
         ),
         (
             "{\"read\": [\"title\", \"author.name\", \"tags.name\"]}", "{\"read\": [\"title\", \"author.nam\"]}",
-            "field 'phases[0].steps[1].read': with prefetch=off: 'author.nam': Author has no property 'nam' (did you mean 'name'?)"
+            "field 'phases[0].steps[1].read': with prefetch=off: 'author.nam': Author has no property 'nam' (did you mean 'name'?); its properties: bookCount, books, name"
         ),
         (
             "{\"delete\": \"Author\", \"share\": 0.25}", "{\"delet\": \"Author\", \"share\": 0.25}",
@@ -377,7 +392,7 @@ import ObjectGraph
         ),
         (
             "\"on\": [\"author\", \"tags\"]", "\"on\": [\"author\", \"tag\"]",
-            "field 'phases[0].steps[0].prefetch': with prefetch=on: 'tag': Book has no relationship 'tag' (did you mean 'tags'?)"
+            "field 'phases[0].steps[0].prefetch': with prefetch=on: 'tag': Book has no relationship 'tag' (did you mean 'tags'?); its relationships: author, series, tags"
         ),
         (
             "\"off\": [],", "",
@@ -386,7 +401,7 @@ import ObjectGraph
         (
             "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}",
             "{\"name\": \"modelling\", \"values\": [\"many-to-one\", \"many-to-nil\"], \"change\": \"modelling\", \"target\": \"Author.book\"}",
-            "field 'variants': 'modelling': entity 'Author' has no property 'book' (did you mean 'books'?)"
+            "field 'variants': 'modelling': entity 'Author' has no property 'book' (did you mean 'books'?); its properties: bookCount, books, name"
         ),
         (
             "{\"name\": \"prefetch\", \"values\": [\"off\", \"on\"]}",
@@ -491,7 +506,7 @@ import ObjectGraph
         #expect(
             PhaseNotes.notes(summary, scenarios: [generated]) == [
                 "library delete-Author n=8: its save was refused and rolled back (a Deny rule or a validation), so the phase times the "
-                    + "attempt, not a delete (bench explain --model /models/Alerts.xcdatamodel --size 8 --phase delete-Author says why)"
+                    + "attempt, not a delete (bench explain --model /models/Alerts.xcdatamodel --size 8 --phase delete-Author shows the refusal)"
             ])
         #expect(PhaseNotes.notes(summary, scenarios: [file]).isEmpty)
     }

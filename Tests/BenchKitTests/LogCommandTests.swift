@@ -313,7 +313,10 @@ import Testing
             ["run", "query", "--strategies", "device", "--allow-debug"],
             "'device' series are read from a device's SQLDebug log with 'bench log LOG --output DIR', not run; the strategies bench runs are objectgraph, sql-replay, raw-sqlite, grdb"
         )
-        try check(["log", "diff", untimed, "qurey"], "unknown scenario 'qurey' (did you mean 'query'?)")
+        try check(
+            ["log", "diff", untimed, "qurey"],
+            "unknown scenario 'qurey' (did you mean 'query'?) in Scenarios: 'bench list' lists its scenarios (batch-size, batch-update, chat-list, count-across-many-to-many, data-loss, faulting, fetch-result-types, find-member, hand-kept-key, import-reset, insert, large-to-many, medical-records, prefetch, query, social-feed); --scenarios DIR reads your own folder of scenario files, --model MODEL runs the suite generated from an Xcode model"
+        )
         let costs = try write("costs.json", "{\"format\": 2}")
         try check(
             ["run", "query", "--allow-debug", "--device-costs", costs],

@@ -208,6 +208,49 @@ import Testing
         #expect(try XcodeModel.load(path: package.appendingPathComponent("Chat.xcdatamodel").path).entities.map(\.name) == ["Old"])
     }
 
+    /// What lint reads besides the store's shape: renaming identifiers, fetch request and fetched property
+    /// predicates, and which version of a package was read.
+    @Test func renamingIdentifiersFetchRequestsAndVersionsAreRead() throws {
+        let contents = """
+            <model><entity name="Product" elementID="Item"><attribute name="title" optional="YES" attributeType="String" elementID="name"/>
+            <attribute name="sku" optional="YES" attributeType="String"/>
+            <relationship name="lines" optional="YES" toMany="YES" destinationEntity="Line" inverseName="product" inverseEntity="Line" elementID="rows"/>
+            <fetchedProperty name="cheap" optional="YES"><fetchRequest name="fetchedPropertyFetchRequest" entity="Line" predicateString="price &lt; 5"/></fetchedProperty>
+            </entity>
+            <entity name="Line"><attribute name="price" optional="YES" attributeType="Double"/>
+            <relationship name="product" optional="YES" maxCount="1" destinationEntity="Product" inverseName="lines" inverseEntity="Product"/></entity>
+            <fetchRequest name="BySKU" entity="Product" predicateString="sku == $SKU"/><fetchRequest name="All" entity="Line"/></model>
+            """
+        let model = try XcodeModel.parse(Data(contents.utf8))
+        #expect(model.notes.isEmpty)
+        #expect(model.renamingIdentifiers == ["Product": "Item", "Product.title": "name", "Product.lines": "rows"])
+        #expect(
+            model.fetchRequests == [
+                FetchRequestTemplate(name: "Product.cheap", entity: "Line", predicate: "price < 5", fetchedProperty: "Product.cheap"),
+                FetchRequestTemplate(name: "BySKU", entity: "Product", predicate: "sku == $SKU", fetchedProperty: nil),
+            ])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xcmodel-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let package = folder.appendingPathComponent("Shop.xcdatamodeld")
+        for version in ["Shop", "Shop 2", "Shop 10"] {
+            let versionFolder = package.appendingPathComponent("\(version).xcdatamodel")
+            try FileManager.default.createDirectory(at: versionFolder, withIntermediateDirectories: true)
+            try Data("<model><entity name=\"V\(version.count)\"/></model>".utf8).write(to: versionFolder.appendingPathComponent("contents"))
+        }
+        try PropertyListSerialization.data(fromPropertyList: ["_XCCurrentVersionName": "Shop 2.xcdatamodel"], format: .xml, options: 0)
+            .write(to: package.appendingPathComponent(".xccurrentversion"))
+        let current = try XcodeModel.load(path: package.path)
+        #expect(current.version == "Shop 2" && current.currentVersion == "Shop 2" && current.isCurrentVersion)
+        #expect(current.versions == ["Shop", "Shop 2", "Shop 10"])
+        let older = try XcodeModel.load(path: package.path, version: "Shop")
+        #expect(older.version == "Shop" && !older.isCurrentVersion && older.entities.map(\.name) == ["V4"])
+        #expect(try XcodeModel.load(path: package.path, version: "Shop 10.xcdatamodel").entities.map(\.name) == ["V7"])
+        #expect(
+            throws: ObjectGraphError.xcodeModel(
+                path: package.path, reason: "has no version 'Shop 3'; its versions are Shop, Shop 2, Shop 10")
+        ) { try XcodeModel.load(path: package.path, version: "Shop 3") }
+    }
+
     @Test(arguments: [
         ("<model><entity name=\"A\"></model>", "the file ends inside <model>"),
         ("<model><entity name=\"A\">", "the file ends inside <entity>"),

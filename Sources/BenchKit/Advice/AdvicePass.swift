@@ -3,7 +3,8 @@ import ObjectGraph
 
 /// Runs scenarios once, untimed, with ObjectGraph's statements logged, and hands each phase to the N+1 detector:
 /// what `bench advise` and the end of `bench run` report. Only ObjectGraph's strategies run (the peers issue the
-/// SQL they were written with); the size is one where an N+1 shows (1,000 by default: 20 classes of 50).
+/// SQL they were written with); each scenario at the size a run measured it at (its largest), else at `size`, one
+/// where an N+1 shows (1,000 by default: 20 classes of 50).
 package struct AdvicePass {
     package var scenarios: [Scenario]
     /// Strategies to run among each scenario's ObjectGraph ones; nil runs them all.
@@ -11,20 +12,43 @@ package struct AdvicePass {
     /// Variants to run among each scenario's; nil runs them all.
     package var variants: [VariantFilter]?
     package var size = 1000
+    /// The size of each scenario, overriding `size`: a run's largest.
+    package var sizes: [ScenarioName: Int] = [:]
     package var seed: UInt64 = 42
     package var detector = NPlusOneDetector()
 
     package init(scenarios: [Scenario]) { self.scenarios = scenarios }
 
+    /// The size each scenario runs at.
+    package func size(of scenario: Scenario) -> Int { sizes[scenario.name] ?? size }
+
     /// Every finding, scenario by scenario in the order given.
     package func run() throws -> [QueryFinding] {
+        var findings: [QueryFinding] = []
+        for size in Set(scenarios.map(size(of:))).sorted() {
+            findings += try run(scenarios.filter { self.size(of: $0) == size }, size: size)
+        }
+        let order = Dictionary(scenarios.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        return findings.enumerated().sorted { (order[$0.element.scenario] ?? 0, $0.offset) < (order[$1.element.scenario] ?? 0, $1.offset) }
+            .map(\.element)
+    }
+
+    /// The findings of `scenarios` at `size`, with the run's strategies and variants narrowed to those the scenarios
+    /// have (a run's choice may name an axis only other scenarios, run at other sizes, have).
+    private func run(_ scenarios: [Scenario], size: Int) throws -> [QueryFinding] {
         var request = RunRequest(scenarios: scenarios)
         request.sizes = [size]
         request.repetitions = 1
         request.warmup = 0
         request.seed = seed
-        request.strategies = strategies
-        request.variants = variants
+        if let strategies {
+            request.strategies = strategies.filter { strategy in scenarios.contains { $0.strategies.contains(strategy) } }
+            if request.strategies?.isEmpty == true { return [] }
+        }
+        if let variants {
+            let applying = variants.filter { filter in scenarios.contains(where: filter.applies) }
+            request.variants = applying.isEmpty ? nil : applying
+        }
         let plan = try RunPlan(request)
         let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
         var findings: [QueryFinding] = []

@@ -65,8 +65,9 @@ package struct NPlusOneDetector: Sendable {
             case .toManyFault, .prefetch:
                 guard let relationship = relationship(cause.subject, in: model) else { continue }
                 let source = reached[relationship.entity.name] ?? relationship.entity.subtree.lazy.compactMap { reached[$0.name] }.first
-                if let source, reached[relationship.destination.name] == nil {
-                    reached[relationship.destination.name] = source.appending(relationship.name)
+                // The members may be any sub-entity of the destination: each is reached through the relationship.
+                for member in relationship.destination.subtree where reached[member.name] == nil {
+                    if let source { reached[member.name] = source.appending(relationship.name) }
                 }
             case .objectFault:
                 guard reached[cause.subject] == nil, let link = toOne(to: cause.subject, from: reached, model: model) else { continue }
@@ -79,17 +80,20 @@ package struct NPlusOneDetector: Sendable {
     }
 
     /// A to-one relationship into `entity` from an entity already reached, and the reach it gives: from the entity
-    /// closest to the fetch first (the fetched objects' own to-ones before their members'), then by name.
+    /// closest to the fetch first (the fetched objects' own to-ones before their members'), then by name. The
+    /// destination may be a parent of `entity`, abstract or not (`Order.account` reaches a Customer): prefetching the
+    /// key path fetches the sub-entities' rows as well.
     static func toOne(
         to entity: String, from reached: [String: Reach], model: ObjectModel?
     ) -> (relationship: RelationshipDescription, reach: Reach)? {
         let sources = reached.keys.sorted {
             (reached[$0]!.path.split(separator: ".").count, $0) < (reached[$1]!.path.split(separator: ".").count, $1)
         }
+        let target = model?.entity(entity)
         for source in sources where source != entity {
-            guard let sourceEntity = model?.entity(source),
-                let relationship = sourceEntity.relationships.filter({ !$0.isToMany && $0.destination.name == entity }).min(by: {
-                    $0.name < $1.name
+            guard let sourceEntity = model?.entity(source), let target,
+                let relationship = sourceEntity.relationships.filter({ !$0.isToMany && target.isKind(of: $0.destination) }).min(by: {
+                    ($0.destination === target ? 0 : 1, $0.name) < ($1.destination === target ? 0 : 1, $1.name)
                 })
             else { continue }
             return (relationship, reached[source]!.appending(relationship.name))
@@ -121,6 +125,7 @@ package struct NPlusOneDetector: Sendable {
             })
         var findings: [QueryFinding] = []
         var explained = Set<String>()
+        var prefetchAdvised = Set<String>()
         // To-many faults first: the object faults of their members are part of the same pattern.
         let sorted = order.sorted { rank(groups[$0]![0].cause.kind) < rank(groups[$1]![0].cause.kind) }
         for print in sorted {
@@ -139,7 +144,9 @@ package struct NPlusOneDetector: Sendable {
                 let destination = relationship?.destination.name ?? ""
                 let memberFaults = destination.isEmpty ? 0 : count(.objectFault, destination)
                 let name = relationship?.name ?? cause.subject
-                let owner = relationship.flatMap { reached[$0.entity.name] }
+                let owner = relationship.flatMap { relationship in
+                    reached[relationship.entity.name] ?? relationship.entity.subtree.lazy.compactMap { reached[$0.name] }.first
+                }
                 let keyPath = owner?.appending(name).path ?? name
                 let fetchOf = owner?.root ?? relationship?.entity.name ?? "its owners"
                 if countedOnly.contains("\(fetchOf).\(keyPath)") {
@@ -149,7 +156,7 @@ package struct NPlusOneDetector: Sendable {
                             "add a derived attribute \(name)Count = \(name).@count (Integer 64) and read it instead: it comes with each row, no fault (seed 000 III.B)"
                         ))
                 } else {
-                    explained.insert(destination)
+                    explained.formUnion(relationship?.destination.subtree.map(\.name) ?? [destination])
                     let rowsRead = memberFaults > 0 || reached[destination].map { $0.path.isEmpty } == true
                     findings.append(
                         finding(
@@ -175,15 +182,33 @@ package struct NPlusOneDetector: Sendable {
                         ))
                     continue
                 }
-                guard repeats > threshold else { continue }
-                if let link = Self.toOne(
-                    to: entity, from: reached.filter { $0.key != entity || $0.value.path.isEmpty == false }, model: model),
-                    link.relationship.entity.name != entity
-                {
+                // Faults of several sub-entities through one to-one (Order.account to Customers and Staff) are one
+                // pattern, which one prefetch of the key path removes.
+                let link = Self.toOne(to: entity, from: reached.filter { $0.key != entity || $0.value.path.isEmpty == false }, model: model)
+                    .flatMap { $0.relationship.entity.name == entity ? nil : $0 }
+                var linked = repeats
+                if let link {
+                    let key = "\(link.reach.root) \(link.reach.path)"
+                    guard !prefetchAdvised.contains(key) else { continue }
+                    let siblings = groups.values.filter { group in
+                        group[0].cause.kind == .objectFault && group[0].cause.subject != entity
+                            && Self.toOne(to: group[0].cause.subject, from: reached, model: model).map {
+                                "\($0.reach.root) \($0.reach.path)" == key
+                            } == true
+                    }
+                    linked += siblings.reduce(0) { $0 + $1.count }
+                    guard linked > threshold else { continue }
+                    prefetchAdvised.insert(key)
+                }
+                guard linked > threshold else { continue }
+                if let link {
+                    let destination = siblings(of: entity, through: link.relationship, in: groups)
                     findings.append(
-                        finding(
-                            .toOneFaultPerObject, entity, after: statements - repeats + 1,
-                            "add relationshipKeyPathsForPrefetching [\"\(link.reach.path)\"] to the fetch of \(link.reach.root): one statement for every \(entity)"
+                        QueryFinding(
+                            phase: phase, pattern: .toOneFaultPerObject, subject: destination, fingerprint: print, repeats: linked,
+                            statements: statements, statementsAfter: max(1, statements - linked + 1),
+                            change:
+                                "add relationshipKeyPathsForPrefetching [\"\(link.reach.path)\"] to the fetch of \(link.reach.root): one statement for every \(destination)"
                         ))
                 } else if reached[entity]?.path.isEmpty == true {
                     findings.append(
@@ -257,6 +282,17 @@ package struct NPlusOneDetector: Sendable {
             }
         }
         return findings
+    }
+
+    /// The entity a to-one's faults fetched: `Account (Customer, Staff)` when they were of several of its
+    /// sub-entities, else the one faulted.
+    private func siblings(
+        of entity: String, through relationship: RelationshipDescription, in groups: [String: [StatementLog.Entry]]
+    ) -> String {
+        let faulted = relationship.destination.subtree.map(\.name).filter { name in
+            groups.values.contains { $0[0].cause.kind == .objectFault && $0[0].cause.subject == name }
+        }
+        return faulted.count > 1 ? "\(relationship.destination.name) (\(faulted.joined(separator: ", ")))" : entity
     }
 
     /// To-many faults before object faults, so that members' faults are explained by their owners' pattern.

@@ -21,9 +21,9 @@ package struct StatementChange: Sendable {
         }
         self.added = added.sorted { $0.1 > $1.1 }
         self.removed = removed.sorted { $0.1 > $1.1 }
-        let variant = key.variant.description.isEmpty ? "" : " --variant '\(key.variant)'"
-        let target = current.info?.scenarioOrigins?[key.scenario.rawValue]?.explainTarget(key.scenario.rawValue) ?? key.scenario.rawValue
-        explain = "bench explain \(target)\(variant) --size \(key.size) --phase \(key.phase)"
+        explain = Scenario.Origin.explainCommand(
+            current.info?.scenarioOrigins?[key.scenario.rawValue], scenario: key.scenario, variant: key.variant, size: key.size,
+            phase: key.phase)
     }
 
     /// `+20 × SELECT ...` and `-1 × SELECT ...` lines, the largest first, at most `limit` of each.

@@ -164,7 +164,16 @@ struct DataGenerator {
         var used: [ObjectRef] = []
         let reuse = fill.reuse ?? 0
         let controlled = fill.reuse != nil || inverseToOne
-        for object in sources {
+        var deck: [Int] = []
+        if isToMany, case let .histogram(bins) = fill.fanout { deck = DataSpec.Fanout.deal(bins, sources: sources.count, random: &random) }
+        // A many-to-many's other side: each destination's sources as slots, taken in a shuffled order.
+        var slots: [ObjectRef] = []
+        if isToMany, let perDestination = fill.perDestination {
+            let counts = Self.fanouts(perDestination, count: destinations.count, size: data.size, random: &random)
+            slots = zip(destinations, counts).flatMap { destination, count in Array(repeating: destination, count: count) }
+            slots.shuffle(using: &random)
+        }
+        for (position, object) in sources.enumerated() {
             guard fill.fill >= 1 || random.nextUnit() < fill.fill else { continue }
             let wanted: Int
             if isToMany {
@@ -172,6 +181,7 @@ struct DataGenerator {
                 case let .fixed(count): wanted = count.value(size: data.size)
                 case let .uniform(low, high): wanted = low + Int(random.next() % UInt64(high - low + 1))
                 case let .zipf(exponent, maximum): wanted = Self.zipf(exponent, maximum, &random)
+                case .histogram: wanted = deck[position]
                 }
             } else {
                 wanted = 1
@@ -183,7 +193,11 @@ struct DataGenerator {
             while chosen.count < min(wanted, destinations.count, cap) && attempts < wanted * 4 + 8 {
                 attempts += 1
                 let pick: ObjectRef
-                if controlled {
+                if fill.perDestination != nil {
+                    // A slot of a destination this source already has waits for the next source.
+                    guard let index = slots.lastIndex(where: { !seen.contains($0) }) else { break }
+                    pick = slots.remove(at: index)
+                } else if controlled {
                     if !used.isEmpty && random.nextUnit() < reuse {
                         pick = used[Int(random.next() % UInt64(used.count))]
                     } else if let fresh = unused.popLast() {
@@ -202,6 +216,16 @@ struct DataGenerator {
             if !chosen.isEmpty { targets[object] = chosen }
         }
         return GraphData.Edges(source: source, relationship: fill.relationship, targets: targets)
+    }
+
+    /// The fan-out of each of `count` owners: a histogram dealt, otherwise each drawn.
+    static func fanouts(_ fanout: DataSpec.Fanout, count: Int, size: Int, random: inout SplitMix64) -> [Int] {
+        switch fanout {
+        case let .histogram(bins): return DataSpec.Fanout.deal(bins, sources: count, random: &random)
+        case let .fixed(value): return Array(repeating: value.value(size: size), count: count)
+        case let .uniform(low, high): return (0..<count).map { _ in low + Int(random.next() % UInt64(high - low + 1)) }
+        case let .zipf(exponent, maximum): return (0..<count).map { _ in zipf(exponent, maximum, &random) }
+        }
     }
 
     /// A Zipf-distributed count in 1...maximum (inverse-transform over the normalized weights).

@@ -13,44 +13,6 @@ import ObjectGraph
 /// }
 /// ```
 struct DataSpec: Sendable {
-    /// An object count: fixed, or a multiple (or fraction) of the run's size.
-    enum Count: Sendable, Equatable, CustomStringConvertible {
-        case fixed(Int)
-        case perSize(Double)
-
-        func value(size: Int) -> Int {
-            switch self {
-            case let .fixed(count): return count
-            case let .perSize(factor): return max(0, Int((Double(size) * factor).rounded()))
-            }
-        }
-
-        var description: String {
-            switch self {
-            case let .fixed(count): return String(count)
-            case let .perSize(factor): return factor == 1 ? "size" : "\(VariantValue.number(factor))*size"
-            }
-        }
-
-        /// `5`, `"size"`, `"3*size"`, `"size/10"`, `"0.5*size"`.
-        static func parse(_ value: JSONValue) -> Count? {
-            if let number = value.number, number >= 0, number.rounded() == number, number <= 100_000_000 { return .fixed(Int(number)) }
-            guard let text = value.string?.replacingOccurrences(of: " ", with: "") else { return nil }
-            if text == "size" { return .perSize(1) }
-            if text.hasSuffix("*size"), let factor = Double(text.dropLast(5)), factor >= 0, factor <= 10_000 { return .perSize(factor) }
-            if text.hasPrefix("size/"), let divisor = Double(text.dropFirst(5)), divisor >= 1 { return .perSize(1 / divisor) }
-            return nil
-        }
-    }
-
-    /// How many destinations each source gets.
-    enum Fanout: Sendable, Equatable {
-        case fixed(Count)
-        case uniform(Int, Int)
-        /// Zipf with exponent `s` over 1...max: most sources get few, some get many.
-        case zipf(Double, Int)
-    }
-
     struct RelationshipFill: Sendable {
         let entity: String
         let relationship: String
@@ -62,6 +24,9 @@ struct DataSpec: Sendable {
         /// lose data); otherwise a destination no source has yet, while any remain. 0 gives each source destinations
         /// of its own; nil (not given) draws destinations at random, shared or not.
         let reuse: Double?
+        /// A many-to-many's other side: sources per destination, dealt to the destinations as `fanout` is to the
+        /// sources, and each source's members drawn from those slots (so that both sides keep a store's skew).
+        var perDestination: Fanout?
         /// Exact destinations, by index, of each source in order (`[[0], [0, 1]]`: a published example reproduced);
         /// sources beyond the list get none.
         var links: [[Int]]?
@@ -112,8 +77,8 @@ struct DataSpec: Sendable {
             guard parts.count == 2, let options = raw.object else {
                 throw fail("relationships.\(target): expected \"Entity.relationship\": {\"per\": ..., \"reuse\": ..., \"fill\": ...}")
             }
-            for key in options.keys.sorted() where !["per", "reuse", "fill", "links"].contains(key) {
-                throw fail("relationships.\(target): unknown key '\(key)'; use per, reuse and fill (or links)")
+            for key in options.keys.sorted() where !["per", "perDestination", "reuse", "fill", "links"].contains(key) {
+                throw fail("relationships.\(target): unknown key '\(key)'; use per, perDestination, reuse and fill (or links)")
             }
             if let raw = options["links"] {
                 var links: [[Int]] = []
@@ -135,25 +100,7 @@ struct DataSpec: Sendable {
                 fills.append(fill)
                 continue
             }
-            var fanout = Fanout.uniform(0, 4)
-            if let per = options["per"] {
-                if per.object == nil, let count = Count.parse(per) {
-                    fanout = .fixed(count)
-                } else if let range = per.object?["uniform"]?.array?.compactMap(\.number), per.object?.count == 1, range.count == 2,
-                    range[0] >= 0, range[0] <= range[1], range[1] <= 1_000_000
-                {
-                    fanout = .uniform(Int(range[0]), Int(range[1]))
-                } else if let options = per.object, let exponent = options["zipf"]?.number, exponent > 0,
-                    let maximum = (options["max"] ?? .number(1000)).number, maximum >= 1, maximum <= 1_000_000,
-                    Set(options.keys).isSubset(of: ["zipf", "max"])
-                {
-                    fanout = .zipf(exponent, Int(maximum))
-                } else {
-                    throw fail(
-                        "relationships.\(target).per: expected a count (3, \"size\", \"size/10\"), {\"uniform\": [min, max]} or {\"zipf\": exponent, \"max\": n}, got \(per)"
-                    )
-                }
-            }
+            let fanout = try options["per"].map { try Fanout.parse($0) { fail("relationships.\(target).per: \($0)") } } ?? .uniform(0, 4)
             func probability(_ key: String, _ defaultValue: Double?) throws -> Double? {
                 guard let raw = options[key] else { return defaultValue }
                 guard let value = raw.number, value >= 0, value <= 1 else {
@@ -161,10 +108,16 @@ struct DataSpec: Sendable {
                 }
                 return value
             }
-            fills.append(
-                RelationshipFill(
-                    entity: String(parts[0]), relationship: String(parts[1]), fanout: fanout,
-                    fill: try probability("fill", 1) ?? 1, reuse: try probability("reuse", nil)))
+            var fill = RelationshipFill(
+                entity: String(parts[0]), relationship: String(parts[1]), fanout: fanout,
+                fill: try probability("fill", 1) ?? 1, reuse: try probability("reuse", nil))
+            if let raw = options["perDestination"] {
+                guard options["reuse"] == nil else {
+                    throw fail("relationships.\(target): perDestination sets how members are shared; leave out reuse")
+                }
+                fill.perDestination = try Fanout.parse(raw) { fail("relationships.\(target).perDestination: \($0)") }
+            }
+            fills.append(fill)
         }
         var generators: [String: Generator] = [:]
         for (target, raw) in root["attributes"]?.object ?? [:] {
@@ -290,7 +243,7 @@ struct DataSpec: Sendable {
             {
                 // Fixed counts only: a count per size is known when the data is made, which skips what is out of range.
                 let fixed = destination.subtree.map { counts[$0.name] ?? .fixed(0) }
-                if fixed.allSatisfy({ if case .fixed = $0 { return true } else { return false } }),
+                if fixed.allSatisfy(\.isFixed),
                     case let total = fixed.reduce(0, { $0 + $1.value(size: 0) }), highest >= total
                 {
                     problems.append(
@@ -309,6 +262,11 @@ struct DataSpec: Sendable {
                     "relationships.\(target): its inverse \(inverse.entity.name).\(inverse.name) is filled too; fill one side, ObjectGraph keeps the other"
                 )
             }
+            if fill.perDestination != nil, !(relationship.isToMany && relationship.inverse?.isToMany == true) {
+                problems.append(
+                    "relationships.\(target).perDestination: \(target) is not one side of a many-to-many; give perDestination only where each destination has many sources"
+                )
+            }
             filled.insert(target)
         }
         for target in attributes.keys.sorted() {
@@ -320,7 +278,7 @@ struct DataSpec: Sendable {
             guard let attribute = entity.attribute(parts[1]) else {
                 problems.append(
                     "attributes.\(target): '\(parts[0])' has no stored attribute '\(parts[1])'"
-                        + Self.suggestion(parts[1], entity.attributes.map(\.name)))
+                        + Self.listing(parts[1], entity.attributes.filter { !$0.isTransient }.map(\.name), what: "stored attributes"))
                 continue
             }
             if let generator = attributes[target], let mismatch = DataGenerator.mismatch(generator, attribute, entity: entity.name) {
@@ -333,12 +291,19 @@ struct DataSpec: Sendable {
     /// What to say after "has no relationship 'name'": that it is an attribute there, or the nearest relationship.
     static func relationshipSuggestion(_ name: String, of entity: EntityDescription) -> String {
         if entity.attribute(name) != nil { return " ('\(name)' is an attribute of \(entity.name), not a relationship)" }
-        return suggestion(name, entity.relationships.map(\.name))
+        return listing(name, entity.relationships.map(\.name), what: "relationships")
     }
 
     static func suggestion(_ name: String, _ candidates: [String]) -> String {
         let near = nearNames(name, in: candidates)
         return near.isEmpty ? "" : " (did you mean '\(near[0])'?)"
+    }
+
+    /// What to say after "has no property 'name'": the nearest one, and those there are (up to 20).
+    static func listing(_ name: String, _ candidates: [String], what: String = "properties") -> String {
+        let sorted = candidates.sorted()
+        let shown = sorted.prefix(20).joined(separator: ", ") + (sorted.count > 20 ? ", and \(sorted.count - 20) more" : "")
+        return suggestion(name, candidates) + (sorted.isEmpty ? "; it has no \(what)" : "; its \(what): \(shown)")
     }
 
     /// A JSON literal as a value of `attribute`'s type (dates as `YYYY-MM-DD`), or nil when it is none; the

@@ -1,20 +1,28 @@
+import Foundation
 import ObjectGraph
 
 /// An Xcode model read for `bench schema`, `bench lint` and `bench run --model`, with what is wrong with the file
 /// as one `BenchError` line (exit code 64), so that the command line needs no ObjectGraph types.
 package struct ModelFile {
-    /// What the reader skipped or adjusted, one line each.
+    /// `model Shop.xcdatamodeld, version Shop 3 (current)`: which file and version was read.
+    package let heading: String
+    /// What the reader skipped or adjusted, one line each (`bench schema` prints them all).
     package let notes: [String]
+    /// The notes that are no problem of the file itself (those are findings): what lint and run print beside them.
+    package let adjustments: [String]
     /// The DDL the store creates, in its order, each without its semicolon.
     package let schemaSQL: [String]
     /// Xcode's warnings and RelBench's advice.
     package let findings: [ModelLint.Finding]
+    let xcode: XcodeModel
+    let path: String
 
-    /// Reads and compiles the model at `path` (.xcdatamodeld, .xcdatamodel or contents).
-    package init(path: String) throws {
+    /// Reads and compiles the model at `path` (.xcdatamodeld, .xcdatamodel or contents), the version `version` of a
+    /// .xcdatamodeld when given.
+    package init(path: String, version: String? = nil) throws {
         let xcode: XcodeModel
         do {
-            xcode = try XcodeModel.load(path: path)
+            xcode = try XcodeModel.load(path: path, version: version)
         } catch let error as ObjectGraphError {
             throw BenchError.invalidInput("\(error)")
         }
@@ -24,8 +32,59 @@ package struct ModelFile {
         } catch let error as ObjectGraphError {
             throw BenchError.invalidInput("\(xcode.path): \(error)")
         }
+        self.xcode = xcode
+        self.path = path
+        let problems = Set(xcode.problems.map(\.note))
         notes = xcode.notes
+        adjustments = xcode.notes.filter { !problems.contains($0) }
         schemaSQL = model.schemaSQL
-        findings = ModelLint.findings(model, cloudKitEntities: xcode.cloudKitEntities)
+        findings =
+            ModelLint.problemFindings(xcode.problems)
+            + ModelLint.findings(model, cloudKitEntities: xcode.cloudKitEntities, fetchRequests: xcode.fetchRequests)
+        heading = Self.heading(path, xcode)
+    }
+
+    private static func heading(_ path: String, _ xcode: XcodeModel) -> String {
+        guard let version = xcode.version else { return "model \(path)" }
+        let current = xcode.isCurrentVersion ? "current" : "the current version is \(xcode.currentVersion ?? "another")"
+        return "model \(path), version \(version) (\(current))"
+    }
+
+    /// What lightweight migration from `older` (a model path, or a version of this model's .xcdatamodeld) to this
+    /// model cannot infer or will lose, and the older model's heading.
+    package func migration(from older: String) throws -> (heading: String, findings: [ModelLint.Finding]) {
+        var isDirectory: ObjCBool = false
+        let previous: ModelFile
+        if FileManager.default.fileExists(atPath: older, isDirectory: &isDirectory) {
+            previous = try ModelFile(path: older)
+        } else if let package = Self.package(of: path) {
+            let names = (try? XcodeModel.load(path: package).versions) ?? []
+            guard names.contains(older) || names.contains(where: { $0 + ".xcdatamodel" == older }) else {
+                throw BenchError.invalidInput(
+                    "--against: '\(older)' is neither a model file nor a version of \(package) (its versions: \(names.joined(separator: ", "))); give a path or one of those names"
+                )
+            }
+            previous = try ModelFile(path: package, version: older)
+        } else {
+            throw BenchError.invalidInput(
+                "--against: no model at '\(older)'; give the older model's path (.xcdatamodeld, .xcdatamodel or contents), or a version name when the model is a .xcdatamodeld"
+            )
+        }
+        do {
+            return (previous.heading, try ModelMigration.findings(old: previous.xcode, new: xcode))
+        } catch let error as ObjectGraphError {
+            throw BenchError.invalidInput("\(error)")
+        }
+    }
+
+    /// The .xcdatamodeld holding `path`: itself, or the package of a version folder or its contents.
+    static func package(of path: String) -> String? {
+        if path.hasSuffix(".xcdatamodeld") { return path }
+        var url = URL(fileURLWithPath: path)
+        for _ in 0..<3 {
+            if url.pathExtension == "xcdatamodeld" { return url.path }
+            url.deleteLastPathComponent()
+        }
+        return nil
     }
 }

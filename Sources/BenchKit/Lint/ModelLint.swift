@@ -1,8 +1,9 @@
 import ObjectGraph
 
 /// Advice on a model's relationships, each finding with what it costs and what to change: Xcode's warnings in its
-/// own words, then RelBench's (many-to-nil data loss, unindexed hand-kept keys, counts read through faults, deep
-/// cascades, ordered relationships, CloudKit's rules for the entities synced with it).
+/// own words, then RelBench's (many-to-nil data loss, Cascade rules that reach a Deny rule, unindexed hand-kept keys
+/// and filters, counts read through faults, deep cascades, ordered relationships, CloudKit's rules for the entities
+/// synced with it); and, against an older version, what lightweight migration cannot infer or will lose.
 package enum ModelLint {
     package struct Finding: Sendable, Equatable, CustomStringConvertible {
         package enum Kind: String, Sendable {
@@ -14,6 +15,8 @@ package enum ModelLint {
             case risk
             /// A measurable cost with a cheaper alternative.
             case cost
+            /// What lightweight migration from the older version cannot infer, or will lose (`--against`).
+            case migration
         }
 
         package let kind: Kind
@@ -28,8 +31,11 @@ package enum ModelLint {
         }
     }
 
-    /// Every finding for `model`, Xcode's first, then by subject; `cloudKitEntities` are held to CloudKit's rules.
-    package static func findings(_ model: ObjectModel, cloudKitEntities: [String] = []) -> [Finding] {
+    /// Every finding for `model`, Xcode's first, then by subject; `cloudKitEntities` are held to CloudKit's rules;
+    /// `fetchRequests` (the model's templates and fetched properties) are checked for indexes with the generated suite's.
+    package static func findings(
+        _ model: ObjectModel, cloudKitEntities: [String] = [], fetchRequests: [FetchRequestTemplate] = []
+    ) -> [Finding] {
         var findings = model.warnings.map { warning -> Finding in
             let subject = String(warning.prefix { $0 != " " })
             return Finding(kind: .xcode, subject: subject, message: "warning: " + warning, fix: "")
@@ -66,11 +72,15 @@ package enum ModelLint {
                             fix: "unless users choose the order, drop Ordered and sort by an attribute (a date, a position you set)."))
                 }
             }
+            // A count kept on the entity, a parent or a sub-entity (Customer.orderCount for Account.orders) is there.
+            let related = lineage(entity) + entity.subtree
             let uncounted = entity.relationships.filter { relationship in
                 relationship.entity === entity && relationship.isToMany && relationship.inverse != nil
-                    && !entity.derivedAttributes.contains { derived in
-                        if case let .count(reference) = derived.kind { return reference.name == relationship.name }
-                        return false
+                    && !related.contains { member in
+                        member.derivedAttributes.contains { derived in
+                            if case let .count(reference) = derived.kind { return reference.name == relationship.name }
+                            return false
+                        }
                     }
             }.map(\.name)
             if !uncounted.isEmpty {
@@ -112,6 +122,9 @@ package enum ModelLint {
                     ))
             }
         }
+        advice += denyChainFindings(model)
+        let handKept = Set(advice.filter { $0.message.hasPrefix("looks like a hand-kept key") }.map(\.subject))
+        advice += indexFindings(model, fetchRequests: fetchRequests).filter { !handKept.contains($0.subject) }
         findings += advice.sorted { ($0.subject, $0.kind.rawValue) < ($1.subject, $1.kind.rawValue) }
         return findings
     }

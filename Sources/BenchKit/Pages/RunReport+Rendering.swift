@@ -42,6 +42,13 @@ extension RunReport {
             let all = rows(scenario.name)
             blocks.append(
                 .collapsedTable(summary: "every series of \(scenario.name) (\(all.rows.count) rows)", header: all.header, rows: all.rows))
+            blocks.append(.paragraph(SummaryTable.memoryLegend.replacingOccurrences(of: "process peak MiB:", with: "Process peak (MiB):")))
+            let notes = PhaseNotes.notes(summary, scenarios: [scenario])
+            if !notes.isEmpty { blocks.append(.list(notes.map { "Note: \($0)" })) }
+            let described = scenario.phaseDescriptions.filter { phase in all.rows.contains { $0[3] == phase.name.rawValue } }
+            if !described.isEmpty {
+                blocks.append(.collapsed(summary: "What each phase covers", items: described.map { "\($0.name): \($0.description)" }))
+            }
             for (stem, caption) in [
                 ("time-\(scenario.name)", "time against size"), ("statements-\(scenario.name)", "statements and faults"),
             ]

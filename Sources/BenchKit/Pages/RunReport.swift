@@ -52,7 +52,7 @@ package struct RunReport {
         let measure: Metric = summary.contains { $0.key.scenario == scenario && $0.key.metric == .wallMs } ? .wallMs : .instructions
         let header = [
             "strategy", "variant", "size", "phase", measure == .wallMs ? "time (ms)" : "instructions", "interval", "× floor",
-            "statements", "faults (object/to-many)", "rows", "peak memory (MiB)",
+            "statements", "faults (object/to-many)", "rows", "process peak (MiB)",
         ]
         var rows: [[String]] = []
         for row in summary

@@ -63,6 +63,7 @@ package struct Explanation {
         let chosen = phases
         let limit = maxLines
         let exact = exact
+        let descriptions = Dictionary(scenario.phaseDescriptions.map { ($0.name, $0.description) }, uniquingKeysWith: { first, _ in first })
         try execute(
             header: output,
             line: { line in
@@ -74,6 +75,11 @@ package struct Explanation {
                 if state.shown < limit {
                     output("  " + line)
                     state.shown += 1
+                } else if line.hasPrefix("RelBench: ") {
+                    // The harness's own lines (a refused save and why) show past the limit, after what was left out.
+                    if state.hidden > 0 { output("  ... \(state.hidden) trace lines not shown") }
+                    state.hidden = 0
+                    output("  " + line)
                 } else {
                     state.hidden += 1
                 }
@@ -86,6 +92,7 @@ package struct Explanation {
                 let before = chosen.isEmpty ? "\(state.setup) setup statements" : "\(state.skipped) phases"
                 output(exact ? "\nRelBench: begin \(phase)" : "")
                 output("--- phase \(phase) (after \(before), not shown) ---")
+                if let description = descriptions[phase] { output("covers: \(description)") }
                 state.skipped = 0
                 state.inPhase = true
                 state.shown = 0

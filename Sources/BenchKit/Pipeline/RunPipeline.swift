@@ -11,9 +11,9 @@ package enum RunPipeline {
         package let verdicts: [Verdict]
         /// Phases whose numbers measure something else than meant (an empty fetch, a refused save).
         package let notes: [String]
-        /// The N+1 findings of the advice pass, nil when it did not run, and the size it ran at.
+        /// The N+1 findings of the advice pass, nil when it did not run, and the sizes it ran at.
         package let advice: [QueryFinding]?
-        package let adviceSize: Int
+        package let adviceSizes: [Int]
         /// One line each: the history or export could not take the run, or took nothing.
         package let warnings: [String]
 
@@ -33,7 +33,7 @@ package enum RunPipeline {
             if let advice {
                 let phases = Set(advice.map { "\($0.scenario) \($0.strategy) \($0.variant) \($0.phase)" }).count
                 lines.append(
-                    "N+1 advice: \(advice.isEmpty ? "no repeated statement" : "\(advice.count) finding(s) in \(phases) phase(s)") at size \(formatCount(adviceSize)) (bench advise \(folder.path) prints them)"
+                    "N+1 advice: \(advice.isEmpty ? "no repeated statement" : "\(advice.count) finding(s) in \(phases) phase(s)") at the size\(adviceSizes.count == 1 ? "" : "s") run, \(adviceSizes.map(formatCount).joined(separator: ", ")) (bench advise \(folder.path) prints them)"
                 )
             }
             lines.append("reports: \(folder.path) (summary.txt: every series; report.html: the page)")
@@ -91,6 +91,7 @@ package enum RunPipeline {
                 pass.strategies = publishing.strategies
                 pass.variants = publishing.variants
                 pass.seed = seed
+                pass.sizes = largestSizes(summary)
                 let findings = AdvicePass.attachMeasurements(try pass.run(), summary: summary)
                 try AtomicFile.write(
                     String(decoding: try AdviceReport.json(findings), as: UTF8.self) + "\n", to: folder.file("advice.json"))
@@ -102,8 +103,15 @@ package enum RunPipeline {
             ).write()
             return Conclusion(
                 folder: folder, scenarios: scenarios, verdicts: verdicts, notes: PhaseNotes.notes(summary, scenarios: scenarios),
-                advice: advice, adviceSize: pass.size, warnings: warnings)
+                advice: advice, adviceSizes: Array(Set(scenarios.map(pass.size(of:)))).sorted(), warnings: warnings)
         }
+    }
+
+    /// The largest size each scenario of a summary ran at: where the advice pass runs it.
+    package static func largestSizes(_ summary: [SummaryRow]) -> [ScenarioName: Int] {
+        var sizes: [ScenarioName: Int] = [:]
+        for row in summary { sizes[row.key.scenario] = max(sizes[row.key.scenario] ?? 0, row.key.size) }
+        return sizes
     }
 
     /// The export and the history entry of a finished run; a failure to add to the history only warns, since the run
@@ -181,12 +189,12 @@ package enum RunPipeline {
                         "\(path) now defines '\(scenario.name)', not the run's '\(name)'; pass --scenarios DIR with a file that defines it")
                 }
                 return scenario
-            case let .generated(model):
+            case let .generated(model, options):
                 guard FileManager.default.fileExists(atPath: model) else {
                     throw BenchError.invalidInput(
                         "the run's suite '\(name)' was generated from \(model), which is gone; use a run of a model that exists")
                 }
-                return try GeneratedSuite.scenario(modelPath: model)
+                return try GeneratedSuite.scenario(modelPath: model, options: options)
             }
         }
     }

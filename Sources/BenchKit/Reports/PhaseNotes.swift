@@ -34,8 +34,8 @@ package enum PhaseNotes {
     }
 
     /// One note per phase of a generated suite (`bench run --model`) whose save a Deny rule or a validation refused
-    /// in ObjectGraph: the phase then times the attempt and its rollback, not a delete. A scenario file's
-    /// `"save": "may-fail"` asks for that and is not noted.
+    /// in ObjectGraph: the phase then times the attempt and its rollback, not a delete; a delete phase names the
+    /// chain of delete rules that stops it. A scenario file's `"save": "may-fail"` asks for that and is not noted.
     static func refusedSaves(_ summary: [SummaryRow], scenarios: [Scenario]) -> [String] {
         var notes: [String] = []
         for scenario in scenarios {
@@ -46,11 +46,27 @@ package enum PhaseNotes {
             }
             for row in refused.sorted(by: { $0.key < $1.key }) {
                 notes.append(
-                    "\(label(row, scenario)): its save was refused and rolled back (a Deny rule or a validation), so the phase "
-                        + "times the attempt, not a delete (\(explainLine(row, scenario)) says why)")
+                    "\(label(row, scenario)): its save was refused and rolled back (\(refusal(row, scenario))), so the phase "
+                        + "times the attempt, not a delete (\(explainLine(row, scenario)) shows the refusal)")
             }
         }
         return notes
+    }
+
+    /// Why a generated delete phase's save was refused: the Deny rule its cascades reach, else a validation.
+    static func refusal(_ row: SummaryRow, _ scenario: Scenario) -> String {
+        let phase = row.key.phase.rawValue
+        guard phase.hasPrefix("delete-"), let plan = scenario.declared.plans[row.key.variant.description],
+            let entity = plan.model.entity(String(phase.dropFirst("delete-".count))),
+            let chain = ModelLint.denyChain(deleting: entity), let deny = chain.last
+        else { return "a Deny rule or a validation" }
+        let denied = deny.entity.name
+        if chain.count == 1 {
+            return
+                "\(deny.qualifiedName) is Deny: \(withArticle(denied)) with \(deny.isToMany ? deny.name : withArticle(deny.name)) cannot be deleted"
+        }
+        return
+            "\(ModelLint.chainText(chain)): deleting \(withArticle(entity.name)) cascades into \(ModelLint.plural(denied)), and \(withArticle(denied)) with \(deny.isToMany ? deny.name : withArticle(deny.name)) cannot be deleted"
     }
 
     private static func label(_ row: SummaryRow, _ scenario: Scenario) -> String {
@@ -58,8 +74,8 @@ package enum PhaseNotes {
     }
 
     private static func explainLine(_ row: SummaryRow, _ scenario: Scenario) -> String {
-        let choice = row.key.variant.isEmpty ? "" : " --variant '\(row.key.variant)'"
-        return "bench explain \(explainTarget(scenario))\(choice) --size \(row.key.size) --phase \(row.key.phase)"
+        Scenario.Origin.explainCommand(
+            scenario.origin, scenario: scenario.name, variant: row.key.variant, size: row.key.size, phase: row.key.phase)
     }
 
     private static func isFilteringRead(_ steps: [Step]) -> Bool {
@@ -74,15 +90,4 @@ package enum PhaseNotes {
         return filters
     }
 
-    /// What `bench explain` takes for the scenario: its name (with ` --scenarios DIR` when its file is not in the
-    /// repository's folder, which explain reads by default), or `--model PATH` for a generated suite.
-    private static func explainTarget(_ scenario: Scenario) -> String {
-        switch scenario.origin {
-        case let .generated(model): return "--model \(model)"
-        case let .file(path):
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-            let standard = URL(fileURLWithPath: ScenarioCatalog.defaultFolder()).standardizedFileURL.path
-            return scenario.name.rawValue + (folder == standard ? "" : " --scenarios \(folder)")
-        }
-    }
 }

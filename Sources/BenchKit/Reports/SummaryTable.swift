@@ -2,9 +2,14 @@ import Foundation
 
 /// Every series of a run as text (summary.txt, and `bench run --verbose`): per scenario, one line per (strategy,
 /// variant, size, phase) with the median time and its interval (95% from 6 repetitions, else the range and its real
-/// coverage), the ratio to the floor, the exact counters, peak memory in MiB and the growth fit.
+/// coverage), the ratio to the floor, the exact counters, the process's peak memory in MiB and the growth fit; then
+/// what each phase covers, where the scenario says.
 package enum SummaryTable {
     /// What the numbers mean off a device, under every table of results.
+    /// What the memory column measures, under every table that has it.
+    package static let memoryLegend =
+        "process peak MiB: the peak resident memory of the whole bench process during the phase (Linux's VmHWM, reset before it; 1 MiB = 1,048,576 bytes), the harness and the data it holds included: compare phases and strategies, not a device's footprint."
+
     package static let fidelity =
         "Core Data does not run on Linux: times and memory are ObjectGraph's on this machine; the sql, faults and rows counts are what transfers to an app, where ObjectGraph is faithful to Core Data."
 
@@ -33,7 +38,7 @@ package enum SummaryTable {
             var table = TextTable(
                 header: [
                     "strategy", "variant", "size", "phase", measureHeader, "x floor", "sql", "faults obj/rel",
-                    "rows", "peak MiB", "growth",
+                    "rows", "process peak MiB", "growth",
                 ] + (predicted ? ["device ms (pred.)"] : []))
             var previousGroup: (Strategy, Variant, Int)?
             var fewest = Int.max
@@ -87,6 +92,14 @@ package enum SummaryTable {
                     "(n=\(fewest)): medians of \(fewest) repetition(s); a 95% interval of the median needs 6 or more (--repetitions 6)")
             }
             if close { output.append("~: the second-best growth fits almost as well (within 10%); see complexity.csv") }
+            output.append(memoryLegend)
+            let described = (scenarios.first { $0.name == scenario }?.phaseDescriptions ?? []).filter { phase in
+                timing.contains { $0.key.phase == phase.name }
+            }
+            if !described.isEmpty {
+                output.append("phases:")
+                output += described.map { "  \($0.name): \($0.description)" }
+            }
             let losses = rows.filter { $0.key.scenario == scenario && $0.key.metric == .lossRate }
             if !losses.isEmpty {
                 var lossTable = TextTable(header: [

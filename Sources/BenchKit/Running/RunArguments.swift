@@ -4,6 +4,9 @@ package struct RunArguments: Sendable {
     package var scenarioNames: [String] = []
     package var all = false
     package var model: String?
+    /// `--counts` and `--shape-from` of a generated suite.
+    package var counts: [String: Int]?
+    package var shapeFrom: String?
     package var sizes: [Int]?
     package var strategies: [Strategy]?
     package var variants: [VariantFilter]?
@@ -24,6 +27,10 @@ package struct RunArguments: Sendable {
         var arguments = ["run"] + scenarioNames
         if all { arguments.append("--all") }
         if let model { arguments += ["--model", model] }
+        if let counts {
+            arguments += ["--counts", counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")]
+        }
+        if let shapeFrom { arguments += ["--shape-from", shapeFrom] }
         if let sizes { arguments += ["--sizes", sizes.map(String.init).joined(separator: ",")] }
         if let strategies { arguments += ["--strategies", strategies.map(\.rawValue).joined(separator: ",")] }
         for variant in variants ?? [] { arguments += ["--variant", variant.description] }

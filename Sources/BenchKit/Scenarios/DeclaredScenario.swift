@@ -23,6 +23,8 @@ package struct DeclaredScenario: Sendable {
         }
 
         let name: PhaseName
+        /// What the phase covers, in words (`the first 100 Orders (fetchLimit 100), ...`), where the file says.
+        var description: String?
         let store: Store
         let steps: [Step]
         /// Variables every step of the phase may use, chosen once per phase (once per round when it repeats).
@@ -111,18 +113,21 @@ enum DeclaredScenarioParser {
                         "expected {\"name\": \"...\", \"steps\": [...]} (optionally \"store\": \"prepared\", \"fresh\", \"continued\" or \"same-context\")"
                     )
                 }
-                for key in object.keys.sorted() where !["name", "steps", "store", "variables", "repeat"].contains(key) {
-                    throw fail(field, "unknown key '\(key)'; a phase has name, store, variables, repeat and steps")
+                for key in object.keys.sorted() where !["name", "description", "steps", "store", "variables", "repeat"].contains(key) {
+                    throw fail(field, "unknown key '\(key)'; a phase has name, description, store, variables, repeat and steps")
+                }
+                if let text = object["description"], text.string?.isEmpty != false {
+                    throw fail("\(field).description", "expected what the phase covers as text, got \(text)")
                 }
                 var rounds = DataSpec.Count.fixed(1)
                 if let raw = object["repeat"] {
                     let resolved = try choices.resolve(raw, field: "\(field).repeat")
-                    guard let count = DataSpec.Count.parse(resolved), count != .fixed(0), count != .perSize(0),
+                    guard let count = DataSpec.Count.parse(resolved), count.value(size: 100_000_000) > 0,
                         resolved.number.map({ $0 <= 1_000_000 }) ?? true
                     else {
                         throw fail(
                             "\(field).repeat",
-                            "expected the number of rounds, an integer from 1 to 1000000 or \"size/N\" (rounds growing with the size), got \(resolved)"
+                            "expected the number of rounds, an integer from 1 to 1000000, \"size/N\" (rounds growing with the size) or {\"count\": \"size\", \"max\": 100}, got \(resolved)"
                         )
                     }
                     rounds = count
@@ -150,7 +155,9 @@ enum DeclaredScenarioParser {
                 let steps = try parser.steps(stepList, field: "\(field).steps")
                 fetched = try checkReads(steps, parser: parser, field: "\(field).steps", fetched: store == .sameContext ? fetched : nil)
                 phases.append(
-                    DeclaredScenario.Phase(name: PhaseName(name), store: store, steps: steps, variables: variables, rounds: rounds))
+                    DeclaredScenario.Phase(
+                        name: PhaseName(name), description: object["description"]?.string, store: store, steps: steps, variables: variables,
+                        rounds: rounds))
             }
             plans[variant.description] = DeclaredScenario.Plan(
                 entities: entities, model: compiled, phases: phases,

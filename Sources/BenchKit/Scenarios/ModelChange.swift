@@ -67,7 +67,7 @@ struct ModelChange: Sendable {
             }
             guard let declared = declaring.properties.first(where: { $0.name == target.property }) else {
                 return "entity '\(target.entity)' has no property '\(target.property)'"
-                    + DataSpec.suggestion(target.property, declaring.properties.map(\.name))
+                    + DataSpec.listing(target.property, declaring.properties.map(\.name))
             }
             let name = "\(target.entity).\(target.property)"
             switch (kind, declared.summary) {

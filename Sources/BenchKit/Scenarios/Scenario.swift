@@ -17,14 +17,21 @@ package struct Scenario: Sendable {
     /// Where the definition lives, recorded in run.json so that `bench advise RUN` reads the same one.
     package internal(set) var origin: Origin
 
-    /// A scenario file, or the suite `bench run --model` generates from a model (absolute paths).
+    /// A scenario file, or the suite `bench run --model` generates from a model (absolute paths) and what its data
+    /// follows (`--counts`, `--shape-from`).
     package enum Origin: Sendable, Equatable {
         case file(String)
-        case generated(model: String)
+        case generated(model: String, options: GeneratedSuite.Options = GeneratedSuite.Options())
     }
 
     /// The phases it measures, in order.
     package var phaseNames: [PhaseName] { declared.phaseNames }
+
+    /// What each phase covers, for the phases whose file says (every phase of a generated suite), in order.
+    package var phaseDescriptions: [(name: PhaseName, description: String)] {
+        guard let plan = declared.plans.values.first else { return [] }
+        return plan.phases.compactMap { phase in phase.description.map { (phase.name, $0) } }
+    }
 
     /// The model it runs, for listings.
     package var modelSource: String { declared.model.source }
@@ -34,7 +41,7 @@ package struct Scenario: Sendable {
         switch origin {
         case let .file(path):
             return DefinitionHash(scenario: ContentHash.of(path: path), model: declared.model.path.flatMap(ContentHash.of))
-        case let .generated(model):
+        case let .generated(model, _):
             return DefinitionHash(scenario: nil, model: ContentHash.of(path: model))
         }
     }
@@ -50,14 +57,17 @@ package struct Scenario: Sendable {
 }
 
 extension Scenario.Origin: Codable {
-    private enum CodingKeys: String, CodingKey { case file, model }
+    private enum CodingKeys: String, CodingKey { case file, model, counts, shape }
 
     package init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let path = try container.decodeIfPresent(String.self, forKey: .file) {
             self = .file(path)
         } else {
-            self = .generated(model: try container.decode(String.self, forKey: .model))
+            let options = GeneratedSuite.Options(
+                counts: try container.decodeIfPresent([String: Int].self, forKey: .counts) ?? [:],
+                shape: try container.decodeIfPresent(StoreShape.self, forKey: .shape))
+            self = .generated(model: try container.decode(String.self, forKey: .model), options: options)
         }
     }
 
@@ -65,7 +75,10 @@ extension Scenario.Origin: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case let .file(path): try container.encode(path, forKey: .file)
-        case let .generated(model): try container.encode(model, forKey: .model)
+        case let .generated(model, options):
+            try container.encode(model, forKey: .model)
+            if !options.counts.isEmpty { try container.encode(options.counts, forKey: .counts) }
+            try container.encodeIfPresent(options.shape, forKey: .shape)
         }
     }
 }

@@ -214,10 +214,9 @@ package struct ScenarioCatalog: Sendable {
         let names = scenarios.map(\.name.rawValue)
         let near = nearNames(name, in: names)
         throw BenchError.invalidInput(
-            "unknown scenario '\(name)'"
-                + (near.isEmpty
-                    ? " in \(folder); 'bench list' lists them (\(names.joined(separator: ", "))), and --scenarios DIR reads your own folder of scenario files"
-                    : " (did you mean '\(near[0])'?)"))
+            "unknown scenario '\(name)'" + (near.isEmpty ? "" : " (did you mean '\(near[0])'?)")
+                + " in \(folder): 'bench list' lists its scenarios (\(names.prefix(20).joined(separator: ", "))\(names.count > 20 ? ", ..." : "")); --scenarios DIR reads your own folder of scenario files, --model MODEL runs the suite generated from an Xcode model"
+        )
     }
 
     /// The repository's Scenarios folder: `./Scenarios`, else the one next to Package.swift above the executable.

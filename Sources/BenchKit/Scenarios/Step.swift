@@ -238,7 +238,7 @@ struct StepParser {
                     throw fail(
                         "\(field).into",
                         "'\(parts[0])' has no to-many relationship '\(parts[1])' to \(entity)"
-                            + DataSpec.suggestion(parts[1], owner.relationships.filter(\.isToMany).map(\.name)))
+                            + DataSpec.listing(parts[1], owner.relationships.filter(\.isToMany).map(\.name), what: "to-many relationships"))
                 }
                 into = (parts[0], parts[1])
             }
@@ -269,7 +269,7 @@ struct StepParser {
                 throw fail(
                     field,
                     "'\(entity)' has no stored attribute '\(parts[1])'"
-                        + DataSpec.suggestion(parts[1], model.entity(entity)!.attributes.map(\.name)))
+                        + DataSpec.listing(parts[1], model.entity(entity)!.attributes.map(\.name), what: "attributes"))
             }
             return .update(entity: entity, attribute: attribute.name, share: try share(options["share"], field: field))
         case "delete":
@@ -543,7 +543,7 @@ struct StepParser {
                 continue
             }
             throw fail(
-                field, "'\(path)': \(current.name) has no property '\(component)'" + DataSpec.suggestion(component, current.propertyNames))
+                field, "'\(path)': \(current.name) has no property '\(component)'" + DataSpec.listing(component, current.propertyNames))
         }
     }
 

@@ -13,13 +13,17 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     struct Parsed {
         var entities: [Entity]
         var notes: [String]
+        var problems: [XcodeModel.Problem]
         var cloudKitEntities: [String]
+        var renamingIdentifiers: [String: String]
+        var fetchRequests: [FetchRequestTemplate]
     }
 
     private struct RawEntity {
         var name: String
         var parent: String?
         var isAbstract: Bool
+        var renamingIdentifier: String?
         var attributes: [[String: String]] = []
         var relationships: [[String: String]] = []
         var fetchIndexes: [(name: String, elements: [[String: String]])] = []
@@ -30,6 +34,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     private let path: String
     private var entities: [RawEntity] = []
     private var notes: [String] = []
+    private var problems: [XcodeModel.Problem] = []
     /// `usedWithCloudKit="YES"` on `<model>` (Xcode's Default configuration, every entity), and the members of the
     /// named configurations marked so.
     private var modelUsesCloudKit = false
@@ -41,6 +46,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     private var sawModel = false
     private var failure: ObjectGraphError?
     private var current: [String] = []
+    private var fetchRequests: [FetchRequestTemplate] = []
+    /// The fetched property being read (`Entity.name`), whose `<fetchRequest>` is its request.
+    private var fetchedProperty: String?
     private weak var parser: XMLParser?
 
     /// Elements whose content does not shape the store: read past without a note.
@@ -79,7 +87,19 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         // configuration's flag then holds for no store.
         let names = Set(entities.map(\.name))
         let synced = sawConfiguration ? cloudKitMembers.filter(names.contains) : modelUsesCloudKit ? entities.map(\.name) : []
-        return Parsed(entities: try declarations(), notes: notes, cloudKitEntities: Array(Set(synced)).sorted())
+        var renaming: [String: String] = [:]
+        for raw in entities {
+            if let identifier = raw.renamingIdentifier { renaming[raw.name] = identifier }
+            for property in raw.attributes + raw.relationships {
+                if let name = property["name"], let identifier = property["elementID"], !identifier.isEmpty {
+                    renaming["\(raw.name).\(name)"] = identifier
+                }
+            }
+        }
+        return Parsed(
+            entities: try declarations(), notes: notes, problems: problems, cloudKitEntities: Array(Set(synced)).sorted(),
+            renamingIdentifiers: renaming,
+            fetchRequests: fetchRequests)
     }
 
     private func fail(_ reason: String) {
@@ -113,7 +133,20 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             guard let entityName = attributes["name"], !entityName.isEmpty else {
                 return fail("an <entity> has no name")
             }
-            entities.append(RawEntity(name: entityName, parent: attributes["parentEntity"], isAbstract: attributes["isAbstract"].isYes))
+            entities.append(
+                RawEntity(
+                    name: entityName, parent: attributes["parentEntity"], isAbstract: attributes["isAbstract"].isYes,
+                    renamingIdentifier: attributes["elementID"].flatMap { $0.isEmpty ? nil : $0 }))
+        case ("model", "fetchRequest"), ("fetchedProperty", "fetchRequest"):
+            if let entity = attributes["entity"], let predicate = attributes["predicateString"], !predicate.isEmpty {
+                fetchRequests.append(
+                    FetchRequestTemplate(
+                        name: parent == "model" ? attributes["name"] ?? "" : fetchedProperty ?? "", entity: entity, predicate: predicate,
+                        fetchedProperty: parent == "model" ? nil : fetchedProperty))
+            }
+            skipDepth = 1
+        case ("entity", "fetchedProperty"):
+            fetchedProperty = attributes["name"].map { "\(entities[entities.count - 1].name).\($0)" }
         case ("entity", "attribute"):
             entities[entities.count - 1].attributes.append(attributes)
         case ("entity", "relationship"):
@@ -159,10 +192,18 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         }
         stack.removeLast()
         if skipDepth > 0 { skipDepth -= 1 }
+        if name == "fetchedProperty" && skipDepth == 0 { fetchedProperty = nil }
     }
 
     private func note(_ text: String) {
         if !notes.contains(text) { notes.append(text) }
+    }
+
+    /// A note for what is wrong in the file itself, kept also as a problem of `kind` about `subject`.
+    private func note(_ text: String, problem kind: XcodeModel.Problem.Kind, subject: String) {
+        guard !notes.contains(text) else { return }
+        notes.append(text)
+        problems.append(XcodeModel.Problem(kind: kind, subject: subject, note: text))
     }
 
     // MARK: Declarations
@@ -207,7 +248,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             let declared = names.union(inherited)
             indexes = indexes.filter { index in
                 if let property = index.elements.map(\.property).first(where: { !declared.contains($0) }) {
-                    note("\(raw.name): an index names '\(property)', which is not a stored property; the index is skipped")
+                    note(
+                        "\(raw.name): an index names '\(property)', which is not a stored property; the index is skipped",
+                        problem: .indexOnMissingProperty, subject: raw.name)
                     return false
                 }
                 // Xcode 9 turned the old Indexed box of to-many relationships into fetch indexes (WordPress's
@@ -248,7 +291,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
 
     private func attribute(_ attributes: [String: String], entity: String) -> Property? {
         guard let name = attributes["name"], !name.isEmpty else {
-            note("\(entity): an attribute without a name is skipped")
+            note("\(entity): an attribute without a name is skipped", problem: .unnamedProperty, subject: entity)
             return nil
         }
         let qualified = "\(entity).\(name)"
@@ -256,13 +299,15 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         let typeName = attributes["attributeType"] ?? "Undefined"
         guard let type = AttributeType(xcodeName: typeName) else {
             note(
-                "\(qualified): attribute type '\(typeName)' is not one ObjectGraph stores (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable); skipped"
-            )
+                "\(qualified): attribute type '\(typeName)' is not one ObjectGraph stores (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable); skipped",
+                problem: .unknownAttributeType, subject: qualified)
             return nil
         }
         if transient { return .transient(name, type, default: Self.defaultValue(attributes, type: type)) }
         if type == .undefined {
-            note("\(qualified): an Undefined attribute must be transient, as Xcode requires; skipped")
+            note(
+                "\(qualified): an Undefined attribute must be transient, as Xcode requires; skipped", problem: .undefinedNotTransient,
+                subject: qualified)
             return nil
         }
         if attributes["derived"].isYes {
@@ -270,7 +315,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             do {
                 _ = try DerivationParser.parse(derivation)
             } catch let error as DerivationParser.Unsupported {
-                note("\(qualified): \(error.reason); skipped")
+                note("\(qualified): \(error.reason); skipped", problem: .unsupportedDerivation, subject: qualified)
                 return nil
             } catch {
                 return nil
@@ -334,7 +379,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
 
     private func relationship(_ attributes: [String: String], entity: RawEntity, entities: [String: RawEntity]) -> Property? {
         guard let name = attributes["name"], !name.isEmpty else {
-            note("\(entity.name): a relationship without a name is skipped")
+            note("\(entity.name): a relationship without a name is skipped", problem: .unnamedProperty, subject: entity.name)
             return nil
         }
         let qualified = "\(entity.name).\(name)"
@@ -343,7 +388,11 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             return nil
         }
         guard let destination = attributes["destinationEntity"], entities[destination] != nil else {
-            note("\(qualified): its destination '\(attributes["destinationEntity"] ?? "")' is not an entity of the model; skipped")
+            note(
+                attributes["destinationEntity"].map { $0.isEmpty ? nil : $0 } == nil
+                    ? "\(qualified): it has no destination entity; skipped"
+                    : "\(qualified): its destination '\(attributes["destinationEntity"] ?? "")' is not an entity of the model; skipped",
+                problem: .missingDestination, subject: qualified)
             return nil
         }
         var inverse = attributes["inverseName"].flatMap { $0.isEmpty ? nil : $0 }

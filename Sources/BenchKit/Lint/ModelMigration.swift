@@ -1,0 +1,272 @@
+import ObjectGraph
+
+/// `bench lint NEW --against OLD`: what Core Data's lightweight migration from OLD to NEW cannot infer, or will lose.
+/// Entities and properties are matched as the inferred mapping matches them: a renaming identifier (Xcode's
+/// `elementID`) in NEW names the OLD one's canonical name (its own renaming identifier, else its name); what no NEW
+/// one names is removed, its data dropped without an error (Apple, "Migrating your data model automatically";
+/// jeffreybergier/CoreDataMigrationTests for a broken chain of identifiers).
+package enum ModelMigration {
+    /// One version: the compiled model and its renaming identifiers.
+    struct Version {
+        let model: ObjectModel
+        let renaming: [String: String]
+
+        func id(_ entity: EntityDescription) -> String { renaming[entity.name] ?? entity.name }
+        func id(_ property: String, of declaring: EntityDescription) -> String { renaming["\(declaring.name).\(property)"] ?? property }
+    }
+
+    /// A stored attribute or relationship, as migration compares them.
+    enum Member {
+        case attribute(AttributeDescription)
+        case relationship(RelationshipDescription)
+
+        var name: String {
+            switch self {
+            case let .attribute(attribute): return attribute.name
+            case let .relationship(relationship): return relationship.name
+            }
+        }
+
+        var declaring: EntityDescription {
+            switch self {
+            case let .attribute(attribute): return attribute.entity
+            case let .relationship(relationship): return relationship.entity
+            }
+        }
+
+        var qualifiedName: String { "\(declaring.name).\(name)" }
+
+        /// Its own and inherited stored attributes and relationships.
+        static func all(of entity: EntityDescription) -> [Member] {
+            entity.attributes.filter { !$0.isTransient }.map(Member.attribute) + entity.relationships.map(Member.relationship)
+        }
+    }
+
+    /// Every change of `new` against `old` that lightweight migration cannot infer or that loses data, by subject.
+    package static func findings(old: XcodeModel, new: XcodeModel) throws -> [ModelLint.Finding] {
+        let before = Version(model: try old.makeModel(), renaming: old.renamingIdentifiers)
+        let after = Version(model: try new.makeModel(), renaming: new.renamingIdentifiers)
+        var findings: [ModelLint.Finding] = []
+        var oldByID: [String: EntityDescription] = [:]
+        for entity in before.model.entities { oldByID[before.id(entity)] = entity }
+        var matched: [(old: EntityDescription, new: EntityDescription)] = []
+        for entity in after.model.entities {
+            if let previous = oldByID[after.id(entity)] {
+                matched.append((previous, entity))
+            } else if let identifier = after.renaming[entity.name] {
+                findings.append(
+                    brokenRename(entity.name, identifier, before.model.entity(identifier).map { before.id($0) }, kind: "entity"))
+            }
+        }
+        let matchedOld = Set(matched.map { ObjectIdentifier($0.old) })
+        let added = after.model.entities.filter { entity in !matched.contains { $0.new === entity } }
+        for entity in before.model.entities where !matchedOld.contains(ObjectIdentifier(entity)) {
+            let names = Set(entity.attributes.filter { $0.entity === entity }.map(\.name))
+            let twin = added.first { candidate in
+                !names.isEmpty && Set(candidate.attributes.filter { $0.entity === candidate }.map(\.name)) == names
+            }
+            findings.append(
+                ModelLint.Finding(
+                    kind: .migration, subject: entity.name,
+                    message:
+                        "removed\(twin.map { " (\($0.name), added, has its attributes: a rename?)" } ?? ""): lightweight migration drops every \(entity.name) row of \(entity.tableName) without an error.",
+                    fix: twin.map {
+                        "if \($0.name) is \(entity.name) renamed, set \($0.name)'s renaming identifier to '\(before.id(entity))'."
+                    }
+                        ?? "keep the entity, or copy its rows elsewhere before migrating (a staged or custom migration)."))
+        }
+        for (previous, entity) in matched {
+            findings += memberFindings(previous, entity, before: before, after: after)
+            let oldConstraints = Set(previous.uniquenessConstraints.map { $0.map { before.id($0, of: previous) }.sorted() })
+            let newConstraints = Set(entity.uniquenessConstraints.map { $0.map { after.id($0, of: entity) }.sorted() })
+            if oldConstraints != newConstraints {
+                func text(_ constraints: Set<[String]>) -> String {
+                    constraints.isEmpty
+                        ? "none" : constraints.map { "(" + $0.joined(separator: ", ") + ")" }.sorted().joined(separator: ", ")
+                }
+                let change = "uniqueness constraints change from \(text(oldConstraints)) to \(text(newConstraints))"
+                findings.append(
+                    newConstraints.isSubset(of: oldConstraints)
+                        ? ModelLint.Finding(
+                            kind: .migration, subject: entity.name,
+                            message:
+                                "\(change): migration drops the unique index, and the duplicates it kept out can be saved from now on, without an error.",
+                            fix: "keep the constraint if the values must stay unique (an app merging by it relies on it).")
+                        : ModelLint.Finding(
+                            kind: .migration, subject: entity.name,
+                            message:
+                                "\(change): the migration fails on rows that already share values (NSMigrationConstraintViolationError, 134111), and the store does not open.",
+                            fix:
+                                "remove the duplicates before migrating (a staged migration's first stage), or keep the constraints as they were."
+                        ))
+            }
+        }
+        for root in after.model.entities where root.superentity == nil {
+            let tables = Set(matched.filter { $0.new.isKind(of: root) }.map { ModelLint.lineage($0.old).last!.name })
+            guard tables.count > 1 else { continue }
+            findings.append(
+                ModelLint.Finding(
+                    kind: .migration, subject: root.name,
+                    message:
+                        "\(ModelLint.series(tables.sorted(), "and")) had tables of their own and now share \(root.tableName): lightweight migration cannot merge two hierarchies into one table (\"Cannot merge multiple root entity source tables into one destination entity root table\").",
+                    fix: "keep their hierarchies apart in this version, or migrate with a mapping model."))
+        }
+        return findings.sorted { ($0.subject, $0.message) < ($1.subject, $1.message) }
+    }
+
+    /// The changes of an entity's attributes and relationships: each OLD one declared on it, and each NEW one
+    /// declared on it that no OLD one maps to.
+    static func memberFindings(
+        _ previous: EntityDescription, _ entity: EntityDescription, before: Version, after: Version
+    ) -> [ModelLint.Finding] {
+        var findings: [ModelLint.Finding] = []
+        let newMembers = Member.all(of: entity)
+        func newID(_ member: Member) -> String { after.id(member.name, of: member.declaring) }
+        let oldMembers = Member.all(of: previous)
+        let oldIDs = Set(oldMembers.map { before.id($0.name, of: $0.declaring) })
+        let unmatchedNew = newMembers.filter { $0.declaring === entity && !oldIDs.contains(newID($0)) }
+        for member in oldMembers where member.declaring === previous {
+            let id = before.id(member.name, of: previous)
+            guard let counterpart = newMembers.first(where: { newID($0) == id }) else {
+                let twin = unmatchedNew.first { sameKind($0, member) }
+                let broken = unmatchedNew.first { after.renaming[$0.qualifiedName] == member.name && id != member.name }
+                let what =
+                    if case .attribute = member { "the column \(columnName(member)) and every value in it" } else { "every link it holds" }
+                findings.append(
+                    ModelLint.Finding(
+                        kind: .migration, subject: "\(previous.name).\(member.name)",
+                        message:
+                            "removed\(twin.map { " (\($0.name), added, is \(kindText($0)) as it was: a rename without a renaming identifier?)" } ?? ""): lightweight migration drops \(what) without an error."
+                            + (broken.map {
+                                " \($0.qualifiedName)'s renaming identifier '\(member.name)' is its old name, but the migration matches \(member.name) by its own renaming identifier '\(id)'."
+                            } ?? ""),
+                        fix: (broken ?? twin).map {
+                            "if \($0.name) is \(member.name) renamed, set \($0.qualifiedName)'s renaming identifier to '\(id)'."
+                        }
+                            ?? "keep it, or copy its values elsewhere before migrating (a staged or custom migration)."))
+                continue
+            }
+            findings += changes(member, counterpart, in: entity, before: before, after: after)
+        }
+        for member in unmatchedNew {
+            if let identifier = after.renaming[member.qualifiedName], !oldMembers.contains(where: { $0.name == identifier }) {
+                findings.append(brokenRename(member.qualifiedName, identifier, nil, kind: "property"))
+            }
+            switch member {
+            case let .attribute(attribute) where !attribute.isOptional && attribute.defaultValue.isNull:
+                findings.append(
+                    ModelLint.Finding(
+                        kind: .migration, subject: attribute.qualifiedName,
+                        message:
+                            "added as required without a default value: the rows already stored have none, and lightweight migration cannot infer one.",
+                        fix: "give it a default value, or make it optional."))
+            case let .relationship(relationship) where !relationship.isOptional:
+                findings.append(
+                    ModelLint.Finding(
+                        kind: .migration, subject: relationship.qualifiedName,
+                        message:
+                            "added as required: the \(ModelLint.plural(entity.name)) already stored have no \(relationship.name), so each fails validation at its next save.",
+                        fix: "make it optional, or set it on every stored \(entity.name) in a custom migration stage."))
+            default: break
+            }
+        }
+        return findings
+    }
+
+    /// What changed between an OLD member and the NEW one it maps to.
+    static func changes(_ old: Member, _ new: Member, in entity: EntityDescription, before: Version, after: Version) -> [ModelLint.Finding]
+    {
+        let subject = "\(entity.name).\(new.name)"
+        func finding(_ message: String, _ fix: String) -> ModelLint.Finding {
+            ModelLint.Finding(kind: .migration, subject: subject, message: message, fix: fix)
+        }
+        switch (old, new) {
+        case let (.attribute(was), .attribute(now)):
+            var found: [ModelLint.Finding] = []
+            if was.type != now.type && !widens(was.type, now.type) {
+                found.append(
+                    finding(
+                        "type changes from \(was.type.xcodeName) to \(now.type.xcodeName): lightweight migration converts only wider numbers (Integer 16 to 32 or 64, Float to Double), so Core Data cannot infer the mapping and the store does not open.",
+                        "keep the type and add a new attribute, copying the values in a custom migration stage."))
+            }
+            if was.isOptional && !now.isOptional && now.defaultValue.isNull {
+                found.append(
+                    finding(
+                        "optional becomes required without a default value: lightweight migration cannot infer a value for the rows that have none.",
+                        "give it a default value (the migration then fills it in), or keep it optional."))
+            }
+            return found
+        case let (.relationship(was), .relationship(now)):
+            var found: [ModelLint.Finding] = []
+            if was.isToMany && !now.isToMany {
+                found.append(
+                    finding(
+                        "to-many becomes to-one: an owner's members beyond one are lost, and whether lightweight migration infers it is not documented.",
+                        "keep it to-many, or move the members in a custom migration stage."))
+            }
+            if before.id(was.destination) != after.id(now.destination) {
+                found.append(
+                    finding(
+                        "its destination changes from \(was.destination.name) to \(now.destination.name): its links cannot be mapped and are lost.",
+                        "keep the destination and add a new relationship, linking it in a custom migration stage."))
+            }
+            if was.isOptional && !now.isOptional {
+                found.append(
+                    finding(
+                        "optional becomes required: the stored \(ModelLint.plural(entity.name)) without \(withArticle(now.name)) are migrated as they are and fail validation at their next save.",
+                        "keep it optional, or set it on every \(entity.name) in a custom migration stage."))
+            }
+            return found
+        default:
+            return [
+                finding(
+                    "changes from \(kindText(old)) to \(kindText(new)): lightweight migration cannot map one to the other.",
+                    "keep the \(kindText(old)) and add the \(kindText(new)) under a new name.")
+            ]
+        }
+    }
+
+    /// Integer 16 to 32 or 64, 32 to 64, Float to Double, Boolean to an integer: the widenings Core Data's migrator
+    /// treats as the same column (decompiled `_attributeTypeIsSchemaEqual:`, notes A.7).
+    static func widens(_ from: AttributeType, _ to: AttributeType) -> Bool {
+        switch (from, to) {
+        case (.int16, .int32), (.int16, .int64), (.int32, .int64), (.float, .double), (.bool, .int16), (.bool, .int32), (.bool, .int64):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func sameKind(_ a: Member, _ b: Member) -> Bool {
+        switch (a, b) {
+        case let (.attribute(x), .attribute(y)): return x.type == y.type
+        case let (.relationship(x), .relationship(y)): return x.isToMany == y.isToMany && x.destination.name == y.destination.name
+        default: return false
+        }
+    }
+
+    private static func kindText(_ member: Member) -> String {
+        switch member {
+        case let .attribute(attribute): return "an attribute of type \(attribute.type.xcodeName)"
+        case let .relationship(relationship):
+            return "a \(relationship.isToMany ? "to-many" : "to-one") relationship to \(relationship.destination.name)"
+        }
+    }
+
+    private static func columnName(_ member: Member) -> String {
+        if case let .attribute(attribute) = member { return attribute.columnName }
+        return ""
+    }
+
+    /// A NEW entity or property whose renaming identifier names nothing in OLD: treated as new, what it meant to keep
+    /// is dropped.
+    private static func brokenRename(_ subject: String, _ identifier: String, _ canonical: String?, kind: String) -> ModelLint.Finding {
+        ModelLint.Finding(
+            kind: .migration, subject: subject,
+            message:
+                "its renaming identifier '\(identifier)' names no \(kind) of the older version"
+                + (canonical.map { " by its canonical name ('\(identifier)' is now identified as '\($0)')" } ?? "")
+                + ": migration treats it as new, and the data it was to keep is dropped.",
+            fix: "set the renaming identifier to the older \(kind)'s renaming identifier, or to its name when it has none.")
+    }
+}

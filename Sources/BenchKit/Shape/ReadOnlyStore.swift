@@ -1,0 +1,95 @@
+import CSQLite
+import Foundation
+
+/// A user's store opened for reading its shape: the file copied with its `-wal` and `-shm` into a temporary folder
+/// (a store keeps its latest saves in `-wal`, and opening a WAL store writes beside it, even read-only), the copy
+/// opened read-only. The user's files are only read.
+final class ReadOnlyStore {
+    private let folder: URL
+    private let handle: OpaquePointer
+    /// What a reader of the shape should know: a WAL store copied without its `-wal`.
+    private(set) var warnings: [String] = []
+
+    init(path: String) throws {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw BenchError.invalidInput(
+                "--shape-from: no store file at \(path); give the store's .sqlite file (SwiftData's default.store), with its -wal and -shm beside it"
+            )
+        }
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw BenchError.invalidInput("--shape-from: \(path) cannot be read; check its permissions")
+        }
+        let header = (try? file.read(upToCount: 100)) ?? Data()
+        try? file.close()
+        guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
+            throw BenchError.invalidInput(
+                "--shape-from: \(path) is not an SQLite database; a Core Data store is one (MyApp.sqlite, SwiftData's default.store)")
+        }
+        // Bytes 18 and 19 are 2 in a WAL database: its latest saves may be only in the -wal file.
+        if header[18] == 2 && !manager.fileExists(atPath: path + "-wal") {
+            warnings.append(
+                "\(path) is in WAL mode and has no -wal file beside it: if it was copied while the app ran, its latest saves are in that file; copy \((path as NSString).lastPathComponent)-wal and -shm with it"
+            )
+        }
+        folder = manager.temporaryDirectory.appendingPathComponent(
+            "relbench-shape-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        let copy = folder.appendingPathComponent("store.sqlite").path
+        do {
+            try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+            for suffix in ["", "-wal", "-shm"] where manager.fileExists(atPath: path + suffix) {
+                try manager.copyItem(atPath: path + suffix, toPath: copy + suffix)
+            }
+        } catch {
+            try? manager.removeItem(at: folder)
+            throw BenchError.io(
+                "--shape-from: cannot copy \(path) into \(folder.path) (\(error.localizedDescription)); check that TMPDIR is writable")
+        }
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(copy, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
+            if let db { sqlite3_close_v2(db) }
+            try? manager.removeItem(at: folder)
+            throw BenchError.invalidInput("--shape-from: SQLite cannot open a copy of \(path); is it a complete store?")
+        }
+        handle = db
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The rows of `sql`, each column as text (nil for NULL).
+    func rows(_ sql: String) throws -> [[String?]] {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            let message = String(cString: sqlite3_errmsg(handle))
+            throw BenchError.invalidInput("--shape-from: the store cannot be read (\(message))")
+        }
+        defer { sqlite3_finalize(statement) }
+        var rows: [[String?]] = []
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { break }
+            guard status == SQLITE_ROW else {
+                throw BenchError.invalidInput("--shape-from: the store cannot be read (\(String(cString: sqlite3_errmsg(handle))))")
+            }
+            rows.append(
+                (0..<sqlite3_column_count(statement)).map { column in
+                    sqlite3_column_text(statement, column).map { String(cString: $0) }
+                })
+        }
+        return rows
+    }
+
+    /// The table's column names, in order (empty when the store has no such table).
+    func columns(of table: String) throws -> [String] {
+        try rows("PRAGMA table_info(\"\(table)\")").compactMap { $0.count > 1 ? $0[1] : nil }
+    }
+
+    /// Whether the store has a table called `name`.
+    func hasTable(_ name: String) throws -> Bool {
+        try !rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '\(name.replacingOccurrences(of: "'", with: "''"))'").isEmpty
+    }
+}

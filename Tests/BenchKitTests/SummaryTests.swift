@@ -101,6 +101,21 @@ import Testing
         #expect(formatNumber(1.0 / 3.0) == "0.333333")
     }
 
+    /// A scenario without variants to compare (a generated suite) is headlined by the phase running the most
+    /// statements, the slowest of those, not by the first phase in the alphabet.
+    @Test func aSuiteWithoutVariantsHeadlinesItsCostliestPhase() {
+        var samples: [SampleRecord] = []
+        for (phase, statements, time) in [("a", 2.0, 1.0), ("b", 40.0, 3.0), ("c", 40.0, 5.0)] {
+            let key = SeriesKey.of("suite", .objectGraph, "", size: 100, phase: PhaseName(phase), metric: .wallMs)
+            samples.append(SampleRecord(key: key, repetition: 1, value: time))
+            samples.append(SampleRecord(key: key.with(.sqlStatements), repetition: 1, value: statements))
+        }
+        #expect(
+            FirstScreen.render(samples, scenarios: []) == [
+                "suite (1 variant, size 100)", "  3 phases; the most statements: c: 40 statements, 5 ms at 100",
+            ])
+    }
+
     /// A headline's factor never shows an exponent (the smoke run printed "6e+02× faster").
     @Test func factorsAreWrittenAsAPersonReadsThem() {
         #expect(formatFactor(2.345) == "2.3")

@@ -25,8 +25,8 @@ package enum FirstScreen {
         return lines
     }
 
-    /// The phase and the two variants differing in one axis whose statements differ most (the first phase when none
-    /// do), said in one line: the axis values that differ, the others in parentheses.
+    /// The phase and the two variants differing in one axis whose statements differ most, said in one line: the axis
+    /// values that differ, the others in parentheses; without variants, the phase that runs the most statements.
     static func headline(_ scenario: ScenarioName, size: Int, measure: Metric, values: [SeriesKey: [Double]]) -> String? {
         let rows = values.keys.filter { $0.scenario == scenario && $0.strategy == .objectGraph && $0.size == size && $0.metric == measure }
         func statements(_ key: SeriesKey) -> Double { values[key.with(.sqlStatements)].map(Statistics.median) ?? 0 }
@@ -76,12 +76,13 @@ package enum FirstScreen {
             }
         }
         guard let best else {
-            guard
-                let first = rows.sorted(by: { ($0.phase.rawValue, $0.variant.description) < ($1.phase.rawValue, $1.variant.description) })
-                    .first
-            else { return nil }
-            return
-                "\(first.phase): \(counted(Int(statements(first)), "statement")), \(time(first)) at \(formatCount(size))\(refusedNote([first]))"
+            // No variants to compare (a generated suite, a user's one screen): the phase that runs the most statements,
+            // the slowest of those.
+            func median(_ key: SeriesKey) -> Double { Statistics.median(values[key] ?? []) }
+            guard let most = rows.max(by: { (statements($0), median($0)) < (statements($1), median($1)) }) else { return nil }
+            let phases = Set(rows.map(\.phase)).count
+            return (phases == 1 ? "" : "\(phases) phases; the most statements: ")
+                + "\(most.phase): \(counted(Int(statements(most)), "statement")), \(time(most)) at \(formatCount(size))\(refusedNote([most]))"
         }
         let axis = differing(best.low, best.high)[0]
         let shared = best.low.variant.values.filter { $0.name != axis }.map { "\($0.name)=\($0.value)" }

@@ -177,27 +177,40 @@ def plot_scenario(rows, folder, scenario):
 
 
 def plot_single_size(data, folder, scenario, label):
-    """One size measured: a line against size would be a dot per series, so each phase gets horizontal bars, one per
-    strategy and variant, with the min..max range as an error bar."""
+    """One size measured: a line against size would be a dot per series, so one chart of horizontal bars, a row per
+    phase and a bar per strategy and variant in it, with the min..max range as an error bar; a log scale where the
+    medians span a decade or more. The figure grows in height, not width, with the phases (a generated suite has 50)."""
     size = data[0]["size"]
     phases = ordered(r["phase"] for r in data)
     groups = ordered((r["strategy"], r["variant"]) for r in data)
-    height = max(2.5, 0.28 * len(groups) + 1.2)
-    figure, axes = plt.subplots(len(phases), 1, figsize=(9, height * len(phases)), squeeze=False)
-    for axis, phase in zip(axes[:, 0], phases):
-        points = [next((r for r in data if (r["strategy"], r["variant"], r["phase"]) == (s, v, phase)), None) for s, v in groups]
-        kept = [(g, p) for g, p in zip(groups, points) if p]
-        medians = [p["median"] for _, p in kept]
-        errors = [[p["median"] - p["min"] for _, p in kept], [p["max"] - p["median"] for _, p in kept]]
-        colors = [color(s, v) for (s, v), _ in kept]
-        axis.barh(range(len(kept)), medians, xerr=errors, color=colors, alpha=0.85, capsize=2)
-        axis.set_yticks(range(len(kept)))
-        axis.set_yticklabels([f"{s} {v}".strip() for (s, v), _ in kept], fontsize=7)
-        axis.invert_yaxis()
-        axis.set_xlabel(label, fontsize=8)
-        axis.set_title(f"{phase}, size {size:,} (bar: median; line: min..max)", fontsize=9)
-        axis.grid(True, axis="x", alpha=0.3)
-    figure.suptitle(f"{scenario}: {label} at its one size", fontsize=10)
+    width = 0.8 / len(groups)
+    figure, axis = plt.subplots(figsize=(9, max(2.8, 0.2 * len(phases) * len(groups) + 1.8)))
+    drawn = []
+    for offset, (strategy, variant) in enumerate(groups):
+        positions, medians, low, high = [], [], [], []
+        for index, phase in enumerate(phases):
+            point = next((r for r in data if (r["strategy"], r["variant"], r["phase"]) == (strategy, variant, phase)), None)
+            if point is None or point["median"] <= 0:
+                continue
+            positions.append(index + (offset - (len(groups) - 1) / 2) * width)
+            medians.append(point["median"])
+            low.append(point["median"] - point["min"])
+            high.append(point["max"] - point["median"])
+        drawn += medians
+        axis.barh(positions, medians, width, xerr=[low, high], color=color(strategy, variant), alpha=0.85, capsize=1.5,
+                  error_kw={"elinewidth": 0.8}, label=f"{strategy} {variant}".strip())
+    if drawn and max(drawn) / min(drawn) >= 10:
+        axis.set_xscale("log")
+    axis.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.6g}"))
+    axis.set_yticks(range(len(phases)))
+    axis.set_yticklabels(phases, fontsize=7)
+    axis.set_ylim(len(phases) - 0.5, -0.5)
+    axis.set_xlabel(f"{label}{' (log scale)' if axis.get_xscale() == 'log' else ''}; bar: median, line: min..max", fontsize=8)
+    axis.set_title(f"{scenario}: {label} per phase, size {size:,}", fontsize=9)
+    axis.grid(True, axis="x", alpha=0.3)
+    if len(groups) > 1:
+        axis.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.6 / max(2.8, 0.2 * len(phases) * len(groups) + 1.8)),
+                    ncol=min(len(groups), 4), frameon=False)
     figure.tight_layout()
     return save(figure, folder, f"time-{scenario}")
 

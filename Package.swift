@@ -23,6 +23,8 @@ let package = Package(
         ),
         // A cache-line prefetch hint, which Swift cannot express: ObjectGraph's save walks objects no longer cached.
         .target(name: "CPrefetch", path: "Sources/CPrefetch"),
+        // prctl(PR_SET_PDEATHSIG), which Swift cannot call (variadic): a run under valgrind dies with its parent.
+        .target(name: "CProcessControl", path: "Sources/CProcessControl"),
         .target(
             name: "ObjectGraph",
             dependencies: [
@@ -45,6 +47,7 @@ let package = Package(
                 "SQLDebugLog",
                 "CSQLite",
                 "CAllocationCounter",
+                "CProcessControl",
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -22,11 +22,15 @@ struct BenchCommand: ParsableCommand {
         do {
             try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
+            InstructionCount.followParent()
             Interruption.install()
             try command.run()
+            Interruption.parkIfStopping()
         } catch let exit as ExitCode {
+            Interruption.parkIfStopping()
             Foundation.exit(exit.rawValue)
         } catch {
+            Interruption.parkIfStopping()
             if let failure = CommandFailure(error) { fail(failure.message, code: failure.code) }
             let code = exitCode(for: error)
             if code == .success { exit(withError: error) }

@@ -214,15 +214,23 @@ package struct RunInfo: Codable, Sendable {
         return dirty ? head + "-dirty" : head
     }
 
+    /// `swift --version`'s first line. The driver leaves an empty `TemporaryDirectory.*` in TMPDIR each time it
+    /// runs, so it runs with a TMPDIR of its own, removed after it.
     static func swiftVersion() -> String {
-        run("swift", ["--version"])?.split(separator: "\n").first.map(String.init) ?? "unknown"
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "relbench-version-\(getpid())-\(UUID().uuidString.prefix(8))"
+        ).path
+        guard mkdir(scratch, 0o700) == 0 else { return "unknown" }
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        return run("swift", ["--version"], environment: ["TMPDIR": scratch])?.split(separator: "\n").first.map(String.init) ?? "unknown"
     }
 
-    /// The standard output of a command, or nil if it cannot run or fails.
-    static func run(_ command: String, _ arguments: [String]) -> String? {
+    /// The standard output of a command, or nil if it cannot run or fails; `environment` is added to this process's.
+    static func run(_ command: String, _ arguments: [String], environment: [String: String] = [:]) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [command] + arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

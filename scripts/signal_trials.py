@@ -38,10 +38,10 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-RUN = ["run", "query", "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one", "--sizes", "200",
-       "--profile", "smoke", "--repetitions", "12", "--warmup", "1", "--no-history", "--quiet", "--allow-debug"]
+RUN = ["run", "query", "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one", "--sizes",
+       "500,1000", "--profile", "smoke", "--repetitions", "10", "--warmup", "1", "--no-history", "--quiet", "--allow-debug"]
 INSTRUCTIONS = ["run", "query", "--strategies", "objectgraph", "--variant", "modelling=many-to-one", "--sizes", "10",
-                "--profile", "smoke", "--repetitions", "3", "--no-history", "--quiet", "--no-advice", "--allow-debug",
+                "--profile", "smoke", "--repetitions", "6", "--no-history", "--quiet", "--no-advice", "--allow-debug",
                 "--instructions"]
 HALF_FILE = re.compile(r"^(\.dat\.nosync.*|\..+\.relbench-\d+-\d+)$")
 
@@ -205,7 +205,7 @@ def main() -> int:
         results = []
         for index, (number, argv) in enumerate(plan):
             instructions = "--instructions" in argv
-            delay = rng.uniform(2.0, 12.0) if instructions else rng.uniform(0, duration * 1.1)
+            delay = rng.uniform(2.0, 16.0) if instructions else rng.uniform(0, duration * 1.1)
             result = trial(args.bench, root, index, number, argv, delay, rng)
             result["problems"] = problems(result)
             results.append(result)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import BenchKit
 
@@ -145,16 +146,15 @@ import Testing
         info.injections = [:]
         let summary = SummaryFile.summarize(
             (1...5).map { SampleRecord(key: .of("query", size: 10, phase: "walk", metric: .wallMs), repetition: $0, value: Double($0)) })
-        let failures = NSLock()
-        nonisolated(unsafe) var errors: [String] = []
+        let errors = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 24) { index in
             do {
                 try HistoryStore(path: path).append(info: info, folder: "run-\(index)", summary: summary)
             } catch {
-                failures.withLock { errors.append("\(error)") }
+                errors.withLock { $0.append("\(error)") }
             }
         }
-        #expect(errors.isEmpty, "\(errors)")
+        #expect(errors.withLock { $0.isEmpty }, "\(errors.withLock { $0 })")
         let entries = try HistoryStore(path: path, create: false).entries(scenario: "query", metric: .wallMs).entries
         #expect(entries.count == 24)
     }

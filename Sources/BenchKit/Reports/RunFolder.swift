@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A run's folder (Results/runs/<UTC timestamp>/ by default): samples.csv, summary.csv, complexity.csv,
 /// statements.csv and run.json.
@@ -84,6 +85,7 @@ package final class RunFolder: @unchecked Sendable {
             )
         }
         createdFolder = made
+        Self.registry.withLock { $0.append(Weak(self)) }
         guard manager.isWritableFile(atPath: path) else {
             throw BenchError.invalidInput("the output folder \(path) is not writable; choose another with --output")
         }
@@ -109,6 +111,19 @@ package final class RunFolder: @unchecked Sendable {
 
     deinit {
         if samplesFile >= 0 { close(samplesFile) }
+    }
+
+    private struct Weak {
+        weak var folder: RunFolder?
+        init(_ folder: RunFolder) { self.folder = folder }
+    }
+    private static let registry = Mutex<[Weak]>([])
+
+    /// Ends every run folder of this process still without a final status (a signal stops the process): what a
+    /// command's own handler did not end. Returns one line per folder it ended.
+    package static func abandonOpen(status: RunStatus) -> [String] {
+        let folders = registry.withLock { $0.compactMap(\.folder) }
+        return folders.filter { folder in folder.lock.withLock { !folder.closed } }.map { $0.abandon(status: status) }
     }
 
     /// `mkdir -p`: nil on success, else the system's reason.

@@ -53,6 +53,9 @@ package enum Interruption {
             return self.handlers.reversed()
         }
         for handler in handlers { handler(number) }
+        for outcome in RunFolder.abandonOpen(status: .interrupted) {
+            FileHandle.standardError.write(Data("\nbench: \(describe(number)); \(outcome)\n".utf8))
+        }
         TemporaryFolders.removeAll()
         AtomicFile.abandonAll()
         // Not exit(): the run's thread is still going, and atexit's teardown under it could crash the process.

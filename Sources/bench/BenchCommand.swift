@@ -19,10 +19,11 @@ struct BenchCommand: ParsableCommand {
     /// bad input (`BenchError.invalidInput`, and argument-parser's usage errors), 1 for a failure while running,
     /// and a command's documented codes (`CommandFailure`, `ExitCode`).
     static func main() {
+        // Before parsing: the process `run --instructions` starts becomes valgrind with arguments of its own.
+        InstructionCount.followParent()
         do {
             try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
-            InstructionCount.followParent()
             Interruption.install()
             try command.run()
             Interruption.parkIfStopping()

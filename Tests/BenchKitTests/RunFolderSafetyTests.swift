@@ -147,9 +147,10 @@ import Testing
         let summary = SummaryFile.summarize(
             (1...5).map { SampleRecord(key: .of("query", size: 10, phase: "walk", metric: .wallMs), repetition: $0, value: Double($0)) })
         let errors = Mutex<[String]>([])
+        let finished = info
         DispatchQueue.concurrentPerform(iterations: 24) { index in
             do {
-                try HistoryStore(path: path).append(info: info, folder: "run-\(index)", summary: summary)
+                try HistoryStore(path: path).append(info: finished, folder: "run-\(index)", summary: summary)
             } catch {
                 errors.withLock { $0.append("\(error)") }
             }

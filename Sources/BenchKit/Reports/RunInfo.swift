@@ -220,8 +220,8 @@ package struct RunInfo: Codable, Sendable {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "relbench-version-\(getpid())-\(UUID().uuidString.prefix(8))"
         ).path
-        guard mkdir(scratch, 0o700) == 0 else { return "unknown" }
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        guard StopCleanup.make(scratch, with: { mkdir(scratch, 0o700) == 0 }) else { return "unknown" }
+        defer { StopCleanup.remove(scratch) }
         return run("swift", ["--version"], environment: ["TMPDIR": scratch])?.split(separator: "\n").first.map(String.init) ?? "unknown"
     }
 

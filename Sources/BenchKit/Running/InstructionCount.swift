@@ -33,8 +33,10 @@ package enum InstructionCount {
         let dumps = (work as NSString).appendingPathComponent("callgrind.out")
         let log = (work as NSString).appendingPathComponent("valgrind.log")
 
+        // Started through this binary (`followParent`), which makes itself die with this process and then becomes
+        // valgrind: a SIGKILL here ends valgrind too, even during its seconds of start-up.
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.executableURL = URL(fileURLWithPath: executablePath())
         process.arguments =
             [
                 "valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*callgrindMeasuredPhase*",
@@ -43,7 +45,7 @@ package enum InstructionCount {
             ] + arguments.childCommandLine(output: childRun)
         // Swift seeds its hashing per process; a fixed seed makes dictionary work (GRDB's caches) repeat too.
         process.environment = ProcessInfo.processInfo.environment.merging([
-            "SWIFT_DETERMINISTIC_HASHING": "1", parentVariable: String(getpid()),
+            "SWIFT_DETERMINISTIC_HASHING": "1", parentVariable: String(getpid()), execVariable: "1",
         ]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = quiet ? FileHandle.nullDevice : FileHandle.standardError
@@ -98,12 +100,25 @@ package enum InstructionCount {
         try folder.finish(status: info.status)
     }
 
-    /// Makes this process, when it is the run under callgrind, die with the bench that started it (SIGKILL of the
-    /// parent would otherwise leave valgrind running); exits at once when that parent is already gone.
+    /// Set for the process that becomes valgrind (`followParent`).
+    static let execVariable = "RELBENCH_CALLGRIND_EXEC"
+
+    /// Makes this process, when `run` started it, die with the bench that did (SIGKILL of the parent would
+    /// otherwise leave valgrind running); exits at once when that parent is already gone. The first such process
+    /// then becomes valgrind with its arguments (the death signal outlives the exec), whose run of bench comes
+    /// here again and goes on.
     package static func followParent() {
-        guard let parent = ProcessInfo.processInfo.environment[parentVariable].flatMap(Int32.init) else { return }
+        let environment = ProcessInfo.processInfo.environment
+        guard let parent = environment[parentVariable].flatMap(Int32.init) else { return }
         _ = relbench_die_with_parent()
         if getppid() != parent { Foundation.exit(128 + SIGKILL) }
+        guard environment[execVariable] != nil else { return }
+        unsetenv(execVariable)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var argv = arguments.map { strdup($0) } + [nil]
+        execvp(arguments.first ?? "valgrind", &argv)
+        FileHandle.standardError.write(Data("bench: error: cannot run valgrind (\(String(cString: strerror(errno))))\n".utf8))
+        Foundation.exit(127)
     }
 
     /// The instructions of each dump (`callgrind.out.1`, `.2`, ...: one per phase, in order); `partial`: up to the

@@ -57,6 +57,7 @@ package enum Interruption {
             FileHandle.standardError.write(Data("\nbench: \(describe(number)); \(outcome)\n".utf8))
         }
         TemporaryFolders.removeAll()
+        StopCleanup.removeAll()
         AtomicFile.abandonAll()
         // Not exit(): the run's thread is still going, and atexit's teardown under it could crash the process.
         fflush(nil)

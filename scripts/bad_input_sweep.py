@@ -49,7 +49,7 @@ REPO = Path(__file__).resolve().parent.parent
 CRASH_MARKERS = ("Backtracing", "Fatal error", "Program crashed", "Stack dump")
 SAMPLES_HEADER = "scenario,strategy,variant,size,repetition,phase,metric,value,unit"
 SUMMARY_HEADER = ("scenario,strategy,variant,size,phase,metric,unit,n,median,mean,stddev,min,max,p90,ci_low,ci_high,"
-                  "ratio_to_raw,floor")
+                  "ratio_to_floor,floor")
 
 # Codes: BAD is the project's code for bad input; compare has its own.
 BAD = (64,)
@@ -945,8 +945,8 @@ def snapshot(root: Path) -> dict:
 
 
 def valid_run_folder(path: Path) -> Optional[str]:
-    """None if `path` is a whole run folder (run.json, samples.csv and summary.csv that parse, a final status);
-    else what is wrong."""
+    """None if `path` is a whole run folder (run.json, samples.csv and summary.csv that parse, a final status; a
+    folder marked failed may lack summary.csv, as a full disk leaves it); else what is wrong."""
     try:
         info = json.loads((path / "run.json").read_text())
     except Exception as error:  # noqa: BLE001
@@ -955,6 +955,8 @@ def valid_run_folder(path: Path) -> Optional[str]:
         return f"run.json says status '{info.get('status')}'"
     for name, header in (("samples.csv", SAMPLES_HEADER), ("summary.csv", SUMMARY_HEADER)):
         file = path / name
+        if not file.exists() and name == "summary.csv" and info.get("status") == "failed":
+            continue  # a full disk: the whole samples of the finished repetitions, marked failed, without summaries
         if not file.exists():
             return f"no {name}"
         text = file.read_text(errors="replace")

@@ -135,6 +135,7 @@ def trial(bench: str, root: Path, index: int, number: int, argv: list, delay: fl
                             and not (out / "summary.csv").exists())
     ours, foundation = leftovers(tmp, process.pid)
     result["temp left"] = len(ours)
+    result["temp names"] = ours
     result["TemporaryDirectory"] = len(foundation)
     if number == signal.SIGKILL:
         if result["instructions"]:
@@ -166,7 +167,7 @@ def problems(result: dict) -> list:
         if result["half-files"]:
             found.append("half-files " + ", ".join(result["half-files"]))
         if result["temp left"]:
-            found.append(f"{result['temp left']} temporary folder(s) left")
+            found.append(f"{result['temp left']} temporary folder(s) left ({', '.join(result['temp names'])})")
     else:
         if result["read back"] == "running":
             found.append("read back as running")

@@ -169,6 +169,19 @@ package final class RunFolder: @unchecked Sendable {
         return "\(path) could not be marked \(status.rawValue): do not use it"
     }
 
+    /// Removes what this process wrote (the folder, when it made it): for a folder whose content can be made again
+    /// (a merge of shards that still exist), which a failure would otherwise leave without its summaries.
+    package func discard() {
+        lock.withLock {
+            closed = true
+            if createdFolder {
+                try? FileManager.default.removeItem(atPath: path)
+            } else {
+                for name in Self.reportFiles { try? FileManager.default.removeItem(atPath: file(name)) }
+            }
+        }
+    }
+
     /// Replaces what run.json says of the run (a run under callgrind learns it from its child), its status kept.
     package func adopt(_ info: RunInfo) throws {
         try lock.withLock {

@@ -74,7 +74,8 @@ package enum RunMerge {
             try folder.append(samples, countsAsRepetition: false)
             try folder.finish(status: info.status)
         } catch {
-            folder.abandon(status: .failed)
+            // The shards are still there: nothing is lost by removing a merge that could not be written whole.
+            folder.discard()
             throw error
         }
         return folder

@@ -46,10 +46,11 @@ package enum TemporaryFolders {
         return pid
     }
 
-    /// Removes a folder `make` made.
+    /// Removes a folder `make` made. It stays registered until it is gone: a signal's exit in the middle of the
+    /// removal would leave it half removed; `removeAll` finishes it instead.
     static func remove(_ path: String) {
-        lock.withLock { _ = live.remove(path) }
         try? FileManager.default.removeItem(atPath: path)
+        lock.withLock { _ = live.remove(path) }
     }
 
     /// Removes every folder still registered (on interruption, from the signal handler's queue).

@@ -841,7 +841,8 @@ def owned_and_honest(add) -> None:
     add("own/verdicts-markdown-onto-a-runs-page", ["verdicts", "{d}/run", "--markdown", "{d}/run/report.md"], BAD,
         lambda x: (copy_run(x, source="small"), remember(x, "run")), check=unchanged("run"))
     add("own/baseline-to-a-link-keeps-the-link", ["baseline", "save", "{d}/run", "--to", "{d}/link"], (0,),
-        lambda x: (copy_run(x, source="small"), copy_run(x, "real"), os.symlink("real", x.d / "link")),
+        lambda x: (edit(copy_run(x, source="small") / "run.json", lambda t: t.replace('"debug"', '"release"')),
+                   copy_run(x, "real"), os.symlink("real", x.d / "link")),
         allow=("real",), check=is_link("link"), why="a link --to names is kept; the baseline it points to is replaced")
     add("own/baseline-to-a-link-to-a-users-folder", ["baseline", "save", "{d}/run", "--to", "{d}/link"], BAD,
         lambda x: (copy_run(x, source="small"), x.write("real/notes.txt", "mine\n"), os.symlink("real", x.d / "link"),

@@ -24,6 +24,15 @@ package enum StopCleanup {
         try? FileManager.default.removeItem(atPath: path)
     }
 
+    /// Stops looking after `path` (it is now whole, or someone else's to end) and runs `then` under the same lock, so
+    /// that a stop sees the path either here or wherever `then` hands it over to.
+    package static func forget(_ path: String, then: () -> Void) {
+        lock.withLock {
+            live.remove(path)
+            then()
+        }
+    }
+
     /// Removes every path still registered and refuses new ones: the process is about to exit.
     package static func removeAll() {
         let paths = lock.withLock { () -> Set<String> in

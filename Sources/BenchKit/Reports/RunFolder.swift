@@ -58,13 +58,16 @@ package final class RunFolder: @unchecked Sendable {
             if let reason = parent.isEmpty ? nil : Self.makeDirectories(parent) {
                 throw BenchError.invalidInput("cannot create the output folder \(path) (\(reason)); choose a writable --output folder")
             }
-            if mkdir(path, 0o755) == 0 {
+            // Until the folder is whole and registered below, a signal's exit removes it rather than leave it half made.
+            if StopCleanup.make(path, with: { mkdir(path, 0o755) == 0 }) {
                 made = true
             } else if errno != EEXIST {
                 throw BenchError.invalidInput(
                     "cannot create the output folder \(path) (\(String(cString: strerror(errno)))); choose a writable --output folder")
             }
         }
+        // A folder made here but refused below (another process claimed it first) is not this process's to remove.
+        defer { if made { StopCleanup.forget(path) {} } }
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw BenchError.invalidInput("output \(path) is a file; give a folder with --output")
         }
@@ -85,7 +88,6 @@ package final class RunFolder: @unchecked Sendable {
             )
         }
         createdFolder = made
-        Self.registry.withLock { $0.append(Weak(self)) }
         guard manager.isWritableFile(atPath: path) else {
             throw BenchError.invalidInput("the output folder \(path) is not writable; choose another with --output")
         }
@@ -98,10 +100,11 @@ package final class RunFolder: @unchecked Sendable {
             }
             samplesLength = off_t(header.utf8.count)
             try AtomicFile.write(_info.encoded(), to: file("run.json"))
+            StopCleanup.forget(path) { Self.registry.withLock { $0.append(Weak(self)) } }
         } catch {
             // Nothing half-made stays: a folder this run made goes, one given is left empty.
             if createdFolder {
-                try? manager.removeItem(atPath: path)
+                StopCleanup.remove(path)
             } else {
                 for name in ["samples.csv", "run.json"] { try? manager.removeItem(atPath: file(name)) }
             }

@@ -39,6 +39,12 @@ package enum StopCleanup {
             closed = true
             return live
         }
-        for path in paths { try? FileManager.default.removeItem(atPath: path) }
+        // A child still running (swift --version) may add to a folder while it is removed: try again, briefly.
+        for path in paths {
+            for _ in 0..<10 where FileManager.default.fileExists(atPath: path) {
+                try? FileManager.default.removeItem(atPath: path)
+                if FileManager.default.fileExists(atPath: path) { usleep(20_000) }
+            }
+        }
     }
 }

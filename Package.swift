@@ -23,6 +23,9 @@ let package = Package(
         ),
         // A cache-line prefetch hint, which Swift cannot express: ObjectGraph's save walks objects no longer cached.
         .target(name: "CPrefetch", path: "Sources/CPrefetch"),
+        // prctl(PR_SET_PDEATHSIG), which Swift cannot call (variadic): a run under valgrind dies with its parent.
+        // DWARF 4 for valgrind, as CAllocationCounter below.
+        .target(name: "CProcessControl", path: "Sources/CProcessControl", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         .target(
             name: "ObjectGraph",
             dependencies: [
@@ -33,7 +36,7 @@ let package = Package(
         ),
         // Counts the process's heap allocations by interposing malloc (glibc; no-op elsewhere). DWARF 4: valgrind
         // 3.19 (Debian 12's, which `bench run --instructions` runs under) gives up on clang's default DWARF 5 and
-        // counts nothing. The only unsafe flag in the package, on a harness target outside the ObjectGraph product.
+        // counts nothing. Unsafe flags only on these two harness targets, outside the ObjectGraph product.
         .target(name: "CAllocationCounter", path: "Sources/CAllocationCounter", cSettings: [.unsafeFlags(["-gdwarf-4"])]),
         // Reads Core Data's SQLDebug log as devices print it (Foundation only): statements, faults, fingerprints,
         // findings. `bench log` reads a device's log with it; the harness fingerprints its own statements with it.
@@ -45,6 +48,7 @@ let package = Package(
                 "SQLDebugLog",
                 "CSQLite",
                 "CAllocationCounter",
+                "CProcessControl",
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -49,7 +49,7 @@ REPO = Path(__file__).resolve().parent.parent
 CRASH_MARKERS = ("Backtracing", "Fatal error", "Program crashed", "Stack dump")
 SAMPLES_HEADER = "scenario,strategy,variant,size,repetition,phase,metric,value,unit"
 SUMMARY_HEADER = ("scenario,strategy,variant,size,phase,metric,unit,n,median,mean,stddev,min,max,p90,ci_low,ci_high,"
-                  "ratio_to_raw,floor")
+                  "ratio_to_floor,floor")
 
 # Codes: BAD is the project's code for bad input; compare has its own.
 BAD = (64,)
@@ -99,6 +99,8 @@ class Case:
     timeout: Optional[float] = None
     why: str = ""         # what the case probes, for the report
     path: Optional[str] = None  # PATH for the command (e.g. one without valgrind); None keeps the sweep's own
+    env: Optional[dict] = None  # variables added to the command's environment; "{d}" is the case folder
+    scratch: tuple = ()   # top-level entries of the case folder whose changes are the case's own business (a TMPDIR)
 
 
 @dataclass
@@ -347,8 +349,8 @@ def run_q(*extra: str, fast: bool = True) -> list:
 def cases() -> list:
     c: list = []
 
-    def add(name, argv, expect, setup=None, allow=(), check=None, timeout=None, why="", path=None):
-        c.append(Case(name, argv, tuple(expect), setup, tuple(allow), check, timeout, why, path))
+    def add(name, argv, expect, setup=None, allow=(), check=None, timeout=None, why="", path=None, env=None, scratch=()):
+        c.append(Case(name, argv, tuple(expect), setup, tuple(allow), check, timeout, why, path, env, tuple(scratch)))
 
     # --- the command line itself -------------------------------------------------------------------------------
     add("top/unknown-subcommand", ["nosuch"], BAD)
@@ -899,7 +901,112 @@ def cases() -> list:
     add("run/device-costs-missing", run_q("--device-costs", "{d}/nope.json", "--output", "{d}/out"), BAD)
     add("run/strategies-device", run_q("--strategies", "device", "--output", "{d}/out"), BAD,
         why="device series are read from a log, never run")
+    owned_and_honest(add)
     return c
+
+
+def owned_and_honest(add) -> None:
+    """Nothing a user owns is overwritten, merges are honest, faults leave true statuses (issue 30)."""
+    add("own/run-output-holds-a-users-file", run_q("--output", "{d}/own"), BAD,
+        lambda x: (x.write("own/summary.csv", "my numbers\n"), remember(x, "own")), check=unchanged("own"),
+        why="an existing folder that is not empty is never written into")
+    add("own/run-output-root", run_q("--output", "/"), BAD, why="--output / once wrote six reports into /")
+    add("own/run-output-holds-a-hidden-file", run_q("--output", "{d}/own"), BAD,
+        lambda x: (x.write("own/.keep", ""), remember(x, "own")), check=unchanged("own"))
+    add("own/merge-output-holds-a-users-file", ["merge", "{d}/own", "{w}/small", "--no-advice"], BAD,
+        lambda x: (x.write("own/notes.txt", "mine\n"), remember(x, "own")), check=unchanged("own"))
+    add("own/log-output-holds-a-users-file", ["log", "{d}/a.log", "--output", "{d}/own"], BAD,
+        lambda x: (x.write("a.log", "CoreData: sql: SELECT 0, t0.Z_PK FROM ZITEM t0\n"
+                                    "CoreData: annotation: total fetch execution time: 0.0005s for 3 rows.\n"),
+                   x.write("own/notes.txt", "mine\n"),
+                   remember(x, "own")), check=unchanged("own"))
+    add("own/compare-markdown-onto-a-runs-verdicts", ["compare", "{w}/base", "{d}/run", "--markdown", "{d}/run/verdicts.md"],
+        CMP_ARGS + CMP_OTHER, lambda x: (copy_run(x, source="small"), remember(x, "run")), check=unchanged("run"))
+    add("own/verdicts-markdown-onto-a-runs-page", ["verdicts", "{d}/run", "--markdown", "{d}/run/report.md"], BAD,
+        lambda x: (copy_run(x, source="small"), remember(x, "run")), check=unchanged("run"))
+    add("own/baseline-to-a-link-keeps-the-link", ["baseline", "save", "{d}/run", "--to", "{d}/link"], (0,),
+        lambda x: (edit(copy_run(x, source="small") / "run.json", lambda t: t.replace('"debug"', '"release"')),
+                   copy_run(x, "real"), os.symlink("real", x.d / "link")),
+        allow=("real",), check=is_link("link"), why="a link --to names is kept; the baseline it points to is replaced")
+    add("own/baseline-to-a-link-to-a-users-folder", ["baseline", "save", "{d}/run", "--to", "{d}/link"], BAD,
+        lambda x: (copy_run(x, source="small"), x.write("real/notes.txt", "mine\n"), os.symlink("real", x.d / "link"),
+                   remember(x, "real")), check=unchanged("real"))
+
+    def edited(source_edit):
+        return lambda x: edit(copy_run(x, source="small") / "run.json", source_edit)
+
+    def json_edit(change):
+        def transform(text: str) -> str:
+            info = json.loads(text)
+            change(info)
+            return json.dumps(info, indent=2)
+        return transform
+
+    for label, change in [
+        ("different-scenarios", lambda i: i.update(scenarios=["faulting"])),
+        ("different-page-cache", lambda i: i["sqliteSettings"].update(cache_size_kib_bulk="1024")),
+        ("different-read-page-cache", lambda i: i["sqliteSettings"].update(cache_size_kib_read="8192")),
+        ("in-memory-storage", lambda i: i["sqliteSettings"].update(storage="in-memory")),
+    ]:
+        add(f"honest/merge-as-repetitions-{label}", ["merge", "{d}/out", "{w}/small", "{d}/run", "--as-repetitions", "--no-advice"],
+            BAD, edited(json_edit(change)), why="runs that measured differently are not repetitions of one run")
+    add("honest/merge-as-repetitions-same-folder-twice", ["merge", "{d}/out", "{w}/small", "{w}/small", "--as-repetitions",
+                                                         "--no-advice"], BAD)
+    add("honest/merge-as-repetitions-same-folder-by-a-link", ["merge", "{d}/out", "{w}/small", "{d}/link", "--as-repetitions",
+                                                             "--no-advice"], BAD,
+        lambda x: os.symlink(x.w / "small", x.d / "link"))
+    add("honest/merge-as-repetitions-control", ["merge", "{d}/out", "{w}/small", "{d}/run", "--as-repetitions", "--no-advice"],
+        (0,), lambda x: copy_run(x, source="small"), why="control: two runs of one command merge")
+
+    add("status/baseline-of-a-run-left-running-says-interrupted", ["baseline", "save", "{d}/run", "--to", "{d}/b"], BAD,
+        edited(lambda t: t.replace('"complete"', '"running"')), check=stderr_has("is interrupted, not complete"),
+        why="no process holds the folder: its writer was killed")
+    add("status/stale-temporary-folders-removed", run_q("--output", "{d}/out"), (0,),
+        lambda x: [(x.d / "tmp" / name).mkdir(parents=True) for name in (
+            f"relbench-run-{dead_pid()}-ABCDEF12", f"relbench-callgrind-{dead_pid()}-0123ABCD-removing")],
+        env={"TMPDIR": "{d}/tmp"}, scratch=("tmp",), check=empty_folder("tmp"),
+        why="a killed run's temporary folders go with the next run")
+    add("status/no-temporary-directory-left", run_q("--output", "{d}/out"), (0,), lambda x: (x.d / "tmp").mkdir(),
+        env={"TMPDIR": "{d}/tmp"}, scratch=("tmp",), check=empty_folder("tmp"),
+        why="swift --version (run.json's swiftVersion) left an empty TemporaryDirectory.* per run")
+    for free in (4, 12, 20, 28, 36):
+        add(f"status/merge-disk-full-{free}k", ["merge", "{d}/full/out", "{w}/small", "--no-advice"], (0, 1, 64),
+            (lambda f: lambda x: mount_full_tmpfs(x, "full", f * 1024))(free),
+            why="merge wrote run.json complete before its summary; a full disk left it complete without one")
+        add(f"status/run-disk-full-{free}k", run_q("--repetitions=2", "--output", "{d}/full/out"), (0, 1, 64),
+            (lambda f: lambda x: mount_full_tmpfs(x, "full", f * 1024))(free),
+            why="a full disk left run folders 'running'")
+
+
+def dead_pid() -> int:
+    pid = 4_000_000
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return pid
+        except PermissionError:
+            pass
+        pid -= 1
+
+
+def is_link(relative: str) -> Callable[[Ctx, "Result"], Optional[str]]:
+    def check(ctx: Ctx, result: "Result") -> Optional[str]:
+        return None if (ctx.d / relative).is_symlink() else f"{relative} is no longer a link"
+    return check
+
+
+def empty_folder(relative: str) -> Callable[[Ctx, "Result"], Optional[str]]:
+    def check(ctx: Ctx, result: "Result") -> Optional[str]:
+        left = sorted(os.listdir(ctx.d / relative))
+        return f"{relative} still holds {', '.join(left[:4])}" if left else None
+    return check
+
+
+def stderr_has(text: str) -> Callable[[Ctx, "Result"], Optional[str]]:
+    def check(ctx: Ctx, result: "Result") -> Optional[str]:
+        return None if text in result.stderr else f"stderr lacks '{text}'"
+    return check
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -923,8 +1030,8 @@ def snapshot(root: Path) -> dict:
 
 
 def valid_run_folder(path: Path) -> Optional[str]:
-    """None if `path` is a whole run folder (run.json, samples.csv and summary.csv that parse, a final status);
-    else what is wrong."""
+    """None if `path` is a whole run folder (run.json, samples.csv and summary.csv that parse, a final status; a
+    folder marked failed may lack summary.csv, as a full disk leaves it); else what is wrong."""
     try:
         info = json.loads((path / "run.json").read_text())
     except Exception as error:  # noqa: BLE001
@@ -933,6 +1040,8 @@ def valid_run_folder(path: Path) -> Optional[str]:
         return f"run.json says status '{info.get('status')}'"
     for name, header in (("samples.csv", SAMPLES_HEADER), ("summary.csv", SUMMARY_HEADER)):
         file = path / name
+        if not file.exists() and name == "summary.csv" and info.get("status") == "failed":
+            continue  # a full disk: the whole samples of the finished repetitions, marked failed, without summaries
         if not file.exists():
             return f"no {name}"
         text = file.read_text(errors="replace")
@@ -977,7 +1086,7 @@ def leftovers(ctx: Ctx, case: Case, before: dict, after: dict, rc: Optional[int]
         problems.append("changed outside its folder: " + ", ".join(outside[:5]))
     inside = [p[len(case_prefix) + 1:] for p in changed if p.startswith(case_prefix + "/")]
     # Group by the top-level entry of the case folder (an output folder or file).
-    tops = sorted({p.split("/")[0] for p in inside})
+    tops = sorted({p.split("/")[0] for p in inside} - set(case.scratch))
     for top in tops:
         allowed = top in case.allow
         path = ctx.d / top
@@ -1047,6 +1156,9 @@ def run_case(bench: str, case: Case, work: Path, index: int, timeout: float, mem
     before = snapshot(work)
     started = time.monotonic()
     environment = dict(os.environ, PATH=case.path) if case.path is not None else None
+    if case.env:
+        environment = dict(environment or os.environ,
+                           **{k: v.replace("{d}", str(folder)) for k, v in case.env.items()})
     process = subprocess.Popen(command, cwd=work, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, preexec_fn=limits, env=environment)
     timed_out = False

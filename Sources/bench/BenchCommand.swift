@@ -19,14 +19,19 @@ struct BenchCommand: ParsableCommand {
     /// bad input (`BenchError.invalidInput`, and argument-parser's usage errors), 1 for a failure while running,
     /// and a command's documented codes (`CommandFailure`, `ExitCode`).
     static func main() {
+        // Before parsing: the process `run --instructions` starts becomes valgrind with arguments of its own.
+        InstructionCount.followParent()
         do {
             try checkHelpTopic(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             Interruption.install()
             try command.run()
+            Interruption.parkIfStopping()
         } catch let exit as ExitCode {
+            Interruption.parkIfStopping()
             Foundation.exit(exit.rawValue)
         } catch {
+            Interruption.parkIfStopping()
             if let failure = CommandFailure(error) { fail(failure.message, code: failure.code) }
             let code = exitCode(for: error)
             if code == .success { exit(withError: error) }

@@ -27,7 +27,10 @@ package final class HistoryStore {
             throw BenchError.invalidInput("the history store \(path) is a folder; give a file path with --history")
         }
         do {
-            queue = try DatabaseQueue(path: path)
+            // Runs that end together wait for each other (up to a minute) rather than fail with "database is locked".
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(60)
+            queue = try DatabaseQueue(path: path, configuration: configuration)
             // Another program's database is left alone rather than given our tables.
             let tables = try queue.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
             if !tables.isEmpty && !tables.contains("grdb_migrations") {
@@ -72,7 +75,7 @@ package final class HistoryStore {
                 }
             }
             // A reader leaves the file as it is: a v1 store reads as well (its columns are a subset).
-            if create { try migrator.migrate(queue) }
+            if create { try Self.migrate(queue, with: migrator) }
         } catch let error as BenchError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
@@ -90,6 +93,20 @@ package final class HistoryStore {
         }
     }
 
+    /// Applies the migrations; another process applying them at the same moment (GRDB reads which are applied
+    /// outside their transactions) makes one attempt fail, and the next finds them applied.
+    private static func migrate(_ queue: DatabaseQueue, with migrator: DatabaseMigrator) throws {
+        var attempt = 1
+        while true {
+            do {
+                return try migrator.migrate(queue)
+            } catch is DatabaseError where attempt < 20 {
+                attempt += 1
+                usleep(50_000)
+            }
+        }
+    }
+
     /// The scenarios the history has, for "did you mean".
     package func scenarios() throws -> [String] {
         try queue.read { db in try String?.fetchAll(db, sql: "SELECT DISTINCT scenario FROM series ORDER BY scenario").compactMap { $0 } }
@@ -101,27 +118,36 @@ package final class HistoryStore {
         if let reason = info.unrepresentativeReason {
             throw BenchError.invalidInput("not added to the history: \(reason)")
         }
-        try queue.write { db in
-            try db.execute(
-                sql:
-                    "INSERT INTO run (commitHash, time, profile, host, seed, folder, buildConfiguration, injections) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    info.gitCommit, info.utcTime, info.profile.rawValue, info.host, Int64(bitPattern: info.seed), folder,
-                    info.buildConfiguration.rawValue, (info.injections ?? [:]).keys.sorted().joined(separator: ","),
-                ])
-            let run = db.lastInsertedRowID
-            for row in summary {
-                guard let stats = row.summary else { continue }
-                try db.execute(
-                    sql: """
-                        INSERT INTO series (run, scenario, strategy, variant, size, phase, metric, unit, n, median, ciLow, ciHigh)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        run, row.key.scenario.rawValue, row.key.strategy.rawValue, row.key.variant.description, row.key.size,
-                        row.key.phase.rawValue, row.key.metric.rawValue, row.unit, stats.n, stats.median, stats.ciLow, stats.ciHigh,
-                    ])
+        // One immediate transaction: it takes the write lock before reading anything, so that the busy timeout
+        // applies (a deferred one upgrading its lock gets "database is locked" at once).
+        try queue.writeWithoutTransaction { db in
+            try db.inTransaction(.immediate) {
+                try insert(db, info: info, folder: folder, summary: summary)
+                return .commit
             }
+        }
+    }
+
+    private func insert(_ db: Database, info: RunInfo, folder: String, summary: [SummaryRow]) throws {
+        try db.execute(
+            sql:
+                "INSERT INTO run (commitHash, time, profile, host, seed, folder, buildConfiguration, injections) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            arguments: [
+                info.gitCommit, info.utcTime, info.profile.rawValue, info.host, Int64(bitPattern: info.seed), folder,
+                info.buildConfiguration.rawValue, (info.injections ?? [:]).keys.sorted().joined(separator: ","),
+            ])
+        let run = db.lastInsertedRowID
+        for row in summary {
+            guard let stats = row.summary else { continue }
+            try db.execute(
+                sql: """
+                    INSERT INTO series (run, scenario, strategy, variant, size, phase, metric, unit, n, median, ciLow, ciHigh)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    run, row.key.scenario.rawValue, row.key.strategy.rawValue, row.key.variant.description, row.key.size,
+                    row.key.phase.rawValue, row.key.metric.rawValue, row.unit, stats.n, stats.median, stats.ciLow, stats.ciHigh,
+                ])
         }
     }
 

@@ -65,7 +65,7 @@ package struct DeviceLogRun {
     package func write(to path: String) throws {
         let analysis = log.analysis
         var info = RunInfo(
-            gitCommit: RunInfo.gitCommit(), utcTime: ISO8601DateFormatter().string(from: Date()), host: ProcessInfo.processInfo.hostName,
+            gitCommit: RunInfo.binaryCommit, utcTime: ISO8601DateFormatter().string(from: Date()), host: ProcessInfo.processInfo.hostName,
             cpuCount: ProcessInfo.processInfo.processorCount, memoryBytes: ProcessInfo.processInfo.physicalMemory,
             swiftVersion: RunInfo.swiftVersion(), sqliteVersion: "the device's", buildConfiguration: .current, profile: .smoke, seed: 0,
             commandLine: CommandLine.arguments, sqliteSettings: [:], scenarios: [scenario], status: .running, finishedRepetitions: 0,

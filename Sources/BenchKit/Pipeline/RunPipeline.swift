@@ -61,6 +61,8 @@ package enum RunPipeline {
                 }
                 try folder.finish(status: .complete)
             } catch {
+                // An error the signal's handler caused (its temporary folders gone) is not a failure.
+                Interruption.parkIfStopping()
                 folder.abandon(status: .failed)
                 throw error
             }

@@ -80,7 +80,7 @@ package enum AtomicFile {
                 defer { try? handle.close() }
                 try handle.write(contentsOf: Data(text.utf8))
             } else {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: target), options: .atomic)
+                try replace(target, with: Data(text.utf8))
             }
         } catch {
             throw BenchError.io("cannot write \(path) (\(describe(error))); check that the folder exists and is writable")
@@ -135,13 +135,16 @@ package enum AtomicFile {
         }
     }
 
-    /// Refuses an `option`'s output path that is one of the reports of the run folders being read.
+    /// Refuses an `option`'s output path that is one of the reports of the run folders being read, or any other
+    /// file they hold (their verdicts.md, their page).
     package static func refuseOverwriting(_ path: String?, option: String, reportsOf runs: [String]) throws {
         guard let path else { return }
         let output = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
         for run in runs {
-            let folder = URL(fileURLWithPath: run).resolvingSymlinksInPath().standardizedFileURL
-            for name in RunFolder.reportFiles where folder.appendingPathComponent(name).path == output {
+            let folder = URL(fileURLWithPath: run).resolvingSymlinksInPath().standardizedFileURL.path
+            guard output.hasPrefix(folder + "/") else { continue }
+            let name = String(output.dropFirst(folder.count + 1))
+            if RunFolder.reportFiles.contains(name) || FileManager.default.fileExists(atPath: output) {
                 throw BenchError.invalidInput("\(option) \(path) would overwrite the \(name) of run \(run); give another file")
             }
         }

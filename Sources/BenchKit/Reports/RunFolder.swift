@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A run's folder (Results/runs/<UTC timestamp>/ by default): samples.csv, summary.csv, complexity.csv,
 /// statements.csv and run.json.
@@ -26,6 +27,10 @@ package final class RunFolder: @unchecked Sendable {
     private var samplesLength: off_t = 0
     /// Whether this run made the folder (and so may remove it when it cannot be left whole).
     private var createdFolder = false
+    /// This process's hold on the folder, for as long as the folder is open.
+    private var claim: FolderClaim?
+    /// Set once the run has its final status: nothing more is written.
+    private var closed = false
 
     package var info: RunInfo { lock.withLock { _info } }
     package var samples: [SampleRecord] { lock.withLock { _samples } }
@@ -38,24 +43,51 @@ package final class RunFolder: @unchecked Sendable {
     }
     private var _summary: [SummaryRow]?
 
-    /// Creates the folder (or checks an existing empty one is writable) before anything runs.
+    /// Creates the folder (or claims an existing empty one) before anything runs, and holds it until the process
+    /// ends: a folder that holds anything, or that another run or merge is writing, is refused. run.json says
+    /// "running" until `finish`, whatever `info.status` says.
     package init(path: String, info: RunInfo) throws {
         self.path = path
         _info = info
+        _info.status = .running
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
-        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw BenchError.invalidInput("output \(path) is a file; give a folder with --output") }
-            if manager.fileExists(atPath: (path as NSString).appendingPathComponent("samples.csv")) {
-                throw BenchError.invalidInput(
-                    "output folder \(path) already holds a run; choose another --output folder so that nothing is overwritten")
-            }
-        } else {
-            if let reason = Self.makeDirectories(path) {
+        var made = false
+        if !manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            let parent = (path as NSString).deletingLastPathComponent
+            if let reason = parent.isEmpty ? nil : Self.makeDirectories(parent) {
                 throw BenchError.invalidInput("cannot create the output folder \(path) (\(reason)); choose a writable --output folder")
             }
-            createdFolder = true
+            // Until the folder is whole and registered below, a signal's exit removes it rather than leave it half made.
+            if StopCleanup.make(path, with: { mkdir(path, 0o755) == 0 }) {
+                made = true
+            } else if errno != EEXIST {
+                throw BenchError.invalidInput(
+                    "cannot create the output folder \(path) (\(String(cString: strerror(errno)))); choose a writable --output folder")
+            }
         }
+        // A folder made here but refused below (another process claimed it first) is not this process's to remove.
+        defer { if made { StopCleanup.forget(path) {} } }
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw BenchError.invalidInput("output \(path) is a file; give a folder with --output")
+        }
+        guard let claim = try FolderClaim(folder: path) else {
+            throw BenchError.invalidInput(
+                "another bench process is writing into \(path); wait for it to end or choose another --output folder")
+        }
+        self.claim = claim
+        let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
+        if contents.contains("samples.csv") || contents.contains("run.json") {
+            throw BenchError.invalidInput(
+                "output folder \(path) already holds a run; choose another --output folder so that nothing is overwritten")
+        }
+        if !contents.isEmpty {
+            let shown = contents.sorted().prefix(3).joined(separator: ", ") + (contents.count > 3 ? ", ..." : "")
+            throw BenchError.invalidInput(
+                "output folder \(path) is not empty (it holds \(shown)); give a new or empty folder with --output so that nothing is overwritten"
+            )
+        }
+        createdFolder = made
         guard manager.isWritableFile(atPath: path) else {
             throw BenchError.invalidInput("the output folder \(path) is not writable; choose another with --output")
         }
@@ -68,15 +100,33 @@ package final class RunFolder: @unchecked Sendable {
             }
             samplesLength = off_t(header.utf8.count)
             try AtomicFile.write(_info.encoded(), to: file("run.json"))
+            StopCleanup.forget(path) { Self.registry.withLock { $0.append(Weak(self)) } }
         } catch {
-            // Nothing half-made stays: a folder this run made goes, one given keeps no samples.csv without run.json.
-            if createdFolder { try? manager.removeItem(atPath: path) } else { try? manager.removeItem(atPath: file("samples.csv")) }
+            // Nothing half-made stays: a folder this run made goes, one given is left empty.
+            if createdFolder {
+                StopCleanup.remove(path)
+            } else {
+                for name in ["samples.csv", "run.json"] { try? manager.removeItem(atPath: file(name)) }
+            }
             throw error
         }
     }
 
     deinit {
         if samplesFile >= 0 { close(samplesFile) }
+    }
+
+    private struct Weak {
+        weak var folder: RunFolder?
+        init(_ folder: RunFolder) { self.folder = folder }
+    }
+    private static let registry = Mutex<[Weak]>([])
+
+    /// Ends every run folder of this process still without a final status (a signal stops the process): what a
+    /// command's own handler did not end. Returns one line per folder it ended.
+    package static func abandonOpen(status: RunStatus) -> [String] {
+        let folders = registry.withLock { $0.compactMap(\.folder) }
+        return folders.filter { folder in folder.lock.withLock { !folder.closed } }.map { $0.abandon(status: status) }
     }
 
     /// `mkdir -p`: nil on success, else the system's reason.
@@ -105,11 +155,15 @@ package final class RunFolder: @unchecked Sendable {
     /// removed. Returns what was done, for one line on standard error.
     @discardableResult
     package func abandon(status: RunStatus) -> String {
-        if info.status == .complete { return "\(path) is complete" }
+        if let final = lock.withLock({ closed ? _info.status : nil }) { return "\(path) is \(final.rawValue)" }
         if (try? finish(status: status)) != nil { return "\(path) holds the \(info.finishedRepetitions) repetitions that finished" }
         let marked: Bool = lock.withLock {
-            _info.status = status
-            return (try? AtomicFile.write(_info.encoded(), to: file("run.json"))) != nil
+            var marked = _info
+            marked.status = status
+            guard (try? AtomicFile.write(marked.encoded(), to: file("run.json"))) != nil else { return false }
+            _info = marked
+            closed = true
+            return true
         }
         if marked { return "\(path) holds the \(info.finishedRepetitions) repetitions that finished, without summaries" }
         if createdFolder, (try? FileManager.default.removeItem(atPath: path)) != nil {
@@ -118,9 +172,34 @@ package final class RunFolder: @unchecked Sendable {
         return "\(path) could not be marked \(status.rawValue): do not use it"
     }
 
+    /// Removes what this process wrote (the folder, when it made it): for a folder whose content can be made again
+    /// (a merge of shards that still exist), which a failure would otherwise leave without its summaries.
+    package func discard() {
+        lock.withLock {
+            closed = true
+            if createdFolder {
+                try? FileManager.default.removeItem(atPath: path)
+            } else {
+                for name in Self.reportFiles { try? FileManager.default.removeItem(atPath: file(name)) }
+            }
+        }
+    }
+
+    /// Replaces what run.json says of the run (a run under callgrind learns it from its child), its status kept.
+    package func adopt(_ info: RunInfo) throws {
+        try lock.withLock {
+            if closed { throw BenchError.io("the run in \(path) is \(_info.status.rawValue); nothing more is written to it") }
+            var adopted = info
+            adopted.status = _info.status
+            try AtomicFile.write(adopted.encoded(), to: file("run.json"))
+            _info = adopted
+        }
+    }
+
     /// Appends a finished repetition's samples to samples.csv (whole lines, one write) and updates run.json.
     package func append(_ repetition: [SampleRecord], countsAsRepetition: Bool = true) throws {
         try lock.withLock {
+            if closed { throw BenchError.io("the run in \(path) is \(_info.status.rawValue); nothing more is written to it") }
             try appendLines(SamplesFile.encode(repetition, header: false))
             _samples += repetition
             _summary = nil
@@ -137,16 +216,21 @@ package final class RunFolder: @unchecked Sendable {
     package var statements: [PhaseStatements] { lock.withLock { _statements.values.sorted { $0.key < $1.key } } }
 
     /// Marks the run complete (or interrupted, or failed) and writes summary.csv, complexity.csv, statements.csv
-    /// and run.json.
+    /// and run.json; run.json takes the status last, so that a folder marked finished has its summaries. Once
+    /// finished, the folder takes no more samples.
     package func finish(status: RunStatus) throws {
         try lock.withLock {
-            _info.status = status
+            if closed { throw BenchError.io("the run in \(path) is \(_info.status.rawValue); nothing more is written to it") }
+            var finished = _info
+            finished.status = status
             let summary = SummaryFile.summarize(_samples)
             _summary = summary
             try AtomicFile.write(SummaryFile.encode(summary), to: file("summary.csv"))
             try AtomicFile.write(ComplexityFile.encode(ComplexityFit.fits(summary)), to: file("complexity.csv"))
             try AtomicFile.write(StatementsFile.encode(Array(_statements.values)), to: file("statements.csv"))
-            try AtomicFile.write(_info.encoded(), to: file("run.json"))
+            try AtomicFile.write(finished.encoded(), to: file("run.json"))
+            _info = finished
+            closed = true
         }
     }
 

@@ -61,6 +61,7 @@ package struct DeviceLogSource: Codable, Sendable, Equatable {
 
 /// run.json: where, when and how a run was made, so that its numbers can be trusted and reproduced.
 package struct RunInfo: Codable, Sendable {
+    /// The commit the bench binary was built from (`binaryCommit`), whatever folder the run was started in.
     package var gitCommit: String
     package var utcTime: String
     package var host: String
@@ -138,7 +139,7 @@ package struct RunInfo: Codable, Sendable {
         let options = settings.storeOptions
         let readPageCacheKiB = settings.readPageCacheKiB
         return RunInfo(
-            gitCommit: gitCommit(), utcTime: formatter.string(from: Date()), host: ProcessInfo.processInfo.hostName,
+            gitCommit: binaryCommit, utcTime: formatter.string(from: Date()), host: ProcessInfo.processInfo.hostName,
             cpuCount: ProcessInfo.processInfo.processorCount, memoryBytes: ProcessInfo.processInfo.physicalMemory,
             swiftVersion: swiftVersion(), sqliteVersion: PersistentStore.sqliteVersion, buildConfiguration: .current,
             profile: profile, seed: seed, commandLine: CommandLine.arguments,
@@ -177,7 +178,8 @@ package struct RunInfo: Codable, Sendable {
         return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
     }
 
-    /// The run.json at `path`, or in the run folder `path`.
+    /// The run.json at `path`, or in the run folder `path`; a run "running" that no live process writes any more is
+    /// read as interrupted.
     package static func load(_ path: String) throws -> RunInfo {
         var isDirectory: ObjCBool = false
         let path =
@@ -187,16 +189,24 @@ package struct RunInfo: Codable, Sendable {
             throw BenchError.invalidInput("cannot read \(path); give a run folder written by 'bench run'")
         }
         do {
-            return try JSONDecoder().decode(RunInfo.self, from: data)
+            var info = try JSONDecoder().decode(RunInfo.self, from: data)
+            // Its writer was killed (SIGKILL, a power cut): no process holds the folder any more.
+            if info.status == .running && !FolderClaim.isHeld(folder(of: path)) { info.status = .interrupted }
+            return info
         } catch let error as DecodingError {
             throw BenchError.invalidInput(
                 "\(path): not a RelBench run.json: \(error.plainDescription); give a run folder written by 'bench run'")
         }
     }
 
-    /// The commit of the repository at `folder` (the working folder by default), `-dirty` when its tracked files changed.
-    static func gitCommit(in folder: String? = nil) -> String {
-        let location = folder.map { ["-C", $0] } ?? []
+    private static func folder(of file: String) -> String {
+        let folder = (file as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
+    }
+
+    /// The commit of the repository at `folder`, `-dirty` when its tracked files changed.
+    static func gitCommit(in folder: String) -> String {
+        let location = ["-C", folder]
         guard let head = run("git", location + ["rev-parse", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines), !head.isEmpty else {
             return "unknown"
         }
@@ -204,15 +214,23 @@ package struct RunInfo: Codable, Sendable {
         return dirty ? head + "-dirty" : head
     }
 
+    /// `swift --version`'s first line. The driver leaves an empty `TemporaryDirectory.*` in TMPDIR each time it
+    /// runs, so it runs with a TMPDIR of its own, removed after it.
     static func swiftVersion() -> String {
-        run("swift", ["--version"])?.split(separator: "\n").first.map(String.init) ?? "unknown"
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "relbench-version-\(getpid())-\(UUID().uuidString.prefix(8))"
+        ).path
+        guard StopCleanup.make(scratch, with: { mkdir(scratch, 0o700) == 0 }) else { return "unknown" }
+        defer { StopCleanup.remove(scratch) }
+        return run("swift", ["--version"], environment: ["TMPDIR": scratch])?.split(separator: "\n").first.map(String.init) ?? "unknown"
     }
 
-    /// The standard output of a command, or nil if it cannot run or fails.
-    static func run(_ command: String, _ arguments: [String]) -> String? {
+    /// The standard output of a command, or nil if it cannot run or fails; `environment` is added to this process's.
+    static func run(_ command: String, _ arguments: [String], environment: [String: String] = [:]) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [command] + arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -7,6 +7,7 @@ package enum RunMerge {
     /// then the runs are repetitions of one another (a base and a head run alternately in one CI job), and their
     /// repetitions are numbered on.
     package static func merge(_ shards: [String], into output: String, asRepetitions: Bool = false) throws -> RunFolder {
+        try refuseRepeatedFolders(shards)
         var samples: [SampleRecord] = []
         var seen: [SeriesKey: String] = [:]
         var repetitionOffset: [SeriesKey: Int] = [:]
@@ -46,6 +47,7 @@ package enum RunMerge {
                 "the shards differ in commit, seed or profile (\(mismatch.gitCommit) \(mismatch.seed) \(mismatch.profile.rawValue) vs \(info.gitCommit) \(info.seed) \(info.profile.rawValue)); merge shards of one run"
             )
         }
+        try refuseMixedSettings(Array(zip(shards, infos)), asRepetitions: asRepetitions)
         info.scenarios = asRepetitions ? info.scenarios : infos.flatMap(\.scenarios)
         let origins = infos.compactMap(\.scenarioOrigins)
         info.scenarioOrigins = origins.isEmpty ? nil : origins.reduce(into: [:]) { $0.merge($1) { first, _ in first } }
@@ -72,10 +74,57 @@ package enum RunMerge {
             try folder.append(samples, countsAsRepetition: false)
             try folder.finish(status: info.status)
         } catch {
-            folder.abandon(status: .failed)
+            // The shards are still there: nothing is lost by removing a merge that could not be written whole.
+            folder.discard()
             throw error
         }
         return folder
+    }
+}
+
+extension RunMerge {
+    /// Refuses a folder named twice (by two spellings or a link): its samples would count twice.
+    static func refuseRepeatedFolders(_ shards: [String]) throws {
+        var seen: [String: String] = [:]
+        for shard in shards {
+            let real = URL(fileURLWithPath: shard).resolvingSymlinksInPath().standardizedFileURL.path
+            if let other = seen[real] {
+                throw BenchError.invalidInput(
+                    "\(other) and \(shard) are the same run folder; name each run once (its samples would count twice)")
+            }
+            seen[real] = shard
+        }
+    }
+
+    /// Refuses runs that measured differently: other SQLite settings (page caches, storage), or, as repetitions of
+    /// one another, other scenarios or other definitions of them.
+    static func refuseMixedSettings(_ runs: [(folder: String, info: RunInfo)], asRepetitions: Bool) throws {
+        guard let (firstFolder, first) = runs.first else { return }
+        for (folder, info) in runs.dropFirst() {
+            let keys = Set(first.sqliteSettings.keys).union(info.sqliteSettings.keys).sorted()
+            if let key = keys.first(where: { first.sqliteSettings[$0] != info.sqliteSettings[$0] }) {
+                throw BenchError.invalidInput(
+                    "\(folder) ran with SQLite's \(key) \(info.sqliteSettings[key] ?? "unset"), \(firstFolder) with \(first.sqliteSettings[key] ?? "unset"); merge runs made with the same settings"
+                )
+            }
+            guard asRepetitions else { continue }
+            if Set(info.scenarios) != Set(first.scenarios) {
+                throw BenchError.invalidInput(
+                    "--as-repetitions: \(folder) measured \(names(info.scenarios)), \(firstFolder) \(names(first.scenarios)); repetitions of one run measure the same scenarios"
+                )
+            }
+            if let hashes = info.definitionHashes, let firstHashes = first.definitionHashes,
+                let name = info.scenarios.first(where: { hashes[$0.rawValue] != firstHashes[$0.rawValue] })
+            {
+                throw BenchError.invalidInput(
+                    "--as-repetitions: \(folder) and \(firstFolder) ran different definitions of '\(name)' (its file or model changed between them); merge runs of one definition"
+                )
+            }
+        }
+    }
+
+    private static func names(_ scenarios: [ScenarioName]) -> String {
+        scenarios.map(\.rawValue).sorted().joined(separator: ", ")
     }
 }
 
@@ -88,6 +137,8 @@ package enum Baseline {
         while destination.count > 1 && destination.hasSuffix("/") { destination.removeLast() }
         guard !destination.isEmpty else { throw BenchError.invalidInput("--to is empty; give the baseline folder's path") }
         let manager = FileManager.default
+        // A link is kept: the baseline it points to is the one replaced (beside it, so that the swap is two renames).
+        if (try? manager.destinationOfSymbolicLink(atPath: destination)) != nil { destination = AtomicFile.finalTarget(destination) }
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: destination, isDirectory: &isDirectory) {
             // Only a baseline (or an empty folder) is replaced: never a file, a run's folder or a folder of something else.

@@ -1,3 +1,4 @@
+import CProcessControl
 import Foundation
 
 /// `bench run --instructions`: the same run executed once under valgrind's callgrind, collection switched on
@@ -11,20 +12,31 @@ package enum InstructionCount {
     /// given the very same pattern, so the two patterns differ.
     static let phaseSymbol = "$s8BenchKit22callgrindMeasuredPhase"
 
-    /// Runs `arguments` (a timed run's, as parsed) once under callgrind and writes its counts to `output`.
+    /// The environment variable that tells a run it is the child under callgrind, naming its parent's process id.
+    static let parentVariable = "RELBENCH_CALLGRIND_PARENT"
+
+    /// Runs `arguments` (a timed run's, as parsed) once under callgrind and writes its counts to `output`, which is
+    /// claimed before valgrind starts. Ctrl-C or SIGTERM stop the child, whose finished repetitions are counted
+    /// into `output`, marked interrupted.
     package static func run(_ arguments: RunArguments, output: String, quiet: Bool) throws -> RunFolder {
         guard RunInfo.run("valgrind", ["--version"]) != nil else {
             throw BenchError.invalidInput(
                 "--instructions needs valgrind; install it (apt-get install valgrind) or run without --instructions")
         }
+        var placeholder = RunInfo.current(
+            profile: arguments.profile, seed: arguments.seed, settings: arguments.settings, scenarios: [], plannedRepetitions: 0)
+        placeholder.measurement = .instructions
+        let folder = try RunFolder(path: output, info: placeholder)
         let work = try TemporaryFolders.make("callgrind")
         defer { if ProcessInfo.processInfo.environment["RELBENCH_KEEP_CALLGRIND"] == nil { TemporaryFolders.remove(work) } }
         let childRun = (work as NSString).appendingPathComponent("run")
         let dumps = (work as NSString).appendingPathComponent("callgrind.out")
         let log = (work as NSString).appendingPathComponent("valgrind.log")
 
+        // Started through this binary (`followParent`), which makes itself die with this process and then becomes
+        // valgrind: a SIGKILL here ends valgrind too, even during its seconds of start-up.
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.executableURL = URL(fileURLWithPath: executablePath())
         process.arguments =
             [
                 "valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*callgrindMeasuredPhase*",
@@ -32,62 +44,109 @@ package enum InstructionCount {
                 executablePath(),
             ] + arguments.childCommandLine(output: childRun)
         // Swift seeds its hashing per process; a fixed seed makes dictionary work (GRDB's caches) repeat too.
-        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging([
+            "SWIFT_DETERMINISTIC_HASHING": "1", parentVariable: String(getpid()), execVariable: "1",
+        ]) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = quiet ? FileHandle.nullDevice : FileHandle.standardError
         if !quiet {
             FileHandle.standardError.write(Data("counting instructions under callgrind (about 40 times slower than a timed run)...\n".utf8))
         }
-        // The child runs in a process group of its own, which a terminal's Ctrl-C does not reach: stop it here.
+        // The child runs in a process group of its own, which a terminal's Ctrl-C does not reach: stop it here; it
+        // ends its own run folder interrupted, and what it finished is counted.
         try Interruption.guarding({ signal in
             if process.isRunning {
                 kill(process.processIdentifier, SIGTERM)
                 process.waitUntilExit()
             }
-            FileHandle.standardError.write(
-                Data("\nbench: \(Interruption.describe(signal)); the run under callgrind was stopped and wrote nothing\n".utf8))
+            let outcome: String
+            do {
+                try collect(childRun, dumps: dumps, into: folder, partial: true)
+                outcome = "\(output) holds the \(folder.info.finishedRepetitions) repetitions counted before"
+            } catch {
+                outcome = folder.abandon(status: .interrupted) + " (none counted: \(error))"
+            }
+            FileHandle.standardError.write(Data("\nbench: \(Interruption.describe(signal)); \(outcome)\n".utf8))
         }) {
             try process.run()
             process.waitUntilExit()
+            Interruption.parkIfStopping()
         }
         guard process.terminationStatus == 0 else {
             let tail = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").suffix(5).joined(separator: "\n") ?? ""
+            folder.abandon(status: .failed)
             throw BenchError.io("the run under callgrind failed (exit \(process.terminationStatus)):\n\(tail)")
         }
-
-        let counts = try phaseCounts(dumps)
-        let samples = try SamplesFile.load((childRun as NSString).appendingPathComponent("samples.csv")).samples
-        let merged = try attach(counts, to: samples)
-        var info = try RunInfo.load((childRun as NSString).appendingPathComponent("run.json"))
-        info.commandLine = CommandLine.arguments
-        info.measurement = .instructions
-        let folder = try RunFolder(path: output, info: info)
-        try folder.append(merged, countsAsRepetition: false)
-        try folder.finish(status: info.status)
+        do {
+            try collect(childRun, dumps: dumps, into: folder, partial: false)
+        } catch {
+            folder.abandon(status: .failed)
+            throw error
+        }
         return folder
     }
 
-    /// The instructions of each dump (`callgrind.out.1`, `.2`, ...: one per phase, in order).
-    static func phaseCounts(_ prefix: String) throws -> [Double] {
+    /// Puts the child's samples, their timings replaced by the dumps' counts, into `folder` with the child's status;
+    /// `partial`: the child was stopped, and dumps past its last finished repetition are left out.
+    private static func collect(_ childRun: String, dumps: String, into folder: RunFolder, partial: Bool) throws {
+        var info = try RunInfo.load((childRun as NSString).appendingPathComponent("run.json"))
+        let samples = try SamplesFile.load((childRun as NSString).appendingPathComponent("samples.csv")).samples
+        let merged = try attach(try phaseCounts(dumps, partial: partial), to: samples, partial: partial)
+        info.commandLine = CommandLine.arguments
+        info.measurement = .instructions
+        if partial && info.status == .complete { info.status = .interrupted }
+        try folder.adopt(info)
+        try folder.append(merged, countsAsRepetition: false)
+        try folder.finish(status: info.status)
+    }
+
+    /// Set for the process that becomes valgrind (`followParent`).
+    static let execVariable = "RELBENCH_CALLGRIND_EXEC"
+
+    /// Makes this process, when `run` started it, die with the bench that did (SIGKILL of the parent would
+    /// otherwise leave valgrind running); exits at once when that parent is already gone. The first such process
+    /// then becomes valgrind with its arguments (the death signal outlives the exec), whose run of bench comes
+    /// here again and goes on.
+    package static func followParent() {
+        let environment = ProcessInfo.processInfo.environment
+        guard let parent = environment[parentVariable].flatMap(Int32.init) else { return }
+        _ = relbench_die_with_parent()
+        if getppid() != parent { Foundation.exit(128 + SIGKILL) }
+        guard environment[execVariable] != nil else { return }
+        unsetenv(execVariable)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var argv = arguments.map { strdup($0) } + [nil]
+        execvp(arguments.first ?? "valgrind", &argv)
+        FileHandle.standardError.write(Data("bench: error: cannot run valgrind (\(String(cString: strerror(errno))))\n".utf8))
+        Foundation.exit(127)
+    }
+
+    /// The instructions of each dump (`callgrind.out.1`, `.2`, ...: one per phase, in order); `partial`: up to the
+    /// first dump that cannot be read (the one a stopped valgrind was writing).
+    static func phaseCounts(_ prefix: String, partial: Bool = false) throws -> [Double] {
         let folder = (prefix as NSString).deletingLastPathComponent
         let base = (prefix as NSString).lastPathComponent + "."
         let parts = (try FileManager.default.contentsOfDirectory(atPath: folder)).compactMap { name -> (Int, String)? in
             guard name.hasPrefix(base), let number = Int(name.dropFirst(base.count)) else { return nil }
             return (number, (folder as NSString).appendingPathComponent(name))
         }.sorted { $0.0 < $1.0 }
-        return try parts.map { _, path in
-            let text = try String(contentsOfFile: path, encoding: .utf8)
+        var counts: [Double] = []
+        for (_, path) in parts {
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") }),
                 let value = Double(line.dropFirst("totals:".count).trimmingCharacters(in: .whitespaces))
             else {
+                if partial { break }
                 throw BenchError.io("\(path) has no totals line; is valgrind's callgrind working?")
             }
-            return value
+            counts.append(value)
         }
+        return counts
     }
 
-    /// The samples without timings and memory, with each phase's instruction count after its counters.
-    static func attach(_ counts: [Double], to samples: [SampleRecord]) throws -> [SampleRecord] {
+    /// The samples without timings and memory, with each phase's instruction count after its counters; `partial`
+    /// allows more counts than phases (those of a repetition that did not finish).
+    static func attach(_ counts: [Double], to samples: [SampleRecord], partial: Bool = false) throws -> [SampleRecord] {
         var result: [SampleRecord] = []
         var phaseIndex = -1
         var currentPhase: String?
@@ -108,7 +167,7 @@ package enum InstructionCount {
             result.append(sample)
         }
         close(previous)
-        guard phaseIndex + 1 == counts.count else {
+        guard phaseIndex + 1 == counts.count || (partial && phaseIndex + 1 < counts.count) else {
             throw BenchError.io(
                 "callgrind dumped \(counts.count) phases but the run measured \(phaseIndex + 1); the counts cannot be matched")
         }

@@ -1,0 +1,10 @@
+#include "process_control.h"
+
+#ifdef __linux__
+#include <signal.h>
+#include <sys/prctl.h>
+
+int relbench_die_with_parent(void) { return prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); }
+#else
+int relbench_die_with_parent(void) { return -1; }
+#endif

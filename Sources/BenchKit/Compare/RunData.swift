@@ -34,7 +34,7 @@ package struct RunData {
         if isDirectory.boolValue {
             let samples = (path as NSString).appendingPathComponent("samples.csv")
             let summary = (path as NSString).appendingPathComponent("summary.csv")
-            let info = try? RunInfo.load((path as NSString).appendingPathComponent("run.json"))
+            let info = try RunInfo.loadIfPresent(folder: path)
             var data: RunData?
             if FileManager.default.fileExists(atPath: samples) {
                 data = try fromSamples(samples)

@@ -102,7 +102,7 @@ struct DataSpec: Sendable {
         var counts: [String: Count] = [:]
         for (name, raw) in entityCounts {
             guard let count = Count.parse(raw) else {
-                throw fail("entities.\(name): expected a number, \"size\", \"3*size\" or \"size/10\", got \(raw)")
+                throw fail("entities.\(name): expected a whole number from 0 to 100000000, \"size\", \"3*size\" (up to 10000*size) or \"size/10\", got \(raw)")
             }
             counts[name] = count
         }
@@ -150,7 +150,7 @@ struct DataSpec: Sendable {
                     fanout = .zipf(exponent, Int(maximum))
                 } else {
                     throw fail(
-                        "relationships.\(target).per: expected a count (3, \"size\", \"size/10\"), {\"uniform\": [min, max]} or {\"zipf\": exponent, \"max\": n}, got \(per)"
+                        "relationships.\(target).per: expected a count (3, \"size\", \"size/10\"), {\"uniform\": [min, max]} (0 <= min <= max <= 1000000) or {\"zipf\": exponent above 0, \"max\": n from 1 to 1000000}, got \(per)"
                     )
                 }
             }

@@ -121,7 +121,14 @@ package enum SummaryFile {
 
     package static func decode(_ text: String, file: String) throws -> Contents {
         var contents = Contents(rows: [], unknown: [])
-        for (index, row) in try CSVFiles.decode(text, expected: Array(columns.dropLast(2)), file: file).enumerated() {
+        let rows = try CSVFiles.decode(text, expected: Array(columns.dropLast(2)), file: file)
+        // As samples.csv: every row ends in a newline, so a last row without one was cut short.
+        if !rows.isEmpty && !text.hasSuffix("\n") {
+            throw BenchError.invalidInput(
+                "\(file): line \(rows.count + 1) is cut short (the file does not end with a newline); is it damaged, or still being written?"
+            )
+        }
+        for (index, row) in rows.enumerated() {
             let line = "\(file): line \(index + 2)"
             guard let size = Int(row["size"]!), size >= 0, let n = Int(row["n"]!), n >= 0 else {
                 throw BenchError.invalidInput("\(line): size and n must be whole numbers of 0 or more")
@@ -141,9 +148,16 @@ package enum SummaryFile {
                 phase: row["phase"]!, metric: row["metric"]!)
             {
             case let .success(key):
-                if let median = summary?.median, key.metric.isExact, key.metric.isCount, median < 0 {
-                    throw BenchError.invalidInput(
-                        "\(line): \(key.metric.rawValue) \(formatNumber(median)) is no count; is the file damaged?")
+                if let summary, key.metric.isExact, key.metric.isCount {
+                    // A median of an even number of counts may end in .5; the smallest and largest are counts themselves.
+                    let bad = [("median", summary.median), ("min", summary.min), ("max", summary.max), ("p90", summary.p90)].first {
+                        $0.1 < 0 || (($0.0 == "min" || $0.0 == "max") && $0.1.rounded() != $0.1)
+                    }
+                    if let (column, value) = bad {
+                        throw BenchError.invalidInput(
+                            "\(line): \(key.metric.rawValue)'s \(column) \(formatNumber(value)) is no count (a whole number of 0 or more); is the file damaged?"
+                        )
+                    }
                 }
                 let ratio = (row["ratio_to_floor"] ?? row["ratio_to_raw"]).flatMap(Double.init)
                 contents.rows.append(

@@ -27,11 +27,20 @@ public struct XcodeModel: Sendable {
     /// Reads the model at `path`: a `.xcdatamodeld` or `.xcdatamodel` folder, or a `contents` file.
     public static func load(path: String) throws -> XcodeModel {
         let (file, version) = try locate(path)
+        // A sparse 2.1 GB file crashed FoundationXML's parser (SIGILL): the size is checked before anything is read.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? UInt64, size > maximumFileSize {
+            throw ObjectGraphError.xcodeModel(
+                path: file,
+                reason: "\(size) bytes, over the \(maximumFileSize / 1_048_576) MiB a model file may have (Xcode's largest are a few MB); is it a model?")
+        }
         guard let data = FileManager.default.contents(atPath: file) else {
             throw ObjectGraphError.xcodeModel(path: file, reason: "the file cannot be read; check the path and its permissions")
         }
         return try parse(data, path: file, version: version)
     }
+
+    /// The largest `contents` file read: 64 MiB, ten times a model of thousands of entities.
+    public static let maximumFileSize: UInt64 = 64 * 1_048_576
 
     /// Reads a model from the text of a `contents` file.
     public static func parse(_ data: Data, path: String = "contents", version: String? = nil) throws -> XcodeModel {

@@ -99,6 +99,7 @@ class Case:
     timeout: Optional[float] = None
     why: str = ""         # what the case probes, for the report
     path: Optional[str] = None  # PATH for the command (e.g. one without valgrind); None keeps the sweep's own
+    env: Optional[dict] = None  # variables set for the command (e.g. TMPDIR), on top of the sweep's own
 
 
 @dataclass
@@ -327,8 +328,8 @@ def run_q(*extra: str, fast: bool = True) -> list:
 def cases() -> list:
     c: list = []
 
-    def add(name, argv, expect, setup=None, allow=(), check=None, timeout=None, why="", path=None):
-        c.append(Case(name, argv, tuple(expect), setup, tuple(allow), check, timeout, why, path))
+    def add(name, argv, expect, setup=None, allow=(), check=None, timeout=None, why="", path=None, env=None):
+        c.append(Case(name, argv, tuple(expect), setup, tuple(allow), check, timeout, why, path, env))
 
     # --- the command line itself -------------------------------------------------------------------------------
     add("top/unknown-subcommand", ["nosuch"], BAD)
@@ -815,6 +816,10 @@ def cases() -> list:
     add("run/device-costs-missing", run_q("--device-costs", "{d}/nope.json", "--output", "{d}/out"), BAD)
     add("run/strategies-device", run_q("--strategies", "device", "--output", "{d}/out"), BAD,
         why="device series are read from a log, never run")
+
+    # Silent no-ops, reading results back, scale limits and messages (issue 30: items 4, 6, 7 and 11).
+    import sweep_noops_and_limits
+    sweep_noops_and_limits.add_cases(add, sys.modules[__name__])
     return c
 
 
@@ -963,6 +968,8 @@ def run_case(bench: str, case: Case, work: Path, index: int, timeout: float, mem
     before = snapshot(work)
     started = time.monotonic()
     environment = dict(os.environ, PATH=case.path) if case.path is not None else None
+    if case.env:
+        environment = dict(environment or os.environ, **{k: v.replace("{d}", str(folder)) for k, v in case.env.items()})
     process = subprocess.Popen(command, cwd=work, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, preexec_fn=limits, env=environment)
     timed_out = False

@@ -150,10 +150,10 @@ package enum SummaryFile {
             case let .success(key):
                 if let summary, key.metric.isExact, key.metric.isCount {
                     // A median of an even number of counts may end in .5; the smallest and largest are counts themselves.
-                    let bad = [("median", summary.median), ("min", summary.min), ("max", summary.max), ("p90", summary.p90)].first {
-                        $0.1 < 0 || (($0.0 == "min" || $0.0 == "max") && $0.1.rounded() != $0.1)
-                    }
-                    if let (column, value) = bad {
+                    let values: [(column: String, value: Double, whole: Bool)] = [
+                        ("median", summary.median, false), ("min", summary.min, true), ("max", summary.max, true), ("p90", summary.p90, false),
+                    ]
+                    if let (column, value, _) = values.first(where: { $0.value < 0 || ($0.whole && $0.value.rounded() != $0.value) }) {
                         throw BenchError.invalidInput(
                             "\(line): \(key.metric.rawValue)'s \(column) \(formatNumber(value)) is no count (a whole number of 0 or more); is the file damaged?"
                         )

@@ -49,7 +49,7 @@ REPO = Path(__file__).resolve().parent.parent
 CRASH_MARKERS = ("Backtracing", "Fatal error", "Program crashed", "Stack dump")
 SAMPLES_HEADER = "scenario,strategy,variant,size,repetition,phase,metric,value,unit"
 SUMMARY_HEADER = ("scenario,strategy,variant,size,phase,metric,unit,n,median,mean,stddev,min,max,p90,ci_low,ci_high,"
-                  "ratio_to_raw,floor")
+                  "ratio_to_floor,floor")
 
 # Codes: BAD is the project's code for bad input; compare has its own.
 BAD = (64,)

@@ -67,7 +67,8 @@ struct BenchCommand: ParsableCommand {
 
     /// Writes the error line; a long word of it (a user's 200 KB predicate, quoted) is cut to its start and end.
     static func fail(_ message: String, code: Int32) -> Never {
-        let line = message.split(separator: " ", omittingEmptySubsequences: false).map { shortened(String($0), limit: 240) }.joined(separator: " ")
+        let line = message.split(separator: " ", omittingEmptySubsequences: false).map { shortened(String($0), limit: 240) }.joined(
+            separator: " ")
         FileHandle.standardError.write(Data("bench: error: \(line)\n".utf8))
         Foundation.exit(code)
     }

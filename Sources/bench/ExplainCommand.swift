@@ -42,7 +42,10 @@ struct ExplainCommand: ParsableCommand {
     @OptionGroup var scenarioOptions: ScenarioOptions
 
     func validate() throws {
-        guard (1...10_000_000).contains(size) else { throw BenchError.invalidInput("--size must be a positive integer up to 10000000") }
+        guard (1...10_000_000).contains(size) else {
+            throw BenchError.invalidInput("--size \(size) must be a whole number from 1 to 10000000")
+        }
+        try checkTemporaryFolder()
         guard maxLines >= 0 else { throw BenchError.invalidInput("--max-lines must be 0 or more") }
         guard [1, 2, 3, 4].contains(level) else { throw BenchError.invalidInput("--level must be 1, 2, 3 or 4 (SQLDebug's levels)") }
         guard threshold >= 1 else { throw BenchError.invalidInput("--threshold must be a positive integer") }

@@ -44,7 +44,7 @@ package struct RunData {
             if var data {
                 data.unmeasurable = info?.unmeasurableMetrics.map(Set.init)
                 data.info = info
-                for phase in (try? StatementsFile.load(folder: path)) ?? [] { data.statements[phase.key] = phase }
+                for phase in try StatementsFile.load(folder: path) { data.statements[phase.key] = phase }
                 return data
             }
             throw BenchError.invalidInput("\(path) holds neither samples.csv nor summary.csv; is it a run folder?")

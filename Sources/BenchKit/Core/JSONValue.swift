@@ -34,7 +34,8 @@ enum JSONValue: Decodable, Equatable, CustomStringConvertible {
         case let .bool(value): return value ? "true" : "false"
         case let .number(value):
             // 1e18 as the whole number it is, not "1e+18".
-            let shown = value.rounded() == value && abs(value) < 1e21 ? String(format: "%.0f", value) : VariantValue.number(value).description
+            let shown =
+                value.rounded() == value && abs(value) < 1e21 ? String(format: "%.0f", value) : VariantValue.number(value).description
             return "the number \(shown)"
         case let .string(value): return "the string \"\(shortened(value, limit: 60))\""
         case .array, .object: return shortened(json, limit: 60)
@@ -52,7 +53,9 @@ enum JSONValue: Decodable, Equatable, CustomStringConvertible {
             return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
         case let .array(items): return "[" + items.map(\.json).joined(separator: ",") + "]"
         case let .object(members):
-            return "{" + members.sorted { $0.key < $1.key }.map { JSONValue.string($0.key).json + ":" + $0.value.json }.joined(separator: ",") + "}"
+            return "{"
+                + members.sorted { $0.key < $1.key }.map { JSONValue.string($0.key).json + ":" + $0.value.json }.joined(separator: ",")
+                + "}"
         case .null: return "null"
         }
     }

@@ -60,7 +60,8 @@ package struct ExportTarget: Sendable {
         let unmatched = patterns.filter { GitHubBenchmarkExport.entries(summary, patterns: [$0]).isEmpty }
         guard !unmatched.isEmpty else { return nil }
         let shown = unmatched.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (unmatched.count > 3 ? ", ..." : "")
-        return "--export-series: \(unmatched.count) of \(patterns.count) pattern(s) match no series of the run (\(shown)); check their spelling"
+        return
+            "--export-series: \(unmatched.count) of \(patterns.count) pattern(s) match no series of the run (\(shown)); check their spelling"
     }
 }
 

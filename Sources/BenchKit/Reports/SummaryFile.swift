@@ -122,12 +122,6 @@ package enum SummaryFile {
     package static func decode(_ text: String, file: String) throws -> Contents {
         var contents = Contents(rows: [], unknown: [])
         let rows = try CSVFiles.decode(text, expected: Array(columns.dropLast(2)), file: file)
-        // As samples.csv: every row ends in a newline, so a last row without one was cut short.
-        if !rows.isEmpty && !text.hasSuffix("\n") {
-            throw BenchError.invalidInput(
-                "\(file): line \(rows.count + 1) is cut short (the file does not end with a newline); is it damaged, or still being written?"
-            )
-        }
         for (index, row) in rows.enumerated() {
             let line = "\(file): line \(index + 2)"
             guard let size = Int(row["size"]!), size >= 0, let n = Int(row["n"]!), n >= 0 else {
@@ -151,7 +145,8 @@ package enum SummaryFile {
                 if let summary, key.metric.isExact, key.metric.isCount {
                     // A median of an even number of counts may end in .5; the smallest and largest are counts themselves.
                     let values: [(column: String, value: Double, whole: Bool)] = [
-                        ("median", summary.median, false), ("min", summary.min, true), ("max", summary.max, true), ("p90", summary.p90, false),
+                        ("median", summary.median, false), ("min", summary.min, true), ("max", summary.max, true),
+                        ("p90", summary.p90, false),
                     ]
                     if let (column, value, _) = values.first(where: { $0.value < 0 || ($0.whole && $0.value.rounded() != $0.value) }) {
                         throw BenchError.invalidInput(

@@ -137,7 +137,9 @@ package enum ScenarioFile {
     ) throws
         -> (sizes: [Profile: [Int]], repetitions: [Profile: Int], warmup: [Profile: Int])
     {
-        let sizes = try perProfile("sizes", root["sizes"], fail: fail, convert: sizeList) { "an array of whole numbers from 1 to 100000000" }
+        let sizes = try perProfile("sizes", root["sizes"], fail: fail, convert: sizeList) {
+            "an array of whole numbers from 1 to 100000000"
+        }
         let repetitions = try perProfile("repetitions", root["repetitions"] ?? .number(5), fail: fail) {
             count(from: $0, minimum: 1)
         } expected: {

@@ -31,7 +31,9 @@ public struct XcodeModel: Sendable {
         if let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? UInt64, size > maximumFileSize {
             throw ObjectGraphError.xcodeModel(
                 path: file,
-                reason: "\(size) bytes, over the \(maximumFileSize / 1_048_576) MiB a model file may have (Xcode's largest are a few MB); is it a model?")
+                reason:
+                    "\(size) bytes, over the \(maximumFileSize / 1_048_576) MiB a model file may have (Xcode's largest are a few MB); is it a model?"
+            )
         }
         guard let data = FileManager.default.contents(atPath: file) else {
             throw ObjectGraphError.xcodeModel(path: file, reason: "the file cannot be read; check the path and its permissions")

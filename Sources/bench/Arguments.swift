@@ -75,7 +75,7 @@ func parseBounded(_ text: String, option: String, _ range: ClosedRange<Int>, why
 enum PageCacheLimit {
     static let budget = MemoryBudget.machine
     static let range = 1...max(1, min(65_536, budget.map { Int($0.bytes / 1_048_576) } ?? 65_536))
-    static let why: String? = budget.flatMap { $0.bytes / 1_048_576 < 65_536 ? "the upper bound is \($0.source)" : nil }
+    static let why: String? = budget.flatMap { $0.bytes / 1_048_576 < 65_536 ? "at most \($0.source)" : nil }
 }
 
 /// Refuses a `TMPDIR` that names no folder: the run's databases go there, and Foundation would make it silently.

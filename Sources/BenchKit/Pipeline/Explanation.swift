@@ -140,6 +140,7 @@ package struct Explanation {
         let advisor = PhaseAdvisor(detector: NPlusOneDetector(threshold: threshold), scenario: scenario, variant: variant)
         if strategy == .objectGraph { advisor.attach(to: runner) }
         runner.traceLevel = level
+        runner.measuresMemory = false
         runner.traceExact = exact
         runner.trace = line
         runner.observer = PhaseRecorder.Observer(

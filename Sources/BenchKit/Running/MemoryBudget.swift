@@ -23,13 +23,13 @@ package struct MemoryBudget: Sendable {
     package static var machine: MemoryBudget? {
         var budgets: [MemoryBudget] = []
         if let available = procValue("/proc/meminfo", "MemAvailable:") {
-            budgets.append(MemoryBudget(bytes: available, source: "the memory this machine has available (MemAvailable in /proc/meminfo)"))
+            budgets.append(MemoryBudget(bytes: available, source: "MemAvailable in /proc/meminfo, the memory this machine has available"))
         }
         var limit = rlimit()
         if getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
             let used = procValue("/proc/self/status", "VmSize:") ?? 0
             let left = UInt64(limit.rlim_cur) > used ? UInt64(limit.rlim_cur) - used : 0
-            budgets.append(MemoryBudget(bytes: left, source: "what the address-space limit (ulimit -v) leaves this process"))
+            budgets.append(MemoryBudget(bytes: left, source: "what the address-space limit, ulimit -v, leaves this process"))
         }
         return budgets.min { $0.bytes < $1.bytes }
     }

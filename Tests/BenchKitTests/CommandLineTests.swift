@@ -503,7 +503,9 @@ import Testing
                 "schema/xccurrentversion",
                 "lint/random-bytes", "explain/scenario-", "compare/current-infinite", "compare/current-nan", "compare/alpha-",
                 "compare/threshold-for-unknown", "baseline/run-running", "merge/shard-nan", "history/store-", "log/",
-                "run/device-costs-",
+                "run/device-costs-", "noop/strategies-given-twice", "noop/when-", "readback/samples-count-",
+                "readback/run-json-negative-memory", "scale/model-sparse-2GB-schema", "message/predicate-100000-deep",
+                "message/json-offset-1e18", "message/tmpdir-missing",
             ].flatMap { ["--only", $0] }
         let output = Pipe()
         sweep.standardOutput = output

@@ -902,6 +902,10 @@ def cases() -> list:
     add("run/strategies-device", run_q("--strategies", "device", "--output", "{d}/out"), BAD,
         why="device series are read from a log, never run")
     owned_and_honest(add)
+
+    # Silent no-ops, reading results back, scale limits and messages (issue 30: items 4, 6, 7 and 11).
+    import sweep_noops_and_limits
+    sweep_noops_and_limits.add_cases(add, sys.modules[__name__])
     return c
 
 

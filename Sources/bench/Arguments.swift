@@ -107,6 +107,33 @@ func parseStrategy(_ text: String) throws -> Strategy {
     return strategies[0]
 }
 
+/// A whole number option within `range`, read as typed (`--size -1` is a value, not an option), with a message naming
+/// the value and the range; `why` says where the upper bound comes from when it is not a fixed one.
+func parseBounded(_ text: String, option: String, _ range: ClosedRange<Int>, why: String? = nil) throws -> Int {
+    guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+        throw BenchError.invalidInput(
+            "\(option) '\(shortened(text, limit: 40))' must be a whole number from \(range.lowerBound) to \(range.upperBound)\(why.map { " (\($0))" } ?? "")"
+        )
+    }
+    return value
+}
+
+/// The page caches a run may ask SQLite for, in MiB: up to 65536, and no more than the memory the run may use.
+enum PageCacheLimit {
+    static let budget = MemoryBudget.machine
+    static let range = 1...max(1, min(65_536, budget.map { Int($0.bytes / 1_048_576) } ?? 65_536))
+    static let why: String? = budget.flatMap { $0.bytes / 1_048_576 < 65_536 ? "at most \($0.source)" : nil }
+}
+
+/// Refuses a `TMPDIR` that names no folder: the run's databases go there, and Foundation would make it silently.
+func checkTemporaryFolder() throws {
+    guard let folder = ProcessInfo.processInfo.environment["TMPDIR"], !folder.isEmpty else { return }
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        throw BenchError.invalidInput("TMPDIR=\(folder) is not a folder; create it, or point TMPDIR at one (the run's databases go there)")
+    }
+}
+
 /// One warning line on standard error.
 func warn(_ message: String) {
     FileHandle.standardError.write(Data("bench: warning: \(message)\n".utf8))

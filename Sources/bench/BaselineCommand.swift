@@ -37,8 +37,21 @@ struct BaselineCommand: ParsableCommand {
                     "\(folder) ran profile \(info.profile.rawValue), but CI compares the \(profile.rawValue) profile; run 'bench run --all --profile \(profile.rawValue)' and save that (or pass --any-profile)"
                 )
             }
+            try Self.readBack(folder)
             try Baseline.save(from: folder, to: to)
             print("saved \(folder) as the baseline in \(to) (commit \(info.gitCommit), profile \(info.profile.rawValue))")
+        }
+
+        /// Reads every CSV report the baseline will hold: a damaged one (a column named twice, a torn row, a negative
+        /// count) is refused now rather than by CI's next compare.
+        static func readBack(_ folder: String) throws {
+            func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+            _ = try SamplesFile.load(path("samples.csv"))
+            _ = try SummaryFile.load(folder)
+            _ = try StatementsFile.load(folder: folder)
+            if let data = FileManager.default.contents(atPath: path("complexity.csv")) {
+                _ = try CSVFiles.decode(String(decoding: data, as: UTF8.self), expected: [], file: path("complexity.csv"))
+            }
         }
 
         private func newestRun() throws -> String {

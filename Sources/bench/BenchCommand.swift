@@ -70,8 +70,11 @@ struct BenchCommand: ParsableCommand {
         command.configuration.subcommands
     }
 
+    /// Writes the error line; a long word of it (a user's 200 KB predicate, quoted) is cut to its start and end.
     static func fail(_ message: String, code: Int32) -> Never {
-        FileHandle.standardError.write(Data("bench: error: \(message)\n".utf8))
+        let line = message.split(separator: " ", omittingEmptySubsequences: false).map { shortened(String($0), limit: 240) }.joined(
+            separator: " ")
+        FileHandle.standardError.write(Data("bench: error: \(line)\n".utf8))
         Foundation.exit(code)
     }
 }

@@ -49,8 +49,9 @@ struct ExplainCommand: ParsableCommand {
 
     func validate() throws {
         guard (1...10_000_000).contains(size ?? 20) else {
-            throw BenchError.invalidInput("--size must be a positive integer up to 10000000")
+            throw BenchError.invalidInput("--size \(size ?? 0) must be a whole number from 1 to 10000000")
         }
+        try checkTemporaryFolder()
         try dataOptions.validate(model: model)
         guard dataOptions.counts == nil || size == nil else {
             throw BenchError.invalidInput("--counts gives the data's size per entity; leave out --size (or --counts)")

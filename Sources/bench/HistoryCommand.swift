@@ -14,7 +14,8 @@ struct HistoryCommand: ParsableCommand {
 
     @Option(help: "Only this strategy.", transform: { try Strategy.named($0) }) var strategy: Strategy?
     @Option(help: "Only this variant (its stable text, e.g. prefetch=on).") var variant: String?
-    @Option(help: "Only this size.") var size: Int?
+    @Option(parsing: .unconditional, help: "Only this size.", transform: { try parseBounded($0, option: "--size", 1...100_000_000) })
+    var size: Int?
     @Option(help: "Only this phase.") var phase: String?
     @Option(help: "Only runs of this profile (runs of different profiles are not comparable).") var profile: Profile?
 

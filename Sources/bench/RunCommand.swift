@@ -21,8 +21,13 @@ struct RunCommand: ParsableCommand {
         parsing: .unconditional, help: "Sizes to run instead of the profile's, comma-separated (e.g. 1000,10000).", transform: parseSizes)
     var sizes: [Int]?
 
-    @Option(help: "Run only these strategies, comma-separated (e.g. objectgraph,sql-replay).", transform: parseStrategies)
-    var strategies: [Strategy]?
+    @Option(
+        name: .customLong("strategies"), help: "Run only these strategies, comma-separated (e.g. objectgraph,sql-replay); give it once.",
+        transform: parseStrategies)
+    var strategyLists: [[Strategy]] = []
+
+    /// The one --strategies list (validate refuses a second, which used to replace the first without a word).
+    var strategies: [Strategy]? { strategyLists.first }
 
     @Option(
         name: .customLong("variant"),
@@ -48,15 +53,18 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "SQLite's page cache per connection in MiB for bulk work: insert phases and filling the databases the other phases read.")
+        help: "SQLite's page cache per connection in MiB for bulk work: insert phases and filling the databases the other phases read.",
+        transform: { try parseBounded($0, option: "--page-cache-mib", PageCacheLimit.range, why: PageCacheLimit.why) })
     var pageCacheMib: Int = 64
 
     @Option(
         parsing: .unconditional,
-        help: "SQLite's page cache per connection in MiB for reading a prepared database (default: SQLite's own, 2000 KiB).")
+        help: "SQLite's page cache per connection in MiB for reading a prepared database (default: SQLite's own, 2000 KiB).",
+        transform: { try parseBounded($0, option: "--read-page-cache-mib", PageCacheLimit.range, why: PageCacheLimit.why) })
     var readPageCacheMib: Int?
 
     @Option(
+        parsing: .unconditional,
         help: "Run shard K of N (e.g. 2/4): the scenarios are split over N machines; join them with 'bench merge'.", transform: Shard.init)
     var shard: Shard?
 
@@ -113,10 +121,15 @@ struct RunCommand: ParsableCommand {
             throw BenchError.invalidInput("--repetitions must be from 1 to 100000")
         }
         guard warmup.map({ (0...100_000).contains($0) }) ?? true else { throw BenchError.invalidInput("--warmup must be from 0 to 100000") }
-        guard (1...65_536).contains(pageCacheMib) else { throw BenchError.invalidInput("--page-cache-mib must be from 1 to 65536") }
-        guard readPageCacheMib.map({ (1...65_536).contains($0) }) ?? true else {
-            throw BenchError.invalidInput("--read-page-cache-mib must be from 1 to 65536")
+        if strategyLists.count > 1 {
+            throw BenchError.invalidInput(
+                "--strategies is given \(strategyLists.count) times (\(strategyLists.map { $0.map(\.rawValue).joined(separator: ",") }.joined(separator: " and "))); give one comma-separated list, e.g. --strategies \(strategyLists.flatMap { $0 }.map(\.rawValue).joined(separator: ","))"
+            )
         }
+        if output == "" {
+            throw BenchError.invalidInput("--output is empty; give the run folder's path, or leave --output out for Results/runs/<time>")
+        }
+        try checkTemporaryFolder()
         guard !(noHistory && history != Self.defaultHistory) else {
             throw BenchError.invalidInput("--history and --no-history contradict each other; give one")
         }

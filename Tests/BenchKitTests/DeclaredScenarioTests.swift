@@ -368,7 +368,7 @@ import ObjectGraph
         ),
         (
             "\"Book\": \"3*size\"", "\"Book\": \"three\"",
-            "field 'data': entities.Book: expected a number, \"size\", \"3*size\" or \"size/10\", got the string \"three\""
+            "field 'data': entities.Book: expected a whole number from 0 to 100000000, \"size\", \"3*size\" (up to 10000*size) or \"size/10\", got the string \"three\""
         ),
         (
             "{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"year >=\"}",

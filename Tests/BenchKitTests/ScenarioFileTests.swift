@@ -138,7 +138,7 @@ import Testing
                 ))
         #expect(
             error(replacing("\"repetitions\": 3", "\"repetitions\": \"3\""))
-                == "Scenarios/q.json: field 'repetitions': expected a positive integer or an object with smoke, default and full, got the string \"3\""
+                == "Scenarios/q.json: field 'repetitions': expected a whole number from 1 to 10000 or an object with smoke, default and full, got the string \"3\""
         )
         #expect(
             error(replacing("\"values\": [\"off\", \"on\"]", "\"values\": [\"off\", \"onn\"]"))
@@ -152,7 +152,7 @@ import Testing
                 == "Scenarios/q.json: field 'sizes': unknown profile 'fulll'; use smoke, default and full")
         #expect(
             error(replacing("\"smoke\": [10]", "\"smoke\": [0]"))
-                == "Scenarios/q.json: field 'sizes': 'smoke': expected an array of positive integers, got an array")
+                == "Scenarios/q.json: field 'sizes': 'smoke': expected an array of whole numbers from 1 to 100000000, got [0]")
         #expect(
             error(replacing("\"name\": \"q\", ", ""))
                 == "Scenarios/q.json: field 'name': missing")

@@ -11,11 +11,17 @@ import Testing
     static let realStores = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/real-stores")
 
-    @Test(arguments: ["book-migration-model1", "coredata-migration-example-3"])
+    /// Where the real stores are missing (a fresh clone without ../shared: a GitHub runner, a contributor's laptop),
+    /// the test is skipped with a line saying so, rather than failed.
+    static let haveRealStores = FileManager.default.fileExists(atPath: realStores.path)
+
+    @Test(
+        .enabled(if: haveRealStores, "skipped: ../shared/real-stores is missing (a clone without ../shared beside it)"),
+        arguments: ["book-migration-model1", "coredata-migration-example-3"])
     func realModelsMakeTheirStoresSchema(name: String) throws {
         let folder = Self.realStores.appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: folder.path) else {
-            Issue.record("\(folder.path) is missing: CI keeps ../shared beside the clone")
+            Issue.record("\(folder.path) is missing from ../shared/real-stores")
             return
         }
         let model = try XcodeModel.load(path: folder.appendingPathComponent("contents").path).makeModel()

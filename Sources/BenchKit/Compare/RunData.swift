@@ -34,7 +34,7 @@ package struct RunData {
         if isDirectory.boolValue {
             let samples = (path as NSString).appendingPathComponent("samples.csv")
             let summary = (path as NSString).appendingPathComponent("summary.csv")
-            let info = try? RunInfo.load((path as NSString).appendingPathComponent("run.json"))
+            let info = try RunInfo.loadIfPresent(folder: path)
             var data: RunData?
             if FileManager.default.fileExists(atPath: samples) {
                 data = try fromSamples(samples)
@@ -44,7 +44,7 @@ package struct RunData {
             if var data {
                 data.unmeasurable = info?.unmeasurableMetrics.map(Set.init)
                 data.info = info
-                for phase in (try? StatementsFile.load(folder: path)) ?? [] { data.statements[phase.key] = phase }
+                for phase in try StatementsFile.load(folder: path) { data.statements[phase.key] = phase }
                 return data
             }
             throw BenchError.invalidInput("\(path) holds neither samples.csv nor summary.csv; is it a run folder?")

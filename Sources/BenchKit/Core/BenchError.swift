@@ -43,6 +43,33 @@ extension DecodingError {
         }
     }
 
+    /// `plainDescription` for a decoding of `data`, telling a number that does not fit its field from text that is not
+    /// JSON: Foundation on Linux reports both as "not valid JSON" with no path.
+    package func plainDescription(of data: Data) -> String {
+        guard case let .dataCorrupted(context) = self, context.codingPath.isEmpty,
+            let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        else { return plainDescription }
+        let suspect = Self.firstMisfitNumber(root, path: "").map { " (the first such: field '\($0.path)', \($0.value))" } ?? ""
+        return "a number does not fit its field: a negative or fractional number where a count belongs, or one too large\(suspect)"
+    }
+
+    /// The first number in `value` that no count holds: negative, fractional or beyond 2^63.
+    private static func firstMisfitNumber(_ value: Any, path: String) -> (path: String, value: String)? {
+        if let object = value as? [String: Any] {
+            for key in object.keys.sorted() {
+                if let found = firstMisfitNumber(object[key]!, path: path.isEmpty ? key : "\(path).\(key)") { return found }
+            }
+        } else if let array = value as? [Any] {
+            for (index, item) in array.enumerated() {
+                if let found = firstMisfitNumber(item, path: "\(path)[\(index)]") { return found }
+            }
+        } else if let number = value as? NSNumber {
+            let double = number.doubleValue
+            if double < 0 || double.rounded() != double || double >= 9.2e18 { return (path, number.stringValue) }
+        }
+        return nil
+    }
+
     private static func kind(_ type: Any.Type) -> String {
         switch type {
         case is String.Type: return "a string"

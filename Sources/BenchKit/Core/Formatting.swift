@@ -72,3 +72,11 @@ package func withArticle(_ name: String) -> String {
 
 /// `1 statement`, `1,032 statements`.
 package func counted(_ count: Int, _ noun: String) -> String { "\(formatCount(count)) \(noun)\(count == 1 ? "" : "s")" }
+
+/// `text` cut to about `limit` characters for a message, keeping its start and end and saying how much was cut: a
+/// message quoting a user's 200 KB predicate stays one readable line.
+package func shortened(_ text: String, limit: Int = 200) -> String {
+    guard text.count > limit else { return text }
+    let keep = max(limit / 2, 8)
+    return "\(text.prefix(keep))…[\(formatCount(text.count - keep - 16)) characters cut]…\(text.suffix(16))"
+}

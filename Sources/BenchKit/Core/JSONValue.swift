@@ -32,10 +32,30 @@ enum JSONValue: Decodable, Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case let .bool(value): return value ? "true" : "false"
-        case let .number(value): return "the number \(VariantValue.number(value))"
-        case let .string(value): return "the string \"\(value)\""
-        case .array: return "an array"
-        case .object: return "an object"
+        case let .number(value):
+            // 1e18 as the whole number it is, not "1e+18".
+            let shown =
+                value.rounded() == value && abs(value) < 1e21 ? String(format: "%.0f", value) : VariantValue.number(value).description
+            return "the number \(shown)"
+        case let .string(value): return "the string \"\(shortened(value, limit: 60))\""
+        case .array, .object: return shortened(json, limit: 60)
+        case .null: return "null"
+        }
+    }
+
+    /// The value as compact JSON text (object keys sorted).
+    var json: String {
+        switch self {
+        case let .bool(value): return value ? "true" : "false"
+        case let .number(value): return VariantValue.number(value).description
+        case let .string(value):
+            let data = (try? JSONSerialization.data(withJSONObject: [value], options: [.fragmentsAllowed])) ?? Data()
+            return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+        case let .array(items): return "[" + items.map(\.json).joined(separator: ",") + "]"
+        case let .object(members):
+            return "{"
+                + members.sorted { $0.key < $1.key }.map { JSONValue.string($0.key).json + ":" + $0.value.json }.joined(separator: ",")
+                + "}"
         case .null: return "null"
         }
     }

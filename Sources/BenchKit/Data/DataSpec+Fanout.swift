@@ -50,7 +50,7 @@ extension DataSpec {
                 return .histogram(bins.sorted { $0.fanout < $1.fanout })
             }
             throw fail(
-                "expected a count (3, \"size\", \"size/10\"), {\"uniform\": [min, max]}, {\"zipf\": exponent, \"max\": n} or {\"histogram\": {\"0\": 7, \"1\": 7}}, got \(per)"
+                "expected a count (3, \"size\", \"size/10\"), {\"uniform\": [min, max]} (0 <= min <= max <= 1000000), {\"zipf\": exponent above 0, \"max\": n from 1 to 1000000} or {\"histogram\": {\"0\": 7, \"1\": 7}}, got \(per)"
             )
         }
 

@@ -67,7 +67,9 @@ struct DataSpec: Sendable {
         var counts: [String: Count] = [:]
         for (name, raw) in entityCounts {
             guard let count = Count.parse(raw) else {
-                throw fail("entities.\(name): expected a number, \"size\", \"3*size\" or \"size/10\", got \(raw)")
+                throw fail(
+                    "entities.\(name): expected a whole number from 0 to 100000000, \"size\", \"3*size\" (up to 10000*size) or \"size/10\", got \(raw)"
+                )
             }
             counts[name] = count
         }

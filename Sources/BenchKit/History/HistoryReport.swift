@@ -25,7 +25,9 @@ package enum HistoryReport {
             let first = series.first!.median
             for entry in series {
                 let interval = entry.n >= 6 ? "[\(formatSignificant(entry.ciLow)), \(formatSignificant(entry.ciHigh))]" : "n<6: none"
-                let change = first == 0 ? "-" : String(format: "%+.1f%%", (entry.median - first) / first * 100)
+                let change =
+                    first == 0 || !first.isFinite || !entry.median.isFinite
+                    ? "-" : String(format: "%+.1f%%", (entry.median - first) / first * 100)
                 table.add([
                     String(entry.time.prefix(16)).replacingOccurrences(of: "T", with: " "), String(entry.commit.prefix(10)),
                     entry.profile.rawValue,

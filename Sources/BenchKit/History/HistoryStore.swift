@@ -201,11 +201,19 @@ package final class HistoryStore {
                         skipped += 1
                         continue
                     }
-                    entries.append(
-                        Entry(
-                            time: try row.decode(forColumn: "time"), commit: try row.decode(forColumn: "commitHash"), profile: profile,
-                            key: key, n: try row.decode(forColumn: "n"), median: try row.decode(forColumn: "median"),
-                            ciLow: try row.decode(forColumn: "ciLow"), ciHigh: try row.decode(forColumn: "ciHigh")))
+                    let entry = Entry(
+                        time: try row.decode(forColumn: "time"), commit: try row.decode(forColumn: "commitHash"), profile: profile,
+                        key: key, n: try row.decode(forColumn: "n"), median: try row.decode(forColumn: "median"),
+                        ciLow: try row.decode(forColumn: "ciLow"), ciHigh: try row.decode(forColumn: "ciHigh"))
+                    // A run never records inf or NaN; one read back would print "-nan%" as a change.
+                    guard entry.median.isFinite, entry.ciLow.isFinite, entry.ciHigh.isFinite else {
+                        throw BenchError.invalidInput(
+                            "\(path): the \(key.metric.rawValue) row of \(key.scenario) \(key.strategy) size \(key.size) \(key.phase) of the run at \(entry.time) holds a median or interval that is not a finite number (\(entry.median)); is the store damaged?"
+                        )
+                    }
+                    entries.append(entry)
+                } catch let error as BenchError {
+                    throw error
                 } catch {
                     throw BenchError.invalidInput(
                         "\(path) is not a RelBench history store (a row does not decode: \(error)); give another --history path")

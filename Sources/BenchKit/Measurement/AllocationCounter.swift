@@ -11,10 +11,11 @@ enum AllocationCounter {
     /// Whether allocations are counted in this process (glibc on Linux).
     static let isAvailable = relbench_allocation_counting_available() != 0
 
-    /// The counts so far; nil where they are not counted.
-    static func read() -> Reading? {
+    /// The counts so far; nil where they are not counted. `heap`: also the heap in use (0 without), which costs a walk
+    /// of the heap's free chunks.
+    static func read(heap measured: Bool = true) -> Reading? {
         guard isAvailable else { return nil }
-        let heap = relbench_heap_bytes_in_use()
+        let heap = measured ? relbench_heap_bytes_in_use() : 0
         let counts = relbench_allocation_counts_now()
         return Reading(allocations: counts.allocations, bytes: counts.bytes, heapInUse: heap)
     }

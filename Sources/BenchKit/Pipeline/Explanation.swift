@@ -52,6 +52,7 @@ package struct Explanation {
     /// Runs the repetition, handing each line of the explanation to `output`. With `exact`, each phase's trace is
     /// between `RelBench: begin PHASE` and `RelBench: end PHASE` lines, the markers `bench log` splits a log by.
     package func run(_ output: @escaping (String) -> Void) throws {
+        try MemoryBudget.check(scenario, size: size, option: "--size")
         final class State {
             var inPhase = false
             var shown = 0
@@ -146,6 +147,7 @@ package struct Explanation {
         let advisor = PhaseAdvisor(detector: NPlusOneDetector(threshold: threshold), scenario: scenario, variant: variant)
         if strategy == .objectGraph { advisor.attach(to: runner) }
         runner.traceLevel = level
+        runner.measuresMemory = false
         runner.traceExact = exact
         runner.trace = line
         runner.observer = PhaseRecorder.Observer(

@@ -49,13 +49,19 @@ package struct ExportTarget: Sendable {
         self.patterns = patterns
     }
 
-    /// Writes the export of `summary`; returns a warning when patterns were given and matched no series.
+    /// Writes the export of `summary`; returns a warning when patterns were given and some matched no series (a
+    /// misspelt pattern would otherwise drop its series from the dashboard without a word).
     package func write(_ summary: [SummaryRow]) throws -> String? {
         try AtomicFile.write(try GitHubBenchmarkExport.encode(summary, patterns: patterns), to: file)
-        if let patterns, GitHubBenchmarkExport.entries(summary, patterns: patterns).isEmpty {
+        guard let patterns else { return nil }
+        if GitHubBenchmarkExport.entries(summary, patterns: patterns).isEmpty {
             return "--export-series: no series of the run matches its \(patterns.count) pattern(s); the export is empty"
         }
-        return nil
+        let unmatched = patterns.filter { GitHubBenchmarkExport.entries(summary, patterns: [$0]).isEmpty }
+        guard !unmatched.isEmpty else { return nil }
+        let shown = unmatched.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (unmatched.count > 3 ? ", ..." : "")
+        return
+            "--export-series: \(unmatched.count) of \(patterns.count) pattern(s) match no series of the run (\(shown)); check their spelling"
     }
 }
 

@@ -54,6 +54,12 @@ package enum CSVFiles {
             }
             rows.append(Dictionary(uniqueKeysWithValues: zip(header, row)))
         }
+        // Every row the reports write ends in a newline: a last row without one was cut short, even with all its fields.
+        if !rows.isEmpty && !text.hasSuffix("\n") {
+            throw BenchError.invalidInput(
+                "\(file): line \(rows.count + 1) is cut short (the file does not end with a newline); is it damaged, or still being written?"
+            )
+        }
         return rows
     }
 }

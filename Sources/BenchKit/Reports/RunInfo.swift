@@ -178,6 +178,13 @@ package struct RunInfo: Codable, Sendable {
         return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
     }
 
+    /// The run.json of the run folder `folder`: nil when it has none, an error when it has one this binary cannot read
+    /// (a reader that went on without it would judge the run without its settings and say nothing).
+    package static func loadIfPresent(folder: String) throws -> RunInfo? {
+        let path = (folder as NSString).appendingPathComponent("run.json")
+        return FileManager.default.fileExists(atPath: path) ? try load(path) : nil
+    }
+
     /// The run.json at `path`, or in the run folder `path`; a run "running" that no live process writes any more is
     /// read as interrupted.
     package static func load(_ path: String) throws -> RunInfo {
@@ -195,7 +202,7 @@ package struct RunInfo: Codable, Sendable {
             return info
         } catch let error as DecodingError {
             throw BenchError.invalidInput(
-                "\(path): not a RelBench run.json: \(error.plainDescription); give a run folder written by 'bench run'")
+                "\(path): not a RelBench run.json: \(error.plainDescription(of: data)); give a run folder written by 'bench run'")
         }
     }
 

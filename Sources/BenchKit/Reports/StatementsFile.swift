@@ -143,6 +143,7 @@ package enum StatementsFile {
     package static func load(folder: String) throws -> [PhaseStatements] {
         let path = (folder as NSString).appendingPathComponent("statements.csv")
         guard FileManager.default.fileExists(atPath: path) else { return [] }
-        return try decode(try String(contentsOfFile: path, encoding: .utf8), file: path)
+        guard let data = FileManager.default.contents(atPath: path) else { throw BenchError.invalidInput("cannot read \(path)") }
+        return try decode(String(decoding: data, as: UTF8.self), file: path)
     }
 }

@@ -121,7 +121,8 @@ package enum SummaryFile {
 
     package static func decode(_ text: String, file: String) throws -> Contents {
         var contents = Contents(rows: [], unknown: [])
-        for (index, row) in try CSVFiles.decode(text, expected: Array(columns.dropLast(2)), file: file).enumerated() {
+        let rows = try CSVFiles.decode(text, expected: Array(columns.dropLast(2)), file: file)
+        for (index, row) in rows.enumerated() {
             let line = "\(file): line \(index + 2)"
             guard let size = Int(row["size"]!), size >= 0, let n = Int(row["n"]!), n >= 0 else {
                 throw BenchError.invalidInput("\(line): size and n must be whole numbers of 0 or more")
@@ -141,9 +142,17 @@ package enum SummaryFile {
                 phase: row["phase"]!, metric: row["metric"]!)
             {
             case let .success(key):
-                if let median = summary?.median, key.metric.isExact, key.metric.isCount, median < 0 {
-                    throw BenchError.invalidInput(
-                        "\(line): \(key.metric.rawValue) \(formatNumber(median)) is no count; is the file damaged?")
+                if let summary, key.metric.isExact, key.metric.isCount {
+                    // A median of an even number of counts may end in .5; the smallest and largest are counts themselves.
+                    let values: [(column: String, value: Double, whole: Bool)] = [
+                        ("median", summary.median, false), ("min", summary.min, true), ("max", summary.max, true),
+                        ("p90", summary.p90, false),
+                    ]
+                    if let (column, value, _) = values.first(where: { $0.value < 0 || ($0.whole && $0.value.rounded() != $0.value) }) {
+                        throw BenchError.invalidInput(
+                            "\(line): \(key.metric.rawValue)'s \(column) \(formatNumber(value)) is no count (a whole number of 0 or more); is the file damaged?"
+                        )
+                    }
                 }
                 let ratio = (row["ratio_to_floor"] ?? row["ratio_to_raw"]).flatMap(Double.init)
                 contents.rows.append(

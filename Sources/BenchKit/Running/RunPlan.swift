@@ -104,6 +104,10 @@ package struct RunPlan {
             if strategies.contains(where: \.isPeer) { try PeerSupport.check(scenario) }
             used.append(scenario)
             let sizes = request.sizes ?? scenario.sizes[request.profile] ?? []
+            if let largest = sizes.max() {
+                try MemoryBudget.check(
+                    scenario, size: largest, option: request.sizes != nil ? "--sizes" : "the \(request.profile) profile's size")
+            }
             let repetitions = request.repetitions ?? scenario.repetitions[request.profile] ?? 1
             let warmup = request.warmup ?? scenario.warmup[request.profile] ?? 0
             schedules[scenario.name.rawValue] = RunInfo.Schedule(sizes: Set(sizes).sorted(), repetitions: repetitions, warmup: warmup)

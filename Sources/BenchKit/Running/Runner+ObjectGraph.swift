@@ -22,9 +22,13 @@ extension Runner {
         }
         for phase in plan.phases {
             if !phase.store.continues || executor == nil {
-                if let executor { copies.done(changed: executor.store.rowsChanged > 0) }
-                executor?.release()
-                executor = nil
+                if executor != nil {
+                    let changed = executor!.store.rowsChanged > 0
+                    weak var store = executor!.store
+                    executor!.release()
+                    executor = nil
+                    copies.done(changed: changed, closed: store == nil)
+                }
                 let path: String
                 if phase.store == .fresh {
                     // A new file: the first save into a new store checks auto-vacuum, as Core Data's does.
@@ -34,7 +38,10 @@ extension Runner {
                     path = try copies.next { try newCopy(of: repetition.template, listedIn: &paths) }
                 }
                 var storeOptions = request.options
-                if phase.store == .prepared { storeOptions.pageCacheKiB = request.readPageCacheKiB }
+                if phase.store == .prepared {
+                    storeOptions.pageCacheKiB = request.readPageCacheKiB
+                    storeOptions.keepsWriteAheadLogOnClose = true
+                }
                 let store = try PersistentStore(model: plan.model, location: .file(path), options: storeOptions)
                 store.logStatements(into: log ?? statementLog)
                 executor = StepExecutor(store: store)
@@ -124,7 +131,7 @@ extension Runner {
         }
         for phase in repetition.plan.phases {
             if !phase.store.continues || replayer == nil {
-                if let replayer { copies.done(changed: replayer.rowsChanged > 0) }
+                if let replayer { copies.done(changed: replayer.rowsChanged > 0, closed: false) }
                 replayer = nil
                 let path: String
                 if phase.store == .fresh {

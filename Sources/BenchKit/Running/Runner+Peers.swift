@@ -29,7 +29,7 @@ extension Runner {
                 throw BenchError.invalidInput("\(strategy) has no implementation of \(repetition.scenario)'s phase '\(phase.name)'")
             }
             if !phase.store.continues || school == nil {
-                if let school { copies.done(changed: school.rowsChanged > 0) }
+                if let school { copies.done(changed: school.rowsChanged > 0, closed: false) }
                 school?.releaseObjects()
                 school = nil
                 let path: String

@@ -38,6 +38,8 @@ package final class Runner {
     /// For `bench explain`: every statement, and the start and end of each phase.
     package var trace: ((String) -> Void)?
     package var traceLevel = 2
+    /// Whether phases measure memory (`PhaseRecorder.measuresMemory`); `bench explain` does without.
+    package var measuresMemory = true
     /// Trace as Core Data's SQLDebug log writes statements, to diff against a device's log.
     package var traceExact = false
     package var observer: PhaseRecorder.Observer?
@@ -83,6 +85,7 @@ package final class Runner {
     package func run(_ repetition: PlannedRepetition) throws -> [SampleRecord] {
         let scenario = repetition.scenario
         let recorder = PhaseRecorder()
+        recorder.measuresMemory = measuresMemory
         recorder.observer = observer
         recorder.scenario = scenario.name
         do {

@@ -19,7 +19,13 @@ struct DeclaredModel: Sendable {
         case let .string(path):
             let resolved =
                 path.hasPrefix("/") ? path : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
-            let model = try XcodeModel.load(path: resolved)
+            let model: XcodeModel
+            do {
+                model = try XcodeModel.load(path: resolved)
+            } catch let error as ObjectGraphError {
+                // The scenario file names the model: a model it cannot load is a mistake in that file (64).
+                throw BenchError.invalidInput("\(file): field 'model': \(error)")
+            }
             return DeclaredModel(entities: model.entities, notes: model.notes, source: path, path: resolved)
         case let .object(object):
             let xml = try contentsXML(object, file: file)

@@ -137,16 +137,18 @@ package enum ScenarioFile {
     ) throws
         -> (sizes: [Profile: [Int]], repetitions: [Profile: Int], warmup: [Profile: Int])
     {
-        let sizes = try perProfile("sizes", root["sizes"], fail: fail, convert: sizeList) { "an array of positive integers" }
+        let sizes = try perProfile("sizes", root["sizes"], fail: fail, convert: sizeList) {
+            "an array of whole numbers from 1 to 100000000"
+        }
         let repetitions = try perProfile("repetitions", root["repetitions"] ?? .number(5), fail: fail) {
             count(from: $0, minimum: 1)
         } expected: {
-            "a positive integer"
+            "a whole number from 1 to 10000"
         }
         let warmup = try perProfile("warmup", root["warmup"] ?? .number(1), fail: fail) {
             count(from: $0, minimum: 0)
         } expected: {
-            "a non-negative integer"
+            "a whole number from 0 to 10000"
         }
         return (sizes, repetitions, warmup)
     }

@@ -595,7 +595,7 @@ struct StepParser {
 
     private func integer(_ raw: JSONValue, field: String, minimum: Int) throws -> Int {
         guard let number = raw.number, number.rounded() == number, number >= Double(minimum), number <= 1_000_000_000 else {
-            throw fail(field, "expected an integer of at least \(minimum), got \(raw)")
+            throw fail(field, "expected a whole number from \(minimum) to 1000000000, got \(raw)")
         }
         return Int(number)
     }

@@ -23,7 +23,7 @@ package struct RunEvidence: Sendable {
     package static func load(folder: String) throws -> RunEvidence {
         let samples = try SamplesFile.load((folder as NSString).appendingPathComponent("samples.csv")).samples
         let hasStatements = FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent("statements.csv"))
-        let info = try? RunInfo.load((folder as NSString).appendingPathComponent("run.json"))
+        let info = try RunInfo.loadIfPresent(folder: folder)
         return RunEvidence(samples: samples, statements: try StatementsFile.load(folder: folder), info: info, hasStatements: hasStatements)
     }
 

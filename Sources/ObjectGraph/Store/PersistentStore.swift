@@ -27,6 +27,10 @@ public struct StoreOptions: Sendable, Equatable {
     /// `PRAGMA journal_mode` for file stores; Core Data uses WAL.
     public var journalMode: String
 
+    /// Closing does not checkpoint the write-ahead log into the database file (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE): a
+    /// harness that removes the log afterwards has the file as it was before the store wrote, without copying it.
+    public var keepsWriteAheadLogOnClose = false
+
     public init(pageCacheKiB: Int? = nil, synchronous: String = "NORMAL", journalMode: String = "WAL") {
         self.pageCacheKiB = pageCacheKiB
         self.synchronous = synchronous
@@ -135,6 +139,7 @@ public final class PersistentStore {
         if case .file = location {
             try connection.execute("PRAGMA journal_mode = \(options.journalMode)")
         }
+        if options.keepsWriteAheadLogOnClose { _ = csqlite_no_checkpoint_on_close(connection.handle) }
         try connection.execute("PRAGMA synchronous = \(options.synchronous)")
         if let kib = options.pageCacheKiB {
             try connection.execute("PRAGMA cache_size = -\(kib)")

@@ -46,6 +46,14 @@ public struct XcodeModel: Sendable {
     /// version when nil.
     public static func load(path: String, version: String?) throws -> XcodeModel {
         let located = try locate(path, version: version)
+        // A sparse 2.1 GB file crashed FoundationXML's parser (SIGILL): the size is checked before anything is read.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: located.file))?[.size] as? UInt64, size > maximumFileSize {
+            throw ObjectGraphError.xcodeModel(
+                path: located.file,
+                reason:
+                    "\(size) bytes, over the \(maximumFileSize / 1_048_576) MiB a model file may have (Xcode's largest are a few MB); is it a model?"
+            )
+        }
         guard let data = FileManager.default.contents(atPath: located.file) else {
             throw ObjectGraphError.xcodeModel(path: located.file, reason: "the file cannot be read; check the path and its permissions")
         }
@@ -54,6 +62,9 @@ public struct XcodeModel: Sendable {
         model.currentVersion = located.current
         return model
     }
+
+    /// The largest `contents` file read: 64 MiB, ten times a model of thousands of entities.
+    public static let maximumFileSize: UInt64 = 64 * 1_048_576
 
     /// Reads a model from the text of a `contents` file.
     public static func parse(_ data: Data, path: String = "contents", version: String? = nil) throws -> XcodeModel {

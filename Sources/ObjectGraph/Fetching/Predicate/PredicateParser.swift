@@ -155,6 +155,15 @@ struct PredicateParser {
                     "Unable to parse the format string \"\(format)\": BETWEEN needs two bounds, {low, high}")
             }
         }
+        // NSPredicate compiles a MATCHES pattern only when it evaluates; a constant one that cannot compile is refused here.
+        if op == .matches, case let .constant(.string(pattern)) = rhs {
+            do {
+                _ = try NSRegularExpressionCache.expression(pattern, caseInsensitive: options.contains(.caseInsensitive))
+            } catch {
+                throw ObjectGraphError.invalidPredicate(
+                    "Unable to parse the format string \"\(format)\": MATCHES '\(pattern)' is not a regular expression ICU can compile")
+            }
+        }
         let comparison = FetchPredicate.comparison(Comparison(lhs, op, rhs, modifier: modifier, options: options))
         return negated ? .not(comparison) : comparison
     }

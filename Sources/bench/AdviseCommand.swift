@@ -74,7 +74,7 @@ struct AdviseCommand: ParsableCommand {
         print(AdviceReport.text(findings, size: pass.scenarios.map(pass.size(of:)).max() ?? pass.size, threshold: threshold))
         if failOnFindings && !findings.isEmpty {
             FileHandle.standardError.write(
-                Data("bench: \(findings.count) N+1 finding(s) (above); exit 1 as --fail-on-findings asks\n".utf8))
+                Data("bench: \(counted(findings.count, "N+1 finding")) (above); exit 1 as --fail-on-findings asks\n".utf8))
             throw ExitCode(1)
         }
     }

@@ -28,7 +28,7 @@ struct BudgetCommand: ParsableCommand {
         let data = try RunData.load(runFolder)
         let breaches = BudgetFile.check(list, against: data, file: file)
         if breaches.isEmpty {
-            print("\(list.count) budget(s) of \(file): every series within its budget")
+            print("\(counted(list.count, "budget")) of \(file): every series within its budget")
             return
         }
         print(breaches.joined(separator: "\n"))

@@ -51,7 +51,7 @@ struct MergeCommand: ParsableCommand {
         for warning in warnings { warn(warning) }
         let conclusion = try RunPipeline.conclude(merged, scenarios: scenarios, publishing: publishing, seed: info.seed)
         for warning in conclusion.warnings { warn(warning) }
-        print("merged \(shards.count) shard(s), \(merged.samples.count) samples, into \(output)")
+        print("merged \(counted(shards.count, "shard")), \(merged.samples.count) samples, into \(output)")
         let decided = VerdictReport.lines(conclusion.verdicts)
         if !decided.isEmpty { print(decided) }
     }

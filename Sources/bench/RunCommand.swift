@@ -176,7 +176,7 @@ struct RunCommand: ParsableCommand {
             let suite = try GeneratedSuite.scenario(modelPath: model, options: try dataOptions.options(model: model))
             if !quiet {
                 for note in file.adjustments { print("note: \(note)") }
-                print("lint of \(file.heading): \(file.findings.isEmpty ? "no findings" : "\(file.findings.count) finding(s)")")
+                print("lint of \(file.heading): \(file.findings.isEmpty ? "no findings" : counted(file.findings.count, "finding"))")
                 for finding in file.findings { print("  \(finding)") }
                 print("")
             }

@@ -48,7 +48,7 @@ struct LintCommand: ParsableCommand {
             findings = file.findings
         }
         for finding in findings { print(finding) }
-        print(findings.isEmpty ? "no findings" : "\(findings.count) finding(s)")
+        print(findings.isEmpty ? "no findings" : counted(findings.count, "finding"))
         if !findings.isEmpty { throw ExitCode(1) }
     }
 }

@@ -300,7 +300,7 @@ import Testing
             social.output.contains(
                 "\ncost: model: bench run --model looks objects up by identifiers and lists them sorted by dates, and no index covers these 12 attributes: Category.id (find-Category.id), "
             ))
-        #expect(social.output.hasSuffix("6 finding(s)\n"))
+        #expect(social.output.hasSuffix("6 findings\n"))
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -435,7 +435,7 @@ import Testing
         let problem =
             "problem: Note: an index names 'gone', which is not a stored property; the index is skipped: the index is left out, so the fetches it was meant for are measured without it. Fix: name a stored attribute or to-one relationship of the entity in the index, or delete the index."
         #expect(
-            result.output.hasPrefix(note + "\nlint of model \(model): 1 finding(s)\n  " + problem + "\n"), "\(result.output.prefix(600))")
+            result.output.hasPrefix(note + "\nlint of model \(model): 1 finding\n  " + problem + "\n"), "\(result.output.prefix(600))")
         #expect(try String(contentsOf: output.appendingPathComponent("lint.txt"), encoding: .utf8) == note + "\n" + problem + "\n")
     }
 

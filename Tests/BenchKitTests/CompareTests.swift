@@ -193,12 +193,12 @@ import Testing
     @Test func theMarkdownNamesEveryRegression() throws {
         let comparison = try compare(try run(steady), try run(steady.map { $0 * 1.3 }, statements: 23))
         let markdown = ComparisonReport.markdown(comparison, baseline: "Results/baseline", current: "run")
-        #expect(markdown.contains("3 series compared, 2 regression(s), 0 improvement(s)"))
+        #expect(markdown.contains("3 series compared, 2 regressions, 0 improvements"))
         #expect(
             markdown.contains(
                 "| ❌ regression | query | objectgraph | prefetch=off | 1,000 | walk | sql_statements | 21 | 23 | +9.5% | - | exact |"))
         // A blank line before the table, so GitHub renders it as one.
-        #expect(markdown.contains(")\n\n| verdict | scenario |"))
+        #expect(markdown.contains("improvements\n\n| verdict | scenario |"))
     }
 
     /// GitHub's renderer (cmark-gfm, through the cmarkgfm package) shows the Markdown's table as a table with every row.
@@ -586,7 +586,7 @@ import Testing
             "--history", history, "--export", "github-action-benchmark", export,
         ])
         #expect(result.status == 0, "\(result.error)")
-        #expect(result.output == "merged 2 shard(s), 5 samples, into \(output)\n")
+        #expect(result.output == "merged 2 shards, 5 samples, into \(output)\n")
         let entries = try HistoryStore(path: history).entries(
             scenario: "q", metric: .wallMs, strategy: nil, variant: nil, size: nil, phase: nil
         ).entries

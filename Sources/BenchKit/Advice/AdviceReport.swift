@@ -19,7 +19,8 @@ package enum AdviceReport {
             lines.append("  " + finding.line)
         }
         lines.append("")
-        lines.append("\(findings.count) finding(s); statement counts are what Core Data would run where ObjectGraph is faithful to it.")
+        lines.append(
+            "\(counted(findings.count, "finding")); statement counts are what Core Data would run where ObjectGraph is faithful to it.")
         return lines.joined(separator: "\n")
     }
 

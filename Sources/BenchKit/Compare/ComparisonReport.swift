@@ -69,9 +69,9 @@ package enum ComparisonReport {
     ]
 
     private static func headline(_ comparison: Comparison, baseline: String, current: String) -> String {
-        "compare \(baseline) -> \(current): \(comparison.compared) series compared, \(comparison.regressions.count) regression(s), "
+        "compare \(baseline) -> \(current): \(comparison.compared) series compared, \(counted(comparison.regressions.count, "regression")), "
             + (comparison.missing.isEmpty ? "" : "\(comparison.missing.count) missing series, ")
-            + "\(comparison.improvements.count) improvement(s)"
+            + counted(comparison.improvements.count, "improvement")
             + (comparison.options.countersOnly
                 ? " (the counts that transfer to a device\(comparison.options.gateAllocations ? ", and allocations" : ""))" : "")
     }

@@ -100,14 +100,14 @@ extension RunReport {
         if !undecided.isEmpty {
             blocks.append(
                 .paragraph(
-                    "\(undecided.count) claim(s) need a larger run: "
+                    "\(counted(undecided.count, "claim")) \(undecided.count == 1 ? "needs" : "need") a larger run: "
                         + undecided.map { "\($0.claim.id) (`\($0.command ?? "")`)" }.joined(separator: ", ")
                 ))
         }
         if !unmeasured.isEmpty {
             blocks.append(
                 .collapsed(
-                    summary: "\(unmeasured.count) claim(s) about scenarios this run did not measure",
+                    summary: "\(counted(unmeasured.count, "claim")) about scenarios this run did not measure",
                     items: unmeasured.map { "\($0.claim.id): \($0.claim.statement) (`\($0.command ?? "")`)" }))
         }
         if !advice.isEmpty {

@@ -69,7 +69,7 @@ package struct RunReport {
                     ? "95% CI of \(stats.n)" : "range of \(stats.n) (\(Int((1 - pow(2, Double(1 - stats.n))) * 100))%)"
                 interval = "[\(Self.significant(stats.ciLow)), \(Self.significant(stats.ciHigh))] \(coverage)"
             }
-            if let failed = value(.failedSaves), failed > 0 { time = "refused: \(formatNumber(failed)) save(s) (\(time))" }
+            if let failed = value(.failedSaves), failed > 0 { time = "refused: \(counted(Int(failed), "save")) (\(time))" }
             let faults = value(.objectFaults) == nil ? "-" : "\(count(.objectFaults)) / \(count(.relationshipFaults))"
             rows.append([
                 row.key.strategy.rawValue, row.key.variant.isEmpty ? "-" : row.key.variant.description, formatCount(row.key.size),

@@ -33,7 +33,7 @@ package enum RunPipeline {
             if let advice {
                 let phases = Set(advice.map { "\($0.scenario) \($0.strategy) \($0.variant) \($0.phase)" }).count
                 lines.append(
-                    "N+1 advice: \(advice.isEmpty ? "no repeated statement" : "\(advice.count) finding(s) in \(phases) phase(s)") at the size\(adviceSizes.count == 1 ? "" : "s") run, \(adviceSizes.map(formatCount).joined(separator: ", ")) (bench advise \(folder.path) prints them)"
+                    "N+1 advice: \(advice.isEmpty ? "no repeated statement" : "\(counted(advice.count, "finding")) in \(counted(phases, "phase"))") at the size\(adviceSizes.count == 1 ? "" : "s") run, \(adviceSizes.map(formatCount).joined(separator: ", ")) (bench advise \(folder.path) prints them)"
                 )
             }
             lines.append("reports: \(folder.path) (summary.txt: every series; report.html: the page)")

@@ -21,11 +21,13 @@ import Testing
         let error: String
     }
 
-    static func bench(_ arguments: [String]) throws -> Result {
+    /// `bench` with `arguments`, in `folder` (the repository by default), with `environment` added to this process's.
+    static func bench(_ arguments: [String], in folder: URL = root, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
-        process.currentDirectoryURL = root
+        process.currentDirectoryURL = folder
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

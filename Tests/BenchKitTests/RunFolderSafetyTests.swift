@@ -15,24 +15,8 @@ import Testing
         return folder
     }
 
-    /// `bench` with `arguments`, in `folder` (the repository by default), with `environment` added.
     private func bench(_ arguments: [String], in folder: URL = CLI.root, environment: [String: String] = [:]) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
+        try CLI.bench(arguments, in: folder, environment: environment)
     }
 
     private static let tinyRun = [

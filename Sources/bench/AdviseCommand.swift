@@ -48,7 +48,12 @@ struct AdviseCommand: ParsableCommand {
         var pass: AdvicePass
         var summary: [SummaryRow] = []
         if let runFolder {
-            summary = try SummaryFile.load(runFolder).rows
+            let contents = try SummaryFile.load(runFolder)
+            if let unknown = contents.unknown.first {
+                throw BenchError.invalidInput(
+                    "\(runFolder) holds series this bench cannot read (\(unknown): \(unknown.reason)); advise runs of this build")
+            }
+            summary = contents.rows
             let names = summary.map(\.key.scenario).reduce(into: [ScenarioName]()) { if !$0.contains($1) { $0.append($1) } }
             // A folder without run.json (a summary copied alone) advises from the catalog; a damaged one is an error.
             let runJSON = (runFolder as NSString).appendingPathComponent("run.json")

@@ -24,31 +24,40 @@ package struct ShiftInterval: Sendable, Equatable {
         differences.reserveCapacity(a.count * b.count)
         for x in a { for y in b { differences.append(scale == nil ? log(x) - log(y) : x - y) } }
         differences.sort()
-        let count = differences.count
-        let middle = count % 2 == 1 ? differences[count / 2] : (differences[count / 2 - 1] + differences[count / 2]) / 2
         func ratio(_ shift: Double) -> Double { scale.map { 1 + shift / $0 } ?? exp(shift) }
-        self.ratio = ratio(middle)
+        self.ratio = ratio(sortedMedian(differences))
         low = ratio(differences[rank])
-        high = ratio(differences[count - 1 - rank])
+        high = ratio(differences[differences.count - 1 - rank])
         self.coverage = coverage
     }
 
-    /// The 0-based index i of the interval [d(i), d(nm-1-i)] and its coverage 1 - 2·P(U ≤ i): the largest i
-    /// with P(U ≤ i) ≤ (1 - level) / 2 under the exact distribution of U; nil when even P(U = 0) is larger.
+    /// The 0-based index i of the interval [d(i), d(nm-1-i)] and its coverage under the exact distribution of the
+    /// Mann-Whitney U for these sample sizes; nil when even P(U = 0) is larger than the tail.
     static func rank(n1: Int, n2: Int, level: Double) -> (Int, Double)? {
-        let counts = MannWhitney.distribution(n1: n1, n2: n2)
-        let total = counts.reduce(0, +)
-        let tail = (1 - level) / 2
-        var cumulative = 0.0
-        var k = 0
-        for count in counts {
-            cumulative += count / total
-            if cumulative <= tail * (1 + 1e-12) { k += 1 } else { break }
-        }
-        guard k >= 1 else { return nil }
-        let below = counts[0..<k].reduce(0, +) / total
-        return (k - 1, 1 - 2 * below)
+        exactTailRank(MannWhitney.distribution(n1: n1, n2: n2), level: level)
     }
+}
+
+/// The 0-based index i of an interval [d(i), d(N-1-i)] of sorted estimates and its coverage 1 - 2·P(S < i + 1), from
+/// `counts` (how many outcomes give each value 0, 1, ... of a statistic S): the largest i with P(S ≤ i) ≤ (1 - level)
+/// / 2; nil when even P(S = 0) is larger. Shared by the unpaired (Mann-Whitney) and paired (signed-rank) intervals.
+func exactTailRank(_ counts: [Double], level: Double) -> (Int, Double)? {
+    let total = counts.reduce(0, +)
+    let tail = (1 - level) / 2
+    var cumulative = 0.0
+    var k = 0
+    for count in counts {
+        cumulative += count / total
+        if cumulative <= tail * (1 + 1e-12) { k += 1 } else { break }
+    }
+    guard k >= 1 else { return nil }
+    return (k - 1, 1 - 2 * counts[0..<k].reduce(0, +) / total)
+}
+
+/// The middle of sorted values (the mean of the two middle ones for an even count).
+private func sortedMedian(_ sorted: [Double]) -> Double {
+    let count = sorted.count
+    return count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2
 }
 
 /// The ratio of two arms measured in the same rounds (the runner interleaves the repetitions of a scenario's arms,
@@ -73,25 +82,15 @@ package struct PairedShiftInterval: Sendable, Equatable {
         for rank in 1...n {
             for sum in stride(from: counts.count - 1, through: rank, by: -1) { counts[sum] += counts[sum - rank] }
         }
-        let total = counts.reduce(0, +)
-        let tail = (1 - level) / 2
-        var cumulative = 0.0
-        var k = 0
-        for count in counts {
-            cumulative += count / total
-            if cumulative <= tail * (1 + 1e-12) { k += 1 } else { break }
-        }
-        guard k >= 1 else { return nil }
+        guard let (rank, coverage) = exactTailRank(counts, level: level) else { return nil }
         var walsh: [Double] = []
         walsh.reserveCapacity(n * (n + 1) / 2)
         for i in 0..<n { for j in i..<n { walsh.append((differences[i] + differences[j]) / 2) } }
         walsh.sort()
-        let m = walsh.count
-        let middle = m % 2 == 1 ? walsh[m / 2] : (walsh[m / 2 - 1] + walsh[m / 2]) / 2
         func ratio(_ shift: Double) -> Double { scale.map { 1 + shift / $0 } ?? exp(shift) }
-        self.ratio = ratio(middle)
-        low = ratio(walsh[k - 1])
-        high = ratio(walsh[m - k])
-        coverage = 1 - 2 * counts[0..<k].reduce(0, +) / total
+        self.ratio = ratio(sortedMedian(walsh))
+        low = ratio(walsh[rank])
+        high = ratio(walsh[walsh.count - 1 - rank])
+        self.coverage = coverage
     }
 }

@@ -116,6 +116,38 @@ import Testing
             ])
     }
 
+    /// Arms with as many statements are said to run the same SQL only where statements.csv shows the same shapes,
+    /// plans and rows (then the time difference is ObjectGraph's own); an index that changes the plan is other SQL.
+    @Test func aHeadlineSaysWhetherArmsOfEqualCountsRunTheSameSQL() {
+        var samples: [SampleRecord] = []
+        for (variant, time) in [("index=on", 1.0), ("index=off", 600.0)] {
+            let key = SeriesKey.of("pgor", .objectGraph, variant, size: 100, phase: "from-b", metric: .wallMs)
+            samples.append(SampleRecord(key: key, repetition: 1, value: time))
+            samples.append(SampleRecord(key: key.with(.sqlStatements), repetition: 1, value: 1))
+        }
+        func statements(_ variant: String, plan: String) -> PhaseStatements {
+            PhaseStatements(
+                key: .init(scenario: "pgor", variant: Variant(parsing: variant)!, size: 100, phase: "from-b"),
+                fingerprints: [
+                    "SELECT t0.Z_PK FROM ZB t0 WHERE (SELECT COUNT(*) FROM Z_1AS t1 WHERE t1.Z_2BS = t0.Z_PK) = ?": .init(
+                        statements: 1, rows: 10, plan: plan)
+                ])
+        }
+        let other = FirstScreen.render(
+            samples, scenarios: [],
+            statements: [statements("index=on", plan: "SEARCH t1 USING INDEX"), statements("index=off", plan: "SCAN t1")])
+        #expect(
+            other.last
+                == "  from-b: index=on against index=off, both 1 statement, other SQL, plans or rows: 600× faster (1 repetition: no interval) at 100"
+        )
+        let same = FirstScreen.render(
+            samples, scenarios: [], statements: [statements("index=on", plan: "SCAN t1"), statements("index=off", plan: "SCAN t1")])
+        #expect(
+            same.last
+                == "  from-b: index=on against index=off, the same SQL (1 statement), so ObjectGraph's own difference: 600× faster (1 repetition: no interval) at 100"
+        )
+    }
+
     /// A headline's factor never shows an exponent (the smoke run printed "6e+02× faster").
     @Test func factorsAreWrittenAsAPersonReadsThem() {
         #expect(formatFactor(2.345) == "2.3")

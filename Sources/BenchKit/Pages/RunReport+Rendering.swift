@@ -21,16 +21,14 @@ extension RunReport {
             .heading(2, "What this run measured"),
         ]
         let plots = self.plots
+        let work = FirstScreen.work(statements)
         for scenario in orderedScenarios {
             blocks.append(.heading(3, scenario.name.rawValue))
             blocks.append(.paragraph("\(scenario.description) (model: \(scenario.modelSource))"))
             let values = Dictionary(grouping: samples.filter { $0.key.scenario == scenario.name }, by: \.key).mapValues {
                 $0.compactMap(\.value)
             }
-            let measure: Metric = values.keys.contains { $0.metric == .wallMs } ? .wallMs : .instructions
-            if let size = values.keys.filter({ $0.strategy == .objectGraph && $0.metric == measure }).map(\.size).max(),
-                let headline = FirstScreen.headline(scenario.name, size: size, measure: measure, values: values)
-            {
+            if let headline = FirstScreen.headline(scenario.name, values: values, work: work) {
                 blocks.append(.paragraph("At a glance: \(headline)."))
             }
             if let size = largestSize(scenario.name) {

@@ -8,18 +8,21 @@ package struct RunReport {
     package let info: RunInfo
     package let summary: [SummaryRow]
     package let samples: [SampleRecord]
+    /// ObjectGraph's statements per phase (statements.csv): which arms run the same SQL.
+    package let statements: [PhaseStatements]
     package let scenarios: [Scenario]
     package let verdicts: [Verdict]
     package let advice: [QueryFinding]
 
     package init(
-        folder: String, info: RunInfo, summary: [SummaryRow], samples: [SampleRecord], scenarios: [Scenario], verdicts: [Verdict],
-        advice: [QueryFinding]
+        folder: String, info: RunInfo, summary: [SummaryRow], samples: [SampleRecord], statements: [PhaseStatements],
+        scenarios: [Scenario], verdicts: [Verdict], advice: [QueryFinding]
     ) {
         self.folder = folder
         self.info = info
         self.summary = summary
         self.samples = samples
+        self.statements = statements
         self.scenarios = scenarios
         self.verdicts = verdicts
         self.advice = advice

@@ -24,7 +24,7 @@ package enum RunPipeline {
             if verbose {
                 lines.append(SummaryTable.render(folder.summary, scenarios: scenarios, deviceCosts: folder.info.deviceCosts))
             } else {
-                lines += FirstScreen.render(folder.samples, scenarios: scenarios)
+                lines += FirstScreen.render(folder.samples, scenarios: scenarios, statements: folder.statements)
                 lines.append(SummaryTable.fidelity)
             }
             lines += notes.map { "note: \($0)" }
@@ -100,7 +100,8 @@ package enum RunPipeline {
                 advice = findings
             }
             try RunReport(
-                folder: folder.path, info: folder.info, summary: summary, samples: folder.samples, scenarios: scenarios, verdicts: verdicts,
+                folder: folder.path, info: folder.info, summary: summary, samples: folder.samples, statements: folder.statements,
+                scenarios: scenarios, verdicts: verdicts,
                 advice: advice ?? []
             ).write()
             return Conclusion(
@@ -219,7 +220,8 @@ package enum RunPipeline {
         let advicePath = (folder as NSString).appendingPathComponent("advice.json")
         let advice = try FileManager.default.contents(atPath: advicePath).map { try AdviceReport.decode($0, file: advicePath) } ?? []
         let report = RunReport(
-            folder: folder, info: info, summary: SummaryFile.summarize(samples), samples: samples, scenarios: scenarios,
+            folder: folder, info: info, summary: SummaryFile.summarize(samples), samples: samples,
+            statements: try StatementsFile.load(folder: folder), scenarios: scenarios,
             verdicts: verdicts, advice: advice)
         try report.write()
         return (report.markdown, warnings)

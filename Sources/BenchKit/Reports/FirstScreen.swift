@@ -5,7 +5,10 @@ import Foundation
 /// ran the most, and how their times compare, with the interval of the ratio when the repetitions give one. The full
 /// tables go to summary.txt (and to the terminal with --verbose).
 package enum FirstScreen {
-    package static func render(_ samples: [SampleRecord], scenarios: [Scenario]) -> [String] {
+    /// `statements` (ObjectGraph's, from statements.csv) tell arms that run the same SQL, whose time difference is
+    /// ObjectGraph's own, from arms with as many statements but other SQL, plans or rows, whose difference SQLite makes.
+    package static func render(_ samples: [SampleRecord], scenarios: [Scenario], statements: [PhaseStatements] = []) -> [String] {
+        let work = work(statements)
         var values: [SeriesKey: [Double]] = [:]
         for sample in samples { if let value = sample.value { values[sample.key, default: []].append(value) } }
         var order: [ScenarioName] = []
@@ -13,21 +16,39 @@ package enum FirstScreen {
         var lines: [String] = []
         for scenario in order {
             let keys = values.keys.filter { $0.scenario == scenario && $0.strategy == .objectGraph }
-            let measure: Metric = keys.contains { $0.metric == .wallMs } ? .wallMs : .instructions
-            guard let size = keys.filter({ $0.metric == measure }).map(\.size).max() else { continue }
+            guard !keys.isEmpty else { continue }
             let sizes = Set(keys.map(\.size)).sorted()
             let variants = Set(keys.map(\.variant.description)).count
             lines.append(
                 "\(scenario) (\(variants == 1 ? "1 variant" : "\(variants) variants"), size\(sizes.count == 1 ? "" : "s") \(sizes.map(formatCount).joined(separator: ", ")))"
             )
-            if let headline = headline(scenario, size: size, measure: measure, values: values) { lines.append("  " + headline) }
+            if let headline = headline(scenario, values: values, work: work) { lines.append("  " + headline) }
         }
         return lines
     }
 
+    /// The scenario's headline on ObjectGraph at the largest size it timed (or counted instructions at); `work` is
+    /// each phase's SQL by shape (`PhaseStatements.work`).
+    package static func headline(
+        _ scenario: ScenarioName, values: [SeriesKey: [Double]], work: [PhaseStatements.Key: [String: PhaseStatements.Use]]
+    ) -> String? {
+        let keys = values.keys.filter { $0.scenario == scenario && $0.strategy == .objectGraph }
+        let measure: Metric = keys.contains { $0.metric == .wallMs } ? .wallMs : .instructions
+        guard let size = keys.filter({ $0.metric == measure }).map(\.size).max() else { return nil }
+        return headline(scenario, size: size, measure: measure, values: values, work: work)
+    }
+
+    /// Each phase's SQL by shape, for `headline`.
+    package static func work(_ statements: [PhaseStatements]) -> [PhaseStatements.Key: [String: PhaseStatements.Use]] {
+        Dictionary(statements.map { ($0.key, $0.work) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The phase and the two variants differing in one axis whose statements differ most, said in one line: the axis
     /// values that differ, the others in parentheses; without variants, the phase that runs the most statements.
-    static func headline(_ scenario: ScenarioName, size: Int, measure: Metric, values: [SeriesKey: [Double]]) -> String? {
+    static func headline(
+        _ scenario: ScenarioName, size: Int, measure: Metric, values: [SeriesKey: [Double]],
+        work: [PhaseStatements.Key: [String: PhaseStatements.Use]]
+    ) -> String? {
         let rows = values.keys.filter { $0.scenario == scenario && $0.strategy == .objectGraph && $0.size == size && $0.metric == measure }
         func statements(_ key: SeriesKey) -> Double { values[key.with(.sqlStatements)].map(Statistics.median) ?? 0 }
         func differing(_ a: SeriesKey, _ b: SeriesKey) -> [String] {
@@ -69,8 +90,17 @@ package enum FirstScreen {
             }
             if let widest {
                 let axis = differing(widest.fast, widest.slow)[0]
-                return "\(widest.fast.phase): \(axis)=\(widest.fast.variant[axis]!) against \(axis)=\(widest.slow.variant[axis]!), both "
-                    + counted(Int(statements(widest.fast)), "statement") + ": "
+                func phaseWork(_ key: SeriesKey) -> [String: PhaseStatements.Use]? {
+                    work[PhaseStatements.Key(scenario: key.scenario, variant: key.variant, size: key.size, phase: key.phase)]
+                }
+                let count = counted(Int(statements(widest.fast)), "statement")
+                let sql: String
+                switch (phaseWork(widest.fast), phaseWork(widest.slow)) {
+                case let (fast?, slow?) where fast == slow: sql = "the same SQL (\(count)), so ObjectGraph's own difference"
+                case (_?, _?): sql = "both \(count), other SQL, plans or rows"
+                default: sql = "both \(count)"
+                }
+                return "\(widest.fast.phase): \(axis)=\(widest.fast.variant[axis]!) against \(axis)=\(widest.slow.variant[axis]!), \(sql): "
                     + ratio(values[widest.fast] ?? [], values[widest.slow] ?? [], unit: unit) + " at \(formatCount(size))"
                     + refusedNote([widest.fast, widest.slow])
             }

@@ -104,6 +104,11 @@ import Testing
         try #"[{"scenario": "screen", "phase": "walk", "maximun": 2}]"#.write(toFile: file, atomically: true, encoding: .utf8)
         let typo = try CommandLineTests.bench(["budget", run, "--budgets", file])
         #expect(typo.status == 64 && typo.error.contains("unknown key 'maximun' (did you mean 'maximum'?)"))
+        // A budget on ObjectGraph's time would gate this machine, not the app.
+        try #"[{"scenario": "screen", "phase": "walk", "metric": "wall_ms", "maximum": 2}]"#.write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let time = try CommandLineTests.bench(["budget", run, "--budgets", file])
+        #expect(time.status == 64 && time.error.contains("\"metric\": wall_ms is ObjectGraph's on this machine, not what a device does"))
     }
 
     /// run.json keeps the content hashes of each scenario's file and model: compare says which changed.

@@ -63,6 +63,12 @@ package enum BudgetFile {
                 try (object["metric"] as? String).map { name in
                     do { return try Metric.named(name) } catch { throw fail("\(error)") }
                 } ?? .sqlStatements
+            // A budget is a promise about the app: ObjectGraph's time and bytes on this machine are not the device's.
+            guard metric.transfers else {
+                throw fail(
+                    "\"metric\": \(metric.rawValue) is ObjectGraph's on this machine, not what a device does; a budget takes a count that transfers (\(Metric.allCases.filter(\.transfers).map(\.rawValue).joined(separator: ", ")))"
+                )
+            }
             let strategy =
                 try (object["strategy"] as? String).map { name in
                     do { return try Strategy.named(name) } catch { throw fail("\(error)") }

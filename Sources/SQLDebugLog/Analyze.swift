@@ -1,44 +1,62 @@
 import Foundation
 
 extension LogAnalyzer {
-    /// Analyzes the log file at `path`, streaming it in 1 MiB chunks (memory does not grow with the file).
+    /// Analyzes the log file at `path`, streaming it in 1 MiB chunks (memory does not grow with the file); `each`, when
+    /// given, gets every statement as it finishes.
     public static func analyze(
-        path: String, mapping: NameMapping? = nil, options: AnalysisOptions = AnalysisOptions()
+        path: String, mapping: NameMapping? = nil, options: AnalysisOptions = AnalysisOptions(),
+        access: [String: SegmentAccess] = [:], eachStatement each: ((FinishedStatement) -> Void)? = nil
     ) throws -> LogAnalysis {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw LogReadError(path: path, code: errno) }
         defer { close(descriptor) }
-        return try analyze(descriptor: descriptor, path: path, mapping: mapping, options: options)
+        var analyzer = LogAnalyzer(mapping: mapping, options: options, access: access)
+        return try analyzer.read(descriptor: descriptor, path: path, eachStatement: each)
     }
 
     /// Analyzes what `handle` yields until its end (standard input: `FileHandle.standardInput`).
     public static func analyze(
-        handle: FileHandle, mapping: NameMapping? = nil, options: AnalysisOptions = AnalysisOptions()
+        handle: FileHandle, mapping: NameMapping? = nil, options: AnalysisOptions = AnalysisOptions(),
+        access: [String: SegmentAccess] = [:], eachStatement each: ((FinishedStatement) -> Void)? = nil
     ) throws -> LogAnalysis {
-        try analyze(descriptor: handle.fileDescriptor, path: "", mapping: mapping, options: options)
+        var analyzer = LogAnalyzer(mapping: mapping, options: options, access: access)
+        return try analyzer.read(descriptor: handle.fileDescriptor, path: "", eachStatement: each)
     }
 
-    /// Analyzes a log held in a string (tests, small logs).
-    public static func analyze(text: String, mapping: NameMapping? = nil, options: AnalysisOptions = AnalysisOptions()) -> LogAnalysis {
+    /// Analyzes a log held in a string (tests, small logs), UTF-8 as Swift holds it.
+    public static func analyze(
+        text: String, mapping: NameMapping? = nil, options: AnalysisOptions = AnalysisOptions(),
+        access: [String: SegmentAccess] = [:], eachStatement each: ((FinishedStatement) -> Void)? = nil
+    ) -> LogAnalysis {
         var parser = SQLDebugLogParser()
-        var analyzer = LogAnalyzer(mapping: mapping, options: options)
+        var analyzer = LogAnalyzer(mapping: mapping, options: options, access: access)
+        analyzer.keepsFinishedStatements = each != nil
         var bytes = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             bytes += line.utf8.count + 1
             parser.feed(line) { analyzer.consume($0) }
+            if let each, !analyzer.finished.isEmpty { analyzer.takeFinishedStatements().forEach(each) }
         }
         parser.finish { analyzer.consume($0) }
-        return analyzer.finish(parser: parser.statistics, bytesRead: max(0, bytes - 1))
+        let analysis = analyzer.finish(parser: parser.statistics, bytesRead: max(0, bytes - 1))
+        if let each { analyzer.takeFinishedStatements().forEach(each) }
+        return analysis
     }
 
-    static func analyze(descriptor: Int32, path: String, mapping: NameMapping?, options: AnalysisOptions) throws -> LogAnalysis {
+    /// Reads the descriptor to its end into this analyzer, in one pass.
+    mutating func read(descriptor: Int32, path: String, eachStatement each: ((FinishedStatement) -> Void)?) throws -> LogAnalysis {
         var parser = SQLDebugLogParser()
-        var analyzer = LogAnalyzer(mapping: mapping, options: options)
-        let bytes = try LineReader(descriptor: descriptor, path: path).forEachLine { line, cut in
-            parser.feed(bytes: line, cut: cut) { analyzer.consume($0) }
+        keepsFinishedStatements = each != nil
+        let (bytes, encoding) = try LineReader(descriptor: descriptor, path: path).forEachLine { line, cut in
+            parser.feed(bytes: line, cut: cut) { self.consume($0) }
+            if let each, !self.finished.isEmpty { self.takeFinishedStatements().forEach(each) }
         }
-        parser.finish { analyzer.consume($0) }
-        return analyzer.finish(parser: parser.statistics, bytesRead: bytes)
+        parser.finish { consume($0) }
+        var statistics = parser.statistics
+        statistics.encoding = encoding
+        let analysis = finish(parser: statistics, bytesRead: bytes)
+        if let each { takeFinishedStatements().forEach(each) }
+        return analysis
     }
 }
 
@@ -58,11 +76,13 @@ extension SQLDebugLogParser {
 
     static func parse(descriptor: Int32, path: String, _ body: (LogEvent) -> Void) throws -> ParserStatistics {
         var parser = SQLDebugLogParser()
-        _ = try LineReader(descriptor: descriptor, path: path).forEachLine { line, cut in
+        let (_, encoding) = try LineReader(descriptor: descriptor, path: path).forEachLine { line, cut in
             parser.feed(bytes: line, cut: cut, body)
         }
         parser.finish(body)
-        return parser.statistics
+        var statistics = parser.statistics
+        statistics.encoding = encoding
+        return statistics
     }
 }
 

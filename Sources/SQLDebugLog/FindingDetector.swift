@@ -1,247 +1,257 @@
-/// Finds the patterns worth changing in one segment: N+1 fetches, fault chains, to-many faults per object,
-/// large unbatched fetches, saves in a loop, and filters or sorts on unindexed columns. Bookkeeping statements
-/// (store-opening probes, pragmas, primary-key reservation) are never findings.
+/// Finds the patterns worth changing in one segment: to-many faults per owner, to-one faults per object, fetched
+/// objects faulted one by one, a walk through a to-many to find one member, a fetch or count per object, small
+/// batches, large unbatched fetches, saves in a loop, filters and sorts on unindexed columns, and (where a
+/// declared access says what the screen reads) counts through faults, unused prefetches and oversized batches.
+/// Bookkeeping statements (store-opening probes, pragmas, primary-key reservation) are never findings.
 ///
-/// Savings are in the log's own milliseconds: the repeated statements' measured times minus an estimate of the
-/// replacement. A statement replacing N repeats is estimated at the slowest of them (one query reading every
+/// The same rules run on a device's log (`bench log`) and on ObjectGraph's exact trace of a scenario's phase
+/// (`bench advise`, `bench explain`): both are SQLDebug text, read by the same parser and analyzer.
+///
+/// Savings are in statements (what transfers to a device) and in the log's own milliseconds: the repeated
+/// statements' measured times minus an estimate of the replacement, the slowest of them (one query reading every
 /// owner's rows costs about what the largest single one did, plus per-row work the log cannot separate).
 struct FindingDetector {
     let options: AnalysisOptions
-    let accumulator: SegmentAccumulator
+    let segment: SegmentAccumulator
     let analyzer: LogAnalyzer
+    let access: SegmentAccess?
 
-    func findings(names: inout NameResolver) -> [LogFinding] {
-        var result: [LogFinding] = []
-        let ordered = accumulator.fingerprints.values.sorted { ($0.count, $1.firstLine) > ($1.count, $0.firstLine) }
+    var threshold: Int { options.repeatThreshold }
+    var model: ModelGraph { analyzer.model }
+    var statements: Int { segment.counters.sqlStatements }
+
+    /// State one pass over a segment's fingerprints carries from finding to finding.
+    struct Pass {
+        /// Entities whose faults a to-many finding already explains (its members').
+        var explained = Set<String>()
+        /// Key paths a to-one finding already advised prefetching (`Order account`).
+        var prefetchAdvised = Set<String>()
+        /// Properties an unindexed finding already named.
+        var unindexed = Set<String>()
+        var findings: [Finding] = []
+    }
+
+    func findings(names: inout NameResolver) -> [Finding] {
+        var pass = Pass()
+        // To-many faults first: the object faults of their members are part of the same pattern.
+        let ordered = segment.fingerprints.values.filter { $0.id < LogAnalyzer.maximumFingerprints }
+            .sorted { (Self.rank($0.role), $0.firstLine, $0.id) < (Self.rank($1.role), $1.firstLine, $1.id) }
         for fingerprint in ordered {
             let shape = analyzer.fingerprintShapes[fingerprint.id]
             guard !shape.isBookkeeping else { continue }
             let text = analyzer.fingerprintTexts[fingerprint.id]
-            result += repeats(fingerprint, shape: shape, text: text, names: &names)
-            if let large = largeFetch(fingerprint, shape: shape, text: text, names: &names) { result.append(large) }
-            result += unindexed(fingerprint, shape: shape, text: text, names: &names)
+            toManyFaults(fingerprint, shape: shape, text: text, names: &names, pass: &pass)
+            objectFaults(fingerprint, shape: shape, text: text, names: &names, pass: &pass)
+            repeatedFetches(fingerprint, shape: shape, text: text, names: &names, pass: &pass)
+            smallBatches(fingerprint, shape: shape, text: text, names: &names, pass: &pass)
+            largeFetch(fingerprint, shape: shape, text: text, names: &names, pass: &pass)
+            unindexed(fingerprint, shape: shape, text: text, names: &names, pass: &pass)
         }
-        if let saves = saveInLoop(names: &names) { result.append(saves) }
-        return result
+        saveInLoop(names: &names, pass: &pass)
+        if let access { declared(access, names: &names, pass: &pass) }
+        return pass.findings
     }
 
-    private func finding(
-        _ pattern: LogFinding.Pattern, _ fingerprint: FingerprintAccumulator, text: String, repeats: Int,
-        entity: ResolvedName?, relationship: ResolvedName?, fix: String, summary: String,
-        replaceWithOne: Bool = true
-    ) -> LogFinding {
-        let measured = fingerprint.runTimes.total * 1000
-        let replacement = replaceWithOne ? fingerprint.runTimes.maximum * 1000 : nil
-        return LogFinding(
-            pattern: pattern, segment: accumulator.name, fingerprint: text, repeats: repeats, entity: entity,
-            relationship: relationship, fix: fix, statementsSaved: replaceWithOne ? max(0, fingerprint.count - 1) : nil,
-            measuredMilliseconds: measured, replacementMilliseconds: replacement,
-            millisecondsSaved: replacement.map { max(0, measured - $0) }, summary: summary)
+    /// To-many faults before the rest, object faults last.
+    static func rank(_ role: StatementRole) -> Int {
+        switch role {
+        case .toManyFault: return 0
+        case .objectFault: return 2
+        default: return 1
+        }
     }
 
-    /// To-many faults, object faults and fetches repeated more than the threshold.
-    private func repeats(
-        _ fingerprint: FingerprintAccumulator, shape: StatementShape, text: String,
-        names: inout NameResolver
-    ) -> [LogFinding] {
-        let threshold = options.repeatThreshold
-        var found: [LogFinding] = []
-        let toMany = fingerprint.count(of: .toManyFault)
-        if toMany > threshold {
-            let relationship = fingerprint.mainLabel.map { ResolvedName(name: $0, inferred: false) } ?? names.toManyRelationship(of: shape)
-            let parts = (relationship?.name ?? "").split(separator: ".", maxSplits: 1).map(String.init)
-            let owner = parts.count == 2 ? parts[0] : "the owners"
-            let fix: String
-            if parts.count == 2, relationship?.inferred == false {
-                let key = parts[1]
-                fix =
-                    "add relationshipKeyPathsForPrefetching [\"\(key)\"] to the fetch of \(owner): one query reads every owner's "
-                    + "members (\(toMany) statements → 1); if only the number of members is shown, a derived attribute "
-                    + "\(key)Count = \(key).@count reads none"
-            } else {
-                fix =
-                    "prefetch this to-many relationship (\(relationship?.name ?? "?"), name inferred from the Z names) with "
-                    + "relationshipKeyPathsForPrefetching on the fetch of its owners: one query for every owner's members "
-                    + "(\(toMany) statements → 1); if only their number is shown, a derived @count attribute reads none"
-            }
-            found.append(
-                finding(
-                    .toManyFaultPerObject, fingerprint, text: text, repeats: toMany,
-                    entity: ResolvedName(name: owner, inferred: relationship?.inferred ?? true), relationship: relationship,
-                    fix: fix, summary: "\(toMany) × to-many fault \(relationship?.name ?? "") per owner"))
-        }
-        let faults = fingerprint.count(of: .objectFault)
-        if faults > threshold {
-            let entity =
-                fingerprint.mainLabel.map { ResolvedName(name: $0, inferred: false) }
-                ?? shape.tables.first.map { names.entity(forTable: $0) }
-            let entityName = entity?.name ?? "the objects"
-            var fix = "fetch the \(entityName) objects together, one fetch with predicate SELF IN %@ (\(faults) faults → 1 statement)"
-            var relationship: ResolvedName?
-            if let toMany = toManyLeadingTo(table: shape.tables.first) {
-                // The faulted objects are members a to-many fault listed: prefetching it also fetches their rows.
-                relationship = ResolvedName(name: toMany, inferred: false)
-                let parts = toMany.split(separator: ".", maxSplits: 1).map(String.init)
-                if parts.count == 2 {
-                    fix =
-                        "add relationshipKeyPathsForPrefetching [\"\(parts[1])\"] to the fetch of \(parts[0]): the members the to-many "
-                        + "fault \(toMany) listed come with their rows (none of the \(faults) faults runs a statement); or " + fix
-                }
-            } else if let owner = ownerLeadingTo(table: shape.tables.first, names: &names) {
-                relationship = owner.relationship
-                fix =
-                    "add relationshipKeyPathsForPrefetching [\"\(owner.keyPath)\"] to the fetch of \(owner.entity.name): one query "
-                    + "fulfils every \(entityName) (\(faults) faults → 1 statement); or " + fix
-            }
-            found.append(
-                finding(
-                    .faultChain, fingerprint, text: text, repeats: faults, entity: entity, relationship: relationship,
-                    fix: fix, summary: "\(faults) × object fault of \(entityName), one by one"))
-        }
+    func finding(
+        _ rule: FindingRule, _ subject: FindingSubject, inferred: Bool, statement: String, repeats: Int, after: Int?,
+        summary: String, fix: String, milliseconds: MillisecondSaving?, severity: FindingSeverity? = nil
+    ) -> Finding {
+        Finding(
+            rule: rule, subject: subject, namesInferred: inferred, segment: segment.name, statement: statement, repeats: repeats,
+            statements: statements, statementsAfter: after.map { max(1, $0) }, summary: summary, fix: fix,
+            milliseconds: milliseconds, severity: severity)
+    }
+
+    /// The repeated statements' time against the slowest of them: what one statement replacing them would take.
+    func replacedByOne(_ fingerprint: FingerprintAccumulator) -> MillisecondSaving {
+        MillisecondSaving(measured: fingerprint.runTimes.total * 1000, replacement: fingerprint.runTimes.maximum * 1000)
+    }
+
+    // MARK: Fetches
+
+    /// A fetch repeated more than the threshold: per object with different values, the same values every time, or
+    /// a count per object.
+    func repeatedFetches(
+        _ fingerprint: FingerprintAccumulator, shape: StatementShape, text: String, names: inout NameResolver, pass: inout Pass
+    ) {
         let fetches = fingerprint.count(of: .fetch) + fingerprint.count(of: .unknown)
-        if fetches > threshold, shape.kind == .select {
-            let entity = shape.tables.first.map { names.entity(forTable: $0) }
-            let column = shape.ownerColumn ?? shape.filterColumns.first
-            let property = column.map { names.property($0) }
-            let sameValues = fingerprint.runsWithBinds > 1 && fingerprint.bindHashes.count <= 1
-            if sameValues {
-                let fix =
-                    "the same fetch ran \(fetches) times with the same values: keep its result (or an "
-                    + "NSFetchedResultsController) instead of fetching again"
-                found.append(
-                    finding(
-                        .repeatedQuery, fingerprint, text: text, repeats: fetches, entity: entity, relationship: property,
-                        fix: fix, summary: "\(fetches) × the same fetch of \(entity?.name ?? "?") with the same values"))
-            } else {
-                let key = property.map { String($0.name.split(separator: ".").last ?? "") } ?? "key"
-                let fix =
-                    "fetch once for every value: predicate \(key) IN %@ with all the values, or prefetch the "
-                    + "relationship (relationshipKeyPathsForPrefetching) on the fetch of the owners (\(fetches) statements → 1)"
-                let values =
-                    fingerprint.runsWithBinds > 0 ? "\(fingerprint.bindHashes.count) different values" : "values not logged (SQLDebug 1)"
-                found.append(
-                    finding(
-                        .nPlusOne, fingerprint, text: text, repeats: fetches, entity: entity, relationship: property,
-                        fix: fix, summary: "\(fetches) × one fetch of \(entity?.name ?? "?") per owner (\(values))"))
-            }
+        guard fetches > threshold, shape.kind == .select, let table = shape.tables.first else { return }
+        let entity = names.entity(forTable: table)
+        let subject = FindingSubject.entity(entity.name, members: [])
+        let after = statements - fetches + 1
+        if shape.isCount {
+            pass.findings.append(
+                finding(
+                    .countPerObject, subject, inferred: entity.inferred, statement: text, repeats: fetches, after: after,
+                    summary: "a count request of \(entity.name) per object",
+                    fix: "a derived @count attribute on the owner, or one fetch grouped in memory",
+                    milliseconds: replacedByOne(fingerprint)))
+            return
         }
-        return found
+        let column = shape.ownerColumn ?? shape.filterColumns.first { !$0.column.hasPrefix("Z_") } ?? shape.filterColumns.first
+        let property = column.map { names.property($0) }
+        if fingerprint.runsWithBinds > 1 && fingerprint.distinctBindings <= 1 {
+            pass.findings.append(
+                finding(
+                    .repeatedFetch, subject, inferred: entity.inferred, statement: text, repeats: fetches, after: after,
+                    summary: "the same fetch of \(entity.name) with the same values, again and again",
+                    fix: "keep its result (or an NSFetchedResultsController) instead of fetching again",
+                    milliseconds: replacedByOne(fingerprint)))
+            return
+        }
+        let key = property.map { String($0.name.split(separator: ".").last ?? "") }
+        let values =
+            fingerprint.runsWithBinds > 0
+            ? "\(fingerprint.distinctBindings)\(fingerprint.distinctBindings >= FingerprintAccumulator.bindingsCounted ? "+" : "") different values"
+            : "values not logged (SQLDebug 1)"
+        pass.findings.append(
+            finding(
+                .fetchPerObject, subject, inferred: entity.inferred || property?.inferred == true, statement: text, repeats: fetches,
+                after: after, summary: "a fetch request of \(entity.name) per object (\(values))",
+                fix: "one fetch with "
+                    + (key.map { "predicate \($0) IN %@ over all the values" } ?? "an IN predicate over all their keys")
+                    + ", grouped in memory (what prefetching does for a relationship)",
+                milliseconds: replacedByOne(fingerprint)))
     }
 
-    /// A fetch that read at least `largeFetchRows` rows in one statement without fetchBatchSize.
-    private func largeFetch(
-        _ fingerprint: FingerprintAccumulator, shape: StatementShape, text: String,
-        names: inout NameResolver
-    ) -> LogFinding? {
+    /// More batches of one batched fetch than the threshold.
+    func smallBatches(
+        _ fingerprint: FingerprintAccumulator, shape: StatementShape, text: String, names: inout NameResolver, pass: inout Pass
+    ) {
+        let batches = fingerprint.count(of: .batch)
+        guard batches > threshold, let table = shape.tables.first else { return }
+        let entity = names.entity(forTable: table)
+        let size = shape.limit ?? fingerprint.firstRows ?? 0
+        let rows = fingerprint.estimatedRows
+        pass.findings.append(
+            finding(
+                .smallBatches, .entity(entity.name, members: []), inferred: entity.inferred, statement: text, repeats: batches,
+                after: statements - batches + 1, summary: "\(entity.name) fetched in small batches",
+                fix:
+                    "fetchBatchSize \(Finding.count(size)) loaded \(Finding.count(rows)) rows in \(Finding.count(batches)) batches: to read "
+                    + "every row, no batching (fetchBatchSize 0); batching pays for the first screen of a long list",
+                milliseconds: replacedByOne(fingerprint)))
+    }
+
+    /// A fetch that read at least `largeFetchRows` rows in one statement without fetchBatchSize; not where a
+    /// declared access reads every row (then batching only adds statements).
+    func largeFetch(
+        _ fingerprint: FingerprintAccumulator, shape: StatementShape, text: String, names: inout NameResolver, pass: inout Pass
+    ) {
         guard shape.kind == .select, fingerprint.count(of: .fetch) > 0, fingerprint.maxRows >= options.largeFetchRows,
-            !shape.isIDOnly, !shape.isBatch, shape.limit == nil, !shape.isCount
-        else { return nil }
-        let entity = shape.tables.first.map { names.entity(forTable: $0) }
+            !shape.isIDOnly, !shape.isBatch, shape.limit == nil, !shape.isCount, let table = shape.tables.first
+        else { return }
+        let entity = names.entity(forTable: table)
+        if access?.readsEveryRow(of: entity.name) == true { return }
         let batch = options.suggestedBatchSize
         let measured = fingerprint.maxRowsSeconds * 1000
-        let replacement = measured * Double(batch) / Double(max(1, fingerprint.maxRows))
-        let fix =
-            "set fetchBatchSize = \(batch) on this fetch of \(entity?.name ?? "?"): Core Data then fetches the "
-            + "\(fingerprint.maxRows) object IDs first and their rows \(batch) at a time as they are used"
-        return LogFinding(
-            pattern: .largeUnbatchedFetch, segment: accumulator.name, fingerprint: text, repeats: fingerprint.count(of: .fetch),
-            entity: entity, relationship: nil, fix: fix, statementsSaved: 0, measuredMilliseconds: measured,
-            replacementMilliseconds: replacement, millisecondsSaved: max(0, measured - replacement),
-            summary:
-                "one fetch read \(fingerprint.maxRows) rows of \(entity?.name ?? "?") at once (saving if only the first batch is read; "
-                + "each batch read later adds one statement)")
+        pass.findings.append(
+            finding(
+                .largeUnbatchedFetch, .entity(entity.name, members: []), inferred: entity.inferred, statement: text,
+                repeats: fingerprint.count(of: .fetch), after: nil,
+                summary: "one fetch read \(Finding.count(fingerprint.maxRows)) rows of \(entity.name) at once",
+                fix: "if the screen shows only the first rows, set fetchBatchSize = \(batch) on this fetch: Core Data then fetches "
+                    + "the \(Finding.count(fingerprint.maxRows)) object IDs first and their rows \(batch) at a time as they are used "
+                    + "(each batch read adds one statement)",
+                milliseconds: MillisecondSaving(
+                    measured: measured, replacement: measured * Double(batch) / Double(max(1, fingerprint.maxRows)))))
     }
 
-    /// Filters and sorts on columns the caller's mapping says have no index, or that SQLite's plan scans or sorts.
-    private func unindexed(
-        _ fingerprint: FingerprintAccumulator, shape: StatementShape, text: String,
-        names: inout NameResolver
-    ) -> [LogFinding] {
+    /// Filters and sorts on columns the model says have no index, or that SQLite's plan scans or sorts: one finding
+    /// per property and kind in a segment.
+    func unindexed(
+        _ fingerprint: FingerprintAccumulator, shape: StatementShape, text: String, names: inout NameResolver, pass: inout Pass
+    ) {
         let runs = fingerprint.count(of: .fetch) + fingerprint.count(of: .unknown)
-        guard shape.kind == .select, runs > 0 else { return [] }
+        guard shape.kind == .select, runs > 0 else { return }
         let plan = analyzer.planFlags[fingerprint.id] ?? PlanFlags()
-        var found: [LogFinding] = []
         let interesting: (TableColumn) -> Bool = { !$0.column.hasPrefix("Z_") && !$0.column.isEmpty }
-        var planUsed = false
-        for column in shape.filterColumns where interesting(column) {
-            let indexed = names.isIndexed(column)
-            guard indexed == false || (indexed == nil && plan.scansFilteredTable && !planUsed) else { continue }
-            planUsed = planUsed || indexed == nil
-            let property = names.property(column)
-            found.append(
-                finding(
-                    .unindexedFilter, fingerprint, text: text, repeats: runs, entity: names.entity(forTable: column.table),
-                    relationship: property,
-                    fix: "add a fetch index on \(property.name) (the entity's Indexes in the Xcode model): \(runs) fetches filter on it",
-                    summary: "\(runs) × filter on unindexed \(property.name)", replaceWithOne: false))
+        for (rule, columns, planSays) in [
+            (FindingRule.unindexedFilter, shape.comparedColumns, plan.scansFilteredTable),
+            (.unindexedSort, shape.sortColumns, plan.sortsWithTemporaryTree),
+        ] {
+            var planUsed = false
+            for column in columns where interesting(column) {
+                let indexed = names.isIndexed(column)
+                guard indexed == false || (indexed == nil && planSays && !planUsed) else { continue }
+                planUsed = planUsed || indexed == nil
+                let property = names.property(column)
+                guard pass.unindexed.insert("\(rule.rawValue) \(property.name)").inserted else { continue }
+                let parts = property.name.split(separator: ".", maxSplits: 1).map(String.init)
+                let subject = FindingSubject.property(entity: parts.first ?? "?", name: parts.count > 1 ? parts[1] : "?")
+                let evidence =
+                    indexed == nil
+                    ? "SQLite's query plan " + (rule == .unindexedFilter ? "scans the table" : "sorts in a temporary B-tree")
+                    : "no index in the model"
+                let severity: FindingSeverity = indexed == nil || runs > threshold ? .risk : .suggestion
+                pass.findings.append(
+                    finding(
+                        rule, subject, inferred: property.inferred, statement: text, repeats: runs, after: nil,
+                        summary: "\(rule == .unindexedFilter ? "filter" : "sort") on unindexed \(property.name) (\(evidence))",
+                        fix: rule == .unindexedFilter
+                            ? "add a fetch index on \(property.name) (the entity's Indexes in the Xcode model)"
+                            : "add a fetch index on \(property.name) so that SQLite reads the rows in order instead of sorting them",
+                        milliseconds: nil, severity: severity))
+            }
         }
-        planUsed = false
-        for column in shape.sortColumns where interesting(column) {
-            let indexed = names.isIndexed(column)
-            guard indexed == false || (indexed == nil && plan.sortsWithTemporaryTree && !planUsed) else { continue }
-            planUsed = planUsed || indexed == nil
-            let property = names.property(column)
-            found.append(
-                finding(
-                    .unindexedSort, fingerprint, text: text, repeats: runs, entity: names.entity(forTable: column.table),
-                    relationship: property,
-                    fix: "add a fetch index on \(property.name) so that SQLite reads the rows in order instead of sorting them",
-                    summary: "\(runs) × sort on unindexed \(property.name)", replaceWithOne: false))
-        }
-        return found
     }
+
+    // MARK: Saves
 
     /// More small saves than the threshold in one segment.
-    private func saveInLoop(names: inout NameResolver) -> LogFinding? {
-        let saves = accumulator.saves
-        guard saves.smallSaves > options.repeatThreshold else { return nil }
-        let main = accumulator.smallSaveWrites.max { ($0.value, $1.key) < ($1.value, $0.key) }
-        let text = main.map { analyzer.fingerprintTexts[$0.key] } ?? ""
+    func saveInLoop(names: inout NameResolver, pass: inout Pass) {
+        let saves = segment.saves
+        guard saves.smallSaves > threshold else { return }
+        let main = segment.smallSaveWrites.max { ($0.value, $1.key) < ($1.value, $0.key) }
         let entity = main.flatMap { analyzer.fingerprintShapes[$0.key].tables.first }.map { names.entity(forTable: $0) }
         let share = Double(saves.smallSaves - 1) / Double(saves.smallSaves)
-        let statements = Int((Double(saves.smallSaveOverheadStatements) * share).rounded())
+        let overhead = Int((Double(saves.smallSaveOverheadStatements) * share).rounded())
         let saved = saves.smallSaveOverheadMilliseconds * share
-        return LogFinding(
-            pattern: .saveInLoop, segment: accumulator.name, fingerprint: text, repeats: saves.smallSaves, entity: entity,
-            relationship: nil,
-            fix: "save once after the loop (or every few hundred objects) instead of \(saves.smallSaves) saves of at most "
-                + "\(options.smallSaveRows) rows; for an import, NSBatchInsertRequest writes without a context",
-            statementsSaved: statements, measuredMilliseconds: saves.smallSaveOverheadMilliseconds,
-            replacementMilliseconds: saves.smallSaveOverheadMilliseconds - saved, millisecondsSaved: saved,
-            summary: "\(saves.smallSaves) small saves (transactions of at most \(options.smallSaveRows) row writes)")
+        pass.findings.append(
+            finding(
+                .saveInLoop, entity.map { .entity($0.name, members: []) } ?? .none, inferred: entity?.inferred ?? false,
+                statement: "", repeats: saves.smallSaves, after: statements - overhead,
+                summary: "\(Finding.count(saves.smallSaves)) small saves (transactions of at most \(options.smallSaveRows) row writes)",
+                fix: "save once after the loop (or every few hundred objects) instead of \(Finding.count(saves.smallSaves)) saves; "
+                    + "for an import, NSBatchInsertRequest writes without a context",
+                milliseconds: MillisecondSaving(
+                    measured: saves.smallSaveOverheadMilliseconds, replacement: saves.smallSaveOverheadMilliseconds - saved)))
     }
 
-    /// The to-many relationship (named by its fault annotations) whose members live in `table`.
-    private func toManyLeadingTo(table: String?) -> String? {
-        guard let table else { return nil }
-        var best: (String, Int)?
-        for (id, other) in accumulator.fingerprints where other.count(of: .toManyFault) > 0 {
-            let shape = analyzer.fingerprintShapes[id]
-            let member = shape.joinTable?.memberTable ?? shape.ownerColumn?.table
-            guard member == table, let label = other.mainLabel else { continue }
-            let count = other.count(of: .toManyFault)
-            if best == nil || count > best?.1 ?? 0 { best = (label, count) }
-        }
-        return best?.0
-    }
+    // MARK: Declared access
 
-    /// A fetched entity with a to-one column named after `table`'s entity (`ZSTUDENT.ZADDRESS` leads to `ZADDRESS`).
-    private func ownerLeadingTo(
-        table: String?, names: inout NameResolver
-    ) -> (entity: ResolvedName, keyPath: String, relationship: ResolvedName)? {
-        guard let table, table.hasPrefix("Z"), !table.hasPrefix("Z_") else { return nil }
-        let needle = "t0.\(table)"
-        for (id, other) in accumulator.fingerprints where other.count(of: .fetch) > 0 {
-            let shape = analyzer.fingerprintShapes[id]
-            guard let ownerTable = shape.tables.first, ownerTable != table else { continue }
-            let text = analyzer.fingerprintTexts[id]
-            guard let from = text.firstRange(of: " FROM ") else { continue }
-            let selectList = text[..<from.lowerBound]
-            guard selectList.contains(needle + ",") || selectList.hasSuffix(needle) else { continue }
-            let property = names.property(TableColumn(table: ownerTable, column: table))
-            let keyPath = String(property.name.split(separator: ".").last ?? "").lowercased()
-            return (names.entity(forTable: ownerTable), keyPath, property)
+    /// What a declared access allows: prefetches no read uses, batches far above the rows read.
+    func declared(_ access: SegmentAccess, names: inout NameResolver, pass: inout Pass) {
+        for fetch in access.fetches {
+            for keyPath in fetch.prefetch where !fetch.reads.contains(where: { $0 == keyPath || $0.hasPrefix(keyPath + ".") }) {
+                let prefetched = segment.prefetches[keyPath] ?? PrefetchUse()
+                pass.findings.append(
+                    finding(
+                        .unusedPrefetch, .keyPath(entity: fetch.entity, path: keyPath), inferred: false,
+                        statement: prefetched.statement.map { analyzer.fingerprintTexts[$0] } ?? "", repeats: prefetched.statements,
+                        after: statements - prefetched.statements, summary: "prefetch of \(fetch.entity).\(keyPath) never read",
+                        fix: "drop \"\(keyPath)\" from relationshipKeyPathsForPrefetching: no read of this screen uses its "
+                            + "\(Finding.count(prefetched.rows)) rows",
+                        milliseconds: nil))
+            }
+            if fetch.batchSize > 0, let first = fetch.first, fetch.batchSize > 4 * max(first, 1) {
+                pass.findings.append(
+                    finding(
+                        .oversizedBatch, .entity(fetch.entity, members: []), inferred: false, statement: "", repeats: 0, after: nil,
+                        summary: "batches of \(fetch.entity) far larger than the rows read",
+                        fix: "fetchBatchSize \(fetch.batchSize) loads \(fetch.batchSize) rows for the \(first) read: about twice the "
+                            + "rows on screen (\(2 * first)) is enough (objc.io)",
+                        milliseconds: nil))
+            }
         }
-        return nil
     }
 }

@@ -14,7 +14,7 @@ public struct FingerprintStats: Sendable, Equatable, Codable {
     public var rowsRead: Int
     /// The most rows one run returned.
     public var maxRows: Int
-    /// Distinct sets of bound values seen (counted up to 1,000); 0 when the log shows no binds (SQLDebug 1).
+    /// Distinct sets of bound values seen (counted up to 64); 0 when the log shows no binds (SQLDebug 1).
     public var distinctBindings: Int
     /// `sql connection fetch time` of its runs.
     public var connectionTime: TimeStats
@@ -38,23 +38,36 @@ public struct FingerprintStats: Sendable, Equatable, Codable {
 
 /// Accumulates one fingerprint's runs within one segment.
 struct FingerprintAccumulator: Sendable {
+    /// Distinct sets of bound values told apart per fingerprint: enough to tell one value from many.
+    static let bindingsCounted = 64
+
     let id: Int
     var count = 0
+    /// Rows the log reported for its runs.
     var rows = 0
+    /// Rows with what the log does not report but the statement's form gives (a batch: what is left of its ID fetch).
+    var estimatedRows = 0
     var maxRows = 0
     var maxRowsSeconds: Double = 0
-    var roles = [Int](repeating: 0, count: StatementRole.allCases.count)
+    /// Rows of its first run (reported or estimated), nil before one.
+    var firstRows: Int?
+    var roles = RoleCounts()
     var connection = TimeHistogram()
     var execution = TimeHistogram()
     var totals = TimeHistogram()
     /// Per run: the best time the log gives (total, else connection, else execution).
     var runTimes = TimeHistogram()
-    var bindHashes = Set<Int>()
+    var bindHashes: [Int] = []
     var runsWithBinds = 0
     var firstLine: Int
-    /// What the annotations named: the relationship of a to-many fault (`Class.students`), the entity of an
-    /// object fault, a prefetch key path.
-    var labels: [String: Int] = [:]
+    /// What the annotations named, per role: the relationship of a to-many fault (`Class.students`), the entity of
+    /// an object fault, a prefetch's key path.
+    var labels: [Label: Int] = [:]
+
+    struct Label: Hashable, Sendable {
+        var role: StatementRole
+        var text: String
+    }
 
     init(id: Int, firstLine: Int) {
         self.id = id
@@ -64,49 +77,117 @@ struct FingerprintAccumulator: Sendable {
     mutating func add(_ run: StatementRun) {
         count += 1
         rows += run.rows
+        let estimated = run.rowsReported ? run.rows : run.estimatedRows ?? 0
+        estimatedRows += estimated
+        if firstRows == nil { firstRows = estimated }
         if run.rows > maxRows {
             maxRows = run.rows
             maxRowsSeconds = run.bestSeconds ?? 0
         }
-        if let index = StatementRole.allCases.firstIndex(of: run.role) { roles[index] += 1 }
+        roles[run.role] += 1
         if let seconds = run.connectionSeconds { connection.add(seconds) }
         if let seconds = run.executionSeconds { execution.add(seconds) }
         if let seconds = run.totalSeconds, !run.nested { totals.add(seconds) }
         runTimes.add(run.bestSeconds ?? 0)
-        if let label = run.label, labels.count < 64 || labels[label] != nil { labels[label, default: 0] += 1 }
+        if let label = run.label {
+            let key = Label(role: run.role, text: label)
+            if labels.count < 64 || labels[key] != nil { labels[key, default: 0] += 1 }
+        }
         if run.bindCount > 0 {
             runsWithBinds += 1
-            if bindHashes.count < 1_000 { bindHashes.insert(run.bindHash) }
+            if bindHashes.count < Self.bindingsCounted, !bindHashes.contains(run.bindHash) { bindHashes.append(run.bindHash) }
         }
     }
 
-    var role: StatementRole {
-        var best = StatementRole.unknown
-        var bestCount = -1
-        for (index, role) in StatementRole.allCases.enumerated() where roles[index] > bestCount {
-            best = role
-            bestCount = roles[index]
+    /// Adds another segment's runs of the same fingerprint (two visits of one screen).
+    mutating func merge(_ other: FingerprintAccumulator) {
+        count += other.count
+        rows += other.rows
+        estimatedRows += other.estimatedRows
+        if other.maxRows > maxRows {
+            maxRows = other.maxRows
+            maxRowsSeconds = other.maxRowsSeconds
         }
-        return best
+        if firstRows == nil { firstRows = other.firstRows }
+        roles.add(other.roles)
+        connection.merge(other.connection)
+        execution.merge(other.execution)
+        totals.merge(other.totals)
+        runTimes.merge(other.runTimes)
+        for hash in other.bindHashes where bindHashes.count < Self.bindingsCounted && !bindHashes.contains(hash) { bindHashes.append(hash) }
+        runsWithBinds += other.runsWithBinds
+        firstLine = min(firstLine, other.firstLine)
+        for (label, number) in other.labels where labels.count < 64 || labels[label] != nil { labels[label, default: 0] += number }
     }
 
-    func count(of role: StatementRole) -> Int {
-        StatementRole.allCases.firstIndex(of: role).map { roles[$0] } ?? 0
-    }
+    var distinctBindings: Int { bindHashes.count }
 
-    /// The label named most often.
-    var mainLabel: String? { labels.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key }
+    var role: StatementRole { roles.main }
+
+    func count(of role: StatementRole) -> Int { roles[role] }
+
+    /// The label named most often for runs of `role` (ties: the first by name).
+    func mainLabel(of role: StatementRole) -> String? {
+        labels.filter { $0.key.role == role }.max { ($0.value, $1.key.text) < ($1.value, $0.key.text) }?.key.text
+    }
 
     func stats(fingerprint: String, shape: StatementShape, plan: PlanFlags) -> FingerprintStats {
-        var roleCounts: [StatementRole: Int] = [:]
-        for (index, role) in StatementRole.allCases.enumerated() where roles[index] > 0 { roleCounts[role] = roles[index] }
-        return FingerprintStats(
-            fingerprint: fingerprint, kind: shape.kind, role: role, roles: roleCounts, tables: shape.tables, count: count,
-            rowsRead: rows, maxRows: maxRows, distinctBindings: runsWithBinds > 0 ? bindHashes.count : 0,
+        FingerprintStats(
+            fingerprint: fingerprint, kind: shape.kind, role: role, roles: roles.dictionary, tables: shape.tables, count: count,
+            rowsRead: rows, maxRows: maxRows, distinctBindings: runsWithBinds > 0 ? distinctBindings : 0,
             connectionTime: connection.stats, executionTime: execution.stats, fetchExecutionTime: totals.stats,
             isBookkeeping: shape.isBookkeeping, firstLine: firstLine,
             planScansFilteredTable: plan.scansFilteredTable, planSortsWithTemporaryTree: plan.sortsWithTemporaryTree,
             measuredMilliseconds: runTimes.total * 1000)
+    }
+}
+
+/// Statements by role, in a fixed array (no dictionary per fingerprint).
+struct RoleCounts: Sendable, Equatable {
+    private var counts = [Int](repeating: 0, count: StatementRole.allCases.count)
+
+    subscript(role: StatementRole) -> Int {
+        get { counts[role.index] }
+        set { counts[role.index] = newValue }
+    }
+
+    mutating func add(_ other: RoleCounts) {
+        for index in counts.indices { counts[index] += other.counts[index] }
+    }
+
+    /// The role counted most often (ties: the first declared).
+    var main: StatementRole {
+        var best = StatementRole.unknown
+        var bestCount = -1
+        for (index, role) in StatementRole.allCases.enumerated() where counts[index] > bestCount {
+            best = role
+            bestCount = counts[index]
+        }
+        return best
+    }
+
+    var dictionary: [StatementRole: Int] {
+        var result: [StatementRole: Int] = [:]
+        for (index, role) in StatementRole.allCases.enumerated() where counts[index] > 0 { result[role] = counts[index] }
+        return result
+    }
+}
+
+extension StatementRole {
+    /// The position in `allCases`.
+    var index: Int {
+        switch self {
+        case .fetch: return 0
+        case .objectFault: return 1
+        case .toManyFault: return 2
+        case .prefetch: return 3
+        case .batch: return 4
+        case .write: return 5
+        case .batchRequest: return 6
+        case .transaction: return 7
+        case .bookkeeping: return 8
+        case .unknown: return 9
+        }
     }
 }
 
@@ -115,8 +196,11 @@ struct StatementRun {
     var fingerprintID: Int
     let box: ShapeBox
     var role: StatementRole
+    /// Rows the log reported (0 when it did not: then `rowsReported` is false for a statement that returns rows).
     var rows: Int
-    var rowsKnown: Bool
+    var rowsReported: Bool
+    /// Rows the statement's form gives when the log reports none (a batch, a count, a pragma), or nil.
+    var estimatedRows: Int?
     var connectionSeconds: Double?
     var executionSeconds: Double?
     var totalSeconds: Double?

@@ -1,6 +1,7 @@
 /// The analysis of a whole log: its segments, findings, and how readable it was.
 public struct LogAnalysis: Sendable, Equatable, Codable {
-    /// Segments in the order they began. Without markers, one segment named `log` holds everything; with
+    /// Segments by name, in the order the first of each name began (segments of one name, a screen visited
+    /// several times, are added up into one). Without markers, one segment named `log` holds everything; with
     /// markers, what ran outside every marked segment is in a segment named `LogAnalysis.outsideSegmentName`
     /// (listed first, and only when something ran there).
     public var segments: [LogSegment]
@@ -23,25 +24,33 @@ public struct LogAnalysis: Sendable, Equatable, Codable {
     public var totals: LogCounters
     /// Everything the parser counted.
     public var parser: ParserStatistics
+    /// Segment markers that did not pair.
+    public var markerProblems: MarkerProblems
+    /// Repeats of one statement in a segment above which it is a finding (`AnalysisOptions.repeatThreshold`).
+    public var threshold: Int
 
     public static let outsideSegmentName = "(outside segments)"
     public static let wholeLogSegmentName = "log"
 
-    /// The segment named `name` (the first, if several share it).
+    /// The segment named `name`.
     public func segment(named name: String) -> LogSegment? { segments.first { $0.name == name } }
 
     /// Every finding of every segment.
-    public var findings: [LogFinding] { segments.flatMap(\.findings) }
+    public var findings: [Finding] { segments.flatMap(\.findings) }
 }
 
-/// A named part of the log (between `RelBench: begin NAME` and `RelBench: end NAME`), or the whole log.
+/// A named part of the log (between `RelBench: begin NAME` and `RelBench: end NAME`, or a test case), or the whole
+/// log; every segment of one name added up.
 public struct LogSegment: Sendable, Equatable, Codable {
     public var name: String
-    /// The lines of its begin and end markers (nil for the implicit segments, or an end the log never reached).
+    /// The lines of its first begin and last end markers (nil for the implicit segments, or an end never reached).
     public var beginLine: Int?
     public var endLine: Int?
-    /// Whether its end marker was seen.
+    /// Whether every segment of this name was ended by its own end marker.
     public var closed: Bool
+    /// How many segments of this name the log began, and how many of them it never ended.
+    public var occurrences: Int
+    public var unclosed: Int
     public var counters: LogCounters
     /// Tables it touched, with their entity names.
     public var entities: [EntityUsage]
@@ -49,7 +58,7 @@ public struct LogSegment: Sendable, Equatable, Codable {
     public var fingerprints: [FingerprintStats]
     /// Saves (write transactions) and how many rows each wrote, summarised.
     public var saveSizes: SaveSizes
-    public var findings: [LogFinding]
+    public var findings: [Finding]
 }
 
 /// A table a segment touched.
@@ -76,6 +85,14 @@ public struct SaveSizes: Sendable, Equatable, Codable {
     public var smallSaveOverheadMilliseconds: Double = 0
 
     public init() {}
+
+    mutating func add(_ other: SaveSizes) {
+        saves += other.saves
+        rowsWritten += other.rowsWritten
+        smallSaves += other.smallSaves
+        smallSaveOverheadStatements += other.smallSaveOverheadStatements
+        smallSaveOverheadMilliseconds += other.smallSaveOverheadMilliseconds
+    }
 }
 
 /// Thresholds of the findings.

@@ -50,6 +50,10 @@ extension LogAnalyzer {
 
     // MARK: Segments
 
+    /// Distinct segment names kept; past them, segments are added up under `overflowSegmentName`.
+    static let maximumSegmentNames = 10_000
+    static let overflowSegmentName = "(more segment names than the analysis keeps)"
+
     mutating func mark(_ marker: SegmentMarker) {
         resolvePending()
         abandonUnits()
@@ -57,28 +61,124 @@ extension LogAnalyzer {
         switch marker.kind {
         case .begin:
             sawMarker = true
-            segments.append(SegmentAccumulator(name: marker.name, beginLine: marker.line, signpostID: marker.signpostID))
-            active.append(segments.count - 1)
+            if openSegments.count > 64 {
+                // Deeper than any screen nests: the outermost marked segment is closed as not ended.
+                markerProblems.note(.tooDeep, name: openSegments[1].name, line: marker.line)
+                closeSegment(at: 1, endLine: nil)
+            }
+            var segment = SegmentAccumulator(name: marker.name, beginLine: marker.line, signpostID: marker.signpostID)
+            segmentsBegun += 1
+            segment.sequence = segmentsBegun
+            openSegments.append(segment)
         case .end:
             // The innermost open segment of that name (and signpost ID) ends, with any opened inside it.
             guard
-                let position = active.lastIndex(where: { index in
-                    index != 0 && segments[index].name == marker.name
-                        && (marker.signpostID == nil || segments[index].signpostID == marker.signpostID)
+                let position = openSegments.indices.last(where: { index in
+                    index != 0 && openSegments[index].name == marker.name
+                        && (marker.signpostID == nil || openSegments[index].signpostID == marker.signpostID)
                 })
-            else { return }
-            let index = active[position]
-            segments[index].closed = true
-            segments[index].endLine = marker.line
-            active.removeSubrange(position...)
+            else {
+                markerProblems.note(.endWithoutBegin, name: marker.name, line: marker.line)
+                return
+            }
+            while openSegments.count - 1 > position {
+                markerProblems.note(
+                    .endedByOuter, name: openSegments[openSegments.count - 1].name,
+                    line: openSegments[openSegments.count - 1].beginLine ?? 0)
+                closeSegment(at: openSegments.count - 1, endLine: nil)
+            }
+            closeSegment(at: position, endLine: marker.line)
         }
     }
+
+    /// Closes the open segment at `index` (the innermost, or the outermost marked one when nesting runs too deep):
+    /// its findings are found now, and it joins the kept segment of its name.
+    mutating func closeSegment(at index: Int, endLine: Int?) {
+        var segment = openSegments.remove(at: index)
+        segment.closed = endLine != nil
+        segment.endLine = endLine
+        if endLine == nil { segment.unclosed = 1 }
+        keep(&segment)
+    }
+
+    private mutating func keep(_ segment: inout SegmentAccumulator) {
+        segment.counters.statementsByRole = segment.statementsByRole
+        segment.findings = FindingDetector(options: options, segment: segment, analyzer: self, access: access[segment.name])
+            .findings(names: &names)
+        segment.reach = ReachMap()
+        segment.prefetches = [:]
+        if let index = keptIndex[segment.name] {
+            kept[index].merge(segment)
+        } else if kept.count < Self.maximumSegmentNames {
+            keptIndex[segment.name] = kept.count
+            kept.append(segment)
+        } else {
+            segment.name = Self.overflowSegmentName
+            segment.findings = []
+            if let index = keptIndex[segment.name] {
+                kept[index].merge(segment)
+            } else {
+                keptIndex[segment.name] = kept.count
+                kept.append(segment)
+            }
+        }
+    }
+
+    /// The findings of the closed segments named `name` (a phase of `bench advise`'s trace, as soon as it ended).
+    public func findings(ofSegment name: String) -> [Finding] { keptIndex[name].map { kept[$0].findings } ?? [] }
 
     /// Ends the log: closes what is open and builds the analysis.
     public mutating func finish(parser: ParserStatistics, bytesRead: Int) -> LogAnalysis {
         resolvePending()
         abandonUnits()
         finishSimple()
+        while openSegments.count > 1 {
+            markerProblems.note(
+                .neverEnded, name: openSegments[openSegments.count - 1].name, line: openSegments[openSegments.count - 1].beginLine ?? 0)
+            closeSegment(at: openSegments.count - 1, endLine: nil)
+        }
+        // What ran outside every marked segment (everything, without markers) is a segment of its own, listed first.
+        var outside = openSegments.removeFirst()
+        if !sawMarker || !outside.isEmpty {
+            if !sawMarker { outside.name = LogAnalysis.wholeLogSegmentName }
+            outside.closed = true
+            outside.counters.statementsByRole = outside.statementsByRole
+            outside.findings = FindingDetector(options: options, segment: outside, analyzer: self, access: access[outside.name])
+                .findings(names: &names)
+            kept.insert(outside, at: 0)
+        }
         return AnalysisBuilder.build(self, parser: parser, bytesRead: bytesRead)
+    }
+}
+
+/// Markers that do not pair: an end no begin opened, a begin never ended (or ended only by an outer end).
+public struct MarkerProblems: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        case endWithoutBegin = "end without begin"
+        case neverEnded = "never ended"
+        case endedByOuter = "ended by an outer segment's end"
+        case tooDeep = "nested more than 64 deep"
+    }
+
+    public struct Problem: Sendable, Equatable, Codable {
+        public var kind: Kind
+        public var name: String
+        public var line: Int
+    }
+
+    /// Every problem counted, and the first few kept to name them.
+    public private(set) var count = 0
+    public private(set) var first: [Problem] = []
+
+    enum CodingKeys: String, CodingKey {
+        case count
+        case first = "problems"
+    }
+
+    public init() {}
+
+    mutating func note(_ kind: Kind, name: String, line: Int) {
+        count += 1
+        if first.count < 10 { first.append(Problem(kind: kind, name: name, line: line)) }
     }
 }

@@ -9,6 +9,9 @@
 public struct LogAnalyzer: Sendable {
     public let options: AnalysisOptions
     var names: NameResolver
+    let model: ModelGraph
+    /// What each segment (by name) is declared to read, for the rules that need it.
+    let access: [String: SegmentAccess]
     var shapeCache: [String: (fingerprintID: Int, shape: ShapeBox)] = [:]
     var fingerprintIDs: [String: Int] = [:]
     var fingerprintTexts: [String] = []
@@ -21,9 +24,19 @@ public struct LogAnalyzer: Sendable {
     var latestFingerprint: Int?
     var intarrayPending = false
     var batchRemaining: [String: Int] = [:]
-    var segments: [SegmentAccumulator] = [SegmentAccumulator(name: LogAnalysis.outsideSegmentName)]
-    var active: [Int] = [0]
+    /// Segments open now, the innermost last; the first is what runs outside every marked segment.
+    var openSegments: [SegmentAccumulator] = [SegmentAccumulator(name: LogAnalysis.outsideSegmentName)]
+    /// Closed segments, one per name (later ones of a name added to the first), in the order they began.
+    var kept: [SegmentAccumulator] = []
+    var keptIndex: [String: Int] = [:]
+    var segmentsBegun = 0
     var sawMarker = false
+    /// Whether a fault annotation (`fault fulfilled`, `to-many relationship fault`) has been seen: until one is,
+    /// faults are recognised from the SQL's shape (a log of SQLDebug 1 without them).
+    var sawFaultAnnotation = false
+    /// Tables a fetch read so far (an object fault of a table nothing fetched is not inferred).
+    var fetchedTables = Set<String>()
+    var markerProblems = MarkerProblems()
     /// Whether finished statements are kept in `finished` for the caller to take (`takeFinishedStatements()`).
     public var keepsFinishedStatements = false
     var finished: [FinishedStatement] = []
@@ -35,7 +48,9 @@ public struct LogAnalyzer: Sendable {
         var connection: Double?
         var execution: Double?
         var total: Double?
+        /// Rows the log reported, and rows the statement's form gives when it reports none.
         var rows: Int?
+        var estimated: Int?
         var rowsExact = false
         var nested = false
         var bindHash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -45,12 +60,14 @@ public struct LogAnalyzer: Sendable {
         var shape: StatementShape { box.value }
     }
 
-    public init(mapping: NameMapping? = nil, options: AnalysisOptions = AnalysisOptions()) {
+    public init(mapping: NameMapping? = nil, options: AnalysisOptions = AnalysisOptions(), access: [String: SegmentAccess] = [:]) {
         self.options = options
         self.names = NameResolver(mapping: mapping)
+        self.model = ModelGraph(mapping: mapping)
+        self.access = access
     }
 
-    var segmentIndex: Int { active.last ?? 0 }
+    var segmentIndex: Int { openSegments.count - 1 }
 
     public mutating func consume(_ event: LogEvent) {
         switch event {
@@ -75,7 +92,7 @@ public struct LogAnalyzer: Sendable {
             if var top = stack.popLast() {
                 top.total = seconds
                 if !top.rowsExact { top.rows = 1 }
-                segments[segmentIndex].counters.fetchRequests += 1
+                openSegments[segmentIndex].counters.fetchRequests += 1
                 finish(top, role: .fetch)
             } else {
                 orphan(seconds)
@@ -87,31 +104,41 @@ public struct LogAnalyzer: Sendable {
             stack[stack.count - 1].rowsExact = true
         case .shortCircuitedFetch:
             resolvePending()
-            segments[segmentIndex].counters.fetchRequests += 1
+            openSegments[segmentIndex].counters.fetchRequests += 1
         case let .objectFault(reference):
+            sawFaultAnnotation = true
             if let entity = reference.entity { names.learn(entity: entity) }
-            segments[segmentIndex].counters.objectFaults += 1
-            if let entity = reference.entity { segments[segmentIndex].faultEntities[entity, default: 0] += 1 }
+            openSegments[segmentIndex].counters.objectFaults += 1
+            if let entity = reference.entity { openSegments[segmentIndex].faultEntities[entity, default: 0] += 1 }
             qualify(.objectFault, rows: nil, label: reference.entity) { names, shape in
                 if let entity = reference.entity, let table = shape.tables.first { names.learn(table: table, entity: entity) }
             }
         case let .toManyFault(relationship, owner, rows):
+            sawFaultAnnotation = true
             if let entity = owner.entity { names.learn(entity: entity) }
-            segments[segmentIndex].counters.relationshipFaults += 1
+            openSegments[segmentIndex].counters.relationshipFaults += 1
             let label = owner.entity.map { "\($0).\(relationship)" } ?? relationship
             qualify(.toManyFault, rows: rows, label: label) { names, shape in
                 names.learn(toMany: relationship, ownerEntity: owner.entity, shape: shape)
             }
         case let .prefetch(keyPath, rows):
+            // The fetch it belongs to is still open: its entity is where the key path starts.
+            if let outer = stack.first, let table = outer.shape.tables.first, !model.isEmpty {
+                let entity = names.entity(forTable: table).name
+                openSegments[segmentIndex].reach.fetched(entity)
+                if let walked = model.relationships(along: keyPath, from: entity) {
+                    for relationship in walked { openSegments[segmentIndex].reach.followed(relationship, model: model) }
+                }
+            }
             qualify(.prefetch, rows: rows, label: keyPath) { _, _ in }
         case let .queryPlan(text):
             notePlan(text)
         case .migration:
-            segments[segmentIndex].counters.migrationMessages += 1
+            openSegments[segmentIndex].counters.migrationMessages += 1
         case .storeEvent(let text):
-            if text.hasPrefix("Connecting to") { segments[segmentIndex].counters.storeOpenings += 1 }
+            if text.hasPrefix("Connecting to") { openSegments[segmentIndex].counters.storeOpenings += 1 }
         case .problem:
-            segments[segmentIndex].counters.problems += 1
+            openSegments[segmentIndex].counters.problems += 1
         case .annotation, .garbled:
             break
         case let .marker(marker):
@@ -191,7 +218,7 @@ public struct LogAnalyzer: Sendable {
         pending = nil
         let role = unterminatedRole(closed)
         if role == .fetch {
-            segments[segmentIndex].counters.fetchRequests += 1
+            openSegments[segmentIndex].counters.fetchRequests += 1
             if closed.shape.isIDOnly, let rows = closed.rows, let table = closed.shape.tables.first { batchRemaining[table] = rows }
         }
         finish(closed, role: role)
@@ -199,21 +226,41 @@ public struct LogAnalyzer: Sendable {
 
     /// Units still open when something else begins: no annotation closed them.
     mutating func abandonUnits() {
-        while var open = stack.popLast() {
-            let role = unterminatedRole(open)
-            if open.rows == nil { open.rows = estimatedRows(open) }
-            if role == .fetch { segments[segmentIndex].counters.fetchRequests += 1 }
-            if role == .unknown, open.shape.isSingleRowByKey { open.rows = open.rows ?? 1 }
-            finish(open, role: role)
+        while var unit = stack.popLast() {
+            if unit.rows == nil { unit.estimated = estimatedRows(unit) }
+            let role = unterminatedRole(unit)
+            if role == .fetch { openSegments[segmentIndex].counters.fetchRequests += 1 }
+            finish(unit, role: role)
         }
     }
 
-    private func unterminatedRole(_ live: LiveStatement) -> StatementRole {
+    private mutating func unterminatedRole(_ live: LiveStatement) -> StatementRole {
         if live.shape.isBookkeeping { return .bookkeeping }
         if live.nested { return .prefetch }
         if live.shape.isBatch { return .batch }
+        if let inferred = inferredFault(live) { return inferred }
         if live.total == nil, live.shape.isSingleRowByKey { return .unknown } // a refetch of one row, no fetch request
         return .fetch
+    }
+
+    /// In a log that has shown no fault annotation: a single-row select by Z_PK of a table a fetch read before is an
+    /// object fault; a select of object IDs by one owner key or through a join table is a to-many fault. Counted,
+    /// and marked inferred.
+    private mutating func inferredFault(_ live: LiveStatement) -> StatementRole? {
+        guard !sawFaultAnnotation, let table = live.shape.tables.first else { return nil }
+        if live.shape.isSingleRowByKey, fetchedTables.contains(table) {
+            openSegments[segmentIndex].counters.objectFaults += 1
+            openSegments[segmentIndex].counters.inferredObjectFaults += 1
+            let entity = names.entity(forTable: table).name
+            openSegments[segmentIndex].faultEntities[entity, default: 0] += 1
+            return .objectFault
+        }
+        if live.shape.isIDOnly, live.shape.joinTable != nil || live.shape.ownerColumn != nil, !fetchedTables.isEmpty {
+            openSegments[segmentIndex].counters.relationshipFaults += 1
+            openSegments[segmentIndex].counters.inferredRelationshipFaults += 1
+            return .toManyFault
+        }
+        return nil
     }
 
     /// Rows of a statement no annotation counted: what its form says, or what is left of a batched fetch.
@@ -238,29 +285,44 @@ public struct LogAnalyzer: Sendable {
         if shape.kind == .transaction {
             role = .transaction
         } else if shape.writesModel {
-            role = segments[segmentIndex].inTransaction && !shape.isBatchRequestForm ? .write : .batchRequest
+            role = openSegments[segmentIndex].inTransaction && !shape.isBatchRequestForm ? .write : .batchRequest
         } else {
             role = .bookkeeping
         }
         var finished = live
-        if finished.rows == nil { finished.rows = shape.knownRows ?? 0 }
+        if finished.rows == nil { finished.rows = 0 } // an INSERT, UPDATE, DELETE or transaction returns no row
         finish(finished, role: role)
     }
 
     private mutating func finish(_ live: LiveStatement, role: StatementRole) {
+        var label = live.label
+        if label == nil, role == .objectFault || role == .toManyFault, let table = live.shape.tables.first {
+            // An inferred fault: named from the model or the Z names.
+            label = role == .objectFault ? names.entity(forTable: table).name : names.toManyRelationship(of: live.shape)?.name
+        }
         let run = StatementRun(
             fingerprintID: live.fingerprintID, box: live.box, role: role, rows: max(0, live.rows ?? 0),
-            rowsKnown: live.rows != nil, connectionSeconds: live.connection, executionSeconds: live.execution,
-            totalSeconds: live.total, nested: live.nested, bindHash: Int(truncatingIfNeeded: live.bindHash),
-            bindCount: live.bindCount, line: live.line, label: live.label)
-        segments[segmentIndex].record(run, smallSaveRows: options.smallSaveRows)
+            rowsReported: live.rows != nil, estimatedRows: live.estimated ?? live.shape.knownRows, connectionSeconds: live.connection,
+            executionSeconds: live.execution, totalSeconds: live.total, nested: live.nested,
+            bindHash: Int(truncatingIfNeeded: live.bindHash), bindCount: live.bindCount, line: live.line, label: label)
+        openSegments[segmentIndex].record(run, smallSaveRows: options.smallSaveRows)
+        if role == .fetch || role == .batch, let table = live.shape.tables.first, !live.shape.isCount {
+            if fetchedTables.count < 10_000 { fetchedTables.insert(table) }
+            if !model.isEmpty { openSegments[segmentIndex].reach.fetched(names.entity(forTable: table).name) }
+        } else if !model.isEmpty, let label {
+            if role == .toManyFault, let relationship = model.relationship(qualified: label) {
+                openSegments[segmentIndex].reach.followed(relationship, model: model)
+            } else if role == .objectFault {
+                openSegments[segmentIndex].reach.faulted(label, model: model)
+            }
+        }
         if keepsFinishedStatements { finished.append(FinishedStatement(run, fingerprint: fingerprintTexts[run.fingerprintID])) }
     }
 
     private mutating func orphan(_ seconds: Double) {
-        segments[segmentIndex].counters.fetchRequests += 1
-        segments[segmentIndex].counters.orphanAnnotations += 1
-        segments[segmentIndex].counters.fetchExecutionSeconds += seconds
+        openSegments[segmentIndex].counters.fetchRequests += 1
+        openSegments[segmentIndex].counters.orphanAnnotations += 1
+        openSegments[segmentIndex].counters.fetchExecutionSeconds += seconds
     }
 
 }

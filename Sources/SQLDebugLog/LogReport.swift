@@ -5,7 +5,11 @@ public enum LogReport {
     public static func text(_ analysis: LogAnalysis, fingerprintsPerSegment: Int = 8) -> String {
         var lines: [String] = []
         for segment in analysis.segments {
-            let state = segment.closed ? "" : " (not closed)"
+            var state = ""
+            if segment.occurrences > 1 { state += " (\(Finding.count(segment.occurrences)) times)" }
+            if segment.unclosed > 0 {
+                state += segment.occurrences > 1 ? " (\(Finding.count(segment.unclosed)) never ended)" : " (never ended)"
+            }
             lines.append("segment \(segment.name)\(state)")
             let counters = segment.counters
             lines.append("  " + counters.metricsLine)
@@ -17,9 +21,15 @@ public enum LogReport {
             if counters.problems > 0 || counters.migrationMessages > 0 {
                 lines.append("  problems (error/fault/warning): \(counters.problems); migration messages: \(counters.migrationMessages)")
             }
+            if counters.inferredObjectFaults + counters.inferredRelationshipFaults > 0 {
+                lines.append(
+                    "  inferred from the SQL's shape (the log has no fault annotations): \(counters.inferredObjectFaults) object faults, "
+                        + "\(counters.inferredRelationshipFaults) to-many faults")
+            }
             lines.append(
                 "  device times: fetch \(milliseconds(counters.fetchExecutionSeconds)), connection \(milliseconds(counters.connectionSeconds))"
-                    + (counters.statementsWithUnknownRows > 0 ? "; \(counters.statementsWithUnknownRows) statements with no row count" : "")
+                    + (counters.statementsWithUnreportedRows > 0
+                        ? "; rows not reported for \(counters.statementsWithUnreportedRows) statements (not counted)" : "")
             )
             if !segment.entities.isEmpty {
                 let entities = segment.entities.prefix(8).map { "\($0.entity.name) (\($0.table)) \($0.statements)" }.joined(separator: ", ")
@@ -36,14 +46,17 @@ public enum LogReport {
                     "  \(pad(String(fingerprint.count), 6)) × \(fingerprint.role.rawValue): \(clip(fingerprint.fingerprint, 110))\(time)")
             }
             for finding in segment.findings {
-                var saving = ""
-                if let statements = finding.statementsSaved, statements > 0 { saving += " saves \(statements) statements" }
-                if let saved = finding.millisecondsSaved {
-                    saving += " and \(milliseconds(saved / 1000)) of \(milliseconds(finding.measuredMilliseconds / 1000))"
-                }
-                lines.append("  finding \(finding.pattern.rawValue): \(finding.summary)")
-                lines.append("    fix: \(finding.fix)" + (saving.isEmpty ? "" : ";" + saving))
+                lines += findingLines(finding)
             }
+        }
+        lines.append(
+            "findings: a statement (or fault, or save) repeated more than \(analysis.threshold) times in a segment (--threshold), "
+                + "\(counted(analysis.findings.count, "finding"))")
+        if analysis.markerProblems.count > 0 {
+            let named = analysis.markerProblems.first.map { "'\($0.name)' \($0.kind.rawValue) (line \($0.line))" }
+            lines.append(
+                "markers: \(counted(analysis.markerProblems.count, "marker problem")): \(named.joined(separator: "; "))"
+                    + (analysis.markerProblems.count > named.count ? "; ..." : ""))
         }
         var notes: [String] = []
         if analysis.garbledLines > 0 { notes.append("\(analysis.garbledLines) garbled lines") }
@@ -55,6 +68,27 @@ public enum LogReport {
             "read \(analysis.lines) lines, \(analysis.coreDataLines) of Core Data"
                 + (notes.isEmpty ? "" : "; " + notes.joined(separator: "; ")))
         return lines.joined(separator: "\n")
+    }
+
+    /// A finding as two lines: what was seen (rule, severity, identity) and the fix with what it saves.
+    public static func findingLines(_ finding: Finding, indent: String = "  ") -> [String] {
+        var saving = ""
+        if let after = finding.statementsAfter, after < finding.statements {
+            saving += " (\(Finding.count(finding.statements)) → \(Finding.count(after)) statements)"
+        }
+        if let time = finding.milliseconds, time.measured > 0 {
+            saving += "; the log's times: \(milliseconds(time.saved / 1000)) of \(milliseconds(time.measured / 1000)) saved"
+        }
+        let what = finding.repeats > 0 ? "\(Finding.count(finding.repeats)) × " : ""
+        let seen = finding.occurrences > 1 ? " (in \(finding.occurrences) of its segments)" : ""
+        return [
+            "\(indent)\(finding.severity.rawValue) \(finding.rule.rawValue) [\(finding.id)]: \(what)\(finding.summary)\(seen)",
+            "\(indent)  fix: \(finding.fix)\(saving)",
+        ]
+    }
+
+    private static func counted(_ count: Int, _ noun: String) -> String {
+        "\(Finding.count(count)) \(noun)\(count == 1 ? "" : "s")"
     }
 
     private static func milliseconds(_ seconds: Double) -> String {

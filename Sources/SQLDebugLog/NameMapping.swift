@@ -21,11 +21,17 @@ public struct NameMapping: Sendable, Equatable, Codable {
     /// Indexed columns per table (the first column of each index). Nil: unknown, no unindexed-column findings
     /// except those SQLite's query plan shows.
     public var indexedColumns: [String: Set<String>]?
+    /// Each entity's parent (`Customer`: `Account`); roots are absent.
+    public var parents: [String: String]
+    /// Every relationship, keyed by the entity that declares it and its name (`Class.students`): what the findings
+    /// follow to name a key path from a fetch and the sub-entities a to-one reaches.
+    public var relationships: [String: ModelRelationship]
 
     public init(
         entities: [String: String] = [:], properties: [String: [String: String]] = [:],
         joinTables: [String: String] = [:], joinTableDirections: [TableColumn: String] = [:],
-        toManyByForeignKey: [TableColumn: String] = [:], indexedColumns: [String: Set<String>]? = nil
+        toManyByForeignKey: [TableColumn: String] = [:], indexedColumns: [String: Set<String>]? = nil,
+        parents: [String: String] = [:], relationships: [String: ModelRelationship] = [:]
     ) {
         self.entities = entities
         self.properties = properties
@@ -33,7 +39,33 @@ public struct NameMapping: Sendable, Equatable, Codable {
         self.joinTableDirections = joinTableDirections
         self.toManyByForeignKey = toManyByForeignKey
         self.indexedColumns = indexedColumns
+        self.parents = parents
+        self.relationships = relationships
     }
+
+    /// Every entity the mapping names: roots (`entities`' values), and the sub-entities `parents` lists.
+    public var entityNames: Set<String> { Set(entities.values).union(parents.keys) }
+}
+
+/// A relationship as the findings need it: where it points, whether it is to-many, and its inverse.
+public struct ModelRelationship: Sendable, Equatable, Codable {
+    /// The entity that declares it.
+    public var entity: String
+    public var name: String
+    public var destination: String
+    public var isToMany: Bool
+    public var inverse: String?
+
+    public init(entity: String, name: String, destination: String, isToMany: Bool, inverse: String?) {
+        self.entity = entity
+        self.name = name
+        self.destination = destination
+        self.isToMany = isToMany
+        self.inverse = inverse
+    }
+
+    /// `Class.students`.
+    public var qualifiedName: String { "\(entity).\(name)" }
 }
 
 /// A name and whether it was inferred from a Z name rather than given or logged.

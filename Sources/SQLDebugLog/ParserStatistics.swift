@@ -20,6 +20,28 @@ public struct ParserStatistics: Sendable, Equatable, Codable {
     public var valueBlockLines = 0
     /// Lines that are not Core Data's.
     public var otherLines = 0
+    /// Bytes of the log as read, and of it as text (after UTF-16 was transcoded to UTF-8, when it was UTF-16).
+    public var encoding = TextEncoding.utf8
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case lines, encoding
+        case coreDataLines = "core_data_lines"
+        case garbledLines = "garbled_lines"
+        case truncatedLines = "truncated_lines"
+        case unknownCoreDataLines = "unknown_core_data_lines"
+        case duplicateMessages = "duplicate_messages"
+        case informationalMessages = "informational_messages"
+        case continuationLines = "continuation_lines"
+        case valueBlockLines = "value_block_lines"
+        case otherLines = "other_lines"
+    }
+}
+
+/// How the log's bytes were encoded.
+public enum TextEncoding: String, Sendable, Codable, Equatable {
+    case utf8 = "utf-8"
+    case utf16LittleEndian = "utf-16le"
+    case utf16BigEndian = "utf-16be"
 }

@@ -1,4 +1,4 @@
-/// Everything counted for one segment while the log is read.
+/// Everything counted for one segment while the log is read (and, once it closed, for every segment of its name).
 struct SegmentAccumulator: Sendable {
     var name: String
     var beginLine: Int?
@@ -11,6 +11,16 @@ struct SegmentAccumulator: Sendable {
     var saves = SaveSizes()
     /// Fingerprints of the row writes of small saves, with how often.
     var smallSaveWrites: [Int: Int] = [:]
+    /// How the entities met were reached from the segment's fetches (with a model).
+    var reach = ReachMap()
+    /// Prefetches by key path: statements, rows, and a fingerprint of them.
+    var prefetches: [String: PrefetchUse] = [:]
+    /// Segments of this name that were begun, and of those, never ended.
+    var occurrences = 1
+    var unclosed = 0
+    /// The order segments began in (the outside segment is 0): the analysis lists names in the order their first began.
+    var sequence = 0
+    var findings: [Finding] = []
     private var transaction: Transaction?
     /// A transaction that wrote no model rows (a save's primary-key reservation), carried to the next save.
     private var carried = (statements: 0, seconds: 0.0)
@@ -32,13 +42,9 @@ struct SegmentAccumulator: Sendable {
 
     /// Statements by role, from the fingerprints (counted there, not per statement in a dictionary).
     var statementsByRole: [StatementRole: Int] {
-        var roles: [StatementRole: Int] = [:]
-        for fingerprint in fingerprints.values {
-            for (index, role) in StatementRole.allCases.enumerated() where fingerprint.roles[index] > 0 {
-                roles[role, default: 0] += fingerprint.roles[index]
-            }
-        }
-        return roles
+        var roles = RoleCounts()
+        for fingerprint in fingerprints.values { roles.add(fingerprint.roles) }
+        return roles.dictionary
     }
 
     /// Tables touched: statements that name each, and rows read by statements whose main table it is.
@@ -55,6 +61,31 @@ struct SegmentAccumulator: Sendable {
         return usage
     }
 
+    /// Adds a closed segment of the same name: its counts, fingerprints, saves and findings (a finding seen again
+    /// counts one more occurrence, keeping the figures of the visit where it repeated most).
+    mutating func merge(_ other: SegmentAccumulator) {
+        counters.add(other.counters)
+        for (id, fingerprint) in other.fingerprints {
+            if fingerprints[id] == nil { fingerprints[id] = fingerprint } else { fingerprints[id]!.merge(fingerprint) }
+        }
+        for (entity, count) in other.faultEntities { faultEntities[entity, default: 0] += count }
+        saves.add(other.saves)
+        for (id, count) in other.smallSaveWrites { smallSaveWrites[id, default: 0] += count }
+        endLine = other.endLine ?? endLine
+        closed = closed && other.closed
+        occurrences += other.occurrences
+        unclosed += other.unclosed
+        for finding in other.findings {
+            if let index = findings.firstIndex(where: { $0.id == finding.id }) {
+                var merged = finding.repeats > findings[index].repeats ? finding : findings[index]
+                merged.occurrences = findings[index].occurrences + finding.occurrences
+                findings[index] = merged
+            } else {
+                findings.append(finding)
+            }
+        }
+    }
+
     var isEmpty: Bool {
         counters.sqlStatements == 0 && counters.objectFaults == 0 && counters.relationshipFaults == 0
             && counters.fetchRequests == 0 && counters.problems == 0 && counters.migrationMessages == 0
@@ -64,7 +95,16 @@ struct SegmentAccumulator: Sendable {
         counters.sqlStatements += 1
         counters.statementsByKind[run.shape.kind] += 1
         counters.rowsRead += run.rows
-        if !run.rowsKnown { counters.statementsWithUnknownRows += 1 }
+        if run.shape.returnsRows {
+            if run.rowsReported {
+                counters.statementsWithReportedRows += 1
+            } else {
+                counters.statementsWithUnreportedRows += 1
+            }
+        }
+        if run.role == .prefetch, let label = run.label, prefetches.count < 64 || prefetches[label] != nil {
+            prefetches[label, default: PrefetchUse()].add(run)
+        }
         if let seconds = run.connectionSeconds { counters.connectionSeconds += seconds }
         if let seconds = run.executionSeconds { counters.executionSeconds += seconds }
         if let seconds = run.totalSeconds, !run.nested { counters.fetchExecutionSeconds += seconds }
@@ -118,5 +158,18 @@ struct SegmentAccumulator: Sendable {
                 carried = (0, 0)
             }
         }
+    }
+}
+
+/// The statements and rows of one prefetched key path in a segment.
+struct PrefetchUse: Sendable {
+    var statements = 0
+    var rows = 0
+    var statement: Int?
+
+    mutating func add(_ run: StatementRun) {
+        statements += 1
+        rows += run.rowsReported ? run.rows : run.estimatedRows ?? 0
+        if statement == nil { statement = run.fingerprintID }
     }
 }

@@ -164,11 +164,34 @@ struct ShapeReader {
             {
                 let column = TableColumn(table: table, column: text(tokens[index + 2]))
                 if section == 1, !shape.filterColumns.contains(column) { shape.filterColumns.append(column) }
+                if section == 1, comparesDirectly(column: index), !shape.comparedColumns.contains(column) {
+                    shape.comparedColumns.append(column)
+                }
                 if section == 2, !shape.sortColumns.contains(column) { shape.sortColumns.append(column) }
                 index += 2
             }
             index += 1
         }
+    }
+
+    /// Whether the column reference at `index` (`t0` `.` `ZNAME`) is compared as an index can serve: `=`, `<`, `>`,
+    /// `<=`, `>=`, `IN`, `BETWEEN`, `IS` after it or a comparison before it; not inside a function's arguments
+    /// (`NSCoreDataStringSearch(t0.ZTITLE, ...)`, a CONTAINS no index helps), nor `LIKE` or `<>`.
+    func comparesDirectly(column index: Int) -> Bool {
+        func isComparison(_ position: Int) -> Bool {
+            guard position >= 0, position < tokens.count, tokens[position].kind == .op else { return false }
+            let token = tokens[position]
+            let first = sql[token.start]
+            let length = token.end - token.start
+            if first == UInt8(ascii: "=") { return true }
+            if first == UInt8(ascii: "<") || first == UInt8(ascii: ">") {
+                return length == 1 || sql[token.start + 1] == UInt8(ascii: "=")
+            }
+            return false
+        }
+        let after = index + 3
+        if isComparison(after) || isWord(after, "IN") || isWord(after, "BETWEEN") || isWord(after, "IS") { return true }
+        return isComparison(index - 1)
     }
 
     func hasValueList() -> Bool {

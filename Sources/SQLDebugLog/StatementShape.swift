@@ -30,6 +30,8 @@ struct StatementShape {
     var isBatchRequestForm = false
     /// Columns compared in WHERE (table-qualified), and ORDER BY columns.
     var filterColumns: [TableColumn] = []
+    /// The WHERE columns an index could serve: compared by `=`, `<`, `>`, `IN`, `BETWEEN` or `IS`, outside functions.
+    var comparedColumns: [TableColumn] = []
     var sortColumns: [TableColumn] = []
     /// `WHERE t0.ZCLASS = ?` alone: a to-many fault through a foreign key column on the member table.
     var ownerColumn: TableColumn?

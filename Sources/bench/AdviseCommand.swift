@@ -72,7 +72,7 @@ struct AdviseCommand: ParsableCommand {
             pass = AdvicePass(scenarios: try scenarioNames.map(catalog.scenario(named:)))
         }
         pass.size = size ?? 1000
-        pass.detector.threshold = threshold
+        pass.threshold = threshold
         var findings = try pass.run()
         if !summary.isEmpty { findings = AdvicePass.attachMeasurements(findings, summary: summary) }
         if let json { try AtomicFile.write(String(decoding: try AdviceReport.json(findings), as: UTF8.self), to: json) }

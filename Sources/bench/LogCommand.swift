@@ -25,7 +25,20 @@ struct LogCommand: ParsableCommand {
             help: "The app's Xcode model (.xcdatamodeld, .xcdatamodel or contents), to name tables and columns as entities and properties.")
         var model: String?
 
-        @Flag(help: "Print the counters per segment as JSON (metric names as runs use them) instead of the summary.")
+        @Option(
+            help:
+                "Name the log by this scenario's model and check its segments against the scenario's declared steps (a log of its phases: what bench explain --exact prints); with --variant."
+        )
+        var modelOf: String?
+
+        @Option(
+            help: "With --model-of: the variant, as name=value;name=value (default: the scenario's first).",
+            transform: VariantFilter.init)
+        var variant: VariantFilter?
+
+        @OptionGroup var scenarioOptions: ScenarioOptions
+
+        @Flag(help: "Print everything the summary shows as versioned JSON (Schemas/bench-log.schema.json) instead of the summary.")
         var json = false
 
         @Option(
@@ -52,6 +65,12 @@ struct LogCommand: ParsableCommand {
                 throw BenchError.invalidInput("--size must be a whole number from 0 to 100000000")
             }
             guard threshold >= 1 else { throw BenchError.invalidInput("--threshold must be a positive integer") }
+            guard model == nil || modelOf == nil else {
+                throw BenchError.invalidInput("give --model (an Xcode model) or --model-of (a scenario), not both")
+            }
+            guard variant == nil || modelOf != nil else {
+                throw BenchError.invalidInput("--variant chooses a variant of --model-of's scenario; give --model-of too")
+            }
             if let scenario, scenario.trimmingCharacters(in: .whitespaces).isEmpty {
                 throw BenchError.invalidInput("--scenario is empty; give the name the run folder's series should have")
             }
@@ -62,6 +81,18 @@ struct LogCommand: ParsableCommand {
             if let output { try checkOutput(output) }
             var options = DeviceLog.Options()
             options.mapping = try model.map(ModelNameMapping.load)
+            var namedBy =
+                model.map { "names: from \($0)" } ?? "names: no --model given, so entity and property names are inferred from the log"
+            if let modelOf {
+                let scenario = try scenarioOptions.catalog().scenario(named: modelOf)
+                let chosen = try Explanation.choose(scenario, strategy: nil, variant: variant, phases: [])
+                let context = scenario.logContext(variant: chosen.variant)
+                options.mapping = context.mapping
+                options.access = context.access
+                namedBy =
+                    "names and declared reads: from scenario \(scenario.name)"
+                    + (chosen.variant.isEmpty ? "" : " (\(chosen.variant))") + ", segments as its phases"
+            }
             options.analysis.repeatThreshold = threshold
             options.fitsCosts = fitCosts != nil
             let log = try DeviceLog(path: file, options: options)
@@ -71,11 +102,13 @@ struct LogCommand: ParsableCommand {
             if let fitCosts, let costs = log.costs {
                 try AtomicFile.write(String(decoding: try costs.encoded(), as: UTF8.self), to: fitCosts)
             }
+            for warning in log.warnings(mapping: options.mapping, modelName: model ?? modelOf) {
+                FileHandle.standardError.write(Data("bench: warning: \(warning)\n".utf8))
+            }
             if json {
                 print(try run.json())
             } else {
-                print(
-                    model.map { "names: from \($0)" } ?? "names: no --model given, so entity and property names are inferred from the log")
+                print(namedBy)
                 print(log.report)
                 if let costs = log.costs { print(costs.text(file: fitCosts ?? "")) }
                 if let output { print("reports: \(output) (scenario \(run.scenario), strategy device)") }

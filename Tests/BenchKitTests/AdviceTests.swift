@@ -1,5 +1,7 @@
 import Foundation
+import SQLDebugLog
 import Testing
+
 @testable import BenchKit
 
 /// The N+1 detector on real traces: the query and prefetch scenarios with prefetching off (flagged, naming the
@@ -8,7 +10,7 @@ import Testing
 @Suite struct AdviceTests {
     static let catalog = try! ScenarioCatalog(folder: ScenarioCountersTests.scenariosFolder)
 
-    static func findings(_ scenario: String, modelling: String? = "many-to-one") throws -> [QueryFinding] {
+    static func findings(_ scenario: String, modelling: String? = "many-to-one") throws -> [AdviceFinding] {
         var pass = AdvicePass(scenarios: [try catalog.scenario(named: scenario)])
         pass.strategies = [.objectGraph]
         if let modelling { pass.variants = [try VariantFilter("modelling=\(modelling)")] }
@@ -20,10 +22,11 @@ import Testing
         let off = found.filter { $0.variant.description == "modelling=many-to-one;prefetch=off" }
         #expect(off.count == 1)
         let finding = try #require(off.first)
-        #expect(finding.phase == "walk" && finding.pattern == .toManyFaultPerOwner && finding.subject == "Class.students")
-        #expect(finding.repeats == 20 && finding.statements == 21 && finding.statementsAfter == 2)
-        #expect(finding.fingerprint == "SELECT 0, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.ZCLASS = ?")
-        #expect(finding.change.contains("relationshipKeyPathsForPrefetching [\"students\"] to the fetch of Class"))
+        #expect(finding.phase == "walk" && finding.finding.rule == .toManyFaultPerOwner)
+        #expect(finding.finding.subject == .relationship(entity: "Class", name: "students"))
+        #expect(finding.finding.repeats == 20 && finding.finding.statements == 21 && finding.finding.statementsAfter == 2)
+        #expect(finding.finding.statement == "SELECT ?, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.ZCLASS = ?")
+        #expect(finding.finding.fix.contains("relationshipKeyPathsForPrefetching [\"students\"] to the fetch of Class"))
         #expect(found.filter { $0.variant.description == "modelling=many-to-one;prefetch=on" }.isEmpty)
     }
 
@@ -38,21 +41,21 @@ import Testing
         #expect(pass.size(of: try Self.catalog.scenario(named: "query")) == 1000)
         let query = found.filter { $0.scenario == ScenarioName("query") }
         #expect(query.map(\.variant.description) == ["modelling=many-to-one;prefetch=off"])
-        #expect(query.first?.size == 1000 && query.first?.repeats == 20)
+        #expect(query.first?.size == 1000 && query.first?.finding.repeats == 20)
         #expect(found.filter { $0.scenario == ScenarioName("batch-size") }.allSatisfy { $0.size == 60 })
         #expect(found.first?.scenario == ScenarioName("batch-size"), "findings in the order of the scenarios given")
     }
 
     @Test func prefetchScenarioFindingsNameEachKeyPath() throws {
         let found = try Self.findings("prefetch", modelling: nil)
-        func off(_ keyPath: String) -> [QueryFinding] { found.filter { $0.variant.description == "keyPath=\(keyPath);prefetch=off" } }
-        #expect(off("to-one").map(\.pattern) == [.toOneFaultPerObject])
-        #expect(off("to-one").first?.change.contains("[\"class\"] to the fetch of Student") == true)
-        #expect(off("to-many").map(\.subject) == ["Class.students"])
-        #expect(off("many-to-many").map(\.subject) == ["Student.subjects"])
+        func off(_ keyPath: String) -> [AdviceFinding] { found.filter { $0.variant.description == "keyPath=\(keyPath);prefetch=off" } }
+        #expect(off("to-one").map(\.finding.rule) == [.toOneFaultPerObject])
+        #expect(off("to-one").first?.finding.fix.contains("[\"class\"] to the fetch of Student") == true)
+        #expect(off("to-many").map(\.finding.subject) == [.relationship(entity: "Class", name: "students")])
+        #expect(off("many-to-many").map(\.finding.subject) == [.relationship(entity: "Student", name: "subjects")])
         // Nested: the class's students, then each student's address, named from the fetch of Class.
-        #expect(off("nested").map(\.pattern) == [.toManyFaultPerOwner, .toOneFaultPerObject])
-        #expect(off("nested").last?.change.contains("[\"students.address\"] to the fetch of Class") == true)
+        #expect(off("nested").map(\.finding.rule) == [.toManyFaultPerOwner, .toOneFaultPerObject])
+        #expect(off("nested").last?.finding.fix.contains("[\"students.address\"] to the fetch of Class") == true)
         #expect(found.filter { $0.variant.description.hasSuffix("prefetch=on") }.isEmpty)
     }
 
@@ -64,16 +67,18 @@ import Testing
         var pass = AdvicePass(scenarios: [scenario])
         pass.size = 8
         let found = try pass.run().filter { $0.phase == "list" }
-        #expect(found.map(\.pattern) == [.unusedPrefetch])
-        #expect(found.first?.subject == "Book.tags" && found.first?.variant.description == "prefetch=on")
-        #expect(found.first?.change.hasPrefix("drop \"tags\" from relationshipKeyPathsForPrefetching") == true)
+        #expect(found.map(\.finding.rule) == [.unusedPrefetch])
+        #expect(found.first?.finding.subject == .keyPath(entity: "Book", path: "tags") && found.first?.variant.description == "prefetch=on")
+        #expect(found.first?.finding.fix.hasPrefix("drop \"tags\" from relationshipKeyPathsForPrefetching") == true)
     }
 
     /// A declared phase that reads only a to-many's count is told to keep a derived count, not to prefetch.
     @Test func countsThroughFaultsAskForADerivedAttribute() throws {
         let found = try Self.findings("chat-list", modelling: nil).filter { $0.phase == "chat-list" }
         #expect(found.map(\.variant.description) == ["count=faults"])
-        #expect(found.first?.pattern == .countThroughFaults && found.first?.subject == "Chat.members")
+        #expect(
+            found.first?.finding.rule == .countThroughFaults
+                && found.first?.finding.subject == .relationship(entity: "Chat", name: "members"))
     }
 
     /// A to-one whose destination is abstract (Order.account: Customers and Staff) is one pattern, prefetched by its
@@ -83,11 +88,11 @@ import Testing
         pass.size = 60
         let suite = try pass.run()
         let account = suite.filter { $0.phase == "walk-Order.account" }
-        #expect(account.map(\.pattern) == [.toOneFaultPerObject])
-        #expect(account.first?.subject == "Account (Customer, Staff)")
-        #expect(account.first?.change.hasPrefix("add relationshipKeyPathsForPrefetching [\"account\"] to the fetch of Order") == true)
-        #expect(account.first.map { $0.statementsAfter == 2 && $0.repeats == $0.statements - 1 } == true)
-        #expect(suite.filter { $0.phase.rawValue.hasPrefix("walk-") }.allSatisfy { !$0.change.contains("SELF IN") })
+        #expect(account.map(\.finding.rule) == [.toOneFaultPerObject])
+        #expect(account.first?.finding.subject == .entity("Account", members: ["Customer", "Staff"]))
+        #expect(account.first?.finding.fix.hasPrefix("add relationshipKeyPathsForPrefetching [\"account\"] to the fetch of Order") == true)
+        #expect(account.first.map { $0.finding.statementsAfter == 2 && $0.finding.repeats == $0.finding.statements - 1 } == true)
+        #expect(suite.filter { $0.phase.rawValue.hasPrefix("walk-") }.allSatisfy { !$0.finding.fix.contains("SELF IN") })
         let chain = try ScenarioFile.parse(
             Data(
                 """
@@ -100,17 +105,22 @@ import Testing
         var chained = AdvicePass(scenarios: [chain])
         chained.size = 30
         let found = try chained.run()
-        #expect(found.map(\.subject) == ["Order", "Account (Customer, Staff)"], "\(found.map(\.line))")
-        #expect(found.first?.change.hasPrefix("add relationshipKeyPathsForPrefetching [\"order\"] to the fetch of OrderLine") == true)
         #expect(
-            found.last?.change.hasPrefix("add relationshipKeyPathsForPrefetching [\"order.account\"] to the fetch of OrderLine") == true)
+            found.map(\.finding.subject) == [.entity("Order", members: []), .entity("Account", members: ["Customer", "Staff"])],
+            "\(found.map(\.line))")
+        #expect(found.first?.finding.fix.hasPrefix("add relationshipKeyPathsForPrefetching [\"order\"] to the fetch of OrderLine") == true)
+        #expect(
+            found.last?.finding.fix.hasPrefix("add relationshipKeyPathsForPrefetching [\"order.account\"] to the fetch of OrderLine")
+                == true)
     }
 
     @Test func theMeasuredSavingComesFromTheSiblingVariant() {
-        let finding = QueryFinding(
-            scenario: "query", strategy: .objectGraph, variant: Variant(parsing: "prefetch=off")!, size: 1000, phase: "walk",
-            pattern: .toManyFaultPerOwner, subject: "Class.students", fingerprint: "SELECT", repeats: 20,
-            statements: 21, statementsAfter: 2, change: "prefetch")
+        let finding = AdviceFinding(
+            scenario: "query", strategy: .objectGraph, variant: Variant(parsing: "prefetch=off")!, size: 1000,
+            finding: Finding(
+                rule: .toManyFaultPerOwner, subject: .relationship(entity: "Class", name: "students"), segment: "walk",
+                statement: "SELECT", repeats: 20, statements: 21, statementsAfter: 2, summary: "to-many fault Class.students per owner",
+                fix: "prefetch"))
         func row(_ variant: String, _ statements: Double) -> SummaryRow {
             SummaryRow(
                 key: SeriesKey.of("query", .objectGraph, variant, size: 1000, phase: "walk", metric: .sqlStatements),

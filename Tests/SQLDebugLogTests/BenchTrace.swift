@@ -112,4 +112,21 @@ enum BenchTrace {
     }
 
     static let metricNames = ["sql_statements", "fetch_requests", "object_faults", "relationship_faults", "rows_read"]
+
+    /// The metrics where the parsed counters and bench's differ, with both values. rows_read counts only rows the
+    /// trace reports: where some statement's rows are not reported (a pragma, a Z_MAX read, a batch), the parsed rows
+    /// must be at most bench's, which counts every row SQLite returned.
+    static func mismatches(_ counters: LogCounters, _ bench: [String: Int]) -> [String: String] {
+        var found: [String: String] = [:]
+        let parsed = metrics(counters)
+        for metric in metricNames {
+            guard let expected = bench[metric], let got = parsed[metric] else { continue }
+            if metric == "rows_read", counters.statementsWithUnreportedRows > 0 {
+                if got > expected { found[metric] = "parsed \(got) reported rows, more than bench's \(expected)" }
+            } else if got != expected {
+                found[metric] = "parsed \(got), bench \(expected)"
+            }
+        }
+        return found
+    }
 }

@@ -11,22 +11,25 @@ final class FindingsTests: XCTestCase {
     /// ObjectGraph's chat list: a to-many fault per chat, with the relationship named by the annotations.
     func testToManyFaultPerObject() throws {
         let segment = try XCTUnwrap(LogAnalyzer.analyze(text: try benchPhase("chat-list.objectgraph.L1.txt", "chat-list")).segments.first)
-        let finding = try XCTUnwrap(segment.findings.first { $0.pattern == .toManyFaultPerObject })
+        let finding = try XCTUnwrap(segment.findings.first { $0.rule == .toManyFaultPerOwner })
         XCTAssertEqual(finding.repeats, 20)
-        XCTAssertEqual(finding.relationship, ResolvedName(name: "Chat.members", inferred: false))
-        XCTAssertEqual(finding.entity?.name, "Chat")
+        XCTAssertEqual(finding.subject, .relationship(entity: "Chat", name: "members"))
+        XCTAssertFalse(finding.namesInferred)
         XCTAssertEqual(finding.statementsSaved, 19)
         XCTAssertTrue(finding.fix.contains("relationshipKeyPathsForPrefetching [\"members\"] to the fetch of Chat"), finding.fix)
-        XCTAssertTrue(finding.fix.contains("membersCount = members.@count"), finding.fix)
-        XCTAssertEqual(finding.fingerprint, "SELECT ?, t0.Z_PK FROM ZMEMBER t0 WHERE t0.ZCHAT = ?")
+        XCTAssertTrue(finding.fix.contains("a derived members.@count attribute needs none"), finding.fix)
+        XCTAssertEqual(finding.statement, "SELECT ?, t0.Z_PK FROM ZMEMBER t0 WHERE t0.ZCHAT = ?")
+        XCTAssertEqual(finding.severity, .risk)
+        XCTAssertEqual(finding.id, FindingID.of(rule: .toManyFaultPerOwner, segment: "log", subject: finding.subject, statement: ""))
     }
 
     /// `student.address.name` for every student: object faults one by one, reached through Student.address.
     func testFaultChain() throws {
         let segment = try XCTUnwrap(LogAnalyzer.analyze(text: try benchPhase("faulting.one-to-one.L2.txt", "every")).segments.first)
-        let finding = try XCTUnwrap(segment.findings.first { $0.pattern == .faultChain })
+        let finding = try XCTUnwrap(segment.findings.first { $0.rule == .toOneFaultPerObject })
         XCTAssertEqual(finding.repeats, 30)
-        XCTAssertEqual(finding.entity, ResolvedName(name: "Address", inferred: false))
+        XCTAssertEqual(finding.subject, .entity("Address", members: []))
+        XCTAssertTrue(finding.namesInferred, "STUDENT is inferred from ZSTUDENT")
         XCTAssertTrue(finding.fix.contains("relationshipKeyPathsForPrefetching [\"address\"] to the fetch of STUDENT"), finding.fix)
         XCTAssertEqual(finding.statementsSaved, 29)
     }
@@ -45,13 +48,15 @@ final class FindingsTests: XCTestCase {
     /// One fetch per owner with a different value each time: N+1, saving measured from the log's own times.
     func testNPlusOneFetch() throws {
         let segment = try XCTUnwrap(LogAnalyzer.analyze(text: repeatedFetch(times: 12, sameValue: false)).segments.first)
-        let finding = try XCTUnwrap(segment.findings.first { $0.pattern == .nPlusOne })
+        let finding = try XCTUnwrap(segment.findings.first { $0.rule == .fetchPerObject })
         XCTAssertEqual(finding.repeats, 12)
         XCTAssertEqual(finding.statementsSaved, 11)
-        XCTAssertEqual(finding.measuredMilliseconds, 24, accuracy: 1e-9)
-        XCTAssertEqual(finding.replacementMilliseconds ?? 0, 2, accuracy: 1e-9)
-        XCTAssertEqual(finding.millisecondsSaved ?? 0, 22, accuracy: 1e-9)
-        XCTAssertEqual(finding.relationship, ResolvedName(name: "STUDENT.CLASSID", inferred: true))
+        XCTAssertEqual(finding.milliseconds?.measured ?? 0, 24, accuracy: 1e-9)
+        XCTAssertEqual(finding.milliseconds?.replacement ?? 0, 2, accuracy: 1e-9)
+        XCTAssertEqual(finding.milliseconds?.saved ?? 0, 22, accuracy: 1e-9)
+        XCTAssertEqual(finding.subject, .entity("STUDENT", members: []))
+        XCTAssertTrue(finding.namesInferred)
+        XCTAssertTrue(finding.fix.contains("predicate CLASSID IN %@"), finding.fix)
         XCTAssertTrue(finding.summary.contains("12 different values"), finding.summary)
         // Ten times is not more than the threshold.
         XCTAssertTrue(LogAnalyzer.analyze(text: repeatedFetch(times: 10, sameValue: false)).findings.isEmpty)
@@ -59,7 +64,7 @@ final class FindingsTests: XCTestCase {
 
     func testRepeatedIdenticalQuery() throws {
         let findings = LogAnalyzer.analyze(text: repeatedFetch(times: 15, sameValue: true)).findings
-        XCTAssertEqual(findings.map(\.pattern), [.repeatedQuery])
+        XCTAssertEqual(findings.map(\.rule), [.repeatedFetch])
     }
 
     func testLargeUnbatchedFetch() throws {
@@ -72,11 +77,16 @@ final class FindingsTests: XCTestCase {
             entities: ["ZSTUDENT": "Student"], properties: ["ZSTUDENT": ["ZNAME": "name"]],
             indexedColumns: ["ZSTUDENT": ["ZNAME"]])
         let findings = LogAnalyzer.analyze(text: text, mapping: mapping).findings
-        XCTAssertEqual(findings.map(\.pattern), [.largeUnbatchedFetch])
+        XCTAssertEqual(findings.map(\.rule), [.largeUnbatchedFetch])
         let finding = try XCTUnwrap(findings.first)
-        XCTAssertTrue(finding.fix.contains("fetchBatchSize = 20 on this fetch of Student"), finding.fix)
-        XCTAssertEqual(finding.measuredMilliseconds, 100, accuracy: 1e-9)
-        XCTAssertEqual(finding.millisecondsSaved ?? 0, 100 - 100 * 20.0 / 5000, accuracy: 1e-9)
+        XCTAssertTrue(finding.fix.contains("set fetchBatchSize = 20 on this fetch"), finding.fix)
+        XCTAssertEqual(finding.subject, .entity("Student", members: []))
+        XCTAssertEqual(finding.severity, .suggestion)
+        XCTAssertEqual(finding.milliseconds?.measured ?? 0, 100, accuracy: 1e-9)
+        XCTAssertEqual(finding.milliseconds?.saved ?? 0, 100 - 100 * 20.0 / 5000, accuracy: 1e-9)
+        // A screen declared to read every row gains nothing from batches: no suggestion.
+        let reads = ["log": SegmentAccess(fetches: [SegmentAccess.Fetch(entity: "Student", reads: ["name"])])]
+        XCTAssertTrue(LogAnalyzer.analyze(text: text, mapping: mapping, access: reads).findings.isEmpty)
     }
 
     /// Twelve saves of one row each.
@@ -95,11 +105,11 @@ final class FindingsTests: XCTestCase {
         XCTAssertEqual(segment.counters.saves, 12)
         XCTAssertEqual(segment.saveSizes.smallSaves, 12)
         XCTAssertEqual(segment.saveSizes.smallSaveOverheadStatements, 12 * 6)
-        let finding = try XCTUnwrap(segment.findings.first { $0.pattern == .saveInLoop })
+        let finding = try XCTUnwrap(segment.findings.first { $0.rule == .saveInLoop })
         XCTAssertEqual(finding.repeats, 12)
         XCTAssertEqual(finding.statementsSaved, 66)
-        XCTAssertEqual(finding.entity?.name, "ITEM")
-        XCTAssertEqual(finding.millisecondsSaved ?? 0, 1.1, accuracy: 1e-9)
+        XCTAssertEqual(finding.subject, .entity("ITEM", members: []))
+        XCTAssertEqual(finding.milliseconds?.saved ?? 0, 1.1, accuracy: 1e-9)
         XCTAssertTrue(finding.fix.contains("NSBatchInsertRequest"))
     }
 
@@ -115,10 +125,11 @@ final class FindingsTests: XCTestCase {
             properties: ["ZSTUDENT": ["ZNAME": "name", "ZCLASS": "class", "ZBIRTHDAY": "birthday"]],
             indexedColumns: ["ZSTUDENT": ["ZCLASS"]])
         let analysis = LogAnalyzer.analyze(text: text, mapping: mapping)
-        XCTAssertEqual(analysis.findings.map(\.pattern), [.unindexedFilter, .unindexedSort])
-        XCTAssertEqual(analysis.findings.map(\.relationship?.name), ["Student.name", "Student.birthday"])
+        XCTAssertEqual(analysis.findings.map(\.rule), [.unindexedFilter, .unindexedSort])
+        XCTAssertEqual(
+            analysis.findings.map(\.subject), [.property(entity: "Student", name: "name"), .property(entity: "Student", name: "birthday")])
         XCTAssertTrue(analysis.findings[0].fix.contains("fetch index on Student.name"))
-        XCTAssertNil(analysis.findings[0].millisecondsSaved)
+        XCTAssertNil(analysis.findings[0].milliseconds)
         XCTAssertFalse(analysis.namesInferred)
         // Without index information (and no query plan), nothing is said about indexes.
         XCTAssertTrue(LogAnalyzer.analyze(text: text).findings.isEmpty)
@@ -145,18 +156,24 @@ final class FindingsTests: XCTestCase {
     func testThresholdOption() {
         let options = AnalysisOptions(repeatThreshold: 2)
         XCTAssertEqual(
-            LogAnalyzer.analyze(text: repeatedFetch(times: 3, sameValue: false), options: options).findings.map(\.pattern), [.nPlusOne])
+            LogAnalyzer.analyze(text: repeatedFetch(times: 3, sameValue: false), options: options).findings.map(\.rule), [.fetchPerObject])
     }
 
-    /// Members a to-many fault listed, then faulted one by one: prefetching the to-many brings their rows.
-    func testFaultChainOfToManyMembers() throws {
+    /// Members a to-many fault listed, then faulted one by one: one cause, one finding. Prefetching the to-many brings
+    /// their rows, so its finding counts their faults in what it saves and says so.
+    func testFaultsOfToManyMembersBelongToTheToManyFinding() throws {
         let segment = try XCTUnwrap(LogAnalyzer.analyze(text: try benchPhase("social-feed.objectgraph.L2.txt", "feed")).segments.first)
-        let tags = try XCTUnwrap(segment.findings.first { $0.pattern == .faultChain && $0.entity?.name == "Tag" })
-        XCTAssertEqual(tags.relationship, ResolvedName(name: "Post.tags", inferred: false))
+        let tags = try XCTUnwrap(segment.findings.first { $0.subject == .relationship(entity: "Post", name: "tags") })
         XCTAssertTrue(tags.fix.hasPrefix("add relationshipKeyPathsForPrefetching [\"tags\"] to the fetch of Post"), tags.fix)
+        XCTAssertTrue(tags.fix.hasSuffix("with their rows"), tags.fix)
+        let tagFaults = segment.entities.first { $0.table == "ZTAG" }?.objectFaults ?? 0
+        XCTAssertGreaterThan(tagFaults, 0)
+        XCTAssertEqual(tags.statementsAfter, segment.counters.sqlStatements - 20 - tagFaults + 1)
+        XCTAssertFalse(segment.findings.contains { $0.subject == .entity("Tag", members: []) })
         // A reflexive many-to-many (User.following / User.followers in one join table) is named by the column read.
         let follow = try XCTUnwrap(
             LogAnalyzer.analyze(text: try benchPhase("social-feed.objectgraph.L2.txt", "follow-unfollow")).segments.first)
-        XCTAssertEqual(follow.findings.first { $0.pattern == .toManyFaultPerObject }?.relationship?.name, "User.following")
+        XCTAssertEqual(
+            follow.findings.first { $0.rule == .toManyFaultPerOwner }?.subject, .relationship(entity: "User", name: "following"))
     }
 }

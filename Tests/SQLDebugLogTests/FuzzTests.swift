@@ -82,6 +82,8 @@ final class FuzzTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sqldebuglog-fuzz-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        var refused = 0
+        defer { XCTAssertLessThan(refused, iterations / 4, "most mutated logs are still text") }
         for iteration in 0..<iterations {
             let source = corpus[Int.random(in: 0..<corpus.count, using: &random)]
             let bytes = Self.mutate(source, with: &random, corpus: corpus)
@@ -92,8 +94,16 @@ final class FuzzTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(descriptor, 0)
             var parser = SQLDebugLogParser()
             var analyzer = LogAnalyzer()
-            let read = try LineReader(descriptor: descriptor, chunkSize: 97, maxLineLength: 4096).forEachLine { line, cut in
-                parser.feed(bytes: line, cut: cut) { analyzer.consume($0) }
+            let read: Int
+            do {
+                read = try LineReader(descriptor: descriptor, chunkSize: 97, maxLineLength: 4096).forEachLine { line, cut in
+                    parser.feed(bytes: line, cut: cut) { analyzer.consume($0) }
+                }.bytes
+            } catch let error as LogReadError where !error.isSystemError {
+                // Junk enough to read as binary: refused with one line, as it should be.
+                close(descriptor)
+                refused += 1
+                continue
             }
             close(descriptor)
             parser.finish { analyzer.consume($0) }

@@ -31,7 +31,10 @@ final class SegmentTests: XCTestCase {
         let analysis = LogAnalyzer.analyze(text: text)
         XCTAssertEqual(analysis.segments.map(\.name), ["(outside segments)", "walk classes", "save"])
         XCTAssertEqual(analysis.segments.map(\.counters.rowsRead), [9, 3, 4])
-        XCTAssertEqual(analysis.segments.map(\.closed), [false, true, false])
+        // What ran outside the markers is never "not closed": only a marked segment can be left open.
+        XCTAssertEqual(analysis.segments.map(\.closed), [true, true, false])
+        XCTAssertEqual(analysis.segments.map(\.unclosed), [0, 0, 1])
+        XCTAssertEqual(analysis.markerProblems.first.map(\.kind), [.neverEnded])
         XCTAssertEqual(analysis.segments[1].beginLine, 4)
         XCTAssertEqual(analysis.segments[1].endLine, 8)
         XCTAssertEqual(analysis.totals.rowsRead, 16)
@@ -57,7 +60,7 @@ final class SegmentTests: XCTestCase {
         XCTAssertEqual(analysis.segments.map(\.counters.rowsRead), [0, 5])
     }
 
-    /// Nested segments: statements count in the innermost; an end without a begin is ignored.
+    /// Nested segments: statements count in the innermost; an end without a begin is counted as a marker problem.
     func testNestedAndUnmatchedMarkers() {
         let text = [
             "RelBench: end never-begun", "RelBench: begin outer", fetch("ZA", rows: 1), "RelBench: begin inner", fetch("ZB", rows: 2),
@@ -66,6 +69,19 @@ final class SegmentTests: XCTestCase {
         let analysis = LogAnalyzer.analyze(text: text)
         XCTAssertEqual(analysis.segments.map(\.name), ["outer", "inner"])
         XCTAssertEqual(analysis.segments.map(\.counters.rowsRead), [5, 2])
+        XCTAssertEqual(analysis.markerProblems.count, 1)
+        XCTAssertEqual(analysis.markerProblems.first.first?.kind, .endWithoutBegin)
+        XCTAssertEqual(analysis.markerProblems.first.first?.name, "never-begun")
+        XCTAssertEqual(analysis.markerProblems.first.first?.line, 1)
+    }
+
+    /// An outer segment's end also ends the segments opened inside it, each reported as never ended.
+    func testAnOuterEndEndsWhatIsOpenInsideIt() {
+        let text = ["RelBench: begin outer", "RelBench: begin inner", fetch("ZA", rows: 1), "RelBench: end outer"].joined(separator: "\n")
+        let analysis = LogAnalyzer.analyze(text: text)
+        XCTAssertEqual(analysis.segments.map(\.name), ["outer", "inner"])
+        XCTAssertEqual(analysis.segments.map(\.closed), [true, false])
+        XCTAssertEqual(analysis.markerProblems.first.map(\.kind), [.endedByOuter])
     }
 
     /// os_signpost intervals from `log show --signpost` (default and compact styles); Apple's own are ignored.
@@ -85,11 +101,16 @@ final class SegmentTests: XCTestCase {
         XCTAssertEqual(analysis.segments.map(\.closed), [true, true])
     }
 
-    func testRepeatedSegmentNamesStaySeparate() {
+    /// A screen visited three times is one segment, its counts added up (what a run folder's phase holds), with how
+    /// many times it ran: memory grows with the names a log uses, not with how often it repeats them.
+    func testRepeatedSegmentNamesAddUp() {
         let text = (1...3).map { "RelBench: begin walk\n" + fetch("ZA", rows: $0) + "\nRelBench: end walk" }.joined(separator: "\n")
         let analysis = LogAnalyzer.analyze(text: text)
-        XCTAssertEqual(analysis.segments.map(\.name), ["walk", "walk", "walk"])
-        XCTAssertEqual(analysis.segments.map(\.counters.rowsRead), [1, 2, 3])
-        XCTAssertEqual(analysis.segment(named: "walk")?.counters.rowsRead, 1)
+        XCTAssertEqual(analysis.segments.map(\.name), ["walk"])
+        XCTAssertEqual(analysis.segments.map(\.counters.rowsRead), [6])
+        XCTAssertEqual(analysis.segments.map(\.occurrences), [3])
+        XCTAssertEqual(analysis.segment(named: "walk")?.fingerprints.first?.count, 3)
+        XCTAssertEqual(analysis.segment(named: "walk")?.beginLine, 1)
+        XCTAssertEqual(analysis.segment(named: "walk")?.endLine, 15)
     }
 }

@@ -18,7 +18,7 @@ final class StreamingTests: XCTestCase {
         var lines: [(String, Bool)] = []
         let read = try LineReader(descriptor: descriptor, chunkSize: chunk, maxLineLength: maxLine).forEachLine { line, cut in
             lines.append((String(decoding: line, as: UTF8.self), cut))
-        }
+        }.bytes
         XCTAssertEqual(read, bytes.count)
         return lines
     }

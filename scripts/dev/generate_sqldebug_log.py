@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Writes a large synthetic SQLDebug log (level 2) for throughput tests: python3 scripts/dev/generate_sqldebug_log.py OUT SIZE_MB.
 
+With --distinct N (python3 scripts/dev/generate_sqldebug_log.py OUT 0 --distinct 300000) it writes N statements that are
+all different (each reads another table's columns: a fetch, a fault or a to-many fault, with binds and annotations),
+the worst case for the reader's per-statement work.
+
 The mix follows real logs: object faults, to-many faults, fetches with prefetches, counts, saves with inserts and
 updates, binds in every format, interleaved app output, NSLog- and `log show`-prefixed lines, RelBench markers.
 Deterministic (seeded). Do not commit the output.
@@ -10,6 +14,7 @@ import sys
 
 out_path = sys.argv[1]
 target = int(float(sys.argv[2]) * 1_000_000)
+distinct = int(sys.argv[sys.argv.index("--distinct") + 1]) if "--distinct" in sys.argv else 0
 rng = random.Random(42)
 UUID = "0DD5D133-23A2-45D1-AB49-5EDA1FBE9877"
 
@@ -106,6 +111,54 @@ def save(p):
 
 def app(p):
     return ["Loaded %d rows in %.1f ms" % (rng.randrange(1000), rng.random() * 100)]
+
+def distinct_statement(i, p):
+    """Statement i of the --distinct log: its own table and columns, so that no two fingerprints are equal."""
+    table = "ZENTITY%d" % i
+    pk = rng.randrange(1, 100000)
+    shape = i % 3
+    if shape == 0:
+        return [
+            p + "CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME%d, t0.ZTITLE%d FROM %s t0 WHERE  t0.ZSCORE%d > ? ORDER BY t0.ZNAME%d" % (i, i, table, i, i),
+            p + "CoreData: details: SQLite bind[0] = (int64)%d" % rng.randrange(1000),
+            p + "CoreData: annotation: sql connection fetch time: " + t(),
+            p + "CoreData: annotation: total fetch execution time: %s for %d rows." % (t(), rng.randrange(50)),
+        ]
+    if shape == 1:
+        return [
+            p + "CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZLABEL%d FROM %s t0 WHERE  t0.Z_PK = ?  LIMIT 1" % (i, table),
+            p + "CoreData: details: SQLite bind[0] = (int64)%d" % pk,
+            p + "CoreData: annotation: sql connection fetch time: " + t(),
+            p + "CoreData: annotation: total fetch execution time: %s for 1 rows." % t(),
+            p + "CoreData: annotation: fault fulfilled from database for : 0xa001%012x <x-coredata://%s/Entity%d/p%d>" % (pk, UUID, i, pk),
+        ]
+    rows = rng.randrange(0, 30)
+    return [
+        p + "CoreData: sql: SELECT 0, t0.Z_PK FROM %s t0 WHERE  t0.ZOWNER%d = ? " % (table, i),
+        p + "CoreData: details: SQLite bind[0] = (int64)%d" % pk,
+        p + "CoreData: annotation: sql connection fetch time: " + t(),
+        p + "CoreData: annotation: total fetch execution time: %s for %d rows." % (t(), rows),
+        p + 'CoreData: annotation: to-many relationship fault "items%d" for objectID 0xa002%012x <x-coredata://%s/Owner%d/p%d> '
+            "fulfilled from database.  Got %d rows" % (i, pk, UUID, i, pk, rows),
+    ]
+
+if distinct:
+    with open(out_path, "w") as out:
+        buffer = []
+        for i in range(distinct):
+            if i % 1000 == 0:
+                if i:
+                    buffer.append("RelBench: end part %d" % (i // 1000))
+                buffer.append("RelBench: begin part %d" % (i // 1000 + 1))
+            p = prefix(0 if rng.random() < 0.6 else (1 if rng.random() < 0.7 else 2))
+            buffer += distinct_statement(i, p)
+            if len(buffer) > 20_000:
+                out.write("\n".join(buffer) + "\n")
+                buffer = []
+        buffer.append("RelBench: end part %d" % ((distinct - 1) // 1000 + 1))
+        out.write("\n".join(buffer) + "\n")
+    print("wrote", out_path)
+    sys.exit(0)
 
 kinds = [(object_fault, 40), (to_many, 20), (fetch_with_prefetch, 10), (count, 5), (save, 10), (app, 15)]
 table = [k for k, w in kinds for _ in range(w)]

@@ -1,8 +1,9 @@
 import Foundation
 import ObjectGraph
+import SQLDebugLog
 
-/// Runs scenarios once, untimed, with ObjectGraph's statements logged, and hands each phase to the N+1 detector:
-/// what `bench advise` and the end of `bench run` report. Only ObjectGraph's strategies run (the peers issue the
+/// Runs scenarios once, untimed, with ObjectGraph's exact SQLDebug trace read phase by phase by the analyzer `bench
+/// log` reads a device's log with (`TraceAdvisor`): what `bench advise` and the end of `bench run` report. Only ObjectGraph's strategies run (the peers issue the
 /// SQL they were written with); each scenario at the size a run measured it at (its largest), else at `size`, one
 /// where an N+1 shows (1,000 by default: 20 classes of 50).
 package struct AdvicePass {
@@ -15,7 +16,8 @@ package struct AdvicePass {
     /// The size of each scenario, overriding `size`: a run's largest.
     package var sizes: [ScenarioName: Int] = [:]
     package var seed: UInt64 = 42
-    package var detector = NPlusOneDetector()
+    /// Repeats of one statement in a phase above which it is a finding.
+    package var threshold = 10
 
     package init(scenarios: [Scenario]) { self.scenarios = scenarios }
 
@@ -23,8 +25,8 @@ package struct AdvicePass {
     package func size(of scenario: Scenario) -> Int { sizes[scenario.name] ?? size }
 
     /// Every finding, scenario by scenario in the order given.
-    package func run() throws -> [QueryFinding] {
-        var findings: [QueryFinding] = []
+    package func run() throws -> [AdviceFinding] {
+        var findings: [AdviceFinding] = []
         for size in Set(scenarios.map(size(of:))).sorted() {
             findings += try run(scenarios.filter { self.size(of: $0) == size }, size: size)
         }
@@ -35,7 +37,7 @@ package struct AdvicePass {
 
     /// The findings of `scenarios` at `size`, with the run's strategies and variants narrowed to those the scenarios
     /// have (a run's choice may name an axis only other scenarios, run at other sizes, have).
-    private func run(_ scenarios: [Scenario], size: Int) throws -> [QueryFinding] {
+    private func run(_ scenarios: [Scenario], size: Int) throws -> [AdviceFinding] {
         var request = RunRequest(scenarios: scenarios)
         request.sizes = [size]
         request.repetitions = 1
@@ -51,22 +53,21 @@ package struct AdvicePass {
         }
         let plan = try RunPlan(request)
         let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
-        var findings: [QueryFinding] = []
+        var findings: [AdviceFinding] = []
+        runner.measuresMemory = false
         for repetition in plan.repetitions where repetition.strategy == .objectGraph {
-            let advisor = PhaseAdvisor(detector: detector, scenario: repetition.scenario, variant: repetition.variant)
+            let advisor = TraceAdvisor(scenario: repetition.scenario, variant: repetition.variant, threshold: threshold)
             advisor.attach(to: runner)
-            final class Found { var findings: [QueryFinding] = [] }
+            final class Found { var findings: [Finding] = [] }
             let found = Found()
             runner.observer = PhaseRecorder.Observer(
-                phaseStarted: { _ in advisor.phaseStarted() },
-                phaseEnded: { phase, _ in found.findings += advisor.findings(phase: phase) })
+                phaseStarted: { advisor.phaseStarted($0) },
+                phaseEnded: { phase, _ in found.findings += advisor.phaseEnded(phase) })
             _ = try runner.run(repetition)
-            for var finding in found.findings {
-                finding.scenario = repetition.scenario.name
-                finding.strategy = repetition.strategy
-                finding.variant = repetition.variant
-                finding.size = repetition.size
-                findings.append(finding)
+            findings += found.findings.map {
+                AdviceFinding(
+                    scenario: repetition.scenario.name, strategy: repetition.strategy, variant: repetition.variant,
+                    size: repetition.size, finding: $0)
             }
         }
         return findings
@@ -74,13 +75,14 @@ package struct AdvicePass {
 
     /// Adds to each finding what the run measured for the same phase without the pattern: the sibling variant
     /// (same scenario, strategy and size, another value of one axis) with the fewest statements, where it ran fewer.
-    package static func attachMeasurements(_ findings: [QueryFinding], summary: [SummaryRow]) -> [QueryFinding] {
+    package static func attachMeasurements(_ findings: [AdviceFinding], summary: [SummaryRow]) -> [AdviceFinding] {
         let statements = summary.filter { $0.key.metric == .sqlStatements }
         return findings.map { finding in
             var finding = finding
             let siblings = statements.filter {
                 $0.key.scenario == finding.scenario && $0.key.strategy == finding.strategy && $0.key.phase == finding.phase
             }
+            guard finding.finding.statementsAfter != nil else { return finding }
             guard let size = siblings.map(\.key.size).filter({ $0 <= max(finding.size, 1) }).max() ?? siblings.map(\.key.size).min(),
                 let own = siblings.first(where: { $0.key.size == size && $0.key.variant == finding.variant })?.summary?.median,
                 let best = siblings.filter({ $0.key.size == size && $0.key.variant != finding.variant })

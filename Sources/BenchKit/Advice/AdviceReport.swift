@@ -1,11 +1,16 @@
 import Foundation
+import SQLDebugLog
 
-/// The N+1 findings as text (grouped by scenario, strategy and variant), and as JSON (advice.json in a run folder).
+/// The findings as text (grouped by scenario, strategy and variant), and as JSON (advice.json in a run folder).
 package enum AdviceReport {
+    /// The version of advice.json's layout: a list of findings, each with `finding` as `bench log --json` writes it.
+    package static let version = 2
+
     /// One block per scenario, strategy and variant, a line per finding.
-    package static func text(_ findings: [QueryFinding], size: Int, threshold: Int) -> String {
+    package static func text(_ findings: [AdviceFinding], size: Int, threshold: Int) -> String {
         guard !findings.isEmpty else {
-            return "no N+1 pattern: no statement repeated more than \(threshold) times in a phase at size \(formatCount(size))"
+            return "no finding: no statement repeated more than \(threshold) times in a phase at size \(formatCount(size)), "
+                + "and no other pattern the analysis knows"
         }
         var lines: [String] = []
         var current = ""
@@ -16,25 +21,39 @@ package enum AdviceReport {
                 lines.append(heading + " (size \(formatCount(finding.size)))")
                 current = heading
             }
-            lines.append("  " + finding.line)
+            let severity = finding.finding.severity == .risk ? "" : "\(finding.finding.severity.rawValue): "
+            lines.append("  " + severity + finding.line)
         }
         lines.append("")
         lines.append(
-            "\(counted(findings.count, "finding")); statement counts are what Core Data would run where ObjectGraph is faithful to it.")
+            "\(counted(findings.count, "finding")) (a statement repeated more than \(threshold) times in a phase, --threshold); "
+                + "statement counts are what Core Data would run where ObjectGraph is faithful to it; `bench log` gives the same "
+                + "findings on a device's log of the same screens.")
         return lines.joined(separator: "\n")
     }
 
-    package static func json(_ findings: [QueryFinding]) throws -> Data {
+    package static func json(_ findings: [AdviceFinding]) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return try encoder.encode(findings)
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(Document(version: version, findings: findings))
     }
 
-    package static func decode(_ data: Data, file: String) throws -> [QueryFinding] {
+    package static func decode(_ data: Data, file: String) throws -> [AdviceFinding] {
         do {
-            return try JSONDecoder().decode([QueryFinding].self, from: data)
+            let document = try JSONDecoder().decode(Document.self, from: data)
+            guard document.version == version else {
+                throw BenchError.invalidInput(
+                    "\(file) holds advice of layout \(document.version), this bench reads \(version); run 'bench advise' again")
+            }
+            return document.findings
         } catch let error as DecodingError {
-            throw BenchError.invalidInput("\(file) is not a list of findings written by 'bench advise': \(error.plainDescription)")
+            throw BenchError.invalidInput(
+                "\(file) is not a list of findings written by this 'bench advise' (\(error.plainDescription)); run 'bench advise' again")
         }
+    }
+
+    struct Document: Codable {
+        let version: Int
+        let findings: [AdviceFinding]
     }
 }

@@ -15,6 +15,8 @@ package struct DeviceLog {
     /// What to read with.
     package struct Options {
         package var mapping: NameMapping?
+        /// What each segment is declared to read (`--model-of`: the scenario's phases).
+        package var access: [String: SegmentAccess] = [:]
         package var analysis = AnalysisOptions()
         package var fitsCosts = false
 
@@ -29,12 +31,17 @@ package struct DeviceLog {
         let analysis: LogAnalysis
         do {
             if path == "-" {
-                analysis = try LogAnalyzer.analyze(handle: .standardInput, mapping: options.mapping, options: options.analysis) {
+                analysis = try LogAnalyzer.analyze(
+                    handle: .standardInput, mapping: options.mapping, options: options.analysis, access: options.access
+                ) {
                     fit?.add($0)
                 }
             } else {
                 try Self.checkReadable(path)
-                analysis = try LogAnalyzer.analyze(path: path, mapping: options.mapping, options: options.analysis) { fit?.add($0) }
+                analysis = try LogAnalyzer.analyze(path: path, mapping: options.mapping, options: options.analysis, access: options.access)
+                {
+                    fit?.add($0)
+                }
             }
         } catch let error as LogReadError {
             throw BenchError.invalidInput("\(error); give a readable SQLDebug log (or - for standard input)")
@@ -83,22 +90,35 @@ package struct DeviceLog {
             format: "read %.1f MB, %d lines in %.2f s: %.1f MB/s", megabytes, analysis.lines, seconds, megabytes / max(seconds, 1e-9))
     }
 
-    /// The segments as phases: each name once, the counters of segments of the same name added up, in order of first
+    /// The segments as phases: each name once (the analysis adds up segments of one name), in order of first
     /// appearance.
-    package var phases: [(name: String, counters: LogCounters, fingerprints: [FingerprintStats], occurrences: Int)] {
-        var order: [String] = []
-        var merged: [String: (counters: LogCounters, fingerprints: [FingerprintStats], occurrences: Int)] = [:]
-        for segment in analysis.segments {
-            guard var entry = merged[segment.name] else {
-                order.append(segment.name)
-                merged[segment.name] = (segment.counters, segment.fingerprints, 1)
-                continue
-            }
-            entry.counters.add(segment.counters)
-            entry.fingerprints += segment.fingerprints
-            entry.occurrences += 1
-            merged[segment.name] = entry
+    package var phases: [LogSegment] { analysis.segments }
+
+    /// What the reader should know before trusting the counts: markers that do not pair, and a model that does not
+    /// describe the log (none of the tables the log reads, or some of them missing).
+    package func warnings(mapping: NameMapping?, modelName: String?) -> [String] {
+        var warnings: [String] = []
+        let problems = analysis.markerProblems
+        if problems.count > 0 {
+            let named = problems.first.prefix(3).map { "'\($0.name)' \($0.kind.rawValue) at line \($0.line)" }
+            warnings.append(
+                "\(counted(problems.count, "segment marker")) did not pair (\(named.joined(separator: "; "))\(problems.count > 3 ? "; ..." : "")): "
+                    + "check that every 'RelBench: begin NAME' has its 'RelBench: end NAME'")
         }
-        return order.map { ($0, merged[$0]!.counters, merged[$0]!.fingerprints, merged[$0]!.occurrences) }
+        if let mapping, let modelName {
+            let tables = Set(analysis.segments.flatMap { $0.entities.map(\.table) }).filter { $0.hasPrefix("Z") && !$0.hasPrefix("Z_") }
+            let known = Set(mapping.entities.keys)
+            let missing = tables.subtracting(known).sorted()
+            if !tables.isEmpty, tables.isDisjoint(with: known) {
+                warnings.append(
+                    "\(modelName) has none of the \(counted(tables.count, "table")) the log reads (\(missing.prefix(5).joined(separator: ", "))\(missing.count > 5 ? ", ..." : "")): "
+                        + "is it the model of the app that printed this log? Names are inferred where it has none")
+            } else if !missing.isEmpty {
+                warnings.append(
+                    "\(modelName) has no entity for \(missing.prefix(5).joined(separator: ", "))\(missing.count > 5 ? ", ..." : "") that the log reads: "
+                        + "an older or newer version of the model? Those names are inferred")
+            }
+        }
+        return warnings
     }
 }

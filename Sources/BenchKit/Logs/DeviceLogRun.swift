@@ -29,21 +29,26 @@ package struct DeviceLogRun {
         SeriesKey(scenario: scenario, strategy: .device, variant: Variant([]), size: size, phase: PhaseName(phase), metric: metric)
     }
 
+    /// One sample per phase and metric the log reports: a phase whose rows the log does not report has no
+    /// `rows_read` (a gate then sees it missing, never 0).
     package var samples: [SampleRecord] {
         log.phases.flatMap { phase in
-            Self.metrics.map { metric in
-                SampleRecord(key: key(phase.name, metric), repetition: 1, value: Double(Self.value(metric, phase.counters)))
+            Self.metrics.compactMap { metric in
+                Self.value(metric, phase.counters).map {
+                    SampleRecord(key: key(phase.name, metric), repetition: 1, value: Double($0))
+                }
             }
         }
     }
 
-    static func value(_ metric: Metric, _ counters: LogCounters) -> Int {
+    /// The metric's count in `counters`, nil when the log does not report it.
+    static func value(_ metric: Metric, _ counters: LogCounters) -> Int? {
         switch metric {
         case .sqlStatements: return counters.sqlStatements
         case .fetchRequests: return counters.fetchRequests
         case .objectFaults: return counters.objectFaults
         case .relationshipFaults: return counters.relationshipFaults
-        default: return counters.rowsRead
+        default: return counters.reportedRowsRead
         }
     }
 
@@ -53,7 +58,7 @@ package struct DeviceLogRun {
             var uses: [String: PhaseStatements.Use] = [:]
             for fingerprint in phase.fingerprints {
                 uses[fingerprint.fingerprint, default: PhaseStatements.Use(statements: 0, rows: 0)].statements += fingerprint.count
-                uses[fingerprint.fingerprint]!.rows += fingerprint.rowsRead
+                uses[fingerprint.fingerprint]?.rows += fingerprint.rowsRead
             }
             let key = PhaseStatements.Key(scenario: scenario, variant: Variant([]), size: size, phase: PhaseName(phase.name))
             return PhaseStatements(key: key, fingerprints: uses)
@@ -86,35 +91,8 @@ package struct DeviceLogRun {
         }
     }
 
-    /// The counters per segment as JSON: `{"scenario", "size", "log", "names_inferred", "segments": [{"name", "closed",
-    /// "metrics": {metric: value}}], "totals": {...}}`, keys sorted.
+    /// Everything the analysis holds as versioned JSON (`LogDocument`; schema: Schemas/bench-log.schema.json).
     package func json() throws -> String {
-        struct Segment: Encodable {
-            let name: String
-            let closed: Bool
-            let metrics: [String: Int]
-        }
-        struct Document: Encodable {
-            let scenario: String
-            let size: Int
-            let log: String
-            let names_inferred: Bool
-            let garbled_lines: Int
-            let truncated_lines: Int
-            let segments: [Segment]
-            let totals: [String: Int]
-        }
-        func metrics(_ counters: LogCounters) -> [String: Int] {
-            Dictionary(uniqueKeysWithValues: Self.metrics.map { ($0.rawValue, Self.value($0, counters)) })
-        }
-        let analysis = log.analysis
-        let document = Document(
-            scenario: scenario.rawValue, size: size, log: log.path, names_inferred: analysis.namesInferred,
-            garbled_lines: analysis.garbledLines, truncated_lines: analysis.truncatedLines,
-            segments: analysis.segments.map { Segment(name: $0.name, closed: $0.closed, metrics: metrics($0.counters)) },
-            totals: metrics(analysis.totals))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(document), as: UTF8.self)
+        try LogDocument(log.analysis, log: log.path, scenario: scenario.rawValue, size: size).json()
     }
 }

@@ -12,11 +12,11 @@ package struct RunReport {
     package let statements: [PhaseStatements]
     package let scenarios: [Scenario]
     package let verdicts: [Verdict]
-    package let advice: [QueryFinding]
+    package let advice: [AdviceFinding]
 
     package init(
         folder: String, info: RunInfo, summary: [SummaryRow], samples: [SampleRecord], statements: [PhaseStatements],
-        scenarios: [Scenario], verdicts: [Verdict], advice: [QueryFinding]
+        scenarios: [Scenario], verdicts: [Verdict], advice: [AdviceFinding]
     ) {
         self.folder = folder
         self.info = info

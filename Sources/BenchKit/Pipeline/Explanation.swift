@@ -1,4 +1,5 @@
 import Foundation
+import SQLDebugLog
 
 /// `bench explain`: one small repetition of one strategy and variant with the SQL trace on, phase by phase: every
 /// statement (compact, or exactly as Core Data's SQLDebug log writes it), the phase's counters and its N+1 findings.
@@ -105,7 +106,9 @@ package struct Explanation {
                 state.inPhase = false
                 if state.hidden > 0 { output("  ... \(state.hidden) more trace lines (raise --max-lines to see them)") }
                 output("counters of \(phase): " + counters)
-                for finding in findings { output("N+1: " + finding.line) }
+                for finding in findings {
+                    output("finding: " + (finding.severity == .risk ? "" : "\(finding.severity.rawValue): ") + finding.line)
+                }
                 if exact { output("RelBench: end \(phase)") }
             })
     }
@@ -129,10 +132,14 @@ package struct Explanation {
     }
 
     /// Runs the repetition with the trace on: `line` gets every trace line, `phaseStarted` and `phaseEnded` (with the
-    /// phase's counters as `name=value` pairs and its N+1 findings) bracket each phase.
+    /// phase's counters as `name=value` pairs and its findings) bracket each phase.
+    ///
+    /// The findings are the SQL analysis of ObjectGraph's exact trace at SQLDebug level 2, as `bench advise` reads it:
+    /// when the trace shown is that one, it is read as it is printed; another level or the compact form is shown from
+    /// the repetition run again, after a first, silent run the findings come from (the same seed: the same SQL).
     private func execute(
         header: (String) -> Void, line: @escaping (String) -> Void, phaseStarted: @escaping (PhaseName) -> Void,
-        phaseEnded: @escaping (PhaseName, String, [QueryFinding]) -> Void
+        phaseEnded: @escaping (PhaseName, String, [Finding]) -> Void
     ) throws {
         var request = RunRequest(scenarios: [scenario])
         request.sizes = [size]
@@ -143,23 +150,40 @@ package struct Explanation {
         guard let repetition = plan.repetitions.first(where: { $0.variant == variant }) else { return }
         header("explain \(scenario.name): strategy \(strategy), \(variant.isEmpty ? "no variant" : variant.description), size \(size)")
         header(scenario.description)
+        let advised = strategy == .objectGraph
+        let readsShownTrace = advised && exact && level == TraceAdvisor.level
+        final class Found { var findings: [PhaseName: [Finding]] = [:] }
+        let found = Found()
+        if advised && !readsShownTrace {
+            let silent = Runner(request: request, plan: plan, folder: nil, progress: nil)
+            silent.measuresMemory = false
+            let advisor = TraceAdvisor(scenario: scenario, variant: variant, threshold: threshold)
+            advisor.attach(to: silent)
+            silent.observer = PhaseRecorder.Observer(
+                phaseStarted: { advisor.phaseStarted($0) }, phaseEnded: { phase, _ in found.findings[phase] = advisor.phaseEnded(phase) })
+            _ = try silent.run(repetition)
+        }
         let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
-        let advisor = PhaseAdvisor(detector: NPlusOneDetector(threshold: threshold), scenario: scenario, variant: variant)
-        if strategy == .objectGraph { advisor.attach(to: runner) }
-        runner.traceLevel = level
         runner.measuresMemory = false
-        runner.traceExact = exact
-        runner.trace = line
+        let advisor = readsShownTrace ? TraceAdvisor(scenario: scenario, variant: variant, threshold: threshold) : nil
+        if let advisor {
+            advisor.attach(to: runner, also: line)
+        } else {
+            runner.traceLevel = level
+            runner.traceExact = exact
+            runner.trace = line
+        }
         runner.observer = PhaseRecorder.Observer(
             phaseStarted: { phase in
-                advisor.phaseStarted()
+                advisor?.phaseStarted(phase)
                 phaseStarted(phase)
             },
             phaseEnded: { phase, measurements in
                 let counters = measurements.filter(\.metric.isCounter).map {
                     "\($0.metric.rawValue)=\($0.value.map(formatNumber) ?? "n/a")"
                 }
-                phaseEnded(phase, counters.joined(separator: " "), advisor.findings(phase: phase))
+                let findings = advisor?.phaseEnded(phase) ?? found.findings[phase] ?? []
+                phaseEnded(phase, counters.joined(separator: " "), findings)
             })
         _ = try runner.run(repetition)
     }

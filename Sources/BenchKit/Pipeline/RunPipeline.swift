@@ -12,7 +12,7 @@ package enum RunPipeline {
         /// Phases whose numbers measure something else than meant (an empty fetch, a refused save).
         package let notes: [String]
         /// The N+1 findings of the advice pass, nil when it did not run, and the sizes it ran at.
-        package let advice: [QueryFinding]?
+        package let advice: [AdviceFinding]?
         package let adviceSizes: [Int]
         /// One line each: the history or export could not take the run, or took nothing.
         package let warnings: [String]
@@ -87,7 +87,7 @@ package enum RunPipeline {
             let verdicts = VerdictReport.judge(evidence, scenarios: catalogScenarios(besides: scenarios))
             try AtomicFile.write(String(decoding: try VerdictReport.json(verdicts), as: UTF8.self) + "\n", to: folder.file("verdicts.json"))
             try AtomicFile.write(VerdictReport.markdown(verdicts, figures: "plots") + "\n", to: folder.file("verdicts.md"))
-            var advice: [QueryFinding]?
+            var advice: [AdviceFinding]?
             var pass = AdvicePass(scenarios: scenarios)
             if publishing.advice && !scenarios.isEmpty {
                 pass.strategies = publishing.strategies

@@ -22,7 +22,7 @@ package enum ModelNameMapping {
         var mapping = NameMapping(indexedColumns: indexedColumns(model.schemaSQL))
         for entity in model.entities {
             let table = entity.tableName
-            if entity.superentity == nil { mapping.entities[table] = entity.name }
+            if let parent = entity.superentity { mapping.parents[entity.name] = parent.name } else { mapping.entities[table] = entity.name }
             for attribute in entity.attributes where attribute.entity === entity && !attribute.isTransient {
                 mapping.properties[table, default: [:]][attribute.columnName] = attribute.name
             }
@@ -38,6 +38,9 @@ package enum ModelNameMapping {
 
     private static func add(_ relationship: RelationshipDescription, to mapping: inout NameMapping) {
         let name = relationship.qualifiedName
+        mapping.relationships[name] = ModelRelationship(
+            entity: relationship.entity.name, name: relationship.name, destination: relationship.destination.name,
+            isToMany: relationship.isToMany, inverse: relationship.inverse?.name)
         switch relationship.kind {
         case .manyToOne, .oneToOne, .oneToNil:
             mapping.properties[relationship.entity.tableName, default: [:]][relationship.columnName] = relationship.name

@@ -84,8 +84,7 @@ struct FindingDetector {
         _ fingerprint: FingerprintAccumulator, shape: StatementShape, text: String, names: inout NameResolver, pass: inout Pass
     ) {
         let fetches = fingerprint.count(of: .fetch) + fingerprint.count(of: .unknown)
-        guard fetches > threshold, shape.kind == .select, let table = shape.tables.first else { return }
-        let entity = names.entity(forTable: table)
+        guard fetches > threshold, shape.kind == .select, let entity = names.fetchedEntity(shape) else { return }
         let subject = FindingSubject.entity(entity.name, members: [])
         let after = statements - fetches + 1
         if shape.isCount {
@@ -148,9 +147,8 @@ struct FindingDetector {
         _ fingerprint: FingerprintAccumulator, shape: StatementShape, text: String, names: inout NameResolver, pass: inout Pass
     ) {
         guard shape.kind == .select, fingerprint.count(of: .fetch) > 0, fingerprint.maxRows >= options.largeFetchRows,
-            !shape.isIDOnly, !shape.isBatch, shape.limit == nil, !shape.isCount, let table = shape.tables.first
+            !shape.isIDOnly, !shape.isBatch, shape.limit == nil, !shape.isCount, let entity = names.fetchedEntity(shape)
         else { return }
-        let entity = names.entity(forTable: table)
         if access?.readsEveryRow(of: entity.name) == true { return }
         let batch = options.suggestedBatchSize
         let measured = fingerprint.maxRowsSeconds * 1000
@@ -166,8 +164,11 @@ struct FindingDetector {
                     measured: measured, replacement: measured * Double(batch) / Double(max(1, fingerprint.maxRows)))))
     }
 
-    /// Filters and sorts on columns the model says have no index, or that SQLite's plan scans or sorts: one finding
-    /// per property and kind in a segment.
+    /// Filters and sorts on unindexed columns where what ran shows the cost: SQLite's plan (SQLDebug 4) scans the
+    /// filtered table or sorts in a temporary B-tree, or the model says the column has no index and the fetch repeats
+    /// more than the threshold (a scan or a sort per owner). A fetch that runs once is no finding without the plan:
+    /// an index costs every save, and `bench lint` names the model's missing ones. One finding per property and kind
+    /// in a segment.
     func unindexed(
         _ fingerprint: FingerprintAccumulator, shape: StatementShape, text: String, names: inout NameResolver, pass: inout Pass
     ) {
@@ -175,6 +176,7 @@ struct FindingDetector {
         guard shape.kind == .select, runs > 0 else { return }
         let plan = analyzer.planFlags[fingerprint.id] ?? PlanFlags()
         let interesting: (TableColumn) -> Bool = { !$0.column.hasPrefix("Z_") && !$0.column.isEmpty }
+        let costly = runs > threshold
         for (rule, columns, planSays) in [
             (FindingRule.unindexedFilter, shape.comparedColumns, plan.scansFilteredTable),
             (.unindexedSort, shape.sortColumns, plan.sortsWithTemporaryTree),
@@ -182,17 +184,17 @@ struct FindingDetector {
             var planUsed = false
             for column in columns where interesting(column) {
                 let indexed = names.isIndexed(column)
-                guard indexed == false || (indexed == nil && planSays && !planUsed) else { continue }
-                planUsed = planUsed || indexed == nil
+                let byPlan = planSays && indexed != true && !planUsed
+                guard byPlan || (indexed == false && costly) else { continue }
+                planUsed = planUsed || byPlan
                 let property = names.property(column)
                 guard pass.unindexed.insert("\(rule.rawValue) \(property.name)").inserted else { continue }
                 let parts = property.name.split(separator: ".", maxSplits: 1).map(String.init)
                 let subject = FindingSubject.property(entity: parts.first ?? "?", name: parts.count > 1 ? parts[1] : "?")
                 let evidence =
-                    indexed == nil
+                    byPlan
                     ? "SQLite's query plan " + (rule == .unindexedFilter ? "scans the table" : "sorts in a temporary B-tree")
-                    : "no index in the model"
-                let severity: FindingSeverity = indexed == nil || runs > threshold ? .risk : .suggestion
+                    : "no index in the model; \(Finding.count(runs)) fetches"
                 pass.findings.append(
                     finding(
                         rule, subject, inferred: property.inferred, statement: text, repeats: runs, after: nil,
@@ -200,7 +202,7 @@ struct FindingDetector {
                         fix: rule == .unindexedFilter
                             ? "add a fetch index on \(property.name) (the entity's Indexes in the Xcode model)"
                             : "add a fetch index on \(property.name) so that SQLite reads the rows in order instead of sorting them",
-                        milliseconds: nil, severity: severity))
+                        milliseconds: nil))
             }
         }
     }

@@ -123,8 +123,7 @@ public struct LogAnalyzer: Sendable {
             }
         case let .prefetch(keyPath, rows):
             // The fetch it belongs to is still open: its entity is where the key path starts.
-            if let outer = stack.first, let table = outer.shape.tables.first, !model.isEmpty {
-                let entity = names.entity(forTable: table).name
+            if let outer = stack.first, !model.isEmpty, let entity = names.knownFetchedEntity(outer.shape) {
                 openSegments[segmentIndex].reach.fetched(entity)
                 if let walked = model.relationships(along: keyPath, from: entity) {
                     for relationship in walked { openSegments[segmentIndex].reach.followed(relationship, model: model) }
@@ -308,7 +307,7 @@ public struct LogAnalyzer: Sendable {
         openSegments[segmentIndex].record(run, smallSaveRows: options.smallSaveRows)
         if role == .fetch || role == .batch, let table = live.shape.tables.first, !live.shape.isCount {
             if fetchedTables.count < 10_000 { fetchedTables.insert(table) }
-            if !model.isEmpty { openSegments[segmentIndex].reach.fetched(names.entity(forTable: table).name) }
+            if !model.isEmpty, let entity = names.knownFetchedEntity(live.shape) { openSegments[segmentIndex].reach.fetched(entity) }
         } else if !model.isEmpty, let label {
             if role == .toManyFault, let relationship = model.relationship(qualified: label) {
                 openSegments[segmentIndex].reach.followed(relationship, model: model)

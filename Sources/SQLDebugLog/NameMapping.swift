@@ -26,12 +26,14 @@ public struct NameMapping: Sendable, Equatable, Codable {
     /// Every relationship, keyed by the entity that declares it and its name (`Class.students`): what the findings
     /// follow to name a key path from a fetch and the sub-entities a to-one reaches.
     public var relationships: [String: ModelRelationship]
+    /// Entity numbers (Z_ENT) to entity names: which entity a fetch of a shared table asked for (`t0.Z_ENT = 2`).
+    public var entityNumbers: [Int: String]
 
     public init(
         entities: [String: String] = [:], properties: [String: [String: String]] = [:],
         joinTables: [String: String] = [:], joinTableDirections: [TableColumn: String] = [:],
         toManyByForeignKey: [TableColumn: String] = [:], indexedColumns: [String: Set<String>]? = nil,
-        parents: [String: String] = [:], relationships: [String: ModelRelationship] = [:]
+        parents: [String: String] = [:], relationships: [String: ModelRelationship] = [:], entityNumbers: [Int: String] = [:]
     ) {
         self.entities = entities
         self.properties = properties
@@ -41,6 +43,7 @@ public struct NameMapping: Sendable, Equatable, Codable {
         self.indexedColumns = indexedColumns
         self.parents = parents
         self.relationships = relationships
+        self.entityNumbers = entityNumbers
     }
 
     /// Every entity the mapping names: roots (`entities`' values), and the sub-entities `parents` lists.
@@ -130,6 +133,21 @@ struct NameResolver: Sendable {
             if learnedJoinDirections[direction] == nil { learnedJoinDirections[direction] = qualified }
         }
         if let column = shape.ownerColumn, learnedToMany[column] == nil { learnedToMany[column] = qualified }
+    }
+
+    /// The entity a fetch read, when the model or the log names it (never inferred, never noted as inferred): what
+    /// the key paths of findings start from.
+    func knownFetchedEntity(_ shape: StatementShape) -> String? {
+        if let number = shape.entityNumber, let name = mapping?.entityNumbers[number] { return name }
+        guard let table = shape.tables.first else { return nil }
+        return mapping?.entities[table] ?? learnedEntities[table]
+    }
+
+    /// The entity a fetch asked for: the one its `Z_ENT` restriction names (a sub-entity in a shared table), else its
+    /// table's.
+    mutating func fetchedEntity(_ shape: StatementShape) -> ResolvedName? {
+        if let number = shape.entityNumber, let name = mapping?.entityNumbers[number] { return ResolvedName(name: name, inferred: false) }
+        return shape.tables.first.map { entity(forTable: $0) }
     }
 
     mutating func entity(forTable table: String) -> ResolvedName {

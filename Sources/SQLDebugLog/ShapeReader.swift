@@ -128,6 +128,22 @@ struct ShapeReader {
         shape.isBatch = keyIn && shape.limit != nil
         shape.isSingleRowByKey = shape.limit == 1 && shape.filterColumns.count == 1 && keyEquality()
         readToManyShapes(into: &shape)
+        shape.entityNumber = entityNumber()
+    }
+
+    /// `t0.Z_ENT = 5`, or the first of `t0.Z_ENT IN (4, 5, 6)` (an entity and its sub-entities, in Core Data's order):
+    /// the entity a fetch of a table shared by a hierarchy asked for.
+    func entityNumber() -> Int? {
+        for index in tokens.indices where isWord(index, "Z_ENT") && isPunct(index - 1, UInt8(ascii: ".")) {
+            var value = index + 2
+            if isWord(index + 1, "IN"), isPunct(index + 2, UInt8(ascii: "(")) {
+                value = index + 3
+            } else if !(index + 1 < tokens.count && tokens[index + 1].kind == .op && sql[tokens[index + 1].start] == UInt8(ascii: "=")) {
+                continue
+            }
+            if value < tokens.count, tokens[value].kind == .number, let number = Int(text(tokens[value])) { return number }
+        }
+        return nil
     }
 
     mutating func readWrite(into shape: inout StatementShape) {

@@ -35,6 +35,8 @@ struct StatementShape {
     var sortColumns: [TableColumn] = []
     /// `WHERE t0.ZCLASS = ?` alone: a to-many fault through a foreign key column on the member table.
     var ownerColumn: TableColumn?
+    /// The entity number a fetch of a shared table restricts it to (`t0.Z_ENT = 2`), if any.
+    var entityNumber: Int?
     /// `FROM Z_2STUDENTS t1 JOIN ZSTUDENT t0 ON t0.Z_PK = t1.Z_3STUDENTS WHERE t1.Z_2CLASSES = ?`.
     var joinTable: JoinTableUse?
 

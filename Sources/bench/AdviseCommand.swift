@@ -27,7 +27,7 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: "Also write the findings as JSON to this file.")
     var json: String?
 
-    @Flag(help: "Exit with code 1 when there are findings (for a CI gate).")
+    @Flag(help: "Exit with code 1 when there are findings of severity problem or risk (for a CI gate; suggestions do not fail it).")
     var failOnFindings = false
 
     @OptionGroup var scenarioOptions: ScenarioOptions
@@ -77,9 +77,12 @@ struct AdviseCommand: ParsableCommand {
         if !summary.isEmpty { findings = AdvicePass.attachMeasurements(findings, summary: summary) }
         if let json { try AtomicFile.write(String(decoding: try AdviceReport.json(findings), as: UTF8.self), to: json) }
         print(AdviceReport.text(findings, size: pass.scenarios.map(pass.size(of:)).max() ?? pass.size, threshold: threshold))
-        if failOnFindings && !findings.isEmpty {
+        let failing = findings.filter(\.failsGate)
+        if failOnFindings && !failing.isEmpty {
             FileHandle.standardError.write(
-                Data("bench: \(counted(findings.count, "N+1 finding")) (above); exit 1 as --fail-on-findings asks\n".utf8))
+                Data(
+                    "bench: \(counted(failing.count, "finding")) of severity problem or risk (above); exit 1 as --fail-on-findings asks\n"
+                        .utf8))
             throw ExitCode(1)
         }
     }

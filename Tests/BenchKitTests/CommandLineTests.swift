@@ -274,7 +274,7 @@ import Testing
         #expect(result.status == 0, "\(result.error)")
         #expect(
             result.output.contains(
-                "walk: 20 × \"SELECT 0, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.ZCLASS = ?\" — to-many fault Class.students per owner: add relationshipKeyPathsForPrefetching [\"students\"] to the fetch of Class"
+                "walk: 20 × \"SELECT ?, t0.Z_PK FROM ZSTUDENT t0 WHERE t0.ZCLASS = ?\" — to-many fault Class.students per owner: add relationshipKeyPathsForPrefetching [\"students\"] to the fetch of Class"
             ))
         let failing = try Self.bench(["advise", "--scenario", "query", "--fail-on-findings"])
         #expect(failing.status == 1)

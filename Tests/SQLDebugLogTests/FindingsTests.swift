@@ -114,25 +114,31 @@ final class FindingsTests: XCTestCase {
     }
 
     /// With the caller's index information: filters and sorts on unindexed columns, in the model's names.
+    /// A fetch repeated more than the threshold filters and sorts on unindexed columns: a scan per run.
     func testUnindexedFilterAndSortFromMapping() throws {
-        let text = """
+        let fetch = """
             CoreData: sql: SELECT 0, t0.Z_PK, t0.Z_OPT, t0.ZNAME FROM ZSTUDENT t0 WHERE  t0.ZNAME = ? AND t0.ZCLASS = ? ORDER BY t0.ZBIRTHDAY
             CoreData: annotation: sql connection fetch time: 0.0100s
             CoreData: annotation: total fetch execution time: 0.0200s for 2 rows.
             """
+        let text = Array(repeating: fetch, count: 11).joined(separator: "\n")
         let mapping = NameMapping(
             entities: ["ZSTUDENT": "Student"],
             properties: ["ZSTUDENT": ["ZNAME": "name", "ZCLASS": "class", "ZBIRTHDAY": "birthday"]],
             indexedColumns: ["ZSTUDENT": ["ZCLASS"]])
+        // Once, on two rows: an index would cost every save and save nothing worth naming.
+        XCTAssertTrue(LogAnalyzer.analyze(text: fetch, mapping: mapping).findings.isEmpty)
         let analysis = LogAnalyzer.analyze(text: text, mapping: mapping)
-        XCTAssertEqual(analysis.findings.map(\.rule), [.unindexedFilter, .unindexedSort])
+        XCTAssertEqual(analysis.findings.map(\.rule), [.fetchPerObject, .unindexedFilter, .unindexedSort])
+        let indexes = analysis.findings.filter { $0.rule != .fetchPerObject }
         XCTAssertEqual(
-            analysis.findings.map(\.subject), [.property(entity: "Student", name: "name"), .property(entity: "Student", name: "birthday")])
-        XCTAssertTrue(analysis.findings[0].fix.contains("fetch index on Student.name"))
-        XCTAssertNil(analysis.findings[0].milliseconds)
+            indexes.map(\.subject), [.property(entity: "Student", name: "name"), .property(entity: "Student", name: "birthday")])
+        XCTAssertTrue(indexes[0].fix.contains("fetch index on Student.name"))
+        XCTAssertTrue(indexes[0].summary.contains("no index in the model; 11 fetches"), indexes[0].summary)
+        XCTAssertNil(indexes[0].milliseconds)
         XCTAssertFalse(analysis.namesInferred)
         // Without index information (and no query plan), nothing is said about indexes.
-        XCTAssertTrue(LogAnalyzer.analyze(text: text).findings.isEmpty)
+        XCTAssertEqual(LogAnalyzer.analyze(text: text).findings.map(\.rule), [.fetchPerObject])
     }
 
     /// Store-opening probes and pragmas repeat without being a finding.

@@ -23,7 +23,10 @@ final class RealSampleTests: XCTestCase {
     func assertMetrics(_ segment: LogSegment, _ expected: [Int?], file: StaticString = #filePath, line: UInt = #line) {
         let counters = segment.counters
         XCTAssertEqual(
-            [counters.sqlStatements, counters.fetchRequests, counters.objectFaults, counters.relationshipFaults, counters.reportedRowsRead],
+            [
+                counters.sqlStatements, counters.fetchRequests, counters.objectFaults, counters.relationshipFaults,
+                counters.reportedRowsRead,
+            ],
             expected, "sql_statements, fetch_requests, object_faults, relationship_faults, rows_read", file: file, line: line)
     }
 

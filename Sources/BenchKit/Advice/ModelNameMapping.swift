@@ -23,6 +23,7 @@ package enum ModelNameMapping {
         for entity in model.entities {
             let table = entity.tableName
             if let parent = entity.superentity { mapping.parents[entity.name] = parent.name } else { mapping.entities[table] = entity.name }
+            mapping.entityNumbers[entity.number] = entity.name
             for attribute in entity.attributes where attribute.entity === entity && !attribute.isTransient {
                 mapping.properties[table, default: [:]][attribute.columnName] = attribute.name
             }

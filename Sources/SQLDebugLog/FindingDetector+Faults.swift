@@ -35,15 +35,33 @@ extension FindingDetector {
         return names.entity(forTable: table).name
     }
 
-    /// A to-many fault per owner, more than the threshold: prefetch it from the fetch that reached the owners (or,
-    /// where the screen is declared to read only the count, a derived count).
+    /// Whether faults of `entity` are the delete rules' own work: the segment deleted at least as many rows of its table
+    /// (Core Data faults the objects a delete reaches, to apply the delete rules, before it writes the deletes). Not a
+    /// read a prefetch could serve.
+    func deletes(_ entity: String, atLeast count: Int, names: inout NameResolver) -> Bool {
+        guard !segment.deletes.isEmpty, let table = names.table(ofEntity: entity) else { return false }
+        return (segment.deletes[table] ?? 0) >= count
+    }
+
+    /// A to-many faulted per owner more than the threshold, or faulted for a few owners whose members were then all
+    /// faulted one by one (as many faults as the to-many faults listed members): prefetch it from the fetch that
+    /// reached the owners (or, where the screen is declared to read only the count, a derived count). A to-many the
+    /// delete rules faulted (its owners deleted in the segment) is no finding.
     func toManyFaults(
         _ fingerprint: FingerprintAccumulator, shape: StatementShape, text: String, names: inout NameResolver, pass: inout Pass
     ) {
         let repeats = fingerprint.count(of: .toManyFault)
-        guard repeats > threshold, let toMany = toMany(fingerprint, shape: shape, names: &names) else { return }
+        guard repeats > 0, let toMany = toMany(fingerprint, shape: shape, names: &names) else { return }
         let destination = memberEntity(toMany, shape: shape, names: &names)
         let memberFaults = destination.map { segment.faultEntities[$0] ?? 0 } ?? 0
+        let listed = fingerprint.rows
+        let everyMemberRead = memberFaults > 0 && listed > 0 && memberFaults >= listed
+        guard repeats > threshold || (everyMemberRead && repeats + memberFaults > threshold) else { return }
+        if deletes(toMany.owner, atLeast: repeats, names: &names) {
+            // Deleting the owners faulted their to-many (and its members) for the delete rules: delete work.
+            if let destination { pass.explained.formUnion(toMany.relationship == nil ? [destination] : model.subtree(destination)) }
+            return
+        }
         let ownerReach =
             toMany.relationship.flatMap { relationship in
                 segment.reach[relationship.entity] ?? model.subtree(relationship.entity).lazy.compactMap { segment.reach[$0] }.first
@@ -92,7 +110,7 @@ extension FindingDetector {
         let tableEntity = names.entity(forTable: table)
         let entity = fingerprint.mainLabel(of: .objectFault) ?? tableEntity.name
         let inferred = fingerprint.mainLabel(of: .objectFault) == nil && tableEntity.inferred
-        guard !pass.explained.contains(entity) else { return }
+        guard !pass.explained.contains(entity), !deletes(entity, atLeast: repeats, names: &names) else { return }
         if walkToFind(fingerprint, entity: entity, table: table, repeats: repeats, text: text, names: &names, pass: &pass) { return }
         // Faults of several sub-entities through one to-one (Order.account to Customers and Staff) are one pattern,
         // which one prefetch of the key path removes.
@@ -160,12 +178,15 @@ extension FindingDetector {
         }
     }
 
-    /// Members faulted one by one from few owners' to-many faults: a search through the relationship.
+    /// Members faulted one by one from few owners' to-many faults, fewer than the members they listed: a search
+    /// through the relationship that stopped at what it looked for (a screen reading every member faults them all,
+    /// which the to-many rule advises prefetching for).
     private func walkToFind(
         _ fingerprint: FingerprintAccumulator, entity: String, table: String, repeats: Int, text: String,
         names: inout NameResolver, pass: inout Pass
     ) -> Bool {
         var walked = 0
+        var listed = 0
         var first: (line: Int, toMany: ToMany)?
         for other in segment.fingerprints.values where other.count(of: .toManyFault) > 0 {
             let otherShape = analyzer.fingerprintShapes[other.id]
@@ -174,9 +195,10 @@ extension FindingDetector {
                     || (toMany.relationship == nil && (otherShape.joinTable?.memberTable ?? otherShape.tables.first) == table)
             else { continue }
             walked += other.count(of: .toManyFault)
+            listed += other.rows
             if first == nil || other.firstLine < first!.line { first = (other.firstLine, toMany) }
         }
-        guard let first, walked <= threshold, repeats > threshold * walked else { return false }
+        guard let first, walked <= threshold, repeats > threshold * walked, listed == 0 || repeats < listed else { return false }
         let toMany = first.toMany
         let inverse = toMany.relationship?.inverse.map { "\($0) == owner" } ?? "its owner"
         let ownerReach = segment.reach[toMany.owner]

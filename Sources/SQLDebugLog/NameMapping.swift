@@ -135,6 +135,19 @@ struct NameResolver: Sendable {
         if let column = shape.ownerColumn, learnedToMany[column] == nil { learnedToMany[column] = qualified }
     }
 
+    /// The table an entity's rows are in: its root entity's (from the mapping), else `Z` and its name upper-cased.
+    func table(ofEntity entity: String) -> String? {
+        var root = entity
+        var steps = 0
+        while let parent = mapping?.parents[root], steps < 64 {
+            root = parent
+            steps += 1
+        }
+        if let table = mapping?.entities.first(where: { $0.value == root })?.key { return table }
+        if let table = learnedEntities.first(where: { $0.value == root })?.key { return table }
+        return "Z" + root.uppercased()
+    }
+
     /// The entity a fetch read, when the model or the log names it (never inferred, never noted as inferred): what
     /// the key paths of findings start from.
     func knownFetchedEntity(_ shape: StatementShape) -> String? {

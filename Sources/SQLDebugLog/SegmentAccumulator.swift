@@ -15,6 +15,9 @@ struct SegmentAccumulator: Sendable {
     var reach = ReachMap()
     /// Prefetches by key path: statements, rows, and a fingerprint of them.
     var prefetches: [String: PrefetchUse] = [:]
+    /// DELETE statements per table (a save deleting objects, a batch delete): what tells delete rules' own faulting
+    /// from a screen's reads.
+    var deletes: [String: Int] = [:]
     /// Segments of this name that were begun, and of those, never ended.
     var occurrences = 1
     var unclosed = 0
@@ -69,6 +72,7 @@ struct SegmentAccumulator: Sendable {
             if fingerprints[id] == nil { fingerprints[id] = fingerprint } else { fingerprints[id]!.merge(fingerprint) }
         }
         for (entity, count) in other.faultEntities { faultEntities[entity, default: 0] += count }
+        for (table, count) in other.deletes { deletes[table, default: 0] += count }
         saves.add(other.saves)
         for (id, count) in other.smallSaveWrites { smallSaveWrites[id, default: 0] += count }
         endLine = other.endLine ?? endLine
@@ -101,6 +105,9 @@ struct SegmentAccumulator: Sendable {
             } else {
                 counters.statementsWithUnreportedRows += 1
             }
+        }
+        if run.shape.kind == .delete, let table = run.shape.tables.first, deletes.count < 256 || deletes[table] != nil {
+            deletes[table, default: 0] += 1
         }
         if run.role == .prefetch, let label = run.label, prefetches.count < 64 || prefetches[label] != nil {
             prefetches[label, default: PrefetchUse()].add(run)

@@ -118,6 +118,7 @@ import Testing
         )
         #expect(variantsChecked >= 40)
         #expect(compared >= 40)
-        #expect(rulesSeen.isSuperset(of: ["to-many-fault-per-owner", "to-one-fault-per-object", "count-through-faults", "walk-to-find"]))
+        #expect(
+            rulesSeen.isSuperset(of: ["to-many-fault-per-owner", "to-one-fault-per-object", "count-through-faults", "unused-prefetch"]))
     }
 }

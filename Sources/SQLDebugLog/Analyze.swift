@@ -32,10 +32,20 @@ extension LogAnalyzer {
         var analyzer = LogAnalyzer(mapping: mapping, options: options, access: access)
         analyzer.keepsFinishedStatements = each != nil
         var bytes = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            bytes += line.utf8.count + 1
-            parser.feed(line) { analyzer.consume($0) }
-            if let each, !analyzer.finished.isEmpty { analyzer.takeFinishedStatements().forEach(each) }
+        var copy = text
+        copy.withUTF8 { utf8 in
+            // Lines end at a line feed; a carriage return before it is dropped (CRLF), as the file reader does.
+            var start = 0
+            while start <= utf8.count {
+                var end = start
+                while end < utf8.count, utf8[end] != 10 { end += 1 }
+                bytes += end - start + 1
+                var upper = end
+                if upper > start, utf8[upper - 1] == 13 { upper -= 1 }
+                parser.feed(bytes: ByteView(rebasing: utf8[start..<upper]), cut: false) { analyzer.consume($0) }
+                if let each, !analyzer.finished.isEmpty { analyzer.takeFinishedStatements().forEach(each) }
+                start = end + 1
+            }
         }
         parser.finish { analyzer.consume($0) }
         let analysis = analyzer.finish(parser: parser.statistics, bytesRead: max(0, bytes - 1))

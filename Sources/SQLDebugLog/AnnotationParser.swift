@@ -91,6 +91,16 @@ enum AnnotationParser {
             || body.matches("fetch using NSSQLiteStatement", at: 0)
     }
 
+    /// Annotations whose text no other message has, recognised without a tag (Console.app copies, Xcode 15's
+    /// untagged `CoreData: X` copies): Core Data's store opening and its other fixed phrases.
+    static func isDistinctiveAnnotation(_ body: ByteView) -> Bool {
+        body.matches("Bound intarray", at: 0) || body.matches("logically false fetch request", at: 0)
+            || body.matches("count request <", at: 0) || body.matches("Connecting to sqlite database", at: 0)
+            || body.matches("Disconnecting from sqlite database", at: 0) || body.matches("Creating primary key table", at: 0)
+            || body.matches("Execute create index statement", at: 0) || body.matches("Incompatible version schema", at: 0)
+            || body.matches("PostSaveMaintenance", at: 0) || body.matches("creating schema", at: 0)
+    }
+
     static func parseDetails(_ body: ByteView) -> ParsedMessage {
         var result = ParsedMessage()
         let text = body.trimmingLeadingBlanks()

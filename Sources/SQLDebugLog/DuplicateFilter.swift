@@ -1,28 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Drops the copies of one message that consoles print more than once, so that each counts once.
 ///
-/// Xcode 15 and later show an error or fault two or three times in different forms (`fault: X`,
-/// `CoreData: fault: X`, `CoreData: X`), and a process logging to both os_log and stderr
-/// (`-com.apple.CoreData.Logging.stderr 1`) can show every line twice. Rules:
-/// - problems (error, fault, warning, untagged): a copy of one of the last few problems in another form is dropped;
-///   a `fault: X` / `error: X` line with no `CoreData:` copy nearby is not Core Data's (apps print such lines too);
-/// - other messages: a copy of the message just before it in another form is dropped. A same-form copy is dropped
-///   when the message cannot repeat back to back (an annotation, a bind, a SELECT or BEGIN/COMMIT, which Core
-///   Data always follows with something else); two such copies mark the stream as doubled, after which
-///   same-form copies of any statement (INSERT...) are dropped too, every second one.
+/// One rule for every kind of message (statement, annotation, detail, error, fault, warning), by content and
+/// position: a message equal to one of the last few kept, in a form none of its copies had yet (Xcode 15 and later
+/// print a message as `annotation: X`, `CoreData: annotation: X` and `CoreData: X`; `[error] warning: X` and
+/// `CoreData: warning: X`), is a copy. A copy in the same form, right after its original, is dropped when the message
+/// cannot repeat back to back (an annotation, a bind, a fetch's SELECT, BEGIN or COMMIT: Core Data always prints
+/// something else between two of them), which also marks the stream as doubled (os_log and standard error both
+/// captured); in a doubled stream every message's same-form copy is dropped, until a message comes without its copy.
+/// A doubled stream is also recognised from its first messages (`SQLDebugLogParser`'s prologue), before a message
+/// that cannot repeat has shown it. Problems have their own rule too: a bare `fault: X` or `error: X` line counts only
+/// when a `CoreData:` copy follows it (apps print such lines too).
 struct DuplicateFilter: Sendable {
-    private var previousBody: [UInt8] = []
-    private var previousTag: MessageTag?
-    private var previousForm: MessageForm = .prefixed
-    private var previousDropped = false
+    /// The last few kept messages: what a copy is compared with.
+    private var recent: [Kept] = []
+    private struct Kept: Sendable {
+        var tag: MessageTag
+        var body: [UInt8]
+        var forms: [MessageForm]
+        var age: Int
+    }
     private var doubledEvidence = 0
-    private var recentProblems: [(body: [UInt8], forms: [MessageForm], age: Int)] = []
+    /// Whether this log follows its fetches with annotations (a connection or total time): until it does, two equal
+    /// SELECTs in a row are two statements (SQLDebug 1 without annotations prints faults so).
+    private var annotatesFetches = false
     /// A bare `fault: X` waiting for its `CoreData: fault: X` copy.
     private(set) var pendingBare: (body: [UInt8], tag: MessageTag, age: Int)?
     /// Whether the last message kept confirmed a held bare copy (which then counts as a duplicate).
     private(set) var confirmedBare = false
-
     /// After a message kept in a doubled stream, its copy must come next, or the stream is not doubled after all.
     private var expectingCopy = false
+
+    /// How many kept messages a copy in another form is looked for among.
+    static let window = 4
 
     var isDoubledStream: Bool { doubledEvidence >= 1 }
 
@@ -33,26 +50,60 @@ struct DuplicateFilter: Sendable {
         case hold
     }
 
+    /// Starts as a doubled stream (its first messages came in pairs).
+    mutating func assumeDoubled() { doubledEvidence = max(doubledEvidence, 1) }
+
     mutating func judge(tag: MessageTag, form: MessageForm, body: ByteView) -> Verdict {
         confirmedBare = false
-        ageProblems()
-        if tag.isProblem { return judgeProblem(tag: tag, form: form, body: body) }
-        var verdict = Verdict.keep
-        let copy = previousTag == tag && !previousDropped && equal(previousBody, body) && !Self.isPlanLine(tag, body)
-        if expectingCopy, !copy, !Self.isPlanLine(tag, body) { doubledEvidence = 0 } // a single stream after all
-        if copy {
-            if form != previousForm {
-                verdict = .drop
-            } else if tag == .annotation || tag == .details || (tag == .sql && Self.cannotRepeat(body)) {
-                verdict = .drop
-                doubledEvidence += 1
-            } else if isDoubledStream {
-                verdict = .drop
+        ageMessages()
+        let content = tag.isProblem ? body.trimmed() : body
+        let plan = Self.isPlanLine(tag, body)
+        if tag.isProblem, form == .bare {
+            if let index = match(tag: tag, content), !recent[index].forms.contains(form) {
+                recent[index].forms.append(form)
+                return .drop
+            }
+            pendingBare = (Array(content), tag, 0)
+            return .hold
+        }
+        if !plan, let index = match(tag: tag, content) {
+            if !recent[index].forms.contains(form) {
+                // A copy in another form.
+                recent[index].forms.append(form)
+                recent[index].age = 0
+                expectingCopy = false
+                return .drop
+            }
+            if index == recent.count - 1 && recent[index].age <= 1 {
+                // The same form right after its original.
+                if tag == .annotation || tag == .details || (tag == .sql && Self.cannotRepeat(body, annotatesFetches: annotatesFetches)) {
+                    doubledEvidence += 1
+                    expectingCopy = false
+                    recent[index].age = 0
+                    return .drop
+                }
+                if isDoubledStream && expectingCopy {
+                    expectingCopy = false
+                    recent[index].age = 0
+                    return .drop
+                }
             }
         }
-        expectingCopy = isDoubledStream && verdict == .keep && !Self.isPlanLine(tag, body)
-        remember(tag: tag, form: form, body: body, dropped: verdict == .drop)
-        return verdict
+        if expectingCopy, !plan { doubledEvidence = 0 } // a single stream after all
+        if tag == .annotation, !annotatesFetches,
+            body.matches("sql connection fetch time", at: 0) || body.matches("total fetch execution time", at: 0)
+        {
+            annotatesFetches = true
+        }
+        expectingCopy = isDoubledStream && !plan
+        if !plan { remember(tag: tag, form: form, content) }
+        if tag.isProblem, let pending = pendingBare, equal(pending.body, content) {
+            // The bare copy held before this one is confirmed: this message counts, for both.
+            pendingBare = nil
+            confirmedBare = true
+            recent[recent.count - 1].forms.append(.bare)
+        }
+        return .keep
     }
 
     /// Query plan lines may repeat (two identical scans in one plan) and count nothing.
@@ -60,46 +111,32 @@ struct DuplicateFilter: Sendable {
         tag == .details && !body.trimmingLeadingBlanks().matches("SQLite bind[", at: 0)
     }
 
-    /// A fetch of an entity table (`SELECT ... FROM ZX t0`) is always followed by its connection time, and a
-    /// transaction verb never repeats back to back. (Bookkeeping SELECTs such as `SELECT Z_MAX` have no annotation
-    /// and may repeat.)
-    private static func cannotRepeat(_ body: ByteView) -> Bool {
+    /// A fetch of an entity table (`SELECT ... FROM ZX t0`) is followed by its connection time in a log that annotates
+    /// fetches, and a transaction verb never repeats back to back. (Bookkeeping SELECTs such as `SELECT Z_MAX` have no
+    /// annotation and may repeat.)
+    static func cannotRepeat(_ body: ByteView, annotatesFetches: Bool) -> Bool {
         let text = body.trimmingLeadingBlanks()
-        if text.matchesIgnoringCase("SELECT", at: 0) { return text.find(" t0") != nil }
+        if text.matchesIgnoringCase("SELECT", at: 0) { return annotatesFetches && text.find(" t0") != nil }
         for keyword in ["BEGIN", "COMMIT", "ROLLBACK"] as [StaticString] where text.matchesIgnoringCase(keyword, at: 0) {
             return true
         }
         return false
     }
 
-    private mutating func judgeProblem(tag: MessageTag, form: MessageForm, body: ByteView) -> Verdict {
-        let trimmed = body.trimmed()
-        defer { remember(tag: tag, form: form, body: body, dropped: false) }
-        if let index = recentProblems.firstIndex(where: { equal($0.body, trimmed) }) {
-            if !recentProblems[index].forms.contains(form) {
-                recentProblems[index].forms.append(form)
-                return .drop
-            }
+    /// The most recent kept message equal to this one (problems by their trimmed text, whatever the tag).
+    private func match(tag: MessageTag, _ body: ByteView) -> Int? {
+        var index = recent.count - 1
+        while index >= 0 {
+            let kept = recent[index]
+            if (kept.tag == tag || (tag.isProblem && kept.tag.isProblem)) && equal(kept.body, body) { return index }
+            index -= 1
         }
-        if form == .bare {
-            pendingBare = (Array(trimmed), tag, 0)
-            return .hold
-        }
-        if let pending = pendingBare, equal(pending.body, trimmed) {
-            pendingBare = nil
-            confirmedBare = true
-            recentProblems.append((Array(trimmed), [.bare, form], 0))
-        } else {
-            recentProblems.append((Array(trimmed), [form], 0))
-        }
-        if recentProblems.count > 4 { recentProblems.removeFirst() }
-        return .keep
+        return nil
     }
 
-    /// Called for every Core Data message: old problems leave the window; a bare line left alone is dropped.
-    private mutating func ageProblems() {
-        for index in recentProblems.indices { recentProblems[index].age += 1 }
-        recentProblems.removeAll { $0.age > 6 }
+    /// Called for every Core Data message: the kept messages grow older; a bare line left alone is dropped.
+    private mutating func ageMessages() {
+        for index in recent.indices { recent[index].age += 1 }
         if var pending = pendingBare {
             pending.age += 1
             pendingBare = pending.age > 3 ? nil : pending
@@ -114,12 +151,20 @@ struct DuplicateFilter: Sendable {
         }
     }
 
-    private mutating func remember(tag: MessageTag, form: MessageForm, body: ByteView, dropped: Bool) {
-        previousTag = tag
-        previousForm = form
-        previousDropped = dropped
-        previousBody.removeAll(keepingCapacity: true)
-        previousBody.append(contentsOf: body)
+    private mutating func remember(tag: MessageTag, form: MessageForm, _ body: ByteView) {
+        if recent.count == Self.window {
+            // Reuse the oldest entry's storage.
+            var oldest = recent.removeFirst()
+            oldest.tag = tag
+            oldest.body.removeAll(keepingCapacity: true)
+            oldest.body.append(contentsOf: body)
+            oldest.forms.removeAll(keepingCapacity: true)
+            oldest.forms.append(form)
+            oldest.age = 0
+            recent.append(oldest)
+        } else {
+            recent.append(Kept(tag: tag, body: Array(body), forms: [form], age: 0))
+        }
     }
 
     private func equal(_ stored: [UInt8], _ body: ByteView) -> Bool {
@@ -130,11 +175,3 @@ struct DuplicateFilter: Sendable {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -32,10 +32,19 @@ extension SQLDebugLogParser {
                 case UInt8(ascii: "t"): out.append(9)
                 case UInt8(ascii: "r"): break
                 case UInt8(ascii: "u"):
-                    // \u00XX for control bytes; other code points are kept as escaped text.
-                    if index + 4 < line.count, let (value, end) = Self.hex(line, from: index + 1, count: 4), value < 0x80 {
-                        out.append(UInt8(value))
-                        index = end - 1
+                    // \uXXXX, a surrogate pair as two of them: the code point in UTF-8 (names in markers are text).
+                    if let (value, end) = Self.hex(line, from: index + 1, count: 4) {
+                        var scalar = UInt32(value)
+                        var last = end - 1
+                        if (0xD800..<0xDC00).contains(scalar), end + 1 < line.count, line[end] == UInt8(ascii: "\\"),
+                            line[end + 1] == UInt8(ascii: "u"), let (low, lowEnd) = Self.hex(line, from: end + 2, count: 4),
+                            (0xDC00..<0xE000).contains(low)
+                        {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + UInt32(low - 0xDC00)
+                            last = lowEnd - 1
+                        }
+                        out.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
+                        index = last
                     } else {
                         out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
                     }

@@ -5,6 +5,15 @@
 ///     2024-05-01 10:00:00.000 Sp App[1036:14d] [com.example:perf] [spid 0x1b0, process, begin] Walk
 ///
 /// Signposts of Apple's own subsystems (`com.apple.*`, Core Data's instruments among them) are not segments.
+///
+/// Test cases are segments too, as `xcodebuild test` and `swift test` print them, so that a test suite's SQLDebug
+/// output is per test with no instrumentation:
+///
+///     Test Case '-[AppTests.FeedTests testFeed]' started.          (XCTest on macOS: segment AppTests.FeedTests.testFeed)
+///     Test Case '-[AppTests.FeedTests testFeed]' passed (0.012 seconds).
+///     Test Case 'FeedTests.testFeed' started at 2024-05-01 10:00:00.000   (XCTest elsewhere)
+///     ◇ Test feed() started.                                       (Swift Testing: segment feed())
+///     ✔ Test feed() passed after 0.004 seconds.                    (or ✘ ... failed after, ➜ ... skipped)
 enum Markers {
     static func marker(in line: ByteView, line number: Int) -> SegmentMarker? {
         if let hit = line.find("RelBench: ") {
@@ -23,7 +32,54 @@ enum Markers {
             let name = line.slice(index).trimmed()
             return SegmentMarker(kind: kind, name: name.count > 0 ? name.string : "unnamed", line: number)
         }
-        return signpost(in: line, line: number)
+        return xcTestCase(in: line, line: number) ?? swiftTestingTest(in: line, line: number) ?? signpost(in: line, line: number)
+    }
+
+    /// `Test Case '-[Module.Class testName]' started.` / `... passed (0.1 seconds).` / `failed` / `skipped`.
+    private static func xcTestCase(in line: ByteView, line number: Int) -> SegmentMarker? {
+        guard let at = line.find("Test Case '"), let close = line.find(byte: UInt8(ascii: "'"), from: at + 11) else { return nil }
+        let after = line.slice(close + 1).trimmingLeadingBlanks()
+        let kind: SegmentMarker.Kind
+        if after.matches("started", at: 0) {
+            kind = .begin
+        } else if after.matches("passed", at: 0) || after.matches("failed", at: 0) || after.matches("skipped", at: 0) {
+            kind = .end
+        } else {
+            return nil
+        }
+        var name = line.slice(at + 11, close).trimmed()
+        // -[AppTests.FeedTests testFeed] → AppTests.FeedTests.testFeed
+        if name.count > 3, name[0] == UInt8(ascii: "-"), name[1] == UInt8(ascii: "["), name[name.count - 1] == UInt8(ascii: "]") {
+            name = name.slice(2, name.count - 1)
+            let text = name.string.replacingFirstSpace(with: ".")
+            return text.isEmpty ? nil : SegmentMarker(kind: kind, name: text, line: number)
+        }
+        return name.count > 0 ? SegmentMarker(kind: kind, name: name.string, line: number) : nil
+    }
+
+    /// `◇ Test feed() started.` / `✔ Test feed() passed after 0.004 seconds.` / `✘ ... failed after ...` /
+    /// `➜ ... skipped`: Swift Testing's console lines (a symbol, then `Test`). Suites and issues are not segments.
+    private static func swiftTestingTest(in line: ByteView, line number: Int) -> SegmentMarker? {
+        let text = line.trimmingLeadingBlanks()
+        guard text.count > 8, text[0] >= 0x80, let at = text.find(" Test "), at <= 8 else { return nil }
+        let rest = text.slice(at + 6)
+        let kind: SegmentMarker.Kind
+        let end: Int
+        if rest.count > 9, rest.matches(" started.", at: rest.count - 9) {
+            kind = .begin
+            end = rest.count - 9
+        } else if let passed = rest.find(" passed after ") ?? rest.find(" failed after ") ?? rest.find(" skipped") {
+            kind = .end
+            end = passed
+        } else {
+            return nil
+        }
+        var name = rest.slice(0, end).trimmed()
+        if name.count >= 2, name[0] == UInt8(ascii: "\""), name[name.count - 1] == UInt8(ascii: "\"") {
+            name = name.slice(1, name.count - 1)
+        }
+        guard name.count > 0 else { return nil }
+        return SegmentMarker(kind: kind, name: name.string, line: number)
     }
 
     private static func signpost(in line: ByteView, line number: Int) -> SegmentMarker? {
@@ -74,6 +130,12 @@ enum Markers {
 }
 
 extension String {
+    /// The text with its first space replaced (`AppTests.FeedTests testFeed` → `AppTests.FeedTests.testFeed`).
+    func replacingFirstSpace(with replacement: String) -> String {
+        guard let space = firstIndex(of: " ") else { return self }
+        return String(self[..<space]) + replacement + String(self[index(after: space)...]).trimmingCharacters(in: " ")
+    }
+
     func trimmingCharacters(in set: Character) -> String {
         var text = Substring(self)
         while text.first == set { text.removeFirst() }

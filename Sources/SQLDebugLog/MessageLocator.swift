@@ -24,6 +24,11 @@ enum MessageForm: Equatable {
     case untagged
     /// The message column of `log show` / `log stream` for the com.apple.coredata subsystem, without the prefix.
     case logShow
+    /// An os_log message as Xcode prints it with its type: `... App[1:2] [error] warning: X`.
+    case osLogType
+    /// A Console.app copy (`type<TAB>time<TAB>process<TAB>message`, with or without the subsystem and category
+    /// columns) whose message has no `CoreData:` prefix.
+    case consoleApp
 }
 
 /// A Core Data message found in a line: its tag, how it was written, and the text after the tag.
@@ -56,7 +61,68 @@ enum MessageLocator {
             return tagged(line, prefixStart: hit, bodyStart: hit + 11, form: .spaced)
         }
         guard from == 0 else { return nil }
-        return bare(line) ?? logShowBody(line) ?? cutPrefix(line)
+        return bare(line) ?? logShowBody(line) ?? osLogType(line) ?? consoleApp(line) ?? cutPrefix(line)
+    }
+
+    /// `[error] warning: X`, `[fault] fault: X`, `[error] error: X`: an os_log message of type error or fault whose
+    /// text starts with Core Data's problem tag (Xcode's console with the message type shown; Core Data prints the
+    /// same message again as `CoreData: warning: X`, which is then a copy).
+    private static func osLogType(_ line: ByteView) -> LocatedMessage? {
+        guard let open = line.find("[error] ") ?? line.find("[fault] ") else { return nil }
+        let start = open + 8
+        guard let (tag, body) = tag(in: line, at: start), tag == .error || tag == .fault || tag == .warning else { return nil }
+        return LocatedMessage(tag: tag, form: .osLogType, bodyStart: body, messageStart: open)
+    }
+
+    /// Console.app's copied rows, tab-separated: the type, the time, the process, then the message (or the subsystem,
+    /// the category and the message). A message of the com.apple.coredata subsystem is read by its category; without
+    /// that column, a message is Core Data's only when its text is what Core Data writes: an annotation or detail it
+    /// prints, or a statement on its `Z` tables or a transaction verb.
+    private static func consoleApp(_ line: ByteView) -> LocatedMessage? {
+        guard line.count > 8, let firstTab = line.find(byte: 9), firstTab <= 8 else { return nil }
+        let type = line.slice(0, firstTab)
+        guard isConsoleType(type) else { return nil }
+        var starts = [firstTab + 1]
+        while starts.count < 6, let tab = line.find(byte: 9, from: starts[starts.count - 1]) { starts.append(tab + 1) }
+        guard starts.count >= 3 else { return nil }
+        func field(_ index: Int) -> ByteView {
+            line.slice(starts[index], index + 1 < starts.count ? starts[index + 1] - 1 : line.count)
+        }
+        for index in 2..<(starts.count - 1) where field(index).count == 18 && field(index).matches("com.apple.coredata", at: 0) {
+            guard index + 2 < starts.count else { return nil }
+            let category = field(index + 1)
+            let bodyStart = starts[index + 2]
+            return classify(line.slice(bodyStart), category: category).map {
+                LocatedMessage(tag: $0, form: .consoleApp, bodyStart: bodyStart, messageStart: bodyStart)
+            }
+        }
+        let bodyStart = starts[2]
+        return classify(line.slice(bodyStart), category: nil).map {
+            LocatedMessage(tag: $0, form: .consoleApp, bodyStart: bodyStart, messageStart: bodyStart)
+        }
+    }
+
+    private static func isConsoleType(_ word: ByteView) -> Bool {
+        for type in ["default", "info", "debug", "error", "fault", "notice"] as [StaticString]
+        where word.count == type.utf8CodeUnitCount && word.matchesIgnoringCase(type, at: 0) {
+            return true
+        }
+        return false
+    }
+
+    /// What a message without Core Data's prefix is, by its category (when the copy has one) and its text.
+    static func classify(_ body: ByteView, category: ByteView?) -> MessageTag? {
+        let text = body.trimmingLeadingBlanks()
+        if let (tag, _) = tag(in: text, at: 0), tag != .informational, tag != .untagged { return nil } // tagged: located as such
+        if text.matches("SQLite bind[", at: 0) || text.matches("SQLite: ", at: 0) { return .details }
+        if AnnotationParser.isAnnotationInDisguise(text) || AnnotationParser.isDistinctiveAnnotation(text) { return .annotation }
+        if let category {
+            if category.count == 5, category.matches("error", at: 0) { return .error }
+            if category.count == 7, category.matches("warning", at: 0) { return .warning }
+            if SQLText.isWholeStatement(text) { return .sql }
+            return category.matches("annotation", at: 0) ? .annotation : .informational
+        }
+        return SQLText.isWholeStatement(text) && SQLText.readsCoreDataTables(text) ? .sql : nil
     }
 
     /// `CoreData: X` with no tag is Core Data's when it starts the line or follows a log prefix (`] `, `: `, a

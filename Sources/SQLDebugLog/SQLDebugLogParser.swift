@@ -14,8 +14,44 @@ public struct SQLDebugLogParser: Sendable {
     private var blockDepth = 0
     private var blockStartLine = 0
     private var duplicates = DuplicateFilter()
+    /// The first lines, held until they show whether the stream is doubled (then emitted, in order).
+    private var prologue: Prologue? = Prologue()
 
     public init() {}
+
+    /// The log's first lines, kept whole (bounded) until enough Core Data messages show whether every one of them
+    /// came twice in a row: a doubled stream (os_log and standard error both captured) that starts with messages
+    /// which may repeat (pragmas, metadata reads) is then read as one from its first line.
+    struct Prologue: Sendable {
+        var lines: [(bytes: [UInt8], cut: Bool)] = []
+        var bytes = 0
+        /// Core Data messages' tags and texts, in order.
+        var messages: [(tag: MessageTag, body: [UInt8])] = []
+
+        static let messagesNeeded = 24
+        static let byteLimit = 1 << 20
+
+        var isFull: Bool { messages.count >= Self.messagesNeeded || lines.count >= 1024 || bytes >= Self.byteLimit }
+
+        /// Whether every message came twice in a row, with at least two pairs, one of them of a message that cannot
+        /// repeat back to back (an annotation, a detail, a fetch's SELECT, a transaction verb).
+        var looksDoubled: Bool {
+            var index = 0
+            var pairs = 0
+            var evidence = false
+            while index + 1 < messages.count {
+                let (tag, body) = messages[index]
+                guard messages[index + 1].tag == tag, messages[index + 1].body == body else { return false }
+                pairs += 1
+                if tag == .annotation || tag == .details { evidence = true }
+                if tag == .sql, body.withUnsafeBufferPointer({ DuplicateFilter.cannotRepeat($0, annotatesFetches: true) }) {
+                    evidence = true
+                }
+                index += 2
+            }
+            return pairs >= 2 && evidence
+        }
+    }
 
     /// The number of the last line fed (1-based).
     public var currentLine: Int { lineNumber }
@@ -25,7 +61,7 @@ public struct SQLDebugLogParser: Sendable {
     /// A `sql:` line's statement is emitted when the next line shows it is complete (the next line may continue
     /// a wrapped statement), or by `finish()`.
     public mutating func feed(_ line: Substring, _ emit: (LogEvent) -> Void) {
-        var text = String(line)
+        var text = String(line.hasSuffix("\r") ? line.dropLast() : line)
         text.withUTF8 { feed(bytes: $0, emit) }
     }
 
@@ -49,6 +85,7 @@ public struct SQLDebugLogParser: Sendable {
 
     /// Ends the log: emits the statement still held and reports a block left open.
     public mutating func finish(_ emit: (LogEvent) -> Void) {
+        releasePrologue(emit)
         flushStatement(emit)
         if blockDepth > 0 {
             blockDepth = 0
@@ -65,6 +102,11 @@ public struct SQLDebugLogParser: Sendable {
     }
 
     mutating func feed(bytes raw: ByteView, cut: Bool, _ emit: (LogEvent) -> Void) {
+        if prologue != nil {
+            hold(raw, cut: cut)
+            if prologue?.isFull == true { releasePrologue(emit) }
+            return
+        }
         lineNumber += 1
         statistics.lines += 1
         let line = raw
@@ -83,6 +125,29 @@ public struct SQLDebugLogParser: Sendable {
             return
         }
         processVisible(line, emit)
+    }
+
+    /// Keeps a line of the prologue, with its message when it has one.
+    private mutating func hold(_ line: ByteView, cut: Bool) {
+        prologue?.lines.append((Array(line), cut))
+        prologue?.bytes += line.count
+        guard !cut, let message = MessageLocator.locate(line), Self.isPlausible(message, in: line) else { return }
+        var tag = message.tag
+        let body = line.slice(message.bodyStart).trimmed()
+        if tag == .untagged || tag == .error, SQLText.isWholeStatement(body) { tag = .sql }
+        if tag.isProblem, AnnotationParser.isAnnotationInDisguise(body) { tag = .annotation }
+        if tag == .untagged, AnnotationParser.isDistinctiveAnnotation(body) { tag = .annotation }
+        prologue?.messages.append((tag, Array(body)))
+    }
+
+    /// Reads the held lines, knowing now whether the stream is doubled.
+    private mutating func releasePrologue(_ emit: (LogEvent) -> Void) {
+        guard let held = prologue else { return }
+        prologue = nil
+        if held.looksDoubled { duplicates.assumeDoubled() }
+        for (bytes, cut) in held.lines {
+            bytes.withUnsafeBufferPointer { feed(bytes: $0, cut: cut, emit) }
+        }
     }
 
     /// Reads a line after removing terminal colours (and HTML entities, in logs copied from a web page).
@@ -157,9 +222,10 @@ public struct SQLDebugLogParser: Sendable {
         let body = rawBody.trimmingTableBars()
         var tag = message.tag
         if tag.isProblem, AnnotationParser.isAnnotationInDisguise(body) { tag = .annotation }
+        if tag == .untagged, AnnotationParser.isDistinctiveAnnotation(body) { tag = .annotation }
         if tag.isProblem, body.matches("SQLite bind[", at: 0) || body.matches("SQLite: ", at: 0) { tag = .details }
-        // Catastrophic mode labels statements `error:` too.
-        if tag == .error, SQLText.isWholeStatement(body) { tag = .sql }
+        // Catastrophic mode labels statements `error:` too; Xcode 15's untagged copy (`CoreData: SELECT ...`) has no tag.
+        if tag == .error || tag == .untagged, SQLText.isWholeStatement(body) { tag = .sql }
         switch duplicates.judge(tag: tag, form: message.form, body: body) {
         case .drop:
             statistics.duplicateMessages += 1

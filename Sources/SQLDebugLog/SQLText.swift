@@ -26,6 +26,19 @@ enum SQLText {
     /// Whether a message body is itself a statement (Core Data's catastrophic logging mode prints statements as
     /// `CoreData: error: SELECT ...`): a SELECT or DELETE with FROM, an INSERT with INTO, an UPDATE with SET,
     /// a transaction verb alone, a lower-case pragma.
+    /// Whether a statement is recognisably Core Data's: a transaction verb, a pragma, or a read or write of a `Z`
+    /// table (`ZSTUDENT`, `Z_PRIMARYKEY`, `Z_2STUDENTS`) or with Core Data's `t0.` alias.
+    static func readsCoreDataTables(_ body: ByteView) -> Bool {
+        let text = body.trimmed()
+        if !(text.matches("SELECT ", at: 0) || text.matches("INSERT ", at: 0) || text.matches("UPDATE ", at: 0)
+            || text.matches("DELETE ", at: 0))
+        {
+            return true
+        }
+        return text.find(" t0.") != nil || text.find(" FROM Z") != nil || text.find(" INTO Z") != nil
+            || text.find("UPDATE Z") != nil || text.find("UPDATE OR FAIL Z") != nil
+    }
+
     static func isWholeStatement(_ body: ByteView) -> Bool {
         let text = body.trimmed()
         if text.matches("SELECT ", at: 0) { return text.find(" FROM ") != nil }

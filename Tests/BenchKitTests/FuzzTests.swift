@@ -192,7 +192,7 @@ import SQLDebugLog
             var fit = CostFit()
             let text = String(decoding: input, as: UTF8.self)
             let analysis = LogAnalyzer.analyze(text: text) { fit.add($0) }
-            _ = fit.costs(source: "fuzz")
+            _ = try? fit.costs(source: "fuzz")
             _ = LogDiff.statements(in: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
             return analysis.coreDataLines > 0
         }

@@ -295,6 +295,11 @@ import Testing
             #expect(result.error == "bench: error: \(message)\n", sourceLocation: sourceLocation)
             #expect(result.output.isEmpty, sourceLocation: sourceLocation)
         }
+        // What never ends and is no text is refused after its first MiB, not read forever.
+        try check(
+            ["log", "/dev/zero"],
+            "/dev/zero holds binary data, not a text log (1048576 of its first 1048576 bytes are control bytes such as NUL); give a SQLDebug log as Xcode, Console.app or log show prints it (see the README)"
+        )
         let missing = folder.appendingPathComponent("nope.log").path
         try check(["log", missing], "\(missing) does not exist; give a SQLDebug log file (or - for standard input)")
         try check(["log", folder.path], "\(folder.path) is a folder; give a SQLDebug log file (or - for standard input)")
@@ -312,6 +317,17 @@ import Testing
             "\(untimed) times no statement (2 statements, none with a connection, execution or total fetch time), so no cost can be fitted; capture it with -com.apple.CoreData.SQLDebug 1 or higher"
         )
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("c.json").path))
+        // Eight timed fetches cannot fit a cost per statement and per row and still hold some out to test it on.
+        let few = try write(
+            "few.log",
+            (0..<8).map {
+                "CoreData: sql: SELECT 0, t0.Z_PK FROM ZITEM t0 WHERE  t0.ZGROUP = ?\nCoreData: annotation: total fetch execution time: 0.000\($0 + 1)s for \($0) rows."
+            }
+            .joined(separator: "\n"))
+        try check(
+            ["log", few, "--fit-costs", folder.appendingPathComponent("c.json").path],
+            "--fit-costs: the log times 8 statements; fitting 2 costs (a cost per statement kind it times, and one per row) needs at least 10 per cost to fit (20) and 5 more held out to measure the fit's error (it has 1): capture a longer log of the same screens"
+        )
         let file = try write("file", "keep")
         try check(["log", untimed, "--output", file], "--output \(file) is a file; give a folder")
         try check(
@@ -326,5 +342,79 @@ import Testing
         try check(
             ["run", "query", "--allow-debug", "--device-costs", costs],
             "--device-costs \(costs) is not a costs file (field 'source' is missing); write one with 'bench log LOG --fit-costs FILE'")
+    }
+
+    /// `bench log --json` and `bench advise --json` hold what Schemas/bench-log.schema.json says, on logs with every part
+    /// filled in: findings, markers that do not pair, unreported rows, several segments of one name, UTF-16 input.
+    @Test func theJSONMatchesItsSchema() throws {
+        defer { remove() }
+        var documents: [String] = []
+        func keep(_ json: String, _ name: String) throws {
+            let path = folder.appendingPathComponent(name + ".json").path
+            try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+            documents.append(path)
+        }
+        let wild = try write("wild.log", Self.wildLog + "\nRelBench: end never-begun\nRelBench: begin feed\nRelBench: end feed")
+        let read = try CommandLineTests.bench(["log", wild, "--json"])
+        #expect(read.status == 0, "\(read.error)")
+        try keep(read.output, "wild")
+        let trace = Self.fixtures.appendingPathComponent("bench/social-feed.objectgraph.L2.txt").path
+        let traced = try CommandLineTests.bench(["log", trace, "--json", "--threshold", "3"])
+        #expect(traced.status == 0 && traced.output.contains("\"rule\" : \"to-many-fault-per-owner\""), "\(traced.error)")
+        try keep(traced.output, "trace")
+        let utf16 = folder.appendingPathComponent("utf16.log")
+        try (Data([0xFF, 0xFE]) + Self.wildLog.data(using: .utf16LittleEndian)!).write(to: utf16)
+        let wide = try CommandLineTests.bench(["log", utf16.path, "--json"])
+        #expect(wide.status == 0 && wide.output.contains("\"encoding\" : \"utf-16le\""), "\(wide.error)")
+        try keep(wide.output, "utf16")
+        for name in try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.appendingPathComponent("real").path).sorted() {
+            let result = try CommandLineTests.bench(["log", Self.fixtures.appendingPathComponent("real/\(name)").path, "--json"])
+            if result.status == 0 { try keep(result.output, name) }
+        }
+        guard let logs = try Self.validate(documents, definition: nil) else { return }
+        #expect(logs.status == 0, "\(logs.output)")
+        let advice = folder.appendingPathComponent("advice.json").path
+        let advised = try CommandLineTests.bench(["advise", "--scenario", "social-feed", "--size", "100", "--json", advice])
+        #expect(advised.status == 0, "\(advised.error)")
+        guard let result = try Self.validate([advice], definition: "advice") else { return }
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    /// Runs python3 with jsonschema over `files` against Schemas/bench-log.schema.json (or one of its `$defs`); nil,
+    /// saying so, where jsonschema is not installed (`.ci/run` installs it: CI never skips this).
+    static func validate(_ files: [String], definition: String?) throws -> (status: Int32, output: String)? {
+        let script = """
+            import json, sys
+            try:
+                import jsonschema
+            except ImportError:
+                sys.exit(3)
+            schema = json.load(open(sys.argv[1]))
+            if sys.argv[2]:
+                schema = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": "#/$defs/" + sys.argv[2]}
+            validator = jsonschema.Draft202012Validator(schema)
+            failed = 0
+            for path in sys.argv[3:]:
+                for error in validator.iter_errors(json.load(open(path))):
+                    failed += 1
+                    print(path, "/".join(map(str, error.absolute_path)), error.message[:200])
+            sys.exit(1 if failed else 0)
+            """
+        let schema = CommandLineTests.root.appendingPathComponent("Schemas/bench-log.schema.json").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, schema, definition ?? ""] + files
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        if process.terminationStatus == 3 {
+            print(
+                "LogCommandTests: schema check skipped: python3 with jsonschema is not installed (pip install -r scripts/requirements.txt)")
+            return nil
+        }
+        return (process.terminationStatus, text)
     }
 }

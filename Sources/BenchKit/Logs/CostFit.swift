@@ -58,9 +58,33 @@ package struct CostFit {
         }
     }
 
-    /// The fitted costs, or nil when the log timed no statement.
-    package func costs(source: String) -> DeviceCosts? {
-        guard training.count > 0 else { return nil }
+    /// Timed units the fit needs per cost it fits, and held out to measure its error.
+    package static let unitsPerParameter = 10
+    package static let minimumHeldOut = 5
+
+    /// Why a log's timed statements cannot give costs: too few of them for the costs to fit, or none left to test the
+    /// fit on. Its text names the numbers and what to do.
+    package struct Refusal: Error, CustomStringConvertible {
+        package let timed: Int
+        package let parameters: Int
+        package let heldOut: Int
+
+        package var description: String {
+            "the log times \(timed) statements; fitting \(parameters) costs (a cost per statement kind it times, and one per row) "
+                + "needs at least \(CostFit.unitsPerParameter) per cost to fit (\(CostFit.unitsPerParameter * parameters)) and "
+                + "\(CostFit.minimumHeldOut) more held out to measure the fit's error (it has \(heldOut)): capture a longer log of the "
+                + "same screens"
+        }
+    }
+
+    /// The fitted costs; nil when the log timed no statement; a refusal when it timed too few for the costs fitted
+    /// (`unitsPerParameter` per cost) or left fewer than `minimumHeldOut` units to measure the fit's error.
+    package func costs(source: String) throws -> DeviceCosts? {
+        guard training.count + heldOut.count > 0 else { return nil }
+        let parameters = (0..<Self.width).filter { training.xx[$0 * Self.width + $0] > 0 || heldOut.xx[$0 * Self.width + $0] > 0 }.count
+        guard training.count >= Self.unitsPerParameter * parameters, heldOut.count >= Self.minimumHeldOut else {
+            throw Refusal(timed: training.count + heldOut.count, parameters: parameters, heldOut: heldOut.count)
+        }
         let coefficients = Self.solve(training)
         var statementMs: [String: Double] = [:]
         for (index, kind) in Self.kinds.enumerated() where training.x[index] > 0 {

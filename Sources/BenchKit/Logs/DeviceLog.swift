@@ -44,7 +44,10 @@ package struct DeviceLog {
                 }
             }
         } catch let error as LogReadError {
-            throw BenchError.invalidInput("\(error); give a readable SQLDebug log (or - for standard input)")
+            throw BenchError.invalidInput(
+                error.isSystemError
+                    ? "\(error); give a readable SQLDebug log (or - for standard input)"
+                    : "\(error); give a SQLDebug log as Xcode, Console.app or log show prints it (see the README)")
         }
         seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let name = path == "-" ? "standard input" : path
@@ -57,7 +60,13 @@ package struct DeviceLog {
         }
         self.analysis = analysis
         if let fit {
-            guard let costs = fit.costs(source: path == "-" ? "standard input" : (path as NSString).lastPathComponent) else {
+            let fitted: DeviceCosts?
+            do {
+                fitted = try fit.costs(source: path == "-" ? "standard input" : (path as NSString).lastPathComponent)
+            } catch let refusal as CostFit.Refusal {
+                throw BenchError.invalidInput("--fit-costs: \(refusal)")
+            }
+            guard let costs = fitted else {
                 throw BenchError.invalidInput(
                     "\(name) times no statement (\(analysis.totals.sqlStatements) statements, none with a connection, execution or total fetch time), so no cost can be fitted; capture it with -com.apple.CoreData.SQLDebug 1 or higher"
                 )

@@ -157,7 +157,7 @@ import Testing
         let text = ComparisonReport.text(comparison, baseline: "a", current: "b")
         #expect(
             text.contains(
-                "missing from the run (fails: exit 3; pass --allow-missing for a run of fewer scenarios): query objectgraph prefetch=off n=1000 (walk sql_statements)"
+                "missing from the run (fails: exit 3; pass --allow-missing for a run of fewer scenarios): query objectgraph prefetch=off n=1000 (phase walk sql_statements)"
             ))
         // A counter no strategy measures in either run (raw-sqlite's object faults) is neither missing nor new.
         #expect(!comparison.onlyInBaseline.contains { $0.metric == .objectFaults })

@@ -344,6 +344,55 @@ import Testing
             "--device-costs \(costs) is not a costs file (field 'source' is missing); write one with 'bench log LOG --fit-costs FILE'")
     }
 
+    /// `xcodebuild test` output of three unit tests, segmented per test with no markers, gated as a run: one more
+    /// statement in one test fails the gate, naming the test and the `bench log` commands that show the statements; a
+    /// test that no longer runs is a missing series named by its phase.
+    @Test func xcodebuildTestOutputIsGatedPerTest() throws {
+        defer { remove() }
+        let fixture = Self.fixtures.appendingPathComponent("xcodebuild/notes-tests.log")
+        let text = try String(contentsOf: fixture, encoding: .utf8)
+        let baselineLog = try write("notes-tests.log", text)
+        let run = folder.appendingPathComponent("run").path
+        let made = try CommandLineTests.bench(["log", baselineLog, "--output", run])
+        #expect(made.status == 0, "\(made.error)")
+        let phases = Set(try SamplesFile.load(run + "/samples.csv").samples.map(\.key.phase.rawValue))
+        #expect(
+            phases == [
+                "(outside segments)", "NotesTests.NoteListTests.testArchivedCount", "NotesTests.NoteListTests.testListShowsTags",
+                "NotesTests.NoteEditorTests.testAddTag",
+            ])
+        let baseline = folder.appendingPathComponent("baseline").path
+        #expect(try CommandLineTests.bench(["baseline", "save", run, "--to", baseline]).status == 0)
+        #expect(try CommandLineTests.bench(["compare", baseline, run, "--counters-only"]).status == 0)
+        // One more tag fault in testListShowsTags.
+        let fault = text.components(separatedBy: "\n").filter { $0.contains("Z_5TAGS t1 JOIN") }.first!
+        let slower = text.replacingOccurrences(
+            of: "Test Case '-[NotesTests.NoteListTests testListShowsTags]' passed",
+            with: fault + "\nTest Case '-[NotesTests.NoteListTests testListShowsTags]' passed")
+        let currentLog = try write("notes-tests-now.log", slower)
+        let current = folder.appendingPathComponent("current").path
+        #expect(try CommandLineTests.bench(["log", currentLog, "--output", current, "--scenario", "notes-tests"]).status == 0)
+        let compared = try CommandLineTests.bench(["compare", baseline, current, "--counters-only"])
+        #expect(compared.status == 2, "\(compared.output)")
+        #expect(compared.output.contains("NotesTests.NoteListTests.testListShowsTags"), "\(compared.output)")
+        #expect(
+            compared.output.contains(
+                "see: bench log \(currentLog) (segment NotesTests.NoteListTests.testListShowsTags); the baseline's: bench log \(baselineLog)"
+            ), "\(compared.output)")
+        // testAddTag no longer in the log: its series are missing, named by the phase.
+        let all = text.components(separatedBy: "\n")
+        let begin = all.firstIndex { $0.contains("testAddTag]' started") }!
+        let end = all.firstIndex { $0.contains("testAddTag]' passed") }!
+        let fewer = (all[..<begin] + all[(end + 1)...]).joined(separator: "\n")
+        let missing = folder.appendingPathComponent("missing").path
+        #expect(
+            try CommandLineTests.bench(["log", try write("fewer.log", fewer), "--output", missing, "--scenario", "notes-tests"]).status == 0
+        )
+        let lost = try CommandLineTests.bench(["compare", baseline, missing, "--counters-only"])
+        #expect(lost.status == 3, "\(lost.output)")
+        #expect(lost.output.contains("(phase NotesTests.NoteEditorTests.testAddTag)"), "\(lost.output)")
+    }
+
     /// `bench log --json` and `bench advise --json` hold what Schemas/bench-log.schema.json says, on logs with every part
     /// filled in: findings, markers that do not pair, unreported rows, several segments of one name, UTF-16 input.
     @Test func theJSONMatchesItsSchema() throws {

@@ -121,14 +121,19 @@ package enum ComparisonReport {
     }
 
     private static func presence(_ comparison: Comparison) -> [String] {
-        // One entry per series group; a group that lost only a few metrics (a counter left empty) names them.
+        // One entry per series group, naming its phases (all their metrics, or the metrics a phase lost).
         func describe(_ keys: [SeriesKey]) -> String {
             let groups = Dictionary(grouping: keys) { (key: SeriesKey) -> String in
                 "\(key.scenario) \(key.strategy)\(key.variant.isEmpty ? "" : " \(key.variant)") n=\(key.size)"
             }
-            let list = groups.map { group, keys in
-                keys.count > 3
-                    ? group : group + " (" + keys.map { "\($0.phase) \($0.metric.rawValue)" }.sorted().joined(separator: ", ") + ")"
+            let list = groups.map { group, keys -> String in
+                let phases = Dictionary(grouping: keys, by: \.phase).sorted { $0.key.rawValue < $1.key.rawValue }
+                let named = phases.prefix(4).map { phase, keys in
+                    keys.count > 3
+                        ? "phase \(phase)" : "phase \(phase) " + keys.map(\.metric.rawValue).sorted().joined(separator: ", ")
+                }
+                return group + " (" + named.joined(separator: "; ") + (phases.count > 4 ? "; and \(phases.count - 4) more phases" : "")
+                    + ")"
             }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
             return list.prefix(8).joined(separator: "; ") + (list.count > 8 ? "; and \(list.count - 8) more" : "")
         }

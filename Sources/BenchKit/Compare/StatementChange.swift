@@ -21,9 +21,20 @@ package struct StatementChange: Sendable {
         }
         self.added = added.sorted { $0.1 > $1.1 }
         self.removed = removed.sorted { $0.1 > $1.1 }
-        explain = Scenario.Origin.explainCommand(
-            current.info?.scenarioOrigins?[key.scenario.rawValue], scenario: key.scenario, variant: key.variant, size: key.size,
-            phase: key.phase)
+        if key.strategy == .device {
+            // Read from a device's log: nothing to explain with ObjectGraph; the logs themselves show the statements.
+            func log(_ run: RunData) -> String? {
+                run.info?.deviceLog.map { $0.path.contains(" ") ? "'\($0.path)'" : $0.path }
+            }
+            let now = log(current) ?? "LOG"
+            explain =
+                "bench log \(now) (segment \(key.phase))"
+                + (log(baseline).map { $0 == now ? "" : "; the baseline's: bench log \($0)" } ?? "")
+        } else {
+            explain = Scenario.Origin.explainCommand(
+                current.info?.scenarioOrigins?[key.scenario.rawValue], scenario: key.scenario, variant: key.variant, size: key.size,
+                phase: key.phase)
+        }
     }
 
     /// `+20 × SELECT ...` and `-1 × SELECT ...` lines, the largest first, at most `limit` of each.

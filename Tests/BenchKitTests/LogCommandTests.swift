@@ -393,6 +393,50 @@ import Testing
         #expect(lost.output.contains("(phase NotesTests.NoteEditorTests.testAddTag)"), "\(lost.output)")
     }
 
+    /// Linear in what is read, memory bounded by what is kept (issue 41): `bench log --output` over logs of 4,000,
+    /// 8,000 and 16,000 segments of one name, and of 20,000, 40,000 and 80,000 names, counting the work (heap
+    /// allocations and the bytes they ask for, in the real binary, deterministic) instead of timing it. Work grows as
+    /// the log (exponent about 1); the heap held at the end stays flat (one segment kept; names past the 10,000 kept
+    /// are added up in one).
+    @Test func logWorkIsLinearAndItsMemoryBounded() throws {
+        defer { remove() }
+        func measure(_ text: (Int) -> String, sizes: [Int]) throws -> [(allocations: Double, bytes: Double, heap: Double)] {
+            try sizes.map { size in
+                let path = try write("grow-\(size).log", text(size))
+                let out = folder.appendingPathComponent("out-\(size)").path
+                let result = try CommandLineTests.bench(["log", path, "--output", out, "--timing"])
+                #expect(result.status == 0, "\(result.error)")
+                let words = result.error.split(whereSeparator: { $0 == " " || $0 == "(" })
+                func number(before word: String) -> Double {
+                    words.firstIndex { $0.hasPrefix(word) }.flatMap { Double(words[$0 - 1]) } ?? .nan
+                }
+                let heap = words.firstIndex(of: "held").flatMap { Double(words[$0 + 1]) } ?? .nan
+                return (number(before: "allocations"), number(before: "bytes"), heap)
+            }
+        }
+        func exponents(_ values: [Double]) -> [Double] { zip(values, values.dropFirst()).map { log2($1 / $0) } }
+        let statement = "CoreData: sql: SELECT 0, t0.Z_PK FROM ZITEM t0 WHERE  t0.Z_PK = ?  LIMIT 1\n"
+        let oneName = try measure({ count in String(repeating: "RelBench: begin screen\n" + statement + "RelBench: end screen\n", count: count) },
+            sizes: [4_000, 8_000, 16_000])
+        let manyNames = try measure({ count in (0..<count).map { "RelBench: begin s\($0)\n" + statement + "RelBench: end s\($0)\n" }.joined() },
+            sizes: [20_000, 40_000, 80_000])
+        guard oneName.allSatisfy({ !$0.allocations.isNaN }) else {
+            print("LogCommandTests: growth check skipped: this platform does not count allocations")
+            return
+        }
+        for (name, runs) in [("one segment name", oneName), ("distinct names", manyNames)] {
+            let allocations = exponents(runs.map(\.allocations))
+            let bytes = exponents(runs.map(\.bytes))
+            let work = allocations + bytes
+            let heap = exponents(runs.map(\.heap))
+            print("LogCommandTests: \(name): allocations \(runs.map { Int($0.allocations) }), bytes \(runs.map { Int($0.bytes) }), heap held \(runs.map { Int($0.heap) }); work exponents \(work.map { String(format: "%.2f", $0) }), heap exponents \(heap.map { String(format: "%.2f", $0) })")
+            // Allocations grow as the log; their bytes a little slower (a fixed read buffer), never faster.
+            #expect(allocations.allSatisfy { $0 > 0.9 && $0 < 1.1 }, "\(name): allocation exponents \(allocations)")
+            #expect(bytes.allSatisfy { $0 < 1.1 }, "\(name): allocated byte exponents \(bytes)")
+            #expect(heap.allSatisfy { $0 < 0.25 }, "\(name): heap exponents \(heap)")
+        }
+    }
+
     /// `bench log --json` and `bench advise --json` hold what Schemas/bench-log.schema.json says, on logs with every part
     /// filled in: findings, markers that do not pair, unreported rows, several segments of one name, UTF-16 input.
     @Test func theJSONMatchesItsSchema() throws {

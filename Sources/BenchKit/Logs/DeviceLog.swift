@@ -11,6 +11,9 @@ package struct DeviceLog {
     package let costs: DeviceCosts?
     /// Seconds the reading took (for `--timing`).
     package let seconds: Double
+    /// The process's heap allocations while reading, and the heap held once the analysis was made (for `--timing`:
+    /// the work a log costs, counted, and the memory it keeps); nil where allocations are not counted.
+    package let allocations: (count: UInt64, bytes: UInt64, heapHeld: UInt64)?
 
     /// What to read with.
     package struct Options {
@@ -26,6 +29,7 @@ package struct DeviceLog {
     /// Reads the log at `path` (`-`: standard input) in one streaming pass.
     package init(path: String, options: Options = Options()) throws {
         self.path = path
+        let before = AllocationCounter.read(heap: false)
         let started = DispatchTime.now().uptimeNanoseconds
         var fit = options.fitsCosts ? CostFit() : nil
         let analysis: LogAnalysis
@@ -50,6 +54,11 @@ package struct DeviceLog {
                     : "\(error); give a SQLDebug log as Xcode, Console.app or log show prints it (see the README)")
         }
         seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        if let before, let after = AllocationCounter.read(heap: true) {
+            allocations = (after.allocations - before.allocations, after.bytes - before.bytes, after.heapInUse)
+        } else {
+            allocations = nil
+        }
         let name = path == "-" ? "standard input" : path
         guard analysis.coreDataLines > 0 else {
             throw BenchError.invalidInput(
@@ -92,11 +101,14 @@ package struct DeviceLog {
     /// The summary per segment with its findings, then what could not be read (`LogReport`).
     package var report: String { LogReport.text(analysis) }
 
-    /// `read N MB, L lines in S s: X MB/s`, for standard error under `--timing`.
+    /// `read N MB, L lines in S s: X MB/s; A allocations (B bytes), heap held H bytes`, for standard error under
+    /// `--timing`.
     package var timingLine: String {
         let megabytes = Double(analysis.bytesRead) / 1_000_000
-        return String(
+        let speed = String(
             format: "read %.1f MB, %d lines in %.2f s: %.1f MB/s", megabytes, analysis.lines, seconds, megabytes / max(seconds, 1e-9))
+        guard let allocations else { return speed }
+        return speed + "; \(allocations.count) allocations (\(allocations.bytes) bytes), heap held \(allocations.heapHeld) bytes"
     }
 
     /// The segments as phases: each name once (the analysis adds up segments of one name), in order of first

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What an annotation or detail line says.
 struct ParsedMessage {
     var event: LogEvent?
@@ -12,6 +20,13 @@ struct ParsedMessage {
 /// Reads the bodies of `annotation:` and `details:` messages (also when Core Data prints them under `error:`).
 enum AnnotationParser {
     static func parseAnnotation(_ body: ByteView) -> ParsedMessage {
+        var interner = StringInterner()
+        return parseAnnotation(body, interner: &interner)
+    }
+
+    /// Parses an annotation, taking the names it holds (entities, store identifiers, relationships, key paths) from
+    /// `interner`: a log names the same few again and again (profiled: a String made per fault cost 3%).
+    static func parseAnnotation(_ body: ByteView, interner: inout StringInterner) -> ParsedMessage {
         var result = ParsedMessage()
         if body.matches("sql connection fetch time: ", at: 0) {
             if let (seconds, _) = body.parseDouble(at: 27) {
@@ -42,13 +57,13 @@ enum AnnotationParser {
             result.truncated = count == nil
             result.event = .countTotal(seconds: seconds?.value ?? 0, count: count)
         } else if body.matches("fault fulfilled from database for", at: 0) {
-            let reference = objectReference(in: body, from: 33)
-            result.truncated = reference.uri == nil
+            let reference = objectReference(in: body, from: 33, interner: &interner)
+            result.truncated = !reference.hasURI
             result.event = .objectFault(reference)
         } else if body.matches("to-many relationship fault ", at: 0) {
-            result = toManyFault(body)
+            result = toManyFault(body, interner: &interner)
         } else if body.matches("Prefetching with key ", at: 0) {
-            result = prefetch(body)
+            result = prefetch(body, interner: &interner)
         } else if body.matches("Bound intarray", at: 0) {
             let rest = body.slice(14).trimmed()
             result.event = .intarrayBound(name: rest.matches("values", at: 0) || rest.count == 0 ? nil : rest.string)
@@ -151,6 +166,11 @@ enum AnnotationParser {
 
     /// `... <x-coredata://UUID/Entity/p12>` anywhere after `from`.
     static func objectReference(in body: ByteView, from: Int) -> ObjectReference {
+        var interner = StringInterner()
+        return objectReference(in: body, from: from, interner: &interner)
+    }
+
+    static func objectReference(in body: ByteView, from: Int, interner: inout StringInterner) -> ObjectReference {
         guard let start = body.find("x-coredata:", from: from) else { return ObjectReference(entity: nil, primaryKey: nil, uri: nil) }
         var end = start
         while end < body.count, body[end] != UInt8(ascii: ">"), !body[end].isBlank { end += 1 }
@@ -171,28 +191,33 @@ enum AnnotationParser {
         var key: Int64?
         if components.count >= 2 {
             let last = components[components.count - 1]
-            entity = components[components.count - 2].string
+            entity = interner.string(components[components.count - 2])
             if last.first == UInt8(ascii: "p"), let (value, valueEnd) = last.parseInt(at: 1), valueEnd == last.count { key = value }
         }
         let complete = end < body.count && body[end] == UInt8(ascii: ">")
-        return ObjectReference(
-            entity: entity?.isEmpty == false ? entity : nil, primaryKey: key,
-            uri: complete || components.count >= 3 ? uri.string : nil)
+        guard complete || components.count >= 3 else {
+            return ObjectReference(entity: entity?.isEmpty == false ? entity : nil, primaryKey: key, uri: nil)
+        }
+        if components.count == 3, let key, let entity, !entity.isEmpty {
+            // x-coredata://STORE/Entity/pN: kept as its parts, the URI made only when asked for.
+            return ObjectReference(entity: entity, primaryKey: key, store: interner.string(components[0]))
+        }
+        return ObjectReference(entity: entity?.isEmpty == false ? entity : nil, primaryKey: key, uri: uri.string)
     }
 
     /// `to-many relationship fault "students" for objectID 0x... <x-coredata://...> fulfilled from database.  Got 50 rows`
-    private static func toManyFault(_ body: ByteView) -> ParsedMessage {
+    private static func toManyFault(_ body: ByteView, interner: inout StringInterner) -> ParsedMessage {
         var result = ParsedMessage()
         var name = ""
         var after = 27
         if after < body.count, body[after] == UInt8(ascii: "\""), let close = body.find(byte: UInt8(ascii: "\""), from: after + 1) {
-            name = body.slice(after + 1, close).string
+            name = interner.string(body.slice(after + 1, close))
             after = close + 1
         } else if let space = body.find(byte: 32, from: after) {
-            name = body.slice(after, space).string
+            name = interner.string(body.slice(after, space))
             after = space
         }
-        let owner = objectReference(in: body, from: after)
+        let owner = objectReference(in: body, from: after, interner: &interner)
         var rows: Int?
         if let gotAt = body.find("Got ", from: after), let (value, _) = body.parseInt(at: gotAt + 4) { rows = Int(clamping: value) }
         result.truncated = rows == nil
@@ -201,12 +226,12 @@ enum AnnotationParser {
     }
 
     /// `Prefetching with key 'students'.  Got 50 rows.`
-    private static func prefetch(_ body: ByteView) -> ParsedMessage {
+    private static func prefetch(_ body: ByteView, interner: inout StringInterner) -> ParsedMessage {
         var result = ParsedMessage()
         var keyPath = ""
         var after = 21
         if after < body.count, body[after] == UInt8(ascii: "'"), let close = body.find(byte: UInt8(ascii: "'"), from: after + 1) {
-            keyPath = body.slice(after + 1, close).string
+            keyPath = interner.string(body.slice(after + 1, close))
             after = close + 1
         }
         var rows: Int?
@@ -280,5 +305,30 @@ enum AnnotationParser {
             }
         }
         return depth
+    }
+}
+
+/// The last few strings made from bytes, handed out again for the same bytes instead of made anew.
+struct StringInterner: Sendable {
+    private var entries: [(bytes: [UInt8], string: String)] = []
+    private var next = 0
+    static let capacity = 16
+
+    mutating func string(_ bytes: ByteView) -> String {
+        for entry in entries where entry.bytes.count == bytes.count {
+            if entry.bytes.withUnsafeBufferPointer({ stored in
+                stored.count == 0 || memcmp(stored.baseAddress!, bytes.baseAddress!, stored.count) == 0
+            }) {
+                return entry.string
+            }
+        }
+        let string = bytes.string
+        if entries.count < Self.capacity {
+            entries.append((Array(bytes), string))
+        } else {
+            entries[next] = (Array(bytes), string)
+            next = (next + 1) % Self.capacity
+        }
+        return string
     }
 }

@@ -19,13 +19,22 @@ import Darwin
 /// that cannot repeat has shown it. Problems have their own rule too: a bare `fault: X` or `error: X` line counts only
 /// when a `CoreData:` copy follows it (apps print such lines too).
 struct DuplicateFilter: Sendable {
-    /// The last few kept messages: what a copy is compared with.
+    /// The last few kept messages, in a ring of `window` slots (profiled: shifting an array of them on every message
+    /// cost 15% of reading a log): what a copy is compared with.
     private var recent: [Kept] = []
+    /// The slot the next kept message goes to, and how many slots hold one.
+    private var next = 0
+    private var filled = 0
+    /// Core Data messages judged so far: a kept message's age is `judged - seen`.
+    private var judged = 0
+    /// The forms messages came in so far: while there is one, a copy can only be the same form's, right after it.
+    private var formsSeen: UInt16 = 0
     private struct Kept: Sendable {
         var tag: MessageTag
         var body: [UInt8]
-        var forms: [MessageForm]
-        var age: Int
+        /// The forms its copies came in, as bits of `MessageForm.bit`.
+        var forms: UInt16
+        var seen: Int
     }
     private var doubledEvidence = 0
     /// Whether this log follows its fetches with annotations (a connection or total time): until it does, two equal
@@ -55,36 +64,38 @@ struct DuplicateFilter: Sendable {
 
     mutating func judge(tag: MessageTag, form: MessageForm, body: ByteView) -> Verdict {
         confirmedBare = false
-        ageMessages()
+        judged += 1
+        formsSeen |= form.bit
+        agePendingBare()
         let content = tag.isProblem ? body.trimmed() : body
         let plan = Self.isPlanLine(tag, body)
         if tag.isProblem, form == .bare {
-            if let index = match(tag: tag, content), !recent[index].forms.contains(form) {
-                recent[index].forms.append(form)
+            if let slot = match(tag: tag, content), recent[slot].forms & form.bit == 0 {
+                recent[slot].forms |= form.bit
                 return .drop
             }
             pendingBare = (Array(content), tag, 0)
             return .hold
         }
-        if !plan, let index = match(tag: tag, content) {
-            if !recent[index].forms.contains(form) {
+        if !plan, let slot = match(tag: tag, content) {
+            if recent[slot].forms & form.bit == 0 {
                 // A copy in another form.
-                recent[index].forms.append(form)
-                recent[index].age = 0
+                recent[slot].forms |= form.bit
+                recent[slot].seen = judged
                 expectingCopy = false
                 return .drop
             }
-            if index == recent.count - 1 && recent[index].age <= 1 {
+            if slot == newest && judged - recent[slot].seen <= 1 {
                 // The same form right after its original.
                 if tag == .annotation || tag == .details || (tag == .sql && Self.cannotRepeat(body, annotatesFetches: annotatesFetches)) {
                     doubledEvidence += 1
                     expectingCopy = false
-                    recent[index].age = 0
+                    recent[slot].seen = judged
                     return .drop
                 }
                 if isDoubledStream && expectingCopy {
                     expectingCopy = false
-                    recent[index].age = 0
+                    recent[slot].seen = judged
                     return .drop
                 }
             }
@@ -101,10 +112,13 @@ struct DuplicateFilter: Sendable {
             // The bare copy held before this one is confirmed: this message counts, for both.
             pendingBare = nil
             confirmedBare = true
-            recent[recent.count - 1].forms.append(.bare)
+            recent[newest].forms |= MessageForm.bare.bit
         }
         return .keep
     }
+
+    /// The slot of the last kept message.
+    private var newest: Int { (next + Self.window - 1) % Self.window }
 
     /// Query plan lines may repeat (two identical scans in one plan) and count nothing.
     private static func isPlanLine(_ tag: MessageTag, _ body: ByteView) -> Bool {
@@ -123,20 +137,23 @@ struct DuplicateFilter: Sendable {
         return false
     }
 
-    /// The most recent kept message equal to this one (problems by their trimmed text, whatever the tag).
+    /// The slot of the most recent kept message equal to this one (problems by their trimmed text, whatever the
+    /// tag).
     private func match(tag: MessageTag, _ body: ByteView) -> Int? {
-        var index = recent.count - 1
-        while index >= 0 {
-            let kept = recent[index]
-            if (kept.tag == tag || (tag.isProblem && kept.tag.isProblem)) && equal(kept.body, body) { return index }
-            index -= 1
+        var back = 0
+        // One form so far: only the message right before can be a copy (the common case, looked at alone).
+        let reach = formsSeen & (formsSeen - 1) == 0 ? min(filled, 1) : filled
+        while back < reach {
+            let slot = (next + Self.window - 1 - back) % Self.window
+            let kept = recent[slot]
+            if (kept.tag == tag || (tag.isProblem && kept.tag.isProblem)) && equal(kept.body, body) { return slot }
+            back += 1
         }
         return nil
     }
 
-    /// Called for every Core Data message: the kept messages grow older; a bare line left alone is dropped.
-    private mutating func ageMessages() {
-        for index in recent.indices { recent[index].age += 1 }
+    /// Called for every Core Data message: a bare line left alone is dropped after a few.
+    private mutating func agePendingBare() {
         if var pending = pendingBare {
             pending.age += 1
             pendingBare = pending.age > 3 ? nil : pending
@@ -152,19 +169,18 @@ struct DuplicateFilter: Sendable {
     }
 
     private mutating func remember(tag: MessageTag, form: MessageForm, _ body: ByteView) {
-        if recent.count == Self.window {
-            // Reuse the oldest entry's storage.
-            var oldest = recent.removeFirst()
-            oldest.tag = tag
-            oldest.body.removeAll(keepingCapacity: true)
-            oldest.body.append(contentsOf: body)
-            oldest.forms.removeAll(keepingCapacity: true)
-            oldest.forms.append(form)
-            oldest.age = 0
-            recent.append(oldest)
+        if recent.count < Self.window {
+            recent.append(Kept(tag: tag, body: Array(body), forms: form.bit, seen: judged))
         } else {
-            recent.append(Kept(tag: tag, body: Array(body), forms: [form], age: 0))
+            // Reuse the slot's storage.
+            recent[next].tag = tag
+            recent[next].body.removeAll(keepingCapacity: true)
+            recent[next].body.append(contentsOf: body)
+            recent[next].forms = form.bit
+            recent[next].seen = judged
         }
+        next = (next + 1) % Self.window
+        filled = min(filled + 1, Self.window)
     }
 
     private func equal(_ stored: [UInt8], _ body: ByteView) -> Bool {

@@ -106,12 +106,15 @@ extension FindingDetector {
         _ fingerprint: FingerprintAccumulator, shape: StatementShape, text: String, names: inout NameResolver, pass: inout Pass
     ) {
         let repeats = fingerprint.count(of: .objectFault)
-        guard repeats > 0, let table = shape.tables.first else { return }
+        // Below the threshold a fault counts only with its siblings reached through one to-one (the model's).
+        guard repeats > threshold || (repeats > 0 && !model.isEmpty), let table = shape.tables.first else { return }
         let tableEntity = names.entity(forTable: table)
         let entity = fingerprint.mainLabel(of: .objectFault) ?? tableEntity.name
         let inferred = fingerprint.mainLabel(of: .objectFault) == nil && tableEntity.inferred
         guard !pass.explained.contains(entity), !deletes(entity, atLeast: repeats, names: &names) else { return }
-        if walkToFind(fingerprint, entity: entity, table: table, repeats: repeats, text: text, names: &names, pass: &pass) { return }
+        if repeats > threshold, walkToFind(fingerprint, entity: entity, table: table, repeats: repeats, text: text, pass: &pass) {
+            return
+        }
         // Faults of several sub-entities through one to-one (Order.account to Customers and Staff) are one pattern,
         // which one prefetch of the key path removes.
         let link = ReachMap.toOne(
@@ -182,21 +185,15 @@ extension FindingDetector {
     /// through the relationship that stopped at what it looked for (a screen reading every member faults them all,
     /// which the to-many rule advises prefetching for).
     private func walkToFind(
-        _ fingerprint: FingerprintAccumulator, entity: String, table: String, repeats: Int, text: String,
-        names: inout NameResolver, pass: inout Pass
+        _ fingerprint: FingerprintAccumulator, entity: String, table: String, repeats: Int, text: String, pass: inout Pass
     ) -> Bool {
         var walked = 0
         var listed = 0
         var first: (line: Int, toMany: ToMany)?
-        for other in segment.fingerprints.values where other.count(of: .toManyFault) > 0 {
-            let otherShape = analyzer.fingerprintShapes[other.id]
-            guard let toMany = toMany(other, shape: otherShape, names: &names),
-                memberEntity(toMany, shape: otherShape, names: &names) == entity
-                    || (toMany.relationship == nil && (otherShape.joinTable?.memberTable ?? otherShape.tables.first) == table)
-            else { continue }
-            walked += other.count(of: .toManyFault)
-            listed += other.rows
-            if first == nil || other.firstLine < first!.line { first = (other.firstLine, toMany) }
+        for use in pass.toManys where use.member == entity || (use.toMany.relationship == nil && use.memberTable == table) {
+            walked += use.faults
+            listed += use.listed
+            if first == nil || use.firstLine < first!.line { first = (use.firstLine, use.toMany) }
         }
         guard let first, walked <= threshold, repeats > threshold * walked, listed == 0 || repeats < listed else { return false }
         let toMany = first.toMany

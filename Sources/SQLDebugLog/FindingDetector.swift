@@ -29,10 +29,34 @@ struct FindingDetector {
         /// Properties an unindexed finding already named.
         var unindexed = Set<String>()
         var findings: [Finding] = []
+        /// The segment's to-many faults, by fingerprint: what they fault, their members' entity and table, the rows
+        /// they listed (resolved once: a segment of thousands of fingerprints compares them all).
+        var toManys: [ToManyUse] = []
+    }
+
+    struct ToManyUse {
+        let id: Int
+        let toMany: ToMany
+        let member: String?
+        let memberTable: String?
+        let faults: Int
+        let listed: Int
+        let firstLine: Int
     }
 
     func findings(names: inout NameResolver) -> [Finding] {
         var pass = Pass()
+        for fingerprint in segment.fingerprints.values {
+            let shape = analyzer.fingerprintShapes[fingerprint.id]
+            let toManyFaults = fingerprint.count(of: .toManyFault)
+            if toManyFaults > 0, let toMany = toMany(fingerprint, shape: shape, names: &names) {
+                pass.toManys.append(
+                    ToManyUse(
+                        id: fingerprint.id, toMany: toMany, member: memberEntity(toMany, shape: shape, names: &names),
+                        memberTable: shape.joinTable?.memberTable ?? shape.tables.first, faults: toManyFaults, listed: fingerprint.rows,
+                        firstLine: fingerprint.firstLine))
+            }
+        }
         // To-many faults first: the object faults of their members are part of the same pattern.
         let ordered = segment.fingerprints.values.filter { $0.id < LogAnalyzer.maximumFingerprints }
             .sorted { (Self.rank($0.role), $0.firstLine, $0.id) < (Self.rank($1.role), $1.firstLine, $1.id) }

@@ -61,8 +61,9 @@ struct FingerprintAccumulator: Sendable {
     var runsWithBinds = 0
     var firstLine: Int
     /// What the annotations named, per role: the relationship of a to-many fault (`Class.students`), the entity of
-    /// an object fault, a prefetch's key path.
-    var labels: [Label: Int] = [:]
+    /// an object fault, a prefetch's key path (at most 64; a fingerprint mostly names one or two, searched in order:
+    /// profiled, hashing the label of every fault cost 2%).
+    var labels: [(label: Label, count: Int)] = []
 
     struct Label: Hashable, Sendable {
         var role: StatementRole
@@ -89,10 +90,7 @@ struct FingerprintAccumulator: Sendable {
         if let seconds = run.executionSeconds { execution.add(seconds) }
         if let seconds = run.totalSeconds, !run.nested { totals.add(seconds) }
         runTimes.add(run.bestSeconds ?? 0)
-        if let label = run.label {
-            let key = Label(role: run.role, text: label)
-            if labels.count < 64 || labels[key] != nil { labels[key, default: 0] += 1 }
-        }
+        if let label = run.label { count(Label(role: run.role, text: label), 1) }
         if run.bindCount > 0 {
             runsWithBinds += 1
             if bindHashes.count < Self.bindingsCounted, !bindHashes.contains(run.bindHash) { bindHashes.append(run.bindHash) }
@@ -117,7 +115,15 @@ struct FingerprintAccumulator: Sendable {
         for hash in other.bindHashes where bindHashes.count < Self.bindingsCounted && !bindHashes.contains(hash) { bindHashes.append(hash) }
         runsWithBinds += other.runsWithBinds
         firstLine = min(firstLine, other.firstLine)
-        for (label, number) in other.labels where labels.count < 64 || labels[label] != nil { labels[label, default: 0] += number }
+        for (label, number) in other.labels { count(label, number) }
+    }
+
+    private mutating func count(_ label: Label, _ number: Int) {
+        for index in labels.indices where labels[index].label == label {
+            labels[index].count += number
+            return
+        }
+        if labels.count < 64 { labels.append((label, number)) }
     }
 
     var distinctBindings: Int { bindHashes.count }
@@ -128,7 +134,7 @@ struct FingerprintAccumulator: Sendable {
 
     /// The label named most often for runs of `role` (ties: the first by name).
     func mainLabel(of role: StatementRole) -> String? {
-        labels.filter { $0.key.role == role }.max { ($0.value, $1.key.text) < ($1.value, $0.key.text) }?.key.text
+        labels.filter { $0.label.role == role }.max { ($0.count, $1.label.text) < ($1.count, $0.label.text) }?.label.text
     }
 
     func stats(fingerprint: String, shape: StatementShape, plan: PlanFlags) -> FingerprintStats {

@@ -1,11 +1,52 @@
 /// What makes a line garbled, and terminal colours removed before reading it.
 extension SQLDebugLogParser {
-    /// Invalid UTF-8, or control bytes other than tab and escape.
-    static func garbledReason(_ line: ByteView) -> GarbledReason? {
-        if !line.isASCII(), String(validating: line, as: UTF8.self) == nil { return .invalidUTF8 }
-        if line.hasControlBytes() { return .controlBytes }
-        return nil
+    /// What one pass over a line found, eight bytes at a time: why it is garbled (invalid UTF-8, control bytes other
+    /// than tab and escape), and whether it holds an `&` (HTML entities to decode) or an escape (terminal colours).
+    /// Profiled: four passes (UTF-8, control bytes, `&`, ESC) cost a tenth of reading a log.
+    struct LineScan {
+        var garbled: GarbledReason?
+        var hasAmpersand = false
+        var hasEscape = false
     }
+
+    static func scan(_ line: ByteView) -> LineScan {
+        var result = LineScan()
+        guard let base = line.baseAddress else { return result }
+        let raw = UnsafeRawPointer(base)
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var amp: UInt64 = 0
+        var index = 0
+        while index + 8 <= line.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            high |= word
+            // A byte below 0x20 (escape among them), or an `&` (0x26): the classic has-zero-byte test.
+            low |= (word &- 0x2020_2020_2020_2020) & ~word
+            let ampersands = word ^ 0x2626_2626_2626_2626
+            amp |= (ampersands &- 0x0101_0101_0101_0101) & ~ampersands
+            index += 8
+        }
+        var tail = false
+        while index < line.count {
+            let byte = base[index]
+            if byte >= 0x80 { high |= 0x80 }
+            if byte < 0x20 { tail = true }
+            if byte == 0x26 { result.hasAmpersand = true }
+            index += 1
+        }
+        if amp & 0x8080_8080_8080_8080 != 0 { result.hasAmpersand = result.hasAmpersand || line.find(byte: 0x26) != nil }
+        if high & 0x8080_8080_8080_8080 != 0, String(validating: line, as: UTF8.self) == nil {
+            result.garbled = .invalidUTF8
+        }
+        if tail || low & 0x8080_8080_8080_8080 != 0 {
+            result.hasEscape = line.find(byte: 0x1B) != nil
+            if result.garbled == nil, line.hasControlBytes() { result.garbled = .controlBytes }
+        }
+        return result
+    }
+
+    /// Invalid UTF-8, or control bytes other than tab and escape.
+    static func garbledReason(_ line: ByteView) -> GarbledReason? { scan(line).garbled }
 
     /// The unescaped `eventMessage` (or `composedMessage`) of a `log show --style json`/`ndjson` line, or nil.
     static func jsonMessage(_ line: ByteView) -> [UInt8]? {

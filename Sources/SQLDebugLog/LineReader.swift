@@ -73,6 +73,60 @@ struct LineReader {
     /// Calls `body` with each line and whether it was cut at `maxLineLength`; returns the bytes read and how they
     /// were encoded.
     func forEachLine(_ body: (ByteView, _ cut: Bool) -> Void) throws -> (bytes: Int, encoding: TextEncoding) {
+        if let mapped = try mappedLines(body) { return mapped }
+        return try readLines(body)
+    }
+
+    /// A regular file in UTF-8 is mapped and its lines handed out where they lie (profiled: copying 300 MB out of the
+    /// page cache with read(2) and moving partial lines cost a fifth of reading a log). Nil for anything else (a pipe,
+    /// standard input, UTF-16, an empty or unmappable file), which `readLines` reads.
+    private func mappedLines(_ body: (ByteView, Bool) -> Void) throws -> (bytes: Int, encoding: TextEncoding)? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return nil }
+        let size = Int(status.st_size)
+        guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else { return nil }
+        defer { munmap(mapping, size) }
+        _ = madvise(mapping, size, MADV_SEQUENTIAL)
+        let base = mapping.assumingMemoryBound(to: UInt8.self)
+        let detected = Self.detectEncoding(ByteView(start: base, count: min(size, 4096)))
+        guard detected.encoding == .utf8 else { return nil }
+        var probe = TextProbe()
+        probe.add(ByteView(start: base + detected.skip, count: min(size - detected.skip, Self.binaryProbe)))
+        if let refusal = probe.refusal(complete: size - detected.skip <= Self.binaryProbe) { throw LogReadError(path: path, kind: refusal) }
+        var lineStart = detected.skip
+        var sawNewline = false
+        // Pages already read are given back as the reading moves on, so that the resident memory stays bounded (a
+        // mapped file's pages count as the process's until then).
+        let release = 4 << 20
+        var released = 0
+        while lineStart < size {
+            if lineStart - released >= 2 * release {
+                _ = madvise(mapping + released, release, MADV_DONTNEED)
+                released += release
+            }
+            let remaining = size - lineStart
+            let end: Int
+            if let hit = memchr(base + lineStart, 0x0A, remaining) {
+                end = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                sawNewline = true
+            } else {
+                end = size
+                if !sawNewline, size >= Self.noLineLimit { throw LogReadError(path: path, kind: .noLines(bytes: size)) }
+            }
+            if end - lineStart > maxLineLength {
+                body(ByteView(start: base + lineStart, count: maxLineLength), true)
+            } else {
+                var upper = end
+                if upper > lineStart, base[upper - 1] == 0x0D { upper -= 1 }
+                body(ByteView(start: base + lineStart, count: upper - lineStart), false)
+            }
+            lineStart = end + 1
+        }
+        return (size, .utf8)
+    }
+
+    /// Reads what the descriptor yields, chunk by chunk.
+    private func readLines(_ body: (ByteView, _ cut: Bool) -> Void) throws -> (bytes: Int, encoding: TextEncoding) {
         // Room for a chunk transcoded from UTF-16 (3 bytes of UTF-8 per 2 bytes at most) after a partial line.
         let capacity = chunkSize * 3 / 2 + maxLineLength + 8
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)

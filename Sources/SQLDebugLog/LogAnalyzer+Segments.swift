@@ -5,7 +5,8 @@ extension LogAnalyzer {
     static let overflowFingerprint = "(more distinct statements than the analysis keeps)"
 
     mutating func lookup(_ sql: String) -> (Int, ShapeBox) {
-        if let cached = shapeCache[sql] { return cached }
+        let key = SQLKey(sql)
+        if let cached = shapeCache[key] { return cached }
         var copy = sql
         let (text, shape) = copy.withUTF8 { bytes in
             let tokens = SQLTokenizer.tokens(bytes)
@@ -30,7 +31,7 @@ extension LogAnalyzer {
         // Bounded: the cache is emptied when full (it only saves recomputing shapes of repeated SQL texts).
         if shapeCache.count >= 20_000 { shapeCache.removeAll(keepingCapacity: true) }
         let box = ShapeBox(shape)
-        shapeCache[sql] = (id, box)
+        shapeCache[key] = (id, box)
         return (id, box)
     }
 
@@ -181,4 +182,36 @@ public struct MarkerProblems: Sendable, Equatable, Codable {
         count += 1
         if first.count < 10 { first.append(Problem(kind: kind, name: name, line: line)) }
     }
+}
+
+/// A statement's text as a cache key, hashed eight bytes at a time (profiled: SipHash over every statement's text
+/// cost 4% of reading a log); equal only when the texts are.
+struct SQLKey: Hashable, Sendable {
+    let text: String
+    let fast: UInt64
+
+    init(_ text: String) {
+        self.text = text
+        var copy = text
+        fast = copy.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return 0 }
+            let raw = UnsafeRawPointer(base)
+            var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+            var index = 0
+            while index + 8 <= bytes.count {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+                hash ^= hash >> 32
+                index += 8
+            }
+            while index < bytes.count {
+                hash = (hash ^ UInt64(base[index])) &* 0x100_0000_01B3
+                index += 1
+            }
+            return hash
+        }
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(fast) }
+
+    static func == (lhs: SQLKey, rhs: SQLKey) -> Bool { lhs.fast == rhs.fast && lhs.text == rhs.text }
 }

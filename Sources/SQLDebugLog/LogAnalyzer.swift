@@ -12,7 +12,7 @@ public struct LogAnalyzer: Sendable {
     let model: ModelGraph
     /// What each segment (by name) is declared to read, for the rules that need it.
     let access: [String: SegmentAccess]
-    var shapeCache: [String: (fingerprintID: Int, shape: ShapeBox)] = [:]
+    var shapeCache: [SQLKey: (fingerprintID: Int, shape: ShapeBox)] = [:]
     var fingerprintIDs: [String: Int] = [:]
     var fingerprintTexts: [String] = []
     var fingerprintShapes: [StatementShape] = []
@@ -306,7 +306,7 @@ public struct LogAnalyzer: Sendable {
             bindHash: Int(truncatingIfNeeded: live.bindHash), bindCount: live.bindCount, line: live.line, label: label)
         openSegments[segmentIndex].record(run, smallSaveRows: options.smallSaveRows)
         if role == .fetch || role == .batch, let table = live.shape.tables.first, !live.shape.isCount {
-            if fetchedTables.count < 10_000 { fetchedTables.insert(table) }
+            if !sawFaultAnnotation, fetchedTables.count < 10_000 { fetchedTables.insert(table) }
             if !model.isEmpty, let entity = names.knownFetchedEntity(live.shape) { openSegments[segmentIndex].reach.fetched(entity) }
         } else if !model.isEmpty, let label {
             if role == .toManyFault, let relationship = model.relationship(qualified: label) {

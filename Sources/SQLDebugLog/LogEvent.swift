@@ -122,13 +122,40 @@ public struct ObjectReference: Sendable, Equatable, Hashable {
     public var entity: String?
     /// The primary key (`p12` gives 12); nil for temporary IDs or when absent.
     public var primaryKey: Int64?
-    /// The URI as logged (`x-coredata://UUID/Student/p12`), or nil.
-    public var uri: String?
+    /// The store identifier of a permanent ID's URI (`x-coredata://STORE/Entity/pN`), kept apart so that the URI is
+    /// made only when asked for; nil when `rawURI` holds the URI as logged.
+    private var store: String?
+    private var rawURI: String?
 
     public init(entity: String?, primaryKey: Int64?, uri: String?) {
         self.entity = entity
         self.primaryKey = primaryKey
-        self.uri = uri
+        self.rawURI = uri
+    }
+
+    init(entity: String, primaryKey: Int64, store: String) {
+        self.entity = entity
+        self.primaryKey = primaryKey
+        self.store = store
+    }
+
+    /// Whether the annotation gave a whole URI.
+    var hasURI: Bool { store != nil || rawURI != nil }
+
+    /// The URI as logged (`x-coredata://UUID/Student/p12`), or nil.
+    public var uri: String? {
+        if let store, let entity, let primaryKey { return "x-coredata://\(store)/\(entity)/p\(primaryKey)" }
+        return rawURI
+    }
+
+    public static func == (lhs: ObjectReference, rhs: ObjectReference) -> Bool {
+        lhs.entity == rhs.entity && lhs.primaryKey == rhs.primaryKey && lhs.uri == rhs.uri
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entity)
+        hasher.combine(primaryKey)
+        hasher.combine(uri)
     }
 }
 

@@ -31,6 +31,22 @@ enum MessageForm: Equatable {
     case consoleApp
 }
 
+extension MessageForm {
+    /// A bit per form, to keep the set of forms a message's copies came in.
+    var bit: UInt16 {
+        switch self {
+        case .prefixed: return 1
+        case .spaced: return 2
+        case .bare: return 4
+        case .cutPrefix: return 8
+        case .untagged: return 16
+        case .logShow: return 32
+        case .osLogType: return 64
+        case .consoleApp: return 128
+        }
+    }
+}
+
 /// A Core Data message found in a line: its tag, how it was written, and the text after the tag.
 struct LocatedMessage {
     var tag: MessageTag

@@ -14,6 +14,7 @@ public struct SQLDebugLogParser: Sendable {
     private var blockDepth = 0
     private var blockStartLine = 0
     private var duplicates = DuplicateFilter()
+    private var interner = StringInterner()
     /// The first lines, held until they show whether the stream is doubled (then emitted, in order).
     private var prologue: Prologue? = Prologue()
 
@@ -110,10 +111,11 @@ public struct SQLDebugLogParser: Sendable {
         lineNumber += 1
         statistics.lines += 1
         let line = raw
+        let scan = Self.scan(line)
         if cut {
             statistics.garbledLines += 1
             emit(.garbled(line: lineNumber, reason: .overlong))
-        } else if let reason = Self.garbledReason(line) {
+        } else if let reason = scan.garbled {
             statistics.garbledLines += 1
             emit(.garbled(line: lineNumber, reason: reason))
         }
@@ -124,7 +126,11 @@ public struct SQLDebugLogParser: Sendable {
             }
             return
         }
-        processVisible(line, emit)
+        if scan.hasAmpersand || scan.hasEscape {
+            processVisible(line, emit)
+        } else {
+            process(line, emit)
+        }
     }
 
     /// Keeps a line of the prologue, with its message when it has one.
@@ -257,7 +263,7 @@ public struct SQLDebugLogParser: Sendable {
         case .annotation:
             flushStatement(emit)
             if body.matches("fetch using ", at: 0) { statementInText(body, origin: .annotationText, emit) }
-            apply(AnnotationParser.parseAnnotation(body), emit)
+            apply(AnnotationParser.parseAnnotation(body, interner: &interner), emit)
         case .details:
             flushStatement(emit)
             apply(AnnotationParser.parseDetails(body), emit)
@@ -289,7 +295,7 @@ public struct SQLDebugLogParser: Sendable {
         }
     }
 
-    private mutating func apply(_ parsed: ParsedMessage, _ emit: (LogEvent) -> Void) {
+    private mutating func apply(_ parsed: consuming ParsedMessage, _ emit: (LogEvent) -> Void) {
         if parsed.truncated {
             statistics.truncatedLines += 1
             emit(.garbled(line: lineNumber, reason: .truncated))

@@ -20,7 +20,7 @@ package struct Comparison {
 
     package struct Change: Sendable {
         package let key: SeriesKey
-        package var unit: String { key.metric.unit }
+        package var unit: MetricUnit { key.metric.unit }
         package let baseline: Double
         package let current: Double
         /// (current - baseline) / baseline; infinite when the baseline is 0.

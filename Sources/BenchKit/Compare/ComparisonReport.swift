@@ -113,8 +113,8 @@ package enum ComparisonReport {
         let metric = key.metric
         return [
             change.verdict.rawValue, key.scenario.rawValue, key.strategy.rawValue, key.variant.isEmpty ? "-" : key.variant.description,
-            formatCount(key.size), key.phase.rawValue, metric.rawValue, formatQuantity(change.baseline, metric),
-            formatQuantity(change.current, metric),
+            formatCount(key.size), key.phase.rawValue, metric.rawValue, metric.format(change.baseline, .quantity),
+            metric.format(change.current, .quantity),
             relative, change.pValue.map { String(format: "%.3g", $0) } ?? "-",
             change.threshold.map { String(format: "%.1f%%", $0 * 100) } ?? "exact",
         ]

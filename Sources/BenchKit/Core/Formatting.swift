@@ -26,18 +26,6 @@ package func formatCount(_ value: Int) -> String {
     return (value < 0 ? "-" : "") + grouped
 }
 
-/// A value of `metric` in three significant digits with its unit: `12.3 ms`, `4.56 MiB`; counts whole.
-func formatQuantity(_ value: Double, _ metric: Metric?) -> String {
-    guard let metric else { return formatNumber(value) }
-    switch metric.unit {
-    case "ms": return formatSignificant(value) + " ms"
-    case "bytes": return abs(value) >= 1_048_576 ? formatSignificant(value / 1_048_576) + " MiB" : formatSignificant(value / 1024) + " KiB"
-    case "instructions": return abs(value) >= 1_000_000 ? formatSignificant(value / 1_000_000) + "M" : formatCount(value)
-    case "ratio": return formatSignificant(value)
-    default: return value == value.rounded() ? formatCount(value) : formatSignificant(value)
-    }
-}
-
 /// Three significant digits (`12.3`, `0.0456`), `-` for a value that is not finite.
 func formatSignificant(_ value: Double) -> String {
     guard value.isFinite else { return "-" }

@@ -58,11 +58,7 @@ package enum Strategy: String, CaseIterable, Codable, Sendable, CustomStringConv
                 "'\(name)' is a modelling, now a variant: give --variant modelling=\(modelling.rawValue) (and --strategies \(name.contains(":") ? String(name.split(separator: ":")[0]) : "objectgraph"))"
             )
         }
-        let near = nearNames(name, in: allCases.map(\.rawValue))
-        throw BenchError.invalidInput(
-            (name.isEmpty ? "an empty strategy name" : "unknown strategy '\(name)'")
-                + (near.isEmpty
-                    ? "; the strategies are \(allCases.map(\.rawValue).joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+        throw BenchError.unknown("strategy", name, among: allCases.map(\.rawValue), plural: "strategies")
     }
 }
 

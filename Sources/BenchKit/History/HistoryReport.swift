@@ -20,7 +20,7 @@ package enum HistoryReport {
             let series = sorted[index..<end]
             let title =
                 "\(key.scenario) \(key.strategy)" + (key.variant.isEmpty ? "" : " \(key.variant)")
-                + " size \(formatCount(key.size)) \(key.phase): \(metric.rawValue) (\(metric.unit))"
+                + " size \(formatCount(key.size)) \(key.phase): \(metric.rawValue) (\(metric.unit.rawValue))"
             var table = TextTable(header: ["time (UTC)", "commit", "profile", "n", "median", "interval", "vs first"])
             let first = series.first!.median
             for entry in series {

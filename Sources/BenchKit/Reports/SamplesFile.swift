@@ -17,7 +17,7 @@ package enum SamplesFile {
                 let key = sample.key
                 return [
                     key.scenario.rawValue, key.strategy.rawValue, key.variant.description, String(key.size), String(sample.repetition),
-                    key.phase.rawValue, key.metric.rawValue, sample.value.map(formatNumber) ?? "", key.metric.unit,
+                    key.phase.rawValue, key.metric.rawValue, sample.value.map(formatNumber) ?? "", key.metric.unit.rawValue,
                 ]
             })
     }
@@ -41,9 +41,9 @@ package enum SamplesFile {
                 phase: row["phase"]!, metric: row["metric"]!)
             {
             case let .success(key):
-                guard row["unit"] == key.metric.unit else {
+                guard row["unit"] == key.metric.unit.rawValue else {
                     throw BenchError.invalidInput(
-                        "\(line): unit '\(row["unit"]!)' is not \(key.metric.rawValue)'s (\(key.metric.unit)); is the row cut short or edited?"
+                        "\(line): unit '\(row["unit"]!)' is not \(key.metric.rawValue)'s (\(key.metric.unit.rawValue)); is the row cut short or edited?"
                     )
                 }
                 if let value, key.metric.isExact, key.metric.isCount, value < 0 || value.rounded() != value {

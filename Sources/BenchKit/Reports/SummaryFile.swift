@@ -18,7 +18,7 @@ package struct SummaryRow: Equatable, Sendable {
         self.floor = floor
     }
 
-    package var unit: String { key.metric.unit }
+    package var unit: MetricUnit { key.metric.unit }
 }
 
 /// summary.csv: one row per (scenario, strategy, variant, size, phase, metric).
@@ -105,7 +105,7 @@ package enum SummaryFile {
                 let key = row.key
                 return [
                     key.scenario.rawValue, key.strategy.rawValue, key.variant.description, String(key.size), key.phase.rawValue,
-                    key.metric.rawValue, key.metric.unit,
+                    key.metric.rawValue, key.metric.unit.rawValue,
                 ] + stats + [row.ratioToFloor.map(formatNumber) ?? "", row.floor?.rawValue ?? ""]
             })
     }

@@ -27,7 +27,7 @@ package struct RunRequest {
 
 /// `--variant modelling=many-to-one;prefetch=on`: the variants whose values include every pair.
 package struct VariantFilter: Sendable, CustomStringConvertible {
-    package let pairs: [(axis: String, value: String)]
+    package let pairs: [(axis: AxisName, value: String)]
 
     /// Parses `axis=value` pairs separated by `;` or `,`.
     package init(_ text: String) throws {
@@ -43,7 +43,7 @@ package struct VariantFilter: Sendable, CustomStringConvertible {
             throw BenchError.invalidInput(
                 "--variant '\(text)': each part is AXIS=VALUE, separated by ';' or ',', e.g. --variant 'modelling=many-to-one;prefetch=on'")
         }
-        self.pairs = pairs.map { (axis: $0!.0, value: $0!.1) }
+        self.pairs = pairs.compactMap { $0.map { (axis: AxisName($0.0), value: $0.1) } }
     }
 
     package func matches(_ variant: Variant) -> Bool { pairs.allSatisfy { variant[$0.axis]?.description == $0.value } }
@@ -140,7 +140,7 @@ package struct RunPlan {
             for filter in filters where !request.scenarios.contains(where: filter.applies) {
                 let axes = Set(
                     request.scenarios.flatMap {
-                        $0.axes.map { axis in "\(axis.name)=\(axis.values.map(\.description).joined(separator: "|"))" }
+                        $0.axes.map(\.listing)
                     }
                 ).sorted()
                 throw BenchError.invalidInput(

@@ -103,10 +103,10 @@ extension Runner {
         runner.lastLinks = nil
         let failed = runner.failedSaves
         try recorder.measure(phase.name, runner) { try runner.run(steps) }
-        if phase.steps.contains(where: { if case .count = $0 { return true } else { return false } }) {
+        if phase.reports(.countStep) {
             recorder.record(phase.name, .countResult, runner.lastCount.map(Double.init))
         }
-        if phase.steps.contains(where: { if case .save(true) = $0 { return true } else { return false } }) {
+        if phase.reports(.mayFailSave) {
             recorder.record(phase.name, .failedSaves, Double(runner.failedSaves - failed))
         }
         if let links = runner.lastLinks {

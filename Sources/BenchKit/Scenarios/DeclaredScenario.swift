@@ -32,6 +32,17 @@ package struct DeclaredScenario: Sendable {
         /// How many times the steps run in the timed phase, each round with its variables chosen anew (1: once); may
         /// grow with the size (`"size/1000"`: an import of size objects in batches of 1,000).
         let rounds: DataSpec.Count
+
+        /// Whether the phase reports the metrics of `origin`: every phase the common ones, a phase with a count step
+        /// what it counted, one with a save that may fail the saves refused, one with `count-links` the links.
+        func reports(_ origin: Metric.Origin) -> Bool {
+            switch origin {
+            case .everyPhase, .instructionRuns, .deviceCosts: return true
+            case .countStep: return steps.contains { if case .count = $0 { return true } else { return false } }
+            case .mayFailSave: return steps.contains { if case .save(mayFail: true) = $0 { return true } else { return false } }
+            case .countLinksStep: return steps.contains { if case .countLinks = $0 { return true } else { return false } }
+            }
+        }
     }
 
     /// The model, data, phases and data generator of one variant.
@@ -45,7 +56,7 @@ package struct DeclaredScenario: Sendable {
     }
 
     let model: DeclaredModel
-    let changes: [(axis: String, change: ModelChange)]
+    let changes: [(axis: AxisName, change: ModelChange)]
     /// By the variant's description (`modelling=many-to-nil;count=derived`).
     let plans: [String: Plan]
 
@@ -61,10 +72,10 @@ package struct DeclaredScenario: Sendable {
 /// Reads the declared parts of a scenario file.
 enum DeclaredScenarioParser {
     static func parse(
-        _ root: [String: JSONValue], file: String, axes: [(name: String, values: [VariantValue])],
-        rawAxes: [String: [String: JSONValue]], variants: [Variant]
+        _ root: [String: JSONValue], file: String, axes: [VariantAxis],
+        rawAxes: [AxisName: [String: JSONValue]], variants: [Variant]
     ) throws -> DeclaredScenario {
-        func fail(_ field: String, _ reason: String) -> BenchError { .invalidInput("\(file): field '\(field)': \(reason)") }
+        func fail(_ field: String, _ reason: String) -> BenchError { .field(field, of: file, reason) }
         let model = try DeclaredModel.load(root["model"]!, file: file)
         guard root["data"] != nil else {
             throw fail("data", "missing: say how many objects of each entity, {\"entities\": {\"Entity\": \"size\"}}")
@@ -169,10 +180,10 @@ enum DeclaredScenarioParser {
 
     /// The model changes the variant axes declare, checked against the model for every value.
     private static func parseChanges(
-        axes: [(name: String, values: [VariantValue])], rawAxes: [String: [String: JSONValue]],
+        axes: [VariantAxis], rawAxes: [AxisName: [String: JSONValue]],
         model: DeclaredModel, fail: (String, String) -> BenchError
-    ) throws -> [(String, ModelChange)] {
-        var changes: [(String, ModelChange)] = []
+    ) throws -> [(AxisName, ModelChange)] {
+        var changes: [(AxisName, ModelChange)] = []
         for axis in axes {
             guard let raw = rawAxes[axis.name], let kindName = raw["change"]?.string else { continue }
             guard let kind = ModelChange.Kind(rawValue: kindName) else {

@@ -115,7 +115,7 @@ struct StepParser {
     let model: ObjectModel
     let variant: Variant
     /// The scenario's axes and their values.
-    let axes: [(name: String, values: [VariantValue])]
+    let axes: [VariantAxis]
     /// Relationships the variant replaced by keys kept by hand: key paths may still name them.
     let manualKeys: [ManualKey]
     let fail: (String, String) -> BenchError
@@ -621,12 +621,12 @@ struct StepParser {
 struct VariantChoices {
     let variant: Variant
     /// The scenario's axes and their values: a choice or a `when` naming a value its axis lacks is a mistake.
-    let axes: [(name: String, values: [VariantValue])]
+    let axes: [VariantAxis]
     let fail: (String, String) -> BenchError
 
     /// `value` with every choice resolved for the variant.
     func resolve(_ value: JSONValue, field: String) throws -> JSONValue {
-        if let choice = value.object, let axis = choice["variant"]?.string {
+        if let choice = value.object, let axis = choice["variant"]?.string.map(AxisName.init) {
             guard let actual = variant[axis] else {
                 throw fail(field, "chooses by the variant '\(axis)', which the scenario does not declare")
             }
@@ -664,7 +664,8 @@ struct VariantChoices {
     func applies(_ when: JSONValue, field: String) throws -> Bool {
         guard let conditions = when.object, !conditions.isEmpty else { throw fail(field, "'when' is {\"variant\": \"value\"}") }
         var holds = true
-        for (axis, wanted) in conditions.sorted(by: { $0.key < $1.key }) {
+        for (name, wanted) in conditions.sorted(by: { $0.key < $1.key }) {
+            let axis = AxisName(name)
             guard let actual = variant[axis] else {
                 throw fail(field, "'when' names the variant '\(axis)', which the scenario does not declare")
             }

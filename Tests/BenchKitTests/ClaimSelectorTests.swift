@@ -41,7 +41,7 @@ import Testing
                     problems.append("\(here): no variant of \(scenario.name) matches")
                     continue
                 }
-                guard let phase = scenario.declared.plan(for: variant).phases.first(where: { $0.name == series.phase }) else {
+                guard let phase = try scenario.declared.plan(for: variant).phases.first(where: { $0.name == series.phase }) else {
                     problems.append("\(here): \(scenario.name) has no phase '\(series.phase)'")
                     continue
                 }

@@ -18,7 +18,7 @@ import ObjectGraph
 
         init(_ scenario: String, _ variant: String, size: Int) throws {
             let scenario = try ScenarioCatalog(folder: ScenarioCountersTests.scenariosFolder).scenario(named: scenario)
-            plan = scenario.declared.plan(for: try #require(scenario.variants.first { $0.description == variant }))
+            plan = try scenario.declared.plan(for: try #require(scenario.variants.first { $0.description == variant }))
             let graph = plan.generator.make(size: size, seed: 7)
             data = SchoolData(graph: graph)
             schema = try #require(SchoolSchema(model: plan.model, manualKeys: plan.manualKeys))

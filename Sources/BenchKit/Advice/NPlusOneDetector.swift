@@ -30,10 +30,10 @@ package struct NPlusOneDetector: Sendable {
             for step in steps {
                 switch step {
                 case let .fetch(fetch) where fetch.result == .objects:
-                    fetches.append(Fetch(entity: fetch.entity, prefetch: fetch.prefetch, batchSize: fetch.batchSize))
+                    fetches.append(Fetch(entity: fetch.entity.name, prefetch: fetch.prefetch.map(\.text), batchSize: fetch.batchSize))
                 case let .read(paths, first, _):
                     guard !fetches.isEmpty else { continue }
-                    fetches[fetches.count - 1].reads += paths
+                    fetches[fetches.count - 1].reads += paths.map(\.text)
                     let current = fetches[fetches.count - 1].first
                     fetches[fetches.count - 1].first = first.map { max($0, current ?? 0) }
                 default:

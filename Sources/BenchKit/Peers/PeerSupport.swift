@@ -8,7 +8,7 @@ package enum PeerSupport {
         func fail(_ reason: String) -> BenchError { .invalidInput("\(scenario.file): field 'strategies': " + reason) }
         let variants = scenario.variants
         for variant in variants {
-            let plan = scenario.declared.plan(for: variant)
+            let plan = try scenario.declared.plan(for: variant)
             guard SchoolSchema(model: plan.model, manualKeys: plan.manualKeys) != nil else {
                 throw fail(
                     "\(peer) implements the School model's scenarios (Scenarios/models/School.xcdatamodeld); this scenario's model is another: run it with objectgraph and sql-replay"

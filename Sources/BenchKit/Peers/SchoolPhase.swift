@@ -23,7 +23,7 @@ enum SchoolPhase {
         let fetches = phase.steps.compactMap { step -> Step.Fetch? in if case let .fetch(fetch) = step { return fetch } else { return nil }
         }
         let reads = phase.steps.compactMap { step -> (paths: [String], first: Int?, until: String?)? in
-            if case let .read(paths, first, until) = step { return (paths, first, until) } else { return nil }
+            if case let .read(paths, first, until) = step { return (paths.map(\.text), first, until) } else { return nil }
         }
         let prefetch = !(fetches.first?.prefetch.isEmpty ?? true)
         switch (scenario, phase.name) {
@@ -31,13 +31,13 @@ enum SchoolPhase {
             guard phase.store == .fresh else { return nil }
             self = .insert
         case ("query", "fetch-all"):
-            guard fetches.first?.entity == "Student", reads.first?.paths == ["name"] else { return nil }
+            guard fetches.first?.entity.name == "Student", reads.first?.paths == ["name"] else { return nil }
             self = .fetchAll
         case ("query", "walk"):
-            guard fetches.first?.entity == "Class", reads.first?.paths == ["students.name"] else { return nil }
+            guard fetches.first?.entity.name == "Class", reads.first?.paths == ["students.name"] else { return nil }
             self = .walkClasses(prefetch: prefetch)
         case ("faulting", "first"), ("faulting", "every"):
-            guard let path = reads.first?.paths.first, fetches.first?.entity == "Student" else { return nil }
+            guard let path = reads.first?.paths.first, fetches.first?.entity.name == "Student" else { return nil }
             switch path {
             case "address.name": self = .readPath(.address, everyStudent: phase.name == "every")
             case "subjects.@first.name": self = .readPath(.firstSubject, everyStudent: phase.name == "every")
@@ -52,11 +52,13 @@ enum SchoolPhase {
             guard let keyPath = keyPaths[path] else { return nil }
             self = .walk(keyPath, prefetch: prefetch)
         case ("batch-size", "fetch"):
-            guard let fetch = fetches.first, fetch.entity == "Student", let read = reads.first, read.paths == ["name"] else { return nil }
+            guard let fetch = fetches.first, fetch.entity.name == "Student", let read = reads.first, read.paths == ["name"] else {
+                return nil
+            }
             self = .iterate(batchSize: fetch.batchSize, limit: read.first)
         case ("find-member", "find"):
             guard case .fixed = phase.rounds else { return nil }
-            self = .find(byFetch: fetches.contains { $0.entity == "Student" })
+            self = .find(byFetch: fetches.contains { $0.entity.name == "Student" })
         default:
             return nil
         }

@@ -89,7 +89,7 @@ package final class Runner {
         recorder.observer = observer
         recorder.scenario = scenario.name
         do {
-            let plan = scenario.declared.plan(for: repetition.variant)
+            let plan = try scenario.declared.plan(for: repetition.variant)
             let key = Key(scenario: scenario.name, variant: repetition.variant.description, size: repetition.size)
             keepOnly(key)
             let seed = request.seed &+ UInt64(repetition.size)

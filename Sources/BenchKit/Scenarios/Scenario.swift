@@ -29,8 +29,7 @@ package struct Scenario: Sendable {
 
     /// What each phase covers, for the phases whose file says (every phase of a generated suite), in order.
     package var phaseDescriptions: [(name: PhaseName, description: String)] {
-        guard let plan = declared.plans.values.first else { return [] }
-        return plan.phases.compactMap { phase in phase.description.map { (phase.name, $0) } }
+        declared.first.phases.compactMap { phase in phase.description.map { (phase.name, $0) } }
     }
 
     /// The model it runs, for listings.

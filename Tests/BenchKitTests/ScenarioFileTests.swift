@@ -134,7 +134,7 @@ import Testing
         #expect(
             peerError(replacing("\"sql-replay\"]", "\"grdb\"]"))
                 .hasPrefix(
-                    "Scenarios/q.json: field 'strategies': grdb has no implementation of q's phase 'walk' with prefetch=off; the peers implement the shipped School scenarios as written:"
+                    "Scenarios/q.json: field 'strategies': grdb has no implementation of q's phase 'walk' with prefetch=off; the peers implement these phases of the School model:"
                 ))
         #expect(
             error(replacing("\"repetitions\": 3", "\"repetitions\": \"3\""))

@@ -23,10 +23,24 @@ package struct RunRequest {
     package var shard: Shard?
 
     package init(scenarios: [Scenario]) { self.scenarios = scenarios }
+
+    /// The request of `arguments` for `scenarios` (those the arguments name, resolved).
+    package init(_ arguments: RunArguments, scenarios: [Scenario]) {
+        self.scenarios = scenarios
+        profile = arguments.profile
+        sizes = arguments.sizes
+        strategies = arguments.strategies
+        variants = arguments.variants
+        repetitions = arguments.repetitions
+        warmup = arguments.warmup
+        seed = arguments.seed
+        settings = arguments.settings
+        shard = arguments.shard
+    }
 }
 
 /// `--variant modelling=many-to-one;prefetch=on`: the variants whose values include every pair.
-package struct VariantFilter: Sendable, CustomStringConvertible {
+package struct VariantFilter: Sendable, CustomStringConvertible, Codable, Equatable {
     package let pairs: [(axis: AxisName, value: String)]
 
     /// Parses `axis=value` pairs separated by `;` or `,`.
@@ -59,6 +73,15 @@ package struct VariantFilter: Sendable, CustomStringConvertible {
     }
 
     package var description: String { pairs.map { "\($0.axis)=\($0.value)" }.joined(separator: ";") }
+
+    package static func == (lhs: VariantFilter, rhs: VariantFilter) -> Bool { lhs.description == rhs.description }
+
+    package init(from decoder: any Decoder) throws { try self.init(try decoder.singleValueContainer().decode(String.self)) }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
 }
 
 /// One repetition to run: its scenario, size, strategy and variant, and whether it is a warmup.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BenchKit
 
 /// The many-to-nil loss, exactly: the hidden owner column keeps one owner per subject, so as many links survive a

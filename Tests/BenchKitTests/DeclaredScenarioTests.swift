@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import BenchKit
 import ObjectGraph
+import Testing
+
+@testable import BenchKit
 
 /// Scenario files that declare their own model, data and phases: parsing and its messages, the data generator,
 /// every step kind's counters, the SQL replay against ObjectGraph.
@@ -575,5 +576,11 @@ import ObjectGraph
         let model = try xcode.makeModel()
         #expect(model.entities.count == entities)
         #expect(model.schemaSQL.contains(table))
+    }
+
+    /// The default dates of a date attribute are the days they say they are.
+    @Test func theDefaultDatesAreTheirDays() {
+        #expect(DataGenerator.defaultDates.from == DataSpec.date("2020-01-01"))
+        #expect(DataGenerator.defaultDates.to == DataSpec.date("2025-12-31"))
     }
 }

@@ -1,8 +1,9 @@
-import Foundation
-import Testing
-@testable import BenchKit
 import CSQLite
+import Foundation
 import ObjectGraph
+import Testing
+
+@testable import BenchKit
 
 /// The hand-written peers read the data ObjectGraph stored for each modelling of the School model: what each reads
 /// back from ObjectGraph's filled store (counts and a checksum of names and memberships) is what the data section

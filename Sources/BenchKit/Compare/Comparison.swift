@@ -117,8 +117,7 @@ package struct Comparison {
             )
         }
         for key in baseline.series.keys.sorted() {
-            guard let after = current.series[key], Self.isCompared(key, options) else { continue }
-            let before = baseline.series[key]!
+            guard let before = baseline.series[key], let after = current.series[key], Self.isCompared(key, options) else { continue }
             let metric = key.metric
             guard !before.isEmpty, !after.isEmpty else { continue }
             if !metric.isCounter && (options.countersOnly || !timingsComparable) { continue }

@@ -127,8 +127,8 @@ extension DecodingError {
     /// The first number in `value` that no count holds: negative, fractional or beyond 2^63.
     private static func firstMisfitNumber(_ value: Any, path: String) -> (path: String, value: String)? {
         if let object = value as? [String: Any] {
-            for key in object.keys.sorted() {
-                if let found = firstMisfitNumber(object[key]!, path: path.isEmpty ? key : "\(path).\(key)") { return found }
+            for (key, item) in object.sorted(by: { $0.key < $1.key }) {
+                if let found = firstMisfitNumber(item, path: path.isEmpty ? key : "\(path).\(key)") { return found }
             }
         } else if let array = value as? [Any] {
             for (index, item) in array.enumerated() {

@@ -58,6 +58,12 @@ package func withArticle(_ name: String) -> String {
     return ("AEIOUaeiou".contains(name.first ?? "x") && !youSound ? "an " : "a ") + name
 }
 
+/// `a, b or c`: the items joined for a sentence, the last after `conjunction`.
+package func listed(_ items: [String], _ conjunction: String = "or") -> String {
+    guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+}
+
 /// `1 statement`, `1,032 statements`.
 package func counted(_ count: Int, _ noun: String) -> String { "\(formatCount(count)) \(noun)\(count == 1 ? "" : "s")" }
 

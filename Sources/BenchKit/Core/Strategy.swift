@@ -33,8 +33,17 @@ package enum Strategy: String, CaseIterable, Codable, Sendable, CustomStringConv
     /// What `ratio_to_floor` divides by: the replay of the same statements on the same variant (so the same modelling).
     package static let floor = Strategy.sqlReplay
 
-    package static func < (lhs: Strategy, rhs: Strategy) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    package static func < (lhs: Strategy, rhs: Strategy) -> Bool { lhs.rank < rhs.rank }
+
+    /// Its place in the order reports list strategies in (the declaration order).
+    private var rank: Int {
+        switch self {
+        case .objectGraph: return 0
+        case .sqlReplay: return 1
+        case .rawSQLite: return 2
+        case .grdb: return 3
+        case .device: return 4
+        }
     }
 
     /// A strategy `bench run` can run, by name: `named(_:)`, refusing `device` with where its series come from.

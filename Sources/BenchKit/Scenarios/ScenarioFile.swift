@@ -83,8 +83,8 @@ package enum ScenarioFile {
                 case let .string(text) where !text.isEmpty && !text.contains(";") && !text.contains("="): parsed.append(.text(text))
                 default: throw fail("variants", "'\(axisName)' values must be names (without ; or =) or numbers, got \(value)")
                 }
-                if parsed.dropLast().contains(parsed.last!) {
-                    throw fail("variants", "'\(axisName)' names the value '\(parsed.last!)' twice")
+                if let last = parsed.last, parsed.dropLast().contains(last) {
+                    throw fail("variants", "'\(axisName)' names the value '\(last)' twice")
                 }
             }
             axes.append(VariantAxis(name: AxisName(axisName), values: parsed))
@@ -113,11 +113,11 @@ package enum ScenarioFile {
         guard let raw else { throw fail(field, "missing; give \(expected()), or an object with smoke, default and full") }
         if let object = raw.object {
             var result: [Profile: T] = [:]
-            for key in object.keys.sorted() {
+            for (key, raw) in object.sorted(by: { $0.key < $1.key }) {
                 guard let profile = Profile(rawValue: key) else {
                     throw fail(field, "unknown profile '\(key)'; use smoke, default and full")
                 }
-                guard let value = convert(object[key]!) else { throw fail(field, "'\(key)': expected \(expected()), got \(object[key]!)") }
+                guard let value = convert(raw) else { throw fail(field, "'\(key)': expected \(expected()), got \(raw)") }
                 result[profile] = value
             }
             for profile in Profile.allCases where result[profile] == nil {

@@ -129,6 +129,6 @@ extension StoreShape {
     }
 
     private static func list(_ names: [String]) -> String {
-        names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
+        listed(names, "or")
     }
 }

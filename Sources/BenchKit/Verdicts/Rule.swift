@@ -152,8 +152,8 @@ private struct Judging {
         var outcomes: [Outcome.SizeOutcome] = []
         var evidence: [String] = []
         for size in sizes {
-            let first = x.first { $0.size == size }!.values
-            let second = y.first { $0.size == size }!.values
+            guard let first = x.first(where: { $0.size == size })?.values, let second = y.first(where: { $0.size == size })?.values
+            else { continue }
             self.sizes.insert(size)
             let (direction, line) = decide(a, first, b, second, metric, size: size, expect: expect)
             evidence.append("size \(formatCount(size)): \(line)")
@@ -181,8 +181,9 @@ private struct Judging {
         _ a: SeriesSelector, _ first: [Double], _ b: SeriesSelector, _ second: [Double], _ metric: Metric, size: Int,
         expect: Rule.Expect
     ) -> (Direction, String) {
-        let x = SampleSummary(first)!
-        let y = SampleSummary(second)!
+        guard let x = SampleSummary(first), let y = SampleSummary(second) else {
+            return (.unknown("a series has no value at size \(formatCount(size))"), "")
+        }
         repetitions += [x.n, y.n]
         let against = "\(a.label(against: b)) \(describeSummary(x, metric)) against \(b.label(against: a)) \(describeSummary(y, metric))"
         switch metric.comparison {
@@ -278,6 +279,11 @@ private struct Judging {
 
     // MARK: Values, trends and growth
 
+    /// The summary of a series' values at `size`; nil when the run has none there.
+    private static func summary(_ column: [(size: Int, values: [Double])], at size: Int) -> SampleSummary? {
+        column.first { $0.size == size }.flatMap { SampleSummary($0.values) }
+    }
+
     private mutating func value(
         _ series: SeriesSelector, _ metric: Metric, _ wanted: String, want: Double, _ test: (Double) -> Bool
     ) -> (Outcome, [String], String) {
@@ -288,7 +294,7 @@ private struct Judging {
         var outcomes: [Outcome.SizeOutcome] = []
         var evidence: [String] = []
         for size in sizes {
-            let summary = SampleSummary(values.first { $0.size == size }!.values)!
+            guard let summary = Self.summary(values, at: size) else { continue }
             self.sizes.insert(size)
             repetitions.append(summary.n)
             outcomes.append(Outcome.SizeOutcome(size: size, outcome: test(summary.median) ? .holds : .opposite))
@@ -311,16 +317,17 @@ private struct Judging {
         var outcomes: [Outcome.SizeOutcome] = []
         var evidence: [String] = []
         for size in sizes {
-            let medians = columns.map { column in SampleSummary(column.first { $0.size == size }!.values)! }
+            let medians = columns.compactMap { Self.summary($0, at: size) }
+            guard medians.count == columns.count, let start = medians.first?.median, let end = medians.last?.median else { continue }
             self.sizes.insert(size)
             repetitions += medians.map(\.n)
             let values = medians.map(\.median)
             let rising = zip(values, values.dropFirst()).allSatisfy { $1 >= $0 }
             let falling = zip(values, values.dropFirst()).allSatisfy { $1 <= $0 }
             let outcome: Outcome =
-                rising && values.last! > values.first!
+                rising && end > start
                 ? .holds
-                : falling && values.last! < values.first!
+                : falling && end < start
                     ? .opposite : values.allSatisfy({ $0 == values[0] }) ? .noDifference : .undecided("it rises and falls along the list")
             outcomes.append(Outcome.SizeOutcome(size: size, outcome: outcome))
             evidence.append("size \(formatCount(size)): " + values.map { metric.format($0, .evidence) }.joined(separator: ", "))
@@ -341,8 +348,9 @@ private struct Judging {
             return (.undecided("telling flat from growing needs two sizes of \(claim.sizes.text); this run has one"), [], text)
         }
         let floor = metric.unit == .bytes ? 65536.0 : 1
-        let small = SampleSummary(values.first { $0.size == low }!.values)!
-        let large = SampleSummary(values.first { $0.size == high }!.values)!
+        guard let small = Self.summary(values, at: low), let large = Self.summary(values, at: high) else {
+            return (.notMeasured("no values of \(series) at \(formatCount(low)) and \(formatCount(high))"), [], text)
+        }
         self.sizes.formUnion([low, high])
         repetitions += [small.n, large.n]
         let exponent = log(max(large.median, floor) / max(small.median, floor)) / log(Double(high) / Double(low))

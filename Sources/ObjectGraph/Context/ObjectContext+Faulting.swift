@@ -56,9 +56,9 @@ extension ObjectContext {
             store.counters.relationshipFaults &+= 1
             let destination = relationship.destination
             let hierarchy = destination.isInHierarchy
-            let orderColumn: Int32? = relationship.kind == .manyToMany && relationship.joinTable!.orderColumn != nil ? 2 : nil
+            let orderColumn: Int32? = relationship.kind == .manyToMany && relationship.join.orderColumn != nil ? 2 : nil
             var orderKeys: [ObjectIdentifier: Int64] = [:]
-            let statement = try self.statement(relationship.sql.fault!)
+            let statement = try self.statement(relationship.sql.toManyFault)
             statement.bind(owner.primaryKey, at: 1)
             let rows = try query(statement, .toManyFault, subject: relationship.qualifiedName) { row in
                 let entity = hierarchy ? (model.entity(number: Int(row.int64(0))) ?? destination) : destination

@@ -18,6 +18,8 @@ final class PKTable<Element> {
         @inline(__always) get {
             guard key > 0 else { return nil }
             let page = Int(truncatingIfNeeded: key >> Self.pageShift)
+            // `pages` exists once a page does (page < pageCount): the identity map's hot path, one check.
+            // swift-format-ignore: NeverForceUnwrap
             guard page < pageCount, let slots = pages![page] else { return nil }
             return slots[Int(truncatingIfNeeded: key) & (Self.pageSize - 1)]
         }
@@ -29,12 +31,18 @@ final class PKTable<Element> {
                 guard newValue != nil else { return }
                 grow(toInclude: page)
             }
+            // `pages` exists once a page does (page < pageCount): the identity map's hot path, one check.
+            // swift-format-ignore: NeverForceUnwrap
             if pages![page] == nil {
                 guard newValue != nil else { return }
                 let slots = UnsafeMutablePointer<Element?>.allocate(capacity: Self.pageSize)
                 slots.initialize(repeating: nil, count: Self.pageSize)
+                // `pages` exists once a page does (page < pageCount): the identity map's hot path, one check.
+                // swift-format-ignore: NeverForceUnwrap
                 pages![page] = slots
             }
+            // `pages` exists once a page does (page < pageCount): the identity map's hot path, one check.
+            // swift-format-ignore: NeverForceUnwrap
             let slots = pages![page]!
             let wasSet = slots[slot] != nil
             slots[slot] = newValue
@@ -57,6 +65,8 @@ final class PKTable<Element> {
     /// Every stored element, in key order.
     func forEach(_ body: (Element) -> Void) {
         for page in 0..<pageCount {
+            // `pages` exists once a page does (page < pageCount): the identity map's hot path, one check.
+            // swift-format-ignore: NeverForceUnwrap
             guard let slots = pages![page] else { continue }
             for slot in 0..<Self.pageSize {
                 if let element = slots[slot] { body(element) }

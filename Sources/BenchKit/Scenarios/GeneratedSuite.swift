@@ -44,7 +44,7 @@ package enum GeneratedSuite {
     package static func scenario(modelPath: String, options: Options = Options()) throws -> Scenario {
         let absolute = modelPath.hasPrefix("/") ? modelPath : FileManager.default.currentDirectoryPath + "/" + modelPath
         do {
-            let xcode = try XcodeModel.load(path: absolute)
+            let xcode = try ModelSource.load(path: absolute)
             let model = try xcode.makeModel()
             guard model.entities.contains(where: { !$0.isAbstract }) else {
                 throw BenchError.invalidInput(
@@ -62,7 +62,7 @@ package enum GeneratedSuite {
 
     static func modelName(_ path: String) -> String {
         var name = (path as NSString).lastPathComponent
-        for suffix in [".xcdatamodeld", ".xcdatamodel"] where name.hasSuffix(suffix) { name = String(name.dropLast(suffix.count)) }
+        for suffix in [".xcdatamodeld", ".xcdatamodel", ".swift"] where name.hasSuffix(suffix) { name = String(name.dropLast(suffix.count)) }
         if name == "contents" { name = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent }
         return name.replacingOccurrences(of: ".xcdatamodel", with: "")
     }

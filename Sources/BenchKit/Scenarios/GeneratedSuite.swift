@@ -70,26 +70,38 @@ package enum GeneratedSuite {
     /// The suite as a scenario file's JSON.
     static func json(for model: ObjectModel, modelPath: String, name: String, options: Options) throws -> String {
         let counts = try entityCounts(model, options: options)
-        var sizes: Any = ["smoke": [100], "default": [1000, 10000], "full": [1000, 10000, 100000]]
-        // Counts given per entity are the data's size whatever the profile: the largest of them labels the run.
-        if !options.counts.isEmpty { sizes = [counts.values.map { $0.value(size: 0) }.max() ?? 1] }
         let what =
             options.shape.map { "the shape of \(($0.path as NSString).lastPathComponent)" }
             ?? (options.counts.isEmpty ? "size objects of every entity" : "the counts given")
-        let root: [String: Any] = [
+        var root: [String: Any] = [
             "name": "model-\(name)",
             "description":
                 "The standard suite generated for the model \(name), its data following \(what): insert, fetch every entity, lookups by an identifier and a first screen sorted by date, the first 100 sources' relationships walked with faults and with prefetching, a batch-size sweep, the same 100 owners' to-many counted three ways, deletes with the delete rules",
             "model": modelPath,
             "strategies": ["objectgraph", "sql-replay"],
-            "data": ["entities": counts.mapValues(countJSON), "relationships": relationshipFills(model, shape: options.shape)],
             "phases": phases(model, counts: counts),
+        ]
+        root.merge(try dataSections(model, options: options, sizes: [100], [1000, 10000], [1000, 10000, 100000])) { first, _ in first }
+        let data = try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The sections of a scenario file that make the data the suite makes for `model` with `options`: `data` (the
+    /// counts of every entity and how every relationship is filled), `sizes` (the profiles' sizes given, or the
+    /// largest count given), `repetitions` and `warmup`. `bench scan` gives each fetch site's scenario the same.
+    package static func dataSections(
+        _ model: ObjectModel, options: Options, sizes smoke: [Int], _ standard: [Int], _ full: [Int]
+    ) throws -> [String: Any] {
+        let counts = try entityCounts(model, options: options)
+        var sizes: Any = ["smoke": smoke, "default": standard, "full": full]
+        // Counts given per entity are the data's size whatever the profile: the largest of them labels the run.
+        if !options.counts.isEmpty { sizes = [counts.values.map { $0.value(size: 0) }.max() ?? 1] }
+        return [
+            "data": ["entities": counts.mapValues(countJSON), "relationships": relationshipFills(model, shape: options.shape)],
             "sizes": sizes,
             "repetitions": ["smoke": 1, "default": 3, "full": 3],
             "warmup": ["smoke": 0, "default": 1, "full": 1],
         ]
-        let data = try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys])
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// A count as the scenario file writes it.

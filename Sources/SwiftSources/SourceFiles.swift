@@ -77,12 +77,16 @@ public enum SwiftSources {
             }
             paths.sort()
         }
-        if testFiles > 0 { notes.append("skipped \(testFiles) Swift file(s) in test folders (*Tests): test code is not the app's model or screens") }
+        if testFiles > 0 {
+            notes.append("skipped \(testFiles) Swift file(s) in test folders (*Tests): test code is not the app's model or screens")
+        }
         var files: [SourceFile] = []
         for file in paths {
             let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int ?? 0
             if size > maximumFileSize {
-                notes.append("\(relative(file, to: path)): \(size / 1_048_576) MiB, over the \(maximumFileSize / 1_048_576) MiB read; skipped (generated code?)")
+                notes.append(
+                    "\(relative(file, to: path)): \(size / 1_048_576) MiB, over the \(maximumFileSize / 1_048_576) MiB read; skipped (generated code?)"
+                )
                 continue
             }
             guard let data = FileManager.default.contents(atPath: file) else {

@@ -42,6 +42,12 @@ struct ScanRun {
                 "\(root): no SwiftData @Model class and no Xcode model found; give the model with --model (a .xcdatamodeld, or the folder of the @Model sources)"
             )
         }
+        let models = [swiftData, coreData].compactMap { $0 }
+        if let unknown = (command.counts ?? [:]).keys.sorted().first(where: { name in !models.contains { $0.model.entity(name) != nil } }) {
+            let names = models.flatMap { $0.model.entities.map(\.name) }.sorted()
+            throw BenchError.invalidInput(
+                "--counts: no entity '\(unknown)' in the models read; their entities are \(names.joined(separator: ", "))")
+        }
         let result: ScanResult
         do {
             result = try FetchScanner.scan(path: root, models: ScanModels(swiftData: swiftData?.model, coreData: coreData?.model))
@@ -62,17 +68,21 @@ struct ScanRun {
         print(
             flagged.isEmpty
                 ? "no N+1 in \(counted(outcomes.count, "fetch site"))"
-                : "\(counted(flagged.count, "fetch site")) with an N+1 of \(outcomes.count): \(flagged.map(\.site.location).joined(separator: ", "))")
+                : "\(counted(flagged.count, "fetch site")) with an N+1 of \(outcomes.count): \(flagged.map(\.site.location).joined(separator: ", "))"
+        )
         if let output = command.output {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             for outcome in outcomes {
                 let data = try JSONSerialization.data(withJSONObject: outcome.scenario, options: [.sortedKeys, .prettyPrinted])
-                try AtomicFile.write(String(decoding: data, as: UTF8.self) + "\n", to: (output as NSString).appendingPathComponent(outcome.site.scenarioName + ".json"))
+                try AtomicFile.write(
+                    String(decoding: data, as: UTF8.self) + "\n",
+                    to: (output as NSString).appendingPathComponent(outcome.site.scenarioName + ".json"))
             }
             print("\(counted(outcomes.count, "scenario")) in \(output): bench run --scenarios \(shellWord(output)) --all (a release build)")
         }
         if command.failOnFindings && !flagged.isEmpty {
-            FileHandle.standardError.write(Data("bench: \(counted(flagged.count, "fetch site")) with an N+1 (above); exit 1 as --fail-on-findings asks\n".utf8))
+            FileHandle.standardError.write(
+                Data("bench: \(counted(flagged.count, "fetch site")) with an N+1 (above); exit 1 as --fail-on-findings asks\n".utf8))
             throw ExitCode(1)
         }
     }
@@ -87,14 +97,19 @@ struct ScanRun {
         var xcodePath: String?
         for given in command.model {
             guard FileManager.default.fileExists(atPath: given) else {
-                throw BenchError.invalidInput("--model \(given): no such file or folder; give a .xcdatamodeld or a folder of @Model sources")
+                throw BenchError.invalidInput(
+                    "--model \(given): no such file or folder; give a .xcdatamodeld or a folder of @Model sources")
             }
             if ModelSource.isSwiftSources(given) { swiftPath = given } else { xcodePath = given }
         }
         if xcodePath == nil {
             let found = Self.xcodeModels(under: root)
             xcodePath = found.first
-            if found.count > 1 { notes.append("several Xcode models under \(root): \(found.joined(separator: ", ")); Core Data sites are read against the first (give --model)") }
+            if found.count > 1 {
+                notes.append(
+                    "several Xcode models under \(root): \(found.joined(separator: ", ")); Core Data sites are read against the first (give --model)"
+                )
+            }
         }
         var swiftData: LoadedModel?
         do {
@@ -122,7 +137,9 @@ struct ScanRun {
             throw BenchError.invalidInput("\(path): \(error)")
         }
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let (options, warnings) = try GeneratedSuite.options(modelPath: absolute, counts: command.counts ?? [:], shapeFrom: command.shapeFrom)
+        // Counts name entities of either model (an app with both): each model takes its own.
+        let counts = (command.counts ?? [:]).filter { model.entity($0.key) != nil }
+        let (options, warnings) = try GeneratedSuite.options(modelPath: absolute, counts: counts, shapeFrom: command.shapeFrom)
         for warning in warnings { warn(warning) }
         return LoadedModel(path: absolute, model: model, options: options)
     }
@@ -213,7 +230,9 @@ struct ScanRun {
             phase["steps"] = site.steps
         }
         root["phases"] = [phase]
-        root.merge(try GeneratedSuite.dataSections(model.model, options: model.options, sizes: [100], [1000], [1000, 10000])) { first, _ in first }
+        root.merge(try GeneratedSuite.dataSections(model.model, options: model.options, sizes: [100], [1000], [1000, 10000])) { first, _ in
+            first
+        }
         return root
     }
 
@@ -224,9 +243,13 @@ struct ScanRun {
         if let swiftData { models.append("SwiftData, \(swiftData.model.entities.count) @Model classes") }
         if let coreData { models.append("Core Data \((coreData.path as NSString).lastPathComponent)") }
         let data =
-            command.counts.map { "the counts given (" + $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")" }
-            ?? command.shapeFrom.map { "the shape of \(($0 as NSString).lastPathComponent)" } ?? "\(formatCount(size)) objects of every entity"
-        return "scan of \(root): \(counted(result.sites.count, "fetch site")) in \(counted(result.fileCount, "Swift file")) (models: \(models.joined(separator: ", ")))\n"
+            command.counts.map {
+                "the counts given (" + $0.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
+            }
+            ?? command.shapeFrom.map { "the shape of \(($0 as NSString).lastPathComponent)" }
+            ?? "\(formatCount(size)) objects of every entity"
+        return
+            "scan of \(root): \(counted(result.sites.count, "fetch site")) in \(counted(result.fileCount, "Swift file")) (models: \(models.joined(separator: ", ")))\n"
             + "advice from each site's scenario run once by ObjectGraph with \(data), a statement repeated more than \(command.threshold) times flagged; statement counts transfer to a device where ObjectGraph is faithful, times do not"
     }
 
@@ -248,7 +271,9 @@ struct ScanRun {
             if site.result == "objects" { lines.append("   reads: none found") }
         } else {
             let reads = site.reads.map { read in read.rowView.map { "\(read.keyPath) (in \($0))" } ?? read.keyPath }
-            lines.append("   reads: \(reads.joined(separator: ", "))" + (site.rowsRead.map { "; the first \($0) rows (a list draws the rows on screen)" } ?? ""))
+            lines.append(
+                "   reads: \(reads.joined(separator: ", "))"
+                    + (site.rowsRead.map { "; the first \($0) rows (a list draws the rows on screen)" } ?? ""))
         }
         for note in site.notes { lines.append("   note: \(note)") }
         if outcome.findings.isEmpty {
@@ -259,7 +284,9 @@ struct ScanRun {
             lines.append("   N+1: \(finding.description): \(formatCount(finding.repeats)) × \"\(finding.fingerprint.prefix(110))\"")
         }
         if let before = outcome.statements, let after = outcome.statementsAfter {
-            lines.append("   saves \(formatCount(before - after)) statements: \(formatCount(before)) as written, \(formatCount(after)) with the edit (both measured)")
+            lines.append(
+                "   saves \(formatCount(before - after)) statements: \(formatCount(before)) as written, \(formatCount(after)) with the edit (both measured)"
+            )
         }
         let edit = site.editText(outcome.edit)
         if !edit.isEmpty { lines.append("   edit: " + edit.replacingOccurrences(of: "\n", with: "\n         ")) }

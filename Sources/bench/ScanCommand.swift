@@ -31,7 +31,8 @@ struct ScanCommand: ParsableCommand {
     @Option(help: "A Core Data or SwiftData store (default.store) whose shape the data follows: rows per entity, members per owner.")
     var shapeFrom: String?
 
-    @Option(parsing: .unconditional, help: "Objects of every entity for the advice when --counts and --shape-from give none (default 1000).")
+    @Option(
+        parsing: .unconditional, help: "Objects of every entity for the advice when --counts and --shape-from give none (default 1000).")
     var size: Int?
 
     @Option(parsing: .unconditional, help: "Repeats of one statement in a fetch site above which it is flagged.")

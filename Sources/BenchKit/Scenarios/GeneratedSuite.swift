@@ -62,7 +62,9 @@ package enum GeneratedSuite {
 
     static func modelName(_ path: String) -> String {
         var name = (path as NSString).lastPathComponent
-        for suffix in [".xcdatamodeld", ".xcdatamodel", ".swift"] where name.hasSuffix(suffix) { name = String(name.dropLast(suffix.count)) }
+        for suffix in [".xcdatamodeld", ".xcdatamodel", ".swift"] where name.hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+        }
         if name == "contents" { name = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent }
         return name.replacingOccurrences(of: ".xcdatamodel", with: "")
     }

@@ -149,7 +149,8 @@ private final class DeclarationVisitor: SyntaxVisitor {
             guard let variable = member.decl.as(VariableDeclSyntax.self), !isStatic(variable.modifiers) else { continue }
             for binding in variable.bindings where isStored(binding) {
                 guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
-                value.properties.append((name, binding.typeAnnotation?.type.trimmedDescription, binding.initializer?.value.trimmedDescription))
+                value.properties.append(
+                    (name, binding.typeAnnotation?.type.trimmedDescription, binding.initializer?.value.trimmedDescription))
             }
         }
         found.structs.append(value)
@@ -292,7 +293,9 @@ private final class DeclarationVisitor: SyntaxVisitor {
         let pattern = try! NSRegularExpression(pattern: "\\\\(?:[A-Za-z_][A-Za-z0-9_.]*)?\\.([A-Za-z_][A-Za-z0-9_?!.]*)")
         let range = NSRange(text.startIndex..., in: text)
         return pattern.matches(in: text, range: range).compactMap {
-            Range($0.range(at: 1), in: text).map { String(text[$0]).replacingOccurrences(of: "?", with: "").replacingOccurrences(of: "!", with: "") }
+            Range($0.range(at: 1), in: text).map {
+                String(text[$0]).replacingOccurrences(of: "?", with: "").replacingOccurrences(of: "!", with: "")
+            }
         }
     }
 
@@ -328,7 +331,8 @@ private final class DeclarationVisitor: SyntaxVisitor {
             }
         }
         let stage = try! NSRegularExpression(
-            pattern: "\\.(lightweight|custom)\\s*\\(\\s*fromVersion:\\s*([A-Za-z0-9_.]+)\\.self\\s*,\\s*toVersion:\\s*([A-Za-z0-9_.]+)\\.self")
+            pattern:
+                "\\.(lightweight|custom)\\s*\\(\\s*fromVersion:\\s*([A-Za-z0-9_.]+)\\.self\\s*,\\s*toVersion:\\s*([A-Za-z0-9_.]+)\\.self")
         for match in stage.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
             let parts = (1...3).compactMap { Range(match.range(at: $0), in: text).map { String(text[$0]) } }
             if parts.count == 3 { plan.stages.append(.init(kind: parts[0], from: parts[1], to: parts[2])) }

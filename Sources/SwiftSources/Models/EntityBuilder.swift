@@ -91,7 +91,9 @@ struct EntityBuilder {
                         // a save with none passes as it does on a device.
                         requiredArrays.append(qualified)
                     }
-                    if options.contains("unique") { note("\(qualified): .unique on a relationship is not a uniqueness constraint Core Data keeps; ignored") }
+                    if options.contains("unique") {
+                        note("\(qualified): .unique on a relationship is not a uniqueness constraint Core Data keeps; ignored")
+                    }
                     links.append(link)
                     continue
                 }
@@ -152,7 +154,9 @@ struct EntityBuilder {
                 fetchIndexes.append(FetchIndex(group.joined(separator: "_"), group.map { FetchIndex.Element($0) }))
             }
             if !model.indexes.isEmpty {
-                note("\(model.name): #Index gives fetch indexes \(fetchIndexes.map { "Z_\(model.name)_\($0.name)" }.joined(separator: ", ")) (their names are inferred)")
+                note(
+                    "\(model.name): #Index gives fetch indexes \(fetchIndexes.map { "Z_\(model.name)_\($0.name)" }.joined(separator: ", ")) (their names are inferred)"
+                )
             }
             entities.append(
                 Entity(
@@ -212,7 +216,8 @@ struct EntityBuilder {
         func candidates(_ index: Int) -> [Int] {
             links.indices.filter { other in
                 other != index && links[other].inverse == nil && links[other].declaredInverse == nil
-                    && isKind(links[index].entity, of: links[other].destination) && isKind(links[other].entity, of: links[index].destination)
+                    && isKind(links[index].entity, of: links[other].destination)
+                    && isKind(links[other].entity, of: links[index].destination)
             }
         }
         for index in links.indices where links[index].inverse == nil && links[index].declaredInverse == nil {
@@ -260,7 +265,9 @@ struct EntityBuilder {
     }
 
     /// The model class a relationship property points to: `Trip`, `Trip?`, `[Trip]`, `Set<Trip>`.
-    private func destinationModel(_ shape: TypeShape, from model: Declarations.ModelClass) -> (model: Declarations.ModelClass, toMany: Bool)? {
+    private func destinationModel(
+        _ shape: TypeShape, from model: Declarations.ModelClass
+    ) -> (model: Declarations.ModelClass, toMany: Bool)? {
         switch shape {
         case let .named(name):
             return find(TypeShape.lastComponent(name)).map { ($0, false) }
@@ -295,7 +302,9 @@ struct EntityBuilder {
                 )
                 return (.transformable, nil)
             }
-            note("\(qualified): \(name) is not declared in the sources read; taken as a Codable value in one column (Transformable; inferred)")
+            note(
+                "\(qualified): \(name) is not declared in the sources read; taken as a Codable value in one column (Transformable; inferred)"
+            )
             return (.transformable, nil)
         case .array, .set, .dictionary:
             note("\(qualified): a collection of values is stored as a binary property list in one column (Transformable BLOB)")
@@ -318,7 +327,8 @@ struct EntityBuilder {
             }
             let (shape, elementOptional) = TypeShape(typeText).unwrapped
             if depth < 4, case let .named(typeName) = shape, let nested = structType(typeName, from: model) {
-                properties += flatten(nested, prefix: name, optional: optional || elementOptional, model: model, qualified: qualified, depth: depth + 1)
+                properties += flatten(
+                    nested, prefix: name, optional: optional || elementOptional, model: model, qualified: qualified, depth: depth + 1)
                 continue
             }
             let mapped = attributeType(shape, model: model, qualified: "\(qualified).\(element.name)")

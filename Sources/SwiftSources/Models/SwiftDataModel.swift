@@ -28,7 +28,8 @@ public enum SwiftDataModel {
     ) throws -> XcodeModel {
         guard !declarations.models.isEmpty else {
             throw SwiftSourceError(
-                "\(path): no @Model class in its \(fileCount) Swift file(s); give the folder with the app's SwiftData models (or an Xcode model)")
+                "\(path): no @Model class in its \(fileCount) Swift file(s); give the folder with the app's SwiftData models (or an Xcode model)"
+            )
         }
         let versions = Versions(declarations)
         let chosen: Versions.Version
@@ -125,7 +126,8 @@ struct Versions {
             currentReason = "the @Model classes outside every VersionedSchema"
         } else if let aliased = Self.aliasedSchema(declarations, versions) {
             current = aliased
-            currentReason = "the schema the top-level type aliases name (typealias \(aliased.classes.first?.name ?? "") = \(aliased.name).…)"
+            currentReason =
+                "the schema the top-level type aliases name (typealias \(aliased.classes.first?.name ?? "") = \(aliased.name).…)"
         } else {
             current = versions.last!
             currentReason =

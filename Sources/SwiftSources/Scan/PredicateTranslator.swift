@@ -72,7 +72,8 @@ struct PredicateTranslator {
     /// A `$vN` for the value compared at the end of `text` (`... name CONTAINS[cd] `), with a spec from the key path.
     private mutating func variable(comparedIn text: String) throws -> String {
         let pattern = try! NSRegularExpression(
-            pattern: "(ANY\\s+|ALL\\s+)?([A-Za-z_@][A-Za-z0-9_.@]*)\\s*(==|=|!=|<>|<=|>=|=<|=>|<|>|CONTAINS|BEGINSWITH|ENDSWITH|LIKE|MATCHES|IN)(\\[[a-z]*\\])?\\s*$",
+            pattern:
+                "(ANY\\s+|ALL\\s+)?([A-Za-z_@][A-Za-z0-9_.@]*)\\s*(==|=|!=|<>|<=|>=|=<|=>|<|>|CONTAINS|BEGINSWITH|ENDSWITH|LIKE|MATCHES|IN)(\\[[a-z]*\\])?\\s*$",
             options: [.caseInsensitive])
         let range = NSRange(text.startIndex..., in: text)
         guard let match = pattern.firstMatch(in: text, range: range), let keyRange = Range(match.range(at: 2), in: text),
@@ -94,6 +95,8 @@ struct PredicateTranslator {
     /// searched in, else the first generated value of the attribute compared.
     private func spec(_ keyPath: String, textual: Bool) throws -> [String: JSONScalar] {
         if keyPath == "SELF" { return ["object": .string(entity.name), "index": .int(0)] }
+        // A count compared with a number the code computes: 1, a value every generated count can reach.
+        if keyPath.hasSuffix("@count") { return ["literal": .int(1)] }
         var current = entity
         let parts = keyPath.split(separator: ".").map(String.init).filter { !$0.hasPrefix("@") }
         for (position, part) in parts.enumerated() {
@@ -108,7 +111,6 @@ struct PredicateTranslator {
             }
             break
         }
-        if keyPath.hasSuffix("@count") { return ["valueOf": .string("count"), "index": .int(0)] }
         throw Unsupported(reason: "'\(keyPath)' is not a stored property of \(entity.name)")
     }
 
@@ -184,7 +186,8 @@ struct PredicateTranslator {
                 start = position + 1
             }
             parts.append(Array(elements[start...]))
-            return try parts.map { "(" + (try condition(sequence: $0, parameter)) + ")" }.joined(separator: joiner == "||" ? " OR " : " AND ")
+            return try parts.map { "(" + (try condition(sequence: $0, parameter)) + ")" }.joined(
+                separator: joiner == "||" ? " OR " : " AND ")
         }
         if elements.count == 1 { return try condition(elements[0], parameter) }
         // `a ?? b` on one side: the optional key path.
@@ -193,7 +196,8 @@ struct PredicateTranslator {
             items.removeSubrange(position...(position + 1))
         }
         guard items.count == 3, let comparison = op(items[1]), ["==", "!=", "<", "<=", ">", ">="].contains(comparison) else {
-            throw Unsupported(reason: "'\(elements.map(\.trimmedDescription).joined(separator: " "))' is not a comparison RelBench translates")
+            throw Unsupported(
+                reason: "'\(elements.map(\.trimmedDescription).joined(separator: " "))' is not a comparison RelBench translates")
         }
         let left = try operand(items[0], parameter)
         let right = try operand(items[2], parameter)
@@ -243,7 +247,8 @@ struct PredicateTranslator {
             var nested = PredicateTranslator(entity: relationship(path)!.destination, firstVariable: counter)
             let body = try nested.condition(expression, inner)
             // ObjectGraph runs ANY, not SUBQUERY: one comparison on the members is translated.
-            let comparison = try! NSRegularExpression(pattern: "^([A-Za-z_][A-Za-z0-9_.@]*) (==|!=|<|<=|>|>=|CONTAINS\\S*|BEGINSWITH|ENDSWITH) (.+)$")
+            let comparison = try! NSRegularExpression(
+                pattern: "^([A-Za-z_][A-Za-z0-9_.@]*) (==|!=|<|<=|>|>=|CONTAINS\\S*|BEGINSWITH|ENDSWITH) (.+)$")
             guard !body.contains(" AND "), !body.contains(" OR "),
                 let match = comparison.firstMatch(in: body, range: NSRange(body.startIndex..., in: body)),
                 let key = Range(match.range(at: 1), in: body), let op = Range(match.range(at: 2), in: body),
@@ -370,7 +375,9 @@ struct PredicateTranslator {
     /// A literal as an NSPredicate writes it: `"Paris"`, `3`, `2.5`, `YES`, `nil`.
     static func literal(_ expression: ExprSyntax) -> String? {
         if let string = stringLiteral(expression) { return "\"" + string.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-        if let integer = expression.as(IntegerLiteralExprSyntax.self) { return integer.literal.text.replacingOccurrences(of: "_", with: "") }
+        if let integer = expression.as(IntegerLiteralExprSyntax.self) {
+            return integer.literal.text.replacingOccurrences(of: "_", with: "")
+        }
         if let float = expression.as(FloatLiteralExprSyntax.self) { return float.literal.text.replacingOccurrences(of: "_", with: "") }
         if let boolean = expression.as(BooleanLiteralExprSyntax.self) { return boolean.literal.text == "true" ? "YES" : "NO" }
         if expression.is(NilLiteralExprSyntax.self) { return "nil" }

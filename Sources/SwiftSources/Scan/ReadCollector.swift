@@ -74,13 +74,17 @@ struct ReadCollector {
                     let names = keyPath.trimmedDescription.dropFirst().split(separator: ".").map {
                         String($0).replacingOccurrences(of: "?", with: "").replacingOccurrences(of: "!", with: "")
                     }.filter { !$0.isEmpty && $0.first?.isLowercase == true }
-                    if case let .read(path, _)? = resolve(names, from: prefix) { record(path, at: Syntax(argument), file: file, rowView: rowView) }
+                    if case let .read(path, _)? = resolve(names, from: prefix) {
+                        record(path, at: Syntax(argument), file: file, rowView: rowView)
+                    }
                 }
                 for closure in closures(of: call) {
                     let parameters = closureParameters(closure)
                     // sorted(by:), min(by:), max(by:) see two elements; reduce sees the result then an element.
                     let bound = name == "reduce" ? Array(parameters.dropFirst()) : parameters
-                    for parameter in bound { element(parameter, in: Syntax(closure.statements), prefix: prefix, file: file, rowView: rowView, depth: depth) }
+                    for parameter in bound {
+                        element(parameter, in: Syntax(closure.statements), prefix: prefix, file: file, rowView: rowView, depth: depth)
+                    }
                 }
                 if Self.preserving.contains(name) {
                     current = Syntax(call)
@@ -208,11 +212,14 @@ struct ReadCollector {
 
     /// The element passed to a view: `TripRow(trip: trip)`, one level deep.
     private mutating func rowViewUse(_ node: Syntax, prefix: [String], file: SourceFile, rowView: String?, depth: Int) {
-        guard depth == 0, let argument = node.parent?.as(LabeledExprSyntax.self), let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self)
+        guard depth == 0, let argument = node.parent?.as(LabeledExprSyntax.self),
+            let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self)
         else { return }
         let callee = Self.calleeName(call)
         guard let first = callee.first, first.isUppercase, !["ForEach", "List", "Text", "Label"].contains(callee),
-            let declaration = index.declarations(of: callee).first(where: { $0.node.is(StructDeclSyntax.self) || $0.node.is(ClassDeclSyntax.self) })
+            let declaration = index.declarations(of: callee).first(where: {
+                $0.node.is(StructDeclSyntax.self) || $0.node.is(ClassDeclSyntax.self)
+            })
         else { return }
         // Inside a navigation destination or a sheet the view is built when shown, for one row, not per row.
         if isInDestination(Syntax(call)) { return }
@@ -228,7 +235,8 @@ struct ReadCollector {
             if let call = parent.as(FunctionCallExprSyntax.self) {
                 let callee = Self.calleeName(call)
                 // A modifier's closures, not the view it modifies: List { ... }.sheet { ... }
-                let inClosures = call.trailingClosure.map { node.isInside($0) } == true || call.arguments.contains { node.isInside($0) }
+                let inClosures =
+                    call.trailingClosure.map { node.isInside($0) } == true || call.arguments.contains { node.isInside($0) }
                     || call.additionalTrailingClosures.contains { node.isInside($0.closure) }
                 if inClosures, ["navigationDestination", "sheet", "fullScreenCover", "popover"].contains(callee) { return true }
                 if callee == "NavigationLink" {
@@ -260,7 +268,8 @@ struct ReadCollector {
     /// The stored property of view `type` an argument sets: its label (memberwise), or the property a custom
     /// initializer assigns the parameter to.
     private func propertyReceiving(_ argument: LabeledExprSyntax, of type: String, call: FunctionCallExprSyntax) -> String? {
-        let position = call.arguments.firstIndex { $0.id == argument.id }.map { call.arguments.distance(from: call.arguments.startIndex, to: $0) } ?? 0
+        let position =
+            call.arguments.firstIndex { $0.id == argument.id }.map { call.arguments.distance(from: call.arguments.startIndex, to: $0) } ?? 0
         for declaration in index.declarations(of: type) {
             for member in declaration.members.members {
                 guard let initializer = member.decl.as(InitializerDeclSyntax.self) else { continue }
@@ -269,7 +278,8 @@ struct ReadCollector {
                     let body = initializer.body
                 else { continue }
                 let parameterName = (parameters[position].secondName ?? parameters[position].firstName).text
-                let assignment = try! Regex("(?:self\\.)?_?([A-Za-z_][A-Za-z0-9_]*)\\s*=\\s*(?:[A-Za-z]+\\()?(?:wrappedValue:\\s*)?\(parameterName)\\b")
+                let assignment = try! Regex(
+                    "(?:self\\.)?_?([A-Za-z_][A-Za-z0-9_]*)\\s*=\\s*(?:[A-Za-z]+\\()?(?:wrappedValue:\\s*)?\(parameterName)\\b")
                 if let match = body.trimmedDescription.firstMatch(of: assignment), let name = match.output[1].substring {
                     return String(name)
                 }
@@ -326,7 +336,9 @@ struct ReadCollector {
             if let relationship = current.relationship(name) {
                 path.append(name)
                 if relationship.isToMany {
-                    if index + 1 < names.count, ["count", "isEmpty"].contains(names[index + 1]) { return .read(path + ["@count"], index + 2) }
+                    if index + 1 < names.count, ["count", "isEmpty"].contains(names[index + 1]) {
+                        return .read(path + ["@count"], index + 2)
+                    }
                     if index + 1 < names.count, ["first", "last"].contains(names[index + 1]) {
                         path.append("@first")
                         index += 2

@@ -35,11 +35,13 @@ struct SiteBuilder {
     // MARK: Property wrappers
 
     /// `@Query(...) var trips: [Trip]`, `@FetchRequest(...) var items: FetchedResults<Item>`.
-    mutating func propertyWrapperSite(_ variable: VariableDeclSyntax, file: SourceFile, consumed: inout Set<SyntaxIdentifier>) -> FetchSite? {
+    mutating func propertyWrapperSite(_ variable: VariableDeclSyntax, file: SourceFile, consumed: inout Set<SyntaxIdentifier>) -> FetchSite?
+    {
         var wrapper: AttributeSyntax?
         for element in variable.attributes {
             if case let .attribute(attribute) = element,
-                ["Query", "FetchRequest", "SectionedFetchRequest"].contains(TypeShape.lastComponent(attribute.attributeName.trimmedDescription))
+                ["Query", "FetchRequest", "SectionedFetchRequest"].contains(
+                    TypeShape.lastComponent(attribute.attributeName.trimmedDescription))
             {
                 wrapper = attribute
             }
@@ -99,8 +101,9 @@ struct SiteBuilder {
             let reversed = order.map { $0.hasSuffix("reverse") } ?? false
             request.sort = [(reversed ? "-" : "") + sortKey.joined(separator: ".")]
         }
-        guard var site = makeSite(
-            request, api: isQuery ? .query : .fetchRequest, swiftData: isQuery, node: Syntax(variable), file: file)
+        guard
+            var site = makeSite(
+                request, api: isQuery ? .query : .fetchRequest, swiftData: isQuery, node: Syntax(variable), file: file)
         else { return nil }
         site.resultName = name
         if let configured { site.notes.append("configured in an init at \(configured)") }
@@ -138,7 +141,9 @@ struct SiteBuilder {
         case "NSFetchRequest":
             var request = Request()
             request.entity = Self.genericArgument(call.calledExpression).flatMap { $0 == "NSFetchRequestResult" ? nil : $0 }
-            if let named = call.arguments.first(where: { $0.label?.text == "entityName" }).flatMap({ PredicateTranslator.stringLiteral($0.expression) }) {
+            if let named = call.arguments.first(where: { $0.label?.text == "entityName" }).flatMap({
+                PredicateTranslator.stringLiteral($0.expression)
+            }) {
                 request.entity = named
             }
             return requestSite(call, request: request, swiftData: false, file: file, consumed: &consumed)
@@ -172,7 +177,8 @@ struct SiteBuilder {
             if fetch == nil && controller == nil, isStatic(call) {
                 fetch = files(fetchingStatic: bound)
             }
-        } else if let argument = call.parent?.as(LabeledExprSyntax.self), let outer = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
+        } else if let argument = call.parent?.as(LabeledExprSyntax.self),
+            let outer = argument.parent?.parent?.as(FunctionCallExprSyntax.self),
             Self.isFetchCall(outer)
         {
             fetch = outer
@@ -182,7 +188,9 @@ struct SiteBuilder {
             let method = (fetch.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text) ?? ""
             if method == "fetchCount" || method == "count" { request.result = "count" }
             if method == "fetchIdentifiers" { request.result = "ids" }
-            if let batch = fetch.arguments.first(where: { $0.label?.text == "batchSize" }), let value = Int(batch.expression.trimmedDescription) {
+            if let batch = fetch.arguments.first(where: { $0.label?.text == "batchSize" }),
+                let value = Int(batch.expression.trimmedDescription)
+            {
                 request.batchSize = value
             }
         }
@@ -218,7 +226,8 @@ struct SiteBuilder {
             request.entity = TypeShape.lastComponent(type.trimmedDescription.replacingOccurrences(of: "?", with: ""))
         }
         guard request.entity != nil else {
-            notes.append("\(file.location(of: call, root: root)): an object fetched by identifier with no type the code names; not read as a site")
+            notes.append(
+                "\(file.location(of: call, root: root)): an object fetched by identifier with no type the code names; not read as a site")
             return nil
         }
         guard var site = makeSite(request, api: .byIdentifier, swiftData: swiftData, node: Syntax(call), file: file) else { return nil }
@@ -305,7 +314,8 @@ struct SiteBuilder {
     /// Reads a descriptor or request expression: `FetchDescriptor<Trip>(predicate:sortBy:)`, `Item.fetchRequest()`,
     /// or a static member naming one (`Self.recent`, `Trip.recentDescriptor`), with the settings assigned in it.
     private mutating func describe(
-        _ expression: ExprSyntax, into request: inout Request, from type: TypeScope?, file: SourceFile, consumed: inout Set<SyntaxIdentifier>
+        _ expression: ExprSyntax, into request: inout Request, from type: TypeScope?, file: SourceFile,
+        consumed: inout Set<SyntaxIdentifier>
     ) {
         if let call = expression.as(FunctionCallExprSyntax.self) {
             let callee = call.calledExpression.trimmedDescription
@@ -346,11 +356,13 @@ struct SiteBuilder {
         }
         let body = Syntax(found.decl)
         for call in body.descendants(FunctionCallExprSyntax.self) { consumed.insert(call.id) }
-        guard let creation = body.descendants(FunctionCallExprSyntax.self).first(where: { call in
-            let name = TypeShape.lastComponent(call.calledExpression.trimmedDescription.split(separator: "<").first.map(String.init) ?? "")
-            return ["FetchDescriptor", "NSFetchRequest"].contains(name)
-                || call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "fetchRequest"
-        })
+        guard
+            let creation = body.descendants(FunctionCallExprSyntax.self).first(where: { call in
+                let name = TypeShape.lastComponent(
+                    call.calledExpression.trimmedDescription.split(separator: "<").first.map(String.init) ?? "")
+                return ["FetchDescriptor", "NSFetchRequest"].contains(name)
+                    || call.calledExpression.as(MemberAccessExprSyntax.self)?.declName.baseName.text == "fetchRequest"
+            })
         else { return }
         describe(ExprSyntax(creation), into: &request, from: type, file: found.file, consumed: &consumed)
         if TypeShape.lastComponent(creation.calledExpression.trimmedDescription.split(separator: "<").first.map(String.init) ?? "")
@@ -369,7 +381,8 @@ struct SiteBuilder {
                 let access = elements[0].as(MemberAccessExprSyntax.self),
                 let base = access.base?.trimmedDescription, base == name || base == "self.\(name)"
             else { continue }
-            apply(access.declName.baseName.text, elements[2], appending: elements[1].trimmedDescription == "+=", into: &request, scope: scope)
+            apply(
+                access.declName.baseName.text, elements[2], appending: elements[1].trimmedDescription == "+=", into: &request, scope: scope)
         }
         // descriptor.relationshipKeyPathsForPrefetching.append(\.x)
         for call in scope.descendants(FunctionCallExprSyntax.self) {
@@ -403,7 +416,8 @@ struct SiteBuilder {
             if text.contains("managedObjectID") { request.result = "ids" }
             if text.contains("count") { request.result = "count" }
             if text.contains("dictionary") { request.notes.append("a dictionary result type: run as objects") }
-        case "includesPropertyValues", "includePendingChanges", "includesSubentities", "includesPendingChanges", "shouldRefreshRefetchedObjects":
+        case "includesPropertyValues", "includePendingChanges", "includesSubentities", "includesPendingChanges",
+            "shouldRefreshRefetchedObjects":
             break
         default:
             request.notes.append("its \(property) is not read")
@@ -436,7 +450,8 @@ struct SiteBuilder {
         site.notes = request.notes
         if !request.propertiesToFetch.isEmpty {
             site.notes.append(
-                "propertiesToFetch \(request.propertiesToFetch.joined(separator: ", ")): ObjectGraph fetches whole rows, so the scenario runs without it")
+                "propertiesToFetch \(request.propertiesToFetch.joined(separator: ", ")): ObjectGraph fetches whole rows, so the scenario runs without it"
+            )
         }
         if let predicate = request.predicate { translate(predicate, scope: request.predicateScope, entity: entity, into: &site) }
         return site
@@ -446,7 +461,8 @@ struct SiteBuilder {
         var expression = predicate
         // A predicate built in a local first: `let predicate = #Predicate<Trip> { ... }`.
         if let reference = expression.as(DeclReferenceExprSyntax.self), let scope {
-            for binding in scope.descendants(PatternBindingSyntax.self) where binding.pattern.trimmedDescription == reference.baseName.text {
+            for binding in scope.descendants(PatternBindingSyntax.self) where binding.pattern.trimmedDescription == reference.baseName.text
+            {
                 if let value = binding.initializer?.value { expression = value }
             }
         }

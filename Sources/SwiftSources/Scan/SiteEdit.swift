@@ -48,7 +48,9 @@ extension FetchSite {
     }
 
     /// The phase's variables (the values the code supplies to the predicate), as a scenario file writes them.
-    public var phaseVariables: [String: Any] { variables.mapValues { $0.mapValues(\.any) } }
+    public var phaseVariables: [String: Any] {
+        variables.mapValues { spec in spec["literal"].map(\.any) ?? spec.mapValues(\.any) }
+    }
 
     /// The edit in the API the code uses, ready to paste, for `edit`.
     public func editText(_ edit: SiteEdit) -> String {
@@ -65,7 +67,9 @@ extension FetchSite {
                 }.joined(separator: ", ")
                 sortText = sortText.isEmpty ? "" : "sortBy: [\(sortText)]"
                 let predicateText = predicate == nil && predicateSkipped == nil ? "" : "predicate: <the same #Predicate>, "
-                lines.append("replace the @Query at \(location) with one that takes a descriptor prefetching \(edit.addPrefetch.joined(separator: ", ")):")
+                lines.append(
+                    "replace the @Query at \(location) with one that takes a descriptor prefetching \(edit.addPrefetch.joined(separator: ", ")):"
+                )
                 lines.append("    static var \(name): FetchDescriptor<\(entity)> {")
                 lines.append("        var descriptor = FetchDescriptor<\(entity)>(\(predicateText)\(sortText))")
                 if let limit { lines.append("        descriptor.fetchLimit = \(limit)") }

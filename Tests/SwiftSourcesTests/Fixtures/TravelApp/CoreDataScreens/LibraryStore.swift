@@ -30,7 +30,7 @@ final class LibraryStore {
     func genres() throws -> [String] {
         let request = Genre.fetchRequest()
         request.sortDescriptors = [NSSortDescriptor(key: "name", ascending: true)]
-        request.fetchBatchSize = 20
+        request.fetchBatchSize = 100
         let genres = try context.fetch(request)
         return genres.compactMap { $0.name }
     }

@@ -117,10 +117,20 @@ struct Versions {
         } else if versions.allSatisfy({ $0.identifier != nil }) {
             versions.sort { $0.identifier!.lexicographicallyPrecedes($1.identifier!) }
         }
-        let topLevel = declarations.models.filter { model in !model.owners.contains(where: schemaNames.contains) }
+        var topLevel: [Declarations.ModelClass] = []
+        for model in declarations.models where !model.owners.contains(where: schemaNames.contains) {
+            // Two classes of one name (a copy in another target, a preview folder): only one can be in the schema.
+            if let kept = topLevel.first(where: { $0.name == model.name }) {
+                unresolved.append(
+                    "two @Model classes named \(model.name) (\(kept.location), \(model.location)): the first is read; give the model's folder or files to choose"
+                )
+                continue
+            }
+            topLevel.append(model)
+        }
         self.plans = declarations.plans
-        self.unresolved = unresolved
         all = versions
+        self.unresolved = unresolved
         if !topLevel.isEmpty {
             current = Version(name: "current", identifier: nil, classes: topLevel, isTopLevel: true)
             currentReason = "the @Model classes outside every VersionedSchema"

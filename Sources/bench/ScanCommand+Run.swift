@@ -27,6 +27,8 @@ struct ScanRun {
         /// What the suggested variant still leaves (the edit did not remove it all).
         var remaining: [QueryFinding] = []
         var scenario: [String: Any] = [:]
+        /// Why the site's scenario could not run.
+        var failure: String?
     }
 
     func run() throws {
@@ -58,7 +60,14 @@ struct ScanRun {
         var outcomes: [Outcome] = []
         for site in result.sites {
             guard let loaded = site.isSwiftData ? swiftData : coreData else { continue }
-            outcomes.append(try advise(site, model: loaded, size: size))
+            do {
+                outcomes.append(try advise(site, model: loaded, size: size))
+            } catch let error as BenchError {
+                // One site the scenario machinery refuses (a key path the reader got wrong) does not stop the others.
+                var outcome = Outcome(site: site)
+                outcome.failure = error.description
+                outcomes.append(outcome)
+            }
         }
         print(header(root: root, result: result, swiftData: swiftData, coreData: coreData, size: size))
         for note in modelNotes + result.notes { print("note: \(note)") }
@@ -72,13 +81,13 @@ struct ScanRun {
         )
         if let output = command.output {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-            for outcome in outcomes {
+            for outcome in outcomes where outcome.failure == nil {
                 let data = try JSONSerialization.data(withJSONObject: outcome.scenario, options: [.sortedKeys, .prettyPrinted])
                 try AtomicFile.write(
                     String(decoding: data, as: UTF8.self) + "\n",
                     to: (output as NSString).appendingPathComponent(outcome.site.scenarioName + ".json"))
             }
-            print("\(counted(outcomes.count, "scenario")) in \(output): bench run --scenarios \(shellWord(output)) --all (a release build)")
+            print("\(counted(outcomes.filter { $0.failure == nil }.count, "scenario")) in \(output): bench run --scenarios \(shellWord(output)) --all (a release build)")
         }
         if command.failOnFindings && !flagged.isEmpty {
             FileHandle.standardError.write(
@@ -276,6 +285,10 @@ struct ScanRun {
                     + (site.rowsRead.map { "; the first \($0) rows (a list draws the rows on screen)" } ?? ""))
         }
         for note in site.notes { lines.append("   note: \(note)") }
+        if let failure = outcome.failure {
+            lines.append("   not run: \(failure)")
+            return lines.joined(separator: "\n") + "\n"
+        }
         if outcome.findings.isEmpty {
             lines.append("   ok: no N+1" + (outcome.statements.map { " (\(counted($0, "statement")))" } ?? ""))
             return lines.joined(separator: "\n") + "\n"

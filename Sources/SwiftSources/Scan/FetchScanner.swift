@@ -40,16 +40,20 @@ public enum FetchScanner {
         var consumed = Set<SyntaxIdentifier>()
         var scanner = SiteBuilder(index: index, root: path, models: models)
         // Property wrappers first: the descriptors and requests they name are theirs, not sites of their own.
+        var previews = 0
         for file in files {
             for variable in file.tree.descendants(VariableDeclSyntax.self) {
-                if let site = scanner.propertyWrapperSite(variable, file: file, consumed: &consumed) { result.sites.append(site) }
+                guard let site = scanner.propertyWrapperSite(variable, file: file, consumed: &consumed) else { continue }
+                if SiteBuilder.isPreview(variable) { previews += 1 } else { result.sites.append(site) }
             }
         }
         for file in files {
             for call in file.tree.descendants(FunctionCallExprSyntax.self) where !consumed.contains(call.id) {
-                if let site = scanner.callSite(call, file: file, consumed: &consumed) { result.sites.append(site) }
+                guard let site = scanner.callSite(call, file: file, consumed: &consumed) else { continue }
+                if SiteBuilder.isPreview(call) { previews += 1 } else { result.sites.append(site) }
             }
         }
+        if previews > 0 { result.notes.append("skipped \(previews) fetch(es) in previews (#Preview, PreviewProvider): not the app's screens") }
         result.notes += scanner.notes
         result.sites.sort { ($0.file, $0.line) < ($1.file, $1.line) }
         return result

@@ -275,7 +275,9 @@ struct PredicateTranslator {
     private func operand(_ expression: ExprSyntax, _ parameter: String) throws -> Operand {
         if let literal = Self.literal(expression) { return .literal(literal) }
         if let path = keyPath(expression, parameter) {
-            if path == "persistentModelID" { return .keyPath("SELF") }
+            // An object's identity compared: the object itself (`$0.recipient?.persistentModelID == id`).
+            if path == "persistentModelID" || path == "id" && entity.attribute("id") == nil { return .keyPath("SELF") }
+            if path.hasSuffix(".persistentModelID") { return .keyPath(String(path.dropLast(".persistentModelID".count))) }
             guard resolves(path) else { throw Unsupported(reason: "'\(path)' is not a stored property of \(entity.name)") }
             return .keyPath(path)
         }

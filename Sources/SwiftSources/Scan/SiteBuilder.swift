@@ -156,6 +156,9 @@ struct SiteBuilder {
     private mutating func requestSite(
         _ call: FunctionCallExprSyntax, request initial: Request, swiftData: Bool, file: SourceFile, consumed: inout Set<SyntaxIdentifier>
     ) -> FetchSite? {
+        // Xcode's generated `class func fetchRequest() -> NSFetchRequest<Item>` makes requests for the sites that
+        // call it; it fetches nothing itself.
+        if call.ancestor(FunctionDeclSyntax.self)?.name.text == "fetchRequest" { return nil }
         var request = initial
         let scope = enclosingScope(call)
         let bound = boundName(ExprSyntax(call))
@@ -439,11 +442,20 @@ struct SiteBuilder {
         var site = FetchSite(
             api: api, isSwiftData: isSwiftData, file: SwiftSources.relative(file.path, to: root), line: file.line(of: node),
             context: contextName(node), entity: entity.name)
-        site.sort = request.sort
+        // Keys that are no stored property (persistentModelID, a computed property) cannot be run: left out, said.
+        site.sort = request.sort.filter { key in
+            let known = Self.resolves(key.hasPrefix("-") ? String(key.dropFirst()) : key, from: entity)
+            if !known { site.notes.append("sorted by \(key), which is no stored property of \(entity.name): run unsorted by it") }
+            return known
+        }
         site.limit = request.limit
         site.offset = request.offset
         site.batchSize = request.batchSize
-        site.prefetch = request.prefetch
+        site.prefetch = request.prefetch.filter { path in
+            let known = Self.resolves(path, from: entity)
+            if !known { site.notes.append("prefetches \(path), which is no relationship of \(entity.name): left out") }
+            return known
+        }
         site.propertiesToFetch = request.propertiesToFetch
         site.faults = request.faults
         site.result = request.result
@@ -484,10 +496,27 @@ struct SiteBuilder {
             site.variables = translator.variables
         } catch let unsupported as PredicateTranslator.Unsupported {
             site.predicate = nil
-            site.predicateSkipped = "\(expression.trimmedDescription.prefix(120)): \(unsupported.reason)"
+            let written = expression.trimmedDescription.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            site.predicateSkipped = "\(written.prefix(100))\(written.count > 100 ? "…" : ""): \(unsupported.reason)"
         } catch {
             site.predicateSkipped = "\(error)"
         }
+    }
+
+    /// Whether `path` names stored properties of `entity` all the way.
+    static func resolves(_ path: String, from entity: EntityDescription) -> Bool {
+        var current: EntityDescription? = entity
+        for part in path.split(separator: ".").map(String.init) {
+            guard let now = current else { return false }
+            if let relationship = now.relationship(part) {
+                current = relationship.destination
+            } else if now.attribute(part) != nil || now.derivedAttribute(part) != nil {
+                current = nil
+            } else {
+                return false
+            }
+        }
+        return true
     }
 
     func entity(of site: FetchSite) -> EntityDescription? {
@@ -694,19 +723,32 @@ struct SiteBuilder {
         }
     }
 
-    /// `TripListView.body`, `TripStore.load()`.
+    /// `TripListView`, `TripStore.load()`, `top level`.
     private func contextName(_ node: Syntax) -> String {
-        var names: [String] = []
+        let function = node.ancestor(FunctionDeclSyntax.self).map { $0.name.text + "()" }
+        let type = enclosingType(node)?.name
+        switch (type, function) {
+        case let (type?, function?): return "\(type).\(function)"
+        case let (type?, nil): return type
+        case let (nil, function?): return function
+        default: return "top level"
+        }
+    }
+
+    /// Whether `node` is preview code (`#Preview { ... }`, a `PreviewProvider`): not a screen of the app.
+    static func isPreview(_ node: some SyntaxProtocol) -> Bool {
         var current = node.parent
         while let parent = current {
-            if let function = parent.as(FunctionDeclSyntax.self), names.isEmpty { names.append(function.name.text + "()") }
-            if let type = enclosingType(parent) {
-                names.insert(type.name, at: 0)
-                break
+            if let macro = parent.as(MacroExpansionExprSyntax.self), macro.macroName.text == "Preview" { return true }
+            if let macro = parent.as(MacroExpansionDeclSyntax.self), macro.macroName.text == "Preview" { return true }
+            if let type = parent.as(StructDeclSyntax.self),
+                type.inheritanceClause?.inheritedTypes.contains(where: { $0.type.trimmedDescription == "PreviewProvider" }) == true
+            {
+                return true
             }
             current = parent.parent
         }
-        return names.joined(separator: ".")
+        return false
     }
 }
 #endif

@@ -37,6 +37,9 @@ struct ScanRun {
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
             throw BenchError.invalidInput("\(root): no such file or folder; give the app's Swift sources (a folder or a .swift file)")
         }
+        guard ModelSource.isSwiftSources(root) else {
+            throw BenchError.invalidInput("\(root): no .swift file in it; give the folder of the app's Swift sources (or a .swift file)")
+        }
         if let output = command.output { try Self.checkOutput(output) }
         let (swiftData, coreData, modelNotes) = try models(root: root)
         guard swiftData != nil || coreData != nil else {
@@ -87,7 +90,9 @@ struct ScanRun {
                     String(decoding: data, as: UTF8.self) + "\n",
                     to: (output as NSString).appendingPathComponent(outcome.site.scenarioName + ".json"))
             }
-            print("\(counted(outcomes.filter { $0.failure == nil }.count, "scenario")) in \(output): bench run --scenarios \(shellWord(output)) --all (a release build)")
+            print(
+                "\(counted(outcomes.filter { $0.failure == nil }.count, "scenario")) in \(output): bench run --scenarios \(shellWord(output)) --all (a release build)"
+            )
         }
         if command.failOnFindings && !flagged.isEmpty {
             FileHandle.standardError.write(

@@ -28,8 +28,9 @@ package enum ModelSource {
             "\(what) needs bench built with Swift sources as input (swift-syntax): \(buildCommand), then run .build/release/bench")
     }
 
-    /// Whether `path` names Swift sources rather than an Xcode model: a `.swift` file, or a folder that is no
-    /// `.xcdatamodeld`/`.xcdatamodel`, holds no `contents` file and no `.xcdatamodel` version.
+    /// Whether `path` names Swift sources rather than an Xcode model: a `.swift` file, or a folder with Swift files in
+    /// it that is no `.xcdatamodeld`/`.xcdatamodel` and holds no `contents` file and no `.xcdatamodel` version. (A
+    /// folder with neither is left to the Xcode model reader, whose message says what a model folder holds.)
     package static func isSwiftSources(_ path: String) -> Bool {
         if path.hasSuffix(".swift") { return true }
         var isDirectory: ObjCBool = false
@@ -38,7 +39,14 @@ package enum ModelSource {
         if ["xcdatamodeld", "xcdatamodel"].contains(url.pathExtension) { return false }
         if FileManager.default.fileExists(atPath: url.appendingPathComponent("contents").path) { return false }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return !names.contains { $0.hasSuffix(".xcdatamodel") || $0 == "elements" }
+        if names.contains(where: { $0.hasSuffix(".xcdatamodel") || $0 == "elements" }) { return false }
+        guard let enumerator = FileManager.default.enumerator(atPath: path) else { return false }
+        var seen = 0
+        while seen < 100_000, let item = enumerator.nextObject() as? String {
+            if item.hasSuffix(".swift") { return true }
+            seen += 1
+        }
+        return false
     }
 
     /// The model at `path`, version `version` (an `.xcdatamodeld`'s version, or a SwiftData `VersionedSchema`'s name

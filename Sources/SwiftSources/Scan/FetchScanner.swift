@@ -53,7 +53,9 @@ public enum FetchScanner {
                 if SiteBuilder.isPreview(call) { previews += 1 } else { result.sites.append(site) }
             }
         }
-        if previews > 0 { result.notes.append("skipped \(previews) fetch(es) in previews (#Preview, PreviewProvider): not the app's screens") }
+        if previews > 0 {
+            result.notes.append("skipped \(previews) fetch(es) in previews (#Preview, PreviewProvider): not the app's screens")
+        }
         result.notes += scanner.notes
         result.sites.sort { ($0.file, $0.line) < ($1.file, $1.line) }
         return result

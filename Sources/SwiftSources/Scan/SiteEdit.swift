@@ -56,7 +56,6 @@ extension FetchSite {
     public func editText(_ edit: SiteEdit) -> String {
         var lines: [String] = []
         let swiftPaths = edit.addPrefetch.filter { !$0.contains(".") }.map { "\\.\($0)" }
-        let corePaths = edit.addPrefetch.map { "\"\($0)\"" }
         let variable = requestName ?? (api == .fetchDescriptor ? "descriptor" : "request")
         switch api {
         case .query:
@@ -116,7 +115,6 @@ extension FetchSite {
         case .byIdentifier:
             break
         }
-        _ = corePaths
         return (lines + edit.caveats).joined(separator: "\n")
     }
 }

@@ -175,20 +175,7 @@ struct ReadCollector {
     private mutating func elementUse(
         _ expression: Syntax, prefix: [String], file: SourceFile, rowView: String?, depth: Int, isElement: Bool = false
     ) {
-        var names: [String] = []
-        var current = expression
-        while true {
-            if let access = current.parent?.as(MemberAccessExprSyntax.self), access.base.map(Syntax.init) == current {
-                names.append(access.declName.baseName.text)
-                current = Syntax(access)
-            } else if let chained = current.parent?.as(OptionalChainingExprSyntax.self) {
-                current = Syntax(chained)
-            } else if let forced = current.parent?.as(ForceUnwrapExprSyntax.self) {
-                current = Syntax(forced)
-            } else {
-                break
-            }
-        }
+        let (names, current) = Self.memberChain(from: expression)
         let resolved = resolve(names, from: prefix)
         if names.isEmpty {
             rowViewUse(current, prefix: prefix, file: file, rowView: rowView, depth: depth)
@@ -390,30 +377,36 @@ struct ReadCollector {
                             let expression = reference.parent?.as(DeclReferenceExprSyntax.self)
                         else { continue }
                         // `self.destination?.name` and `destination?.name`: start from the reference.
-                        var chain = [text]
-                        var current = Syntax(expression)
-                        if let access = current.parent?.as(MemberAccessExprSyntax.self), access.declName.id == expression.id {
+                        var start = Syntax(expression)
+                        if let access = start.parent?.as(MemberAccessExprSyntax.self), access.declName.id == expression.id {
                             guard access.base?.trimmedDescription == "self" else { continue }
-                            current = Syntax(access)
+                            start = Syntax(access)
                         }
-                        while true {
-                            if let access = current.parent?.as(MemberAccessExprSyntax.self), access.base.map(Syntax.init) == current {
-                                chain.append(access.declName.baseName.text)
-                                current = Syntax(access)
-                            } else if let wrapped = current.parent?.as(OptionalChainingExprSyntax.self) {
-                                current = Syntax(wrapped)
-                            } else if let wrapped = current.parent?.as(ForceUnwrapExprSyntax.self) {
-                                current = Syntax(wrapped)
-                            } else {
-                                break
-                            }
-                        }
-                        if case let .read(path, _) = resolve(chain, from: prefix) {
+                        if case let .read(path, _) = resolve([text] + Self.memberChain(from: start).names, from: prefix) {
                             record(path, at: node, file: file, rowView: rowView)
                         }
                     }
                     return
                 }
+            }
+        }
+    }
+
+    /// The member names read after `node` (`.destination?.name` → destination, name), through optional chaining and
+    /// force unwraps, and the outermost node of the chain.
+    static func memberChain(from node: Syntax) -> (names: [String], end: Syntax) {
+        var names: [String] = []
+        var current = node
+        while true {
+            if let access = current.parent?.as(MemberAccessExprSyntax.self), access.base.map(Syntax.init) == current {
+                names.append(access.declName.baseName.text)
+                current = Syntax(access)
+            } else if let chained = current.parent?.as(OptionalChainingExprSyntax.self) {
+                current = Syntax(chained)
+            } else if let forced = current.parent?.as(ForceUnwrapExprSyntax.self) {
+                current = Syntax(forced)
+            } else {
+                return (names, current)
             }
         }
     }

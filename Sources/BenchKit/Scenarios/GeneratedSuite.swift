@@ -44,7 +44,7 @@ package enum GeneratedSuite {
     package static func scenario(modelPath: String, options: Options = Options()) throws -> Scenario {
         let absolute = modelPath.hasPrefix("/") ? modelPath : FileManager.default.currentDirectoryPath + "/" + modelPath
         do {
-            let xcode = try XcodeModel.load(path: absolute)
+            let xcode = try ModelSource.load(path: absolute)
             let model = try xcode.makeModel()
             guard model.entities.contains(where: { !$0.isAbstract }) else {
                 throw BenchError.invalidInput(
@@ -62,7 +62,9 @@ package enum GeneratedSuite {
 
     static func modelName(_ path: String) -> String {
         var name = (path as NSString).lastPathComponent
-        for suffix in [".xcdatamodeld", ".xcdatamodel"] where name.hasSuffix(suffix) { name = String(name.dropLast(suffix.count)) }
+        for suffix in [".xcdatamodeld", ".xcdatamodel", ".swift"] where name.hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+        }
         if name == "contents" { name = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent }
         return name.replacingOccurrences(of: ".xcdatamodel", with: "")
     }
@@ -70,26 +72,38 @@ package enum GeneratedSuite {
     /// The suite as a scenario file's JSON.
     static func json(for model: ObjectModel, modelPath: String, name: String, options: Options) throws -> String {
         let counts = try entityCounts(model, options: options)
-        var sizes: Any = ["smoke": [100], "default": [1000, 10000], "full": [1000, 10000, 100000]]
-        // Counts given per entity are the data's size whatever the profile: the largest of them labels the run.
-        if !options.counts.isEmpty { sizes = [counts.values.map { $0.value(size: 0) }.max() ?? 1] }
         let what =
             options.shape.map { "the shape of \(($0.path as NSString).lastPathComponent)" }
             ?? (options.counts.isEmpty ? "size objects of every entity" : "the counts given")
-        let root: [String: Any] = [
+        var root: [String: Any] = [
             "name": "model-\(name)",
             "description":
                 "The standard suite generated for the model \(name), its data following \(what): insert, fetch every entity, lookups by an identifier and a first screen sorted by date, the first 100 sources' relationships walked with faults and with prefetching, a batch-size sweep, the same 100 owners' to-many counted three ways, deletes with the delete rules",
             "model": modelPath,
             "strategies": ["objectgraph", "sql-replay"],
-            "data": ["entities": counts.mapValues(countJSON), "relationships": relationshipFills(model, shape: options.shape)],
             "phases": phases(model, counts: counts),
+        ]
+        root.merge(try dataSections(model, options: options, sizes: [100], [1000, 10000], [1000, 10000, 100000])) { first, _ in first }
+        let data = try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The sections of a scenario file that make the data the suite makes for `model` with `options`: `data` (the
+    /// counts of every entity and how every relationship is filled), `sizes` (the profiles' sizes given, or the
+    /// largest count given), `repetitions` and `warmup`. `bench scan` gives each fetch site's scenario the same.
+    package static func dataSections(
+        _ model: ObjectModel, options: Options, sizes smoke: [Int], _ standard: [Int], _ full: [Int]
+    ) throws -> [String: Any] {
+        let counts = try entityCounts(model, options: options)
+        var sizes: Any = ["smoke": smoke, "default": standard, "full": full]
+        // Counts given per entity are the data's size whatever the profile: the largest of them labels the run.
+        if !options.counts.isEmpty { sizes = [counts.values.map { $0.value(size: 0) }.max() ?? 1] }
+        return [
+            "data": ["entities": counts.mapValues(countJSON), "relationships": relationshipFills(model, shape: options.shape)],
             "sizes": sizes,
             "repetitions": ["smoke": 1, "default": 3, "full": 3],
             "warmup": ["smoke": 0, "default": 1, "full": 1],
         ]
-        let data = try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys])
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// A count as the scenario file writes it.

@@ -12,7 +12,7 @@ struct BenchCommand: ParsableCommand {
             ListCommand.self, RunCommand.self, ExplainCommand.self, CompareCommand.self, BaselineCommand.self,
             MergeCommand.self, HistoryCommand.self, SchemaCommand.self, LintCommand.self, AdviseCommand.self, VerdictsCommand.self,
             BudgetCommand.self, ReportCommand.self,
-            LogCommand.self,
+            LogCommand.self, ScanCommand.self,
         ])
 
     /// Parses and runs a command; any error is one line on standard error and the exit code its type says: 64 for

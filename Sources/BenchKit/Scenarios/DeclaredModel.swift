@@ -21,10 +21,12 @@ struct DeclaredModel: Sendable {
                 path.hasPrefix("/") ? path : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
             let model: XcodeModel
             do {
-                model = try XcodeModel.load(path: resolved)
+                model = try ModelSource.load(path: resolved)
             } catch let error as ObjectGraphError {
                 // The scenario file names the model: a model it cannot load is a mistake in that file (64).
                 throw BenchError.invalidInput("\(file): field 'model': \(error)")
+            } catch let error as BenchError where error.kind == .invalidInput {
+                throw error.at("\(file): field 'model'")
             }
             return DeclaredModel(entities: model.entities, notes: model.notes, source: path, path: resolved)
         case let .object(object):

@@ -34,7 +34,7 @@ extension GeneratedSuite {
         guard let shapeFrom else { return (options, []) }
         let model: ObjectModel
         do {
-            model = try XcodeModel.load(path: modelPath).makeModel()
+            model = try ModelSource.load(path: modelPath).makeModel()
         } catch let error as ObjectGraphError {
             throw BenchError.invalidInput("\(error)")
         }

@@ -47,7 +47,7 @@ package enum GeneratedSuite {
         let absolute = modelPath.hasPrefix("/") ? modelPath : FileManager.default.currentDirectoryPath + "/" + modelPath
         let file = absolute + " (generated suite)"
         do {
-            let xcode = try XcodeModel.load(path: absolute)
+            let xcode = try ModelSource.load(path: absolute)
             let declared = DeclaredModel(entities: xcode.entities, notes: xcode.notes, source: absolute, path: absolute)
             let model = try xcode.makeModel()
             guard model.entities.contains(where: { !$0.isAbstract }) else {
@@ -90,9 +90,31 @@ package enum GeneratedSuite {
 
     static func modelName(_ path: String) -> String {
         var name = (path as NSString).lastPathComponent
-        for suffix in [".xcdatamodeld", ".xcdatamodel"] where name.hasSuffix(suffix) { name = String(name.dropLast(suffix.count)) }
+        for suffix in [".xcdatamodeld", ".xcdatamodel", ".swift"] where name.hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+        }
         if name == "contents" { name = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent }
         return name.replacingOccurrences(of: ".xcdatamodel", with: "")
+    }
+
+    /// The sections of a scenario file that make the data the suite makes for `model` with `options`: `data` (the
+    /// counts of every entity and how every relationship is filled, the typed data section written as a file
+    /// writes it), `sizes` (the profiles' sizes given, or the largest count given), `repetitions` and `warmup`.
+    /// `bench scan` gives each fetch site's scenario the same.
+    package static func dataSections(
+        _ model: ObjectModel, options: Options, sizes smoke: [Int], _ standard: [Int], _ full: [Int]
+    ) throws -> [String: Any] {
+        let counts = try entityCounts(model, options: options)
+        var sizes: Any = ["smoke": smoke, "default": standard, "full": full]
+        // Counts given per entity are the data's size whatever the profile: the largest of them labels the run.
+        if !options.counts.isEmpty { sizes = [counts.values.map { $0.value(size: 0) }.max() ?? 1] }
+        let data = DataSpec(counts: counts, relationships: relationshipFills(model, shape: options.shape), attributes: [:])
+        return [
+            "data": data.jsonObject,
+            "sizes": sizes,
+            "repetitions": ["smoke": 1, "default": 3, "full": 3],
+            "warmup": ["smoke": 0, "default": 1, "full": 1],
+        ]
     }
 
     /// How the data section fills each relationship pair (one side each): the store's histograms (both sides' for a

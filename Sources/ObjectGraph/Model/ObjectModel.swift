@@ -44,6 +44,7 @@ public final class ObjectModel: @unchecked Sendable {
         for entity in entities {
             entity.insertOrder = entity.columns.indices.sorted { (entity.columns[$0].writeRank, $0) < (entity.columns[$1].writeRank, $1) }
             entity.unresolvedRelations = RelationSlots(unresolved: entity.relationships.count)
+            entity.relationsOverflow = entity.relationships.count > RelationSlots.inlineCount
             entity.toOneColumns = entity.toOneRelationships.map { ToOneColumn(index: $0.index, slot: $0.slot, entitySlot: $0.entitySlot) }
             entity.toManyIndices = entity.toManyRelationships.map(\.index)
         }

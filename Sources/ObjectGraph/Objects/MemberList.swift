@@ -18,6 +18,16 @@ struct MemberList: RandomAccessCollection {
         elements = ContiguousArray(objects)
     }
 
+    /// A list of `count` objects known to be distinct, `member(index)` in order, made at its size.
+    init(count: Int, _ member: (Int) -> ManagedObject) {
+        elements = ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
+            for index in 0..<count {
+                (buffer.baseAddress.unsafelyUnwrapped + index).initialize(to: member(index))
+                initialized = index + 1
+            }
+        }
+    }
+
     var startIndex: Int { 0 }
     var endIndex: Int { elements.count }
     subscript(position: Int) -> ManagedObject { elements[position] }

@@ -39,6 +39,15 @@ public struct XcodeModel: Sendable {
     /// Container holds them to its rules.
     public var cloudKitEntities: [String] = []
 
+    /// A model read from elsewhere than Xcode's files (SwiftData `@Model` classes in Swift sources): its entities,
+    /// what the reader skipped, adjusted or inferred, the file or folder read, and the version read.
+    public init(entities: [Entity], notes: [String], path: String, version: String?) {
+        self.entities = entities
+        self.notes = notes
+        self.path = path
+        self.version = version
+    }
+
     /// Reads the model at `path`: a `.xcdatamodeld` or `.xcdatamodel` folder, or a `contents` file.
     public static func load(path: String) throws -> XcodeModel { try load(path: path, version: nil) }
 

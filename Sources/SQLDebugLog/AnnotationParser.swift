@@ -317,7 +317,8 @@ struct StringInterner: Sendable {
     mutating func string(_ bytes: ByteView) -> String {
         for entry in entries where entry.bytes.count == bytes.count {
             if entry.bytes.withUnsafeBufferPointer({ stored in
-                stored.count == 0 || memcmp(stored.baseAddress!, bytes.baseAddress!, stored.count) == 0
+                guard let left = stored.baseAddress, let right = bytes.baseAddress else { return stored.count == 0 }
+                return memcmp(left, right, stored.count) == 0
             }) {
                 return entry.string
             }

@@ -147,7 +147,7 @@ public enum FindingSeverity: String, Sendable, Codable, CaseIterable, Comparable
     case suggestion
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
     }
 }
 

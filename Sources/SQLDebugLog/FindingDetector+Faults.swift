@@ -193,7 +193,7 @@ extension FindingDetector {
         for use in pass.toManys where use.member == entity || (use.toMany.relationship == nil && use.memberTable == table) {
             walked += use.faults
             listed += use.listed
-            if first == nil || use.firstLine < first!.line { first = (use.firstLine, use.toMany) }
+            if use.firstLine < first?.line ?? Int.max { first = (use.firstLine, use.toMany) }
         }
         guard let first, walked <= threshold, repeats > threshold * walked, listed == 0 || repeats < listed else { return false }
         let toMany = first.toMany

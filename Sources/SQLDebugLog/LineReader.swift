@@ -145,8 +145,9 @@ struct LineReader {
                 got = readSome(into: buffer + filled, count: min(capacity - filled, chunkSize))
             } else {
                 if raw.count < chunkSize { raw = [UInt8](repeating: 0, count: chunkSize) }
-                got = raw.withUnsafeMutableBufferPointer {
-                    readSome(into: $0.baseAddress!, count: min(chunkSize, (capacity - filled) * 2 / 3))
+                got = raw.withUnsafeMutableBufferPointer { bytes in
+                    guard let base = bytes.baseAddress else { return 0 }
+                    return readSome(into: base, count: min(chunkSize, (capacity - filled) * 2 / 3))
                 }
             }
             if got < 0 { throw LogReadError(path: path, code: errno) }

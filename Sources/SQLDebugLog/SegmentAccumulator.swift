@@ -69,7 +69,12 @@ struct SegmentAccumulator: Sendable {
     mutating func merge(_ other: SegmentAccumulator) {
         counters.add(other.counters)
         for (id, fingerprint) in other.fingerprints {
-            if fingerprints[id] == nil { fingerprints[id] = fingerprint } else { fingerprints[id]!.merge(fingerprint) }
+            if var kept = fingerprints[id] {
+                kept.merge(fingerprint)
+                fingerprints[id] = kept
+            } else {
+                fingerprints[id] = fingerprint
+            }
         }
         for (entity, count) in other.faultEntities { faultEntities[entity, default: 0] += count }
         for (table, count) in other.deletes { deletes[table, default: 0] += count }

@@ -86,7 +86,7 @@ struct LogCommand: ParsableCommand {
             if let modelOf {
                 let scenario = try scenarioOptions.catalog().scenario(named: modelOf)
                 let chosen = try Explanation.choose(scenario, strategy: nil, variant: variant, phases: [])
-                let context = scenario.logContext(variant: chosen.variant)
+                let context = try scenario.logContext(variant: chosen.variant)
                 options.mapping = context.mapping
                 options.access = context.access
                 namedBy =
@@ -166,7 +166,8 @@ struct LogCommand: ParsableCommand {
 
         func run() throws {
             let scenario =
-                try model.map { try GeneratedSuite.scenario(modelPath: $0) } ?? scenarioOptions.catalog().scenario(named: scenarioName!)
+                try model.map { try GeneratedSuite.scenario(modelPath: $0) }
+                ?? scenarioOptions.catalog().scenario(named: scenarioName ?? "")
             guard scenario.strategies.contains(.objectGraph) else {
                 throw BenchError.invalidInput("scenario '\(scenario.name)' does not run objectgraph, whose trace a log is compared with")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BenchKit
 
 /// `bench log` through the built binary: a device's SQLDebug log in its wild forms, its counters as JSON and as a run
@@ -416,9 +417,11 @@ import Testing
         }
         func exponents(_ values: [Double]) -> [Double] { zip(values, values.dropFirst()).map { log2($1 / $0) } }
         let statement = "CoreData: sql: SELECT 0, t0.Z_PK FROM ZITEM t0 WHERE  t0.Z_PK = ?  LIMIT 1\n"
-        let oneName = try measure({ count in String(repeating: "RelBench: begin screen\n" + statement + "RelBench: end screen\n", count: count) },
+        let oneName = try measure(
+            { count in String(repeating: "RelBench: begin screen\n" + statement + "RelBench: end screen\n", count: count) },
             sizes: [4_000, 8_000, 16_000])
-        let manyNames = try measure({ count in (0..<count).map { "RelBench: begin s\($0)\n" + statement + "RelBench: end s\($0)\n" }.joined() },
+        let manyNames = try measure(
+            { count in (0..<count).map { "RelBench: begin s\($0)\n" + statement + "RelBench: end s\($0)\n" }.joined() },
             sizes: [20_000, 40_000, 80_000])
         guard oneName.allSatisfy({ !$0.allocations.isNaN }) else {
             print("LogCommandTests: growth check skipped: this platform does not count allocations")
@@ -429,7 +432,9 @@ import Testing
             let bytes = exponents(runs.map(\.bytes))
             let work = allocations + bytes
             let heap = exponents(runs.map(\.heap))
-            print("LogCommandTests: \(name): allocations \(runs.map { Int($0.allocations) }), bytes \(runs.map { Int($0.bytes) }), heap held \(runs.map { Int($0.heap) }); work exponents \(work.map { String(format: "%.2f", $0) }), heap exponents \(heap.map { String(format: "%.2f", $0) })")
+            print(
+                "LogCommandTests: \(name): allocations \(runs.map { Int($0.allocations) }), bytes \(runs.map { Int($0.bytes) }), heap held \(runs.map { Int($0.heap) }); work exponents \(work.map { String(format: "%.2f", $0) }), heap exponents \(heap.map { String(format: "%.2f", $0) })"
+            )
             // Allocations grow as the log; their bytes a little slower (a fixed read buffer), never faster.
             #expect(allocations.allSatisfy { $0 > 0.9 && $0 < 1.1 }, "\(name): allocation exponents \(allocations)")
             #expect(bytes.allSatisfy { $0 < 1.1 }, "\(name): allocated byte exponents \(bytes)")

@@ -14,10 +14,11 @@ enum PhaseAccess {
         for step in steps {
             switch step {
             case let .fetch(fetch) where fetch.result == .objects:
-                fetches.append(SegmentAccess.Fetch(entity: fetch.entity, prefetch: fetch.prefetch, batchSize: fetch.batchSize))
+                fetches.append(
+                    SegmentAccess.Fetch(entity: fetch.entity.name, prefetch: fetch.prefetch.map(\.text), batchSize: fetch.batchSize))
             case let .read(paths, first, _):
                 guard !fetches.isEmpty else { continue }
-                fetches[fetches.count - 1].reads += paths
+                fetches[fetches.count - 1].reads += paths.map(\.text)
                 let current = fetches[fetches.count - 1].first
                 fetches[fetches.count - 1].first = first.map { max($0, current ?? 0) }
             default:
@@ -31,8 +32,8 @@ enum PhaseAccess {
 extension Scenario {
     /// What `bench log --model-of` reads a log with: the variant's model as the log names it, and each phase's declared
     /// access (the log's segments named as the phases, as `bench explain --exact` marks them).
-    package func logContext(variant: Variant) -> (mapping: NameMapping, access: [String: SegmentAccess]) {
-        let plan = declared.plan(for: variant)
+    package func logContext(variant: Variant) throws -> (mapping: NameMapping, access: [String: SegmentAccess]) {
+        let plan = try declared.plan(for: variant)
         return (ModelNameMapping.mapping(plan.model), PhaseAccess.of(plan))
     }
 }

@@ -13,10 +13,12 @@ package final class TraceAdvisor {
     private var phase: String?
 
     package init(scenario: Scenario, variant: Variant, threshold: Int) {
-        let plan = scenario.declared.plan(for: variant)
+        // A variant the scenario has no plan for runs nothing to read: its trace is read without names.
+        let plan = scenario.declared.plans[variant]
         var options = AnalysisOptions()
         options.repeatThreshold = threshold
-        analyzer = LogAnalyzer(mapping: ModelNameMapping.mapping(plan.model), options: options, access: PhaseAccess.of(plan))
+        analyzer = LogAnalyzer(
+            mapping: plan.map { ModelNameMapping.mapping($0.model) }, options: options, access: plan.map(PhaseAccess.of) ?? [:])
     }
 
     /// Makes `runner` trace ObjectGraph's statements exactly, at `level`, into this advisor (and `also`, when given).

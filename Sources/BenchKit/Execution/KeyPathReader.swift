@@ -9,7 +9,10 @@ final class KeyPathReader {
         case toOne(RelationshipDescription)
         case toMany(RelationshipDescription)
         /// A relationship a variant keeps by hand: a fetch on the kept key, as an app without the relationship does.
-        case manual(ManualRelationship)
+        /// Boxed, so that a component is one reference: inline, its six names made every copy of a component (one
+        /// per value read) a 130-byte copy with a retain and release of each (callgrind, query fetch-all at 10,000:
+        /// 190 instructions a value read, more than ObjectGraph's whole read of the value, 116).
+        indirect case manual(ManualRelationship)
         case attribute(AttributeDescription)
         case derived(DerivedAttributeDescription)
         /// What the model check let through but the entity met does not have (a sibling sub-entity): by name.
@@ -129,17 +132,6 @@ final class KeyPathReader {
     }
 }
 
-/// A relationship a variant replaced by a key kept by hand, resolved against the variant's model: from an owner
-/// (`toMany`: its members, those whose `memberKey` holds its `ownerKey`) or from a member (its owner).
-struct ManualRelationship: Sendable {
-    let key: ManualKey
-    let toMany: Bool
-    let owner: EntityDescription
-    let member: EntityDescription
-    let ownerKey: AttributeDescription
-    let memberKey: AttributeDescription
-}
-
 /// The reads of keys kept by hand for one step: each a fetch on the key, unless the fetch before prefetched them (one
 /// fetch of every result's members, grouped by key, as seed 003's apps do instead of prefetching).
 final class ManualReads {
@@ -155,11 +147,7 @@ final class ManualReads {
 
     /// The relationship kept by hand that `name` stands for on `entity`, if any.
     func relationship(_ name: String, on entity: EntityDescription) -> ManualRelationship? {
-        guard let (key, toMany) = ManualKey.named(name, from: entity, in: keys), let owner = model.entity(key.owner),
-            let member = model.entity(key.member), let ownerKey = owner.attribute(key.ownerKey),
-            let memberKey = member.attribute(key.memberKey)
-        else { return nil }
-        return ManualRelationship(key: key, toMany: toMany, owner: owner, member: member, ownerKey: ownerKey, memberKey: memberKey)
+        ManualRelationship.named(name, on: entity, keys: keys, model: model)
     }
 
     /// What `object` relates to through `relationship`: its members by a fetch on their key (or from the prefetch),

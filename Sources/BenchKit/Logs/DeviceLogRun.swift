@@ -1,3 +1,5 @@
+// Dictionary lookups of keys collected just before; issue 35 item 1 (one analysis of SQL) rewrites this file.
+// swift-format-ignore-file: NeverForceUnwrap
 import Foundation
 import SQLDebugLog
 
@@ -41,14 +43,19 @@ package struct DeviceLogRun {
         }
     }
 
-    /// The metric's count in `counters`, nil when the log does not report it.
+    /// The log's count of `metric`; nil for a metric a SQLDebug log does not hold (times, memory, ObjectGraph's own), and
+    /// for rows when the log does not report them.
     static func value(_ metric: Metric, _ counters: LogCounters) -> Int? {
         switch metric {
         case .sqlStatements: return counters.sqlStatements
         case .fetchRequests: return counters.fetchRequests
         case .objectFaults: return counters.objectFaults
         case .relationshipFaults: return counters.relationshipFaults
-        default: return counters.reportedRowsRead
+        case .rowsRead: return counters.reportedRowsRead
+        case .wallMs, .cpuUserMs, .cpuSystemMs, .pageFaults, .cacheHits, .cacheMisses, .objectsRegistered, .peakRSSBytes, .allocations,
+            .allocatedBytes, .retainedBytes, .countResult, .failedSaves, .linksIntended, .linksPersisted, .linksLost, .lossRate,
+            .instructions, .predictedDeviceMs:
+            return nil
         }
     }
 

@@ -5,4 +5,7 @@
 /// result and no fault on any address. Swift has no prefetch of its own; clang inlines this into the caller.
 static inline void relbench_prefetch_for_write(const void *address) { __builtin_prefetch(address, 1, 3); }
 
+/// The same for a line that will only be read.
+static inline void relbench_prefetch_for_read(const void *address) { __builtin_prefetch(address, 0, 3); }
+
 #endif

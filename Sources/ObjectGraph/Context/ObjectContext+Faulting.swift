@@ -55,18 +55,43 @@ extension ObjectContext {
             counters.relationshipFaults &+= 1
             store.counters.relationshipFaults &+= 1
             let destination = relationship.destination
+            let table = destination.rootNumber
             let hierarchy = destination.isInHierarchy
-            let orderColumn: Int32? = relationship.kind == .manyToMany && relationship.joinTable!.orderColumn != nil ? 2 : nil
-            var orderKeys: [ObjectIdentifier: Int64] = [:]
-            let statement = try self.statement(relationship.sql.fault!)
+            let orderColumn: Int32? = relationship.kind == .manyToMany && relationship.join.orderColumn != nil ? 2 : nil
+            var keys = faultKeys
+            faultKeys = []
+            var entityNumbers: [Int64] = []
+            var orders: [Int64] = []
+            let statement = try self.statement(relationship.sql.toManyFault)
             statement.bind(owner.primaryKey, at: 1)
+            // The rows' keys first, then the members: each row asks its member's registry slot into the cache, and
+            // the object of the row before it (whose slot is in by now), so that registering the members meets
+            // them cached. Members' keys come in no useful order, so each member was a miss on its slot, its object
+            // and its row (callgrind's simulated caches at 100,000 students: 4.1 misses of a 1 MiB cache a member
+            // against the floor's 0.3), and the faulting walk took 47 ms, 3.7 times its floor (1.8 at 10,000);
+            // with these hints, 22 ms, 1.7 times.
             let rows = try query(statement, .toManyFault, subject: relationship.qualifiedName) { row in
-                let entity = hierarchy ? (model.entity(number: Int(row.int64(0))) ?? destination) : destination
-                let member = object(entity, primaryKey: row.int64(1))
-                stored.append(member)
-                if let orderColumn { orderKeys[ObjectIdentifier(member)] = row.int64(orderColumn) }
+                let key = row.int64(1)
+                registry.prefetch(table, key)
+                if let previous = keys.last, let object = registry[table, previous] { Prefetch.object(object) }
+                keys.append(key)
+                if hierarchy { entityNumbers.append(row.int64(0)) }
+                if let orderColumn { orders.append(row.int64(orderColumn)) }
             }
-            if orderColumn != nil { state.joinOrderKeys = orderKeys }
+            let count = keys.count
+            stored = MemberList(count: count) { index in
+                // The row a read of the member will want, asked for two members ahead.
+                if index + 2 < count, let ahead = registry[table, keys[index + 2]] { Prefetch.shownRow(of: ahead) }
+                let entity = hierarchy ? (model.entity(number: Int(entityNumbers[index])) ?? destination) : destination
+                return object(entity, primaryKey: keys[index])
+            }
+            keys.removeAll(keepingCapacity: true)
+            faultKeys = keys
+            if orderColumn != nil {
+                var orderKeys: [ObjectIdentifier: Int64] = [:]
+                for (member, order) in zip(stored, orders) { orderKeys[ObjectIdentifier(member)] = order }
+                state.joinOrderKeys = orderKeys
+            }
             if let trace = store.sqlTrace {
                 trace.annotation(
                     "to-many relationship fault \"\(relationship.name)\" for objectID \(trace.objectID(owner.objectID)) fulfilled from database.  Got \(rows) rows"
@@ -89,20 +114,17 @@ extension ObjectContext {
     @inline(__always)
     private func snapshot(_ entity: EntityDescription, primaryKey: Int64, from row: SQLiteStatement, positions: [Int32]?) -> RowSnapshot {
         let version = row.int64(2)
-        if let cached = store.rowCache.snapshot(table: entity.rootNumber, primaryKey: primaryKey), cached.version == version {
-            return cached
-        }
-        let shape = entity.rowShape
-        let snapshot = RowSnapshot.make(shape, primaryKey: primaryKey, version: version) { snapshot in
-            let slots = snapshot.slots
-            if let positions {
-                for slot in 0..<shape.count { row.read(positions[slot], as: shape.columns[slot], into: slots, slot: slot) }
-            } else {
-                for slot in 0..<shape.count { row.read(Int32(slot + 3), as: shape.columns[slot], into: slots, slot: slot) }
+        return store.rowCache.snapshot(table: entity.rootNumber, primaryKey: primaryKey, version: version) {
+            let shape = entity.rowShape
+            return RowSnapshot.make(shape, primaryKey: primaryKey, version: version) { snapshot in
+                let slots = snapshot.slots
+                if let positions {
+                    for slot in 0..<shape.count { row.read(positions[slot], as: shape.columns[slot], into: slots, slot: slot) }
+                } else {
+                    for slot in 0..<shape.count { row.read(Int32(slot + 3), as: shape.columns[slot], into: slots, slot: slot) }
+                }
             }
         }
-        store.rowCache.insert(snapshot)
-        return snapshot
     }
 
     /// The registered object for a fetched row of `entity` (its sub-entities' rows too: the head column names
@@ -128,17 +150,28 @@ extension ObjectContext {
     @inline(__always)
     private func materialize(concrete: EntityDescription, from row: SQLiteStatement, positions: [Int32]?, asFault: Bool) -> ManagedObject {
         let primaryKey = row.int64(1)
-        let existing = registered(concrete, primaryKey: primaryKey)
-        if let existing, !existing.isFault { return existing }
-        let snapshot = snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions)
-        if let existing {
-            existing.snapshot = snapshot
+        guard primaryKey > 0 else {
+            // No row of a Core Data store has a key below 1: such a row's object is not registered.
+            counters.objectsMaterialized &+= 1
+            store.counters.objectsMaterialized &+= 1
+            let snapshot = snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions)
+            let object = ManagedObject(faultOf: concrete, primaryKey: primaryKey, snapshot: snapshot, owner: self)
+            if !asFault { object.isFault = false }
+            return object
+        }
+        // One walk of the registry's pages for the lookup and the registration.
+        let table = concrete.rootNumber
+        let registration = registry.slot(table, primaryKey)
+        if let existing = registration.pointee?.takeUnretainedValue() {
+            if !existing.isFault { return existing }
+            existing.snapshot = snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions)
             if !asFault { existing.isFault = false }
             return existing
         }
+        let snapshot = snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions)
         let object = ManagedObject(faultOf: concrete, primaryKey: primaryKey, snapshot: snapshot, owner: self)
         if !asFault { object.isFault = false }
-        register(object)
+        registry.fill(table, registration, with: Unmanaged.passUnretained(object))
         counters.objectsMaterialized &+= 1
         store.counters.objectsMaterialized &+= 1
         return object

@@ -51,6 +51,9 @@ public final class ObjectContext {
     /// which stays smaller for the many entities with no transient attribute.
     @exclusivity(unchecked) var transientValues: [ObjectIdentifier: ContiguousArray<Value>] = [:]
 
+    /// The member keys of the to-many fault being fired, kept between faults so that firing one allocates no list.
+    @exclusivity(unchecked) var faultKeys = ContiguousArray<Int64>()
+
     /// The thread confinement or queue of the context.
     public let concurrencyType: ConcurrencyType
     /// How a use from the wrong thread is reported.
@@ -192,9 +195,17 @@ public final class ObjectContext {
 
     /// The registered object for a row, or a new fault registered for it.
     func object(_ entity: EntityDescription, primaryKey: Int64) -> ManagedObject {
-        if let object = registered(entity, primaryKey: primaryKey) { return object }
-        let object = ManagedObject(faultOf: entity, primaryKey: primaryKey, snapshot: nil, owner: self)
-        register(object)
+        let object: ManagedObject
+        if primaryKey > 0 {
+            // One walk of the registry's pages for the lookup and the registration.
+            let registration = registry.slot(entity.rootNumber, primaryKey)
+            if let registered = registration.pointee?.takeUnretainedValue() { return registered }
+            object = ManagedObject(faultOf: entity, primaryKey: primaryKey, snapshot: nil, owner: self)
+            registry.fill(entity.rootNumber, registration, with: Unmanaged.passUnretained(object))
+        } else {
+            // No row has such a key: an unregistered fault, which firing reports missing.
+            object = ManagedObject(faultOf: entity, primaryKey: primaryKey, snapshot: nil, owner: self)
+        }
         counters.objectsMaterialized &+= 1
         store.counters.objectsMaterialized &+= 1
         return object
@@ -236,7 +247,7 @@ public final class ObjectContext {
     @inline(__always)
     func noteToManyChange(_ owner: ManagedObject, _ relationship: RelationshipDescription) {
         switch relationship.kind {
-        case .manyToMany where relationship.joinTable!.isPrimarySide || relationship.isOrdered:
+        case .manyToMany where relationship.join.isPrimarySide || relationship.isOrdered:
             if !owner.hasPendingJoinRows {
                 owner.hasPendingJoinRows = true
                 joinRowOwners.append(owner)

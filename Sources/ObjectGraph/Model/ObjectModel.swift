@@ -44,6 +44,7 @@ public final class ObjectModel: @unchecked Sendable {
         for entity in entities {
             entity.insertOrder = entity.columns.indices.sorted { (entity.columns[$0].writeRank, $0) < (entity.columns[$1].writeRank, $1) }
             entity.unresolvedRelations = RelationSlots(unresolved: entity.relationships.count)
+            entity.relationsOverflow = entity.relationships.count > RelationSlots.inlineCount
             entity.toOneColumns = entity.toOneRelationships.map { ToOneColumn(index: $0.index, slot: $0.slot, entitySlot: $0.entitySlot) }
             entity.toManyIndices = entity.toManyRelationships.map(\.index)
         }
@@ -119,9 +120,11 @@ public final class ObjectModel: @unchecked Sendable {
         var ordered: [EntityDescription] = []
         var placed = Set<Int>()
         while ordered.count < entities.count {
-            let ready =
-                entities.first { !placed.contains($0.number) && mustFollow[$0.number, default: []].isSubset(of: placed) }
-                ?? entities.first { !placed.contains($0.number) }!
+            guard
+                let ready = entities.first(where: { !placed.contains($0.number) && mustFollow[$0.number, default: []].isSubset(of: placed) }
+                )
+                    ?? entities.first(where: { !placed.contains($0.number) })
+            else { break }
             ordered.append(ready)
             placed.insert(ready.number)
         }

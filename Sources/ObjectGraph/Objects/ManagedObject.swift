@@ -94,13 +94,18 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         }
     }
 
+    /// The address of the row the object shows (`localRow` or `snapshot`), for cache hints; nil if it has none.
+    var rowAddress: UnsafeMutableRawPointer? {
+        @inline(__always) get { row.map { Unmanaged.passUnretained($0).toOpaque() } }
+    }
+
     /// A fault for the row `primaryKey`, optionally with its row snapshot already at hand.
     init(faultOf entity: EntityDescription, primaryKey: Int64, snapshot: RowSnapshot?, owner: ObjectContext) {
         self.entity = entity
         self.key = primaryKey
         self.row = snapshot
         self.word = ObjectWord(owner: Unmanaged.passUnretained(owner), flags: .fault)
-        self.relations = entity.unresolvedRelations
+        self.relations = RelationSlots.unresolved(for: entity)
     }
 
     /// A new object with the entity's defaults, to be inserted.
@@ -113,7 +118,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         // `ObjectContext.insert(_:)`'s instructions).
         self.row = RowSnapshot.makeNew(of: entity)
         // Every relationship starts unresolved: to-one keys read null, to-many sets are created empty on first use.
-        self.relations = entity.unresolvedRelations
+        self.relations = RelationSlots.unresolved(for: entity)
     }
 
     /// Makes the object's own row, just written by a save, its snapshot: what `snapshot = localRow.take()` does,
@@ -223,23 +228,31 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// The current value of a column; the object must not be a fault.
     @inline(__always)
     func current(_ slot: Int) -> Value {
+        // Only called on an object that is not a fault, whose row is loaded: the hot path of every read.
+        // swift-format-ignore: NeverForceUnwrap
         row![slot]
     }
 
     /// Whether a column is null; the object must not be a fault.
     @inline(__always)
     func currentIsNull(_ slot: Int) -> Bool {
+        // Only called on an object that is not a fault, whose row is loaded: the hot path of every read.
+        // swift-format-ignore: NeverForceUnwrap
         row!.isNull(slot)
     }
 
     /// Changes a column, copying the snapshot's values on the first change.
     @inline(__always)
     func setCurrent(_ slot: Int, _ value: Value) {
+        // Only called on an object that is not a fault, whose row is loaded: the hot path of every read.
+        // swift-format-ignore: NeverForceUnwrap
         if !word[.localRow] { localRow = row!.copy() }
         row.unsafelyUnwrapped.set(slot, value)
     }
 
     /// The current row; the object must not be a fault.
+    // Only called on an object that is not a fault, whose row is loaded: the hot path of every read.
+    // swift-format-ignore: NeverForceUnwrap
     var currentRow: ContiguousArray<Value> { row!.values }
 
     /// The changed row as an array (a copy: changing it changes nothing), or nil; setting it gives the object
@@ -258,7 +271,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     func turnIntoFault(keepSnapshot: Bool, keepTransients: Bool = false) {
         isFault = true
         localRow = nil
-        relations = entity.unresolvedRelations
+        relations = RelationSlots.unresolved(for: entity)
         if !keepSnapshot { snapshot = nil }
         if !keepTransients, entity.hasTransients { owner?.transientValues[ObjectIdentifier(self)] = nil }
     }

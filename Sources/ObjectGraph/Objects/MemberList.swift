@@ -18,6 +18,16 @@ struct MemberList: RandomAccessCollection {
         elements = ContiguousArray(objects)
     }
 
+    /// A list of `count` objects known to be distinct, `member(index)` in order, made at its size.
+    init(count: Int, _ member: (Int) -> ManagedObject) {
+        elements = ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
+            for index in 0..<count {
+                (buffer.baseAddress.unsafelyUnwrapped + index).initialize(to: member(index))
+                initialized = index + 1
+            }
+        }
+    }
+
     var startIndex: Int { 0 }
     var endIndex: Int { elements.count }
     subscript(position: Int) -> ManagedObject { elements[position] }
@@ -42,7 +52,7 @@ struct MemberList: RandomAccessCollection {
             }
             positions = index
         }
-        return positions![ObjectIdentifier(member)]
+        return positions?[ObjectIdentifier(member)]
     }
 
     mutating func contains(_ member: ManagedObject) -> Bool { position(of: member) != nil }
@@ -80,7 +90,7 @@ struct MemberList: RandomAccessCollection {
     }
 
     private mutating func reindex(from start: Int) {
-        for position in start..<elements.count { positions![ObjectIdentifier(elements[position])] = position }
+        for position in start..<elements.count { positions?[ObjectIdentifier(elements[position])] = position }
     }
 
     /// Removes `member` if present; true if it was.
@@ -89,7 +99,7 @@ struct MemberList: RandomAccessCollection {
         guard let position = position(of: member) else { return false }
         elements.remove(at: position)
         if positions != nil {
-            positions![ObjectIdentifier(member)] = nil
+            positions?[ObjectIdentifier(member)] = nil
             reindex(from: position)
         }
         return true

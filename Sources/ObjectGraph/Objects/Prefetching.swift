@@ -34,6 +34,15 @@ enum Prefetch {
         if let row { lines(at: row, length: length) }
     }
 
+    /// The tags and first values of the row the object shows (its own row, or its snapshot: bytes 40 to 63, after
+    /// the instance and row headers), for a read of it soon; nothing if the object has no row.
+    @inline(__always)
+    static func shownRow(of reference: Unmanaged<ManagedObject>) {
+        guard let row = reference._withUnsafeGuaranteedRef({ $0.rowAddress }) else { return }
+        relbench_prefetch_for_read(row + 40)
+        relbench_prefetch_for_read(row + 63)
+    }
+
     /// The row and the to-one destinations (through `toOnes`) that a save's INSERT of `reference` reads and writes.
     @inline(__always)
     static func insertedObject(_ reference: Unmanaged<ManagedObject>, rowBytes: Int, toOnes: [ToOneColumn]) {

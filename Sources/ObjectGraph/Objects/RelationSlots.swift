@@ -66,9 +66,22 @@ struct RelationSlots {
         case overflow(OverflowSlots)
     }
 
+    /// How many relationships' slots an object keeps without an overflow buffer.
+    static var inlineCount: Int { 3 }
+
     /// `count` unresolved slots.
     init(unresolved count: Int) {
-        if count > 3 { tail = .overflow(OverflowSlots.make(count: count - 2)) }
+        if count > Self.inlineCount { tail = .overflow(OverflowSlots.make(count: count - 2)) }
+    }
+
+    /// Unresolved slots for an entity that keeps them all inline.
+    @inline(__always)
+    init() {}
+
+    /// The unresolved slots of a new object of `entity`: made in place, or the entity's copied when they overflow.
+    @inline(__always)
+    static func unresolved(for entity: EntityDescription) -> RelationSlots {
+        entity.relationsOverflow ? entity.unresolvedRelations : RelationSlots()
     }
 
     subscript(index: Int) -> RelationSlot {

@@ -20,6 +20,27 @@ final class RowCache {
         tables[table, primaryKey]?.takeUnretainedValue()
     }
 
+    /// The cached snapshot of a row when it is at `version`, else the one `make` builds, cached in its place: a
+    /// fetched row's lookup and insertion in one walk of the table's pages.
+    @inline(__always)
+    func snapshot(table: Int, primaryKey: Int64, version: Int64, make: () -> RowSnapshot) -> RowSnapshot {
+        // No row of a Core Data store has a key below 1; such a row is not cached, as `insert` does not cache it.
+        guard primaryKey > 0 else { return make() }
+        let slot = tables.slot(table, primaryKey)
+        if let cached = slot.pointee?.takeUnretainedValue() {
+            if cached.version == version { return cached }
+            let made = make()
+            cached.cache = nil
+            made.linkMade(to: self)
+            slot.pointee = Unmanaged.passUnretained(made)
+            return made
+        }
+        let made = make()
+        made.linkMade(to: self)
+        tables.fill(table, slot, with: Unmanaged.passUnretained(made))
+        return made
+    }
+
     /// Caches `snapshot`, replacing any older version of its row. A snapshot another store's cache holds (a save
     /// merged from a context of another store on the same file) is left there: a row has one cache link, and
     /// taking it over would leave the other cache pointing at the row after its release. Each store caches what

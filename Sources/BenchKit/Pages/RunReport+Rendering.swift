@@ -88,7 +88,7 @@ extension RunReport {
                     header: ["verdict", "claim", "source", "evidence", "rests on"],
                     rows: decided.map { verdict in
                         [
-                            verdict.outcome.label, verdict.claim.statement,
+                            verdict.label, verdict.claim.statement,
                             verdict.claim.source.citation + (verdict.claim.source.url.map { " <\($0)>" } ?? ""),
                             (verdict.evidence + (verdict.outcome.reason.map { ["why: \($0)"] } ?? [])).joined(separator: "\n"),
                             verdict.basis,

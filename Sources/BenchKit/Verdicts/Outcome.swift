@@ -163,4 +163,18 @@ package struct Verdict: Sendable {
     package let decider: DecidingRun?
 
     package var command: String? { decider?.description }
+
+    /// The outcome in a word or two, naming the inference it turns on where there is one: `holds (inferred: the
+    /// to-one prefetch's SQL)`.
+    package var headline: String { outcome.headline + inferenceNote }
+
+    /// The outcome in full, naming the inference it turns on where there is one.
+    package var label: String { outcome.label + inferenceNote }
+
+    /// ` (inferred: ...)` for an outcome of a claim whose outcome turns on an inference; empty otherwise and for a
+    /// claim the run did not measure.
+    private var inferenceNote: String {
+        guard let inference = claim.decidingInference, outcome.kind != "not-measured" else { return "" }
+        return " (inferred: \(inference))"
+    }
 }

@@ -278,7 +278,8 @@ import Testing
         // arm's do not, so the two arms are different work although their statements read alike.
         let evidence = try RunEvidence.load(folder: output.path)
         func work(_ modelling: String) throws -> [String: PhaseStatements.Use] {
-            try #require(evidence.statements(SeriesSelector("hand-kept-key", [("modelling", modelling)], phase: "insert-items"), size: 100)).work
+            try #require(evidence.statements(SeriesSelector("hand-kept-key", [("modelling", modelling)], phase: "insert-items"), size: 100))
+                .work
         }
         let indexed = try work("manual-fk")
         let unindexed = try work("manual-fk-unindexed")

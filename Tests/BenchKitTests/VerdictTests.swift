@@ -115,7 +115,9 @@ import Testing
         #expect(
             Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), run, statements: same, asserts: .magnitude).kind == "cannot-judge")
         // Nor, where the SQL differs, is a magnitude of ObjectGraph's own time or memory: never "holds".
-        guard case let .cannotJudge(reason) = Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), run, statements: scan, asserts: .magnitude)
+        guard
+            case let .cannotJudge(reason) = Self.outcome(
+                .compare(Self.a, Self.b, .wallMs, .lower), run, statements: scan, asserts: .magnitude)
         else {
             Issue.record("a magnitude was judged")
             return
@@ -131,7 +133,8 @@ import Testing
     @Test func writesThatKeepDifferentIndexesAreDifferentWork() {
         let run = Self.samples("a", size: 100, Self.fast) + Self.samples("b", size: 100, Self.slow)
         let insert = "INSERT INTO ZITEM(Z_PK, Z_ENT, Z_OPT, ZOFCATEGORY, ZNAME) VALUES (?, ?, ?, ?, ?)"
-        let indexed = Self.statements("a", size: 100, insert, count: 10, rows: 0, plan: "maintains index ZITEM_ZOFCATEGORY_INDEX (ZOFCATEGORY)")
+        let indexed = Self.statements(
+            "a", size: 100, insert, count: 10, rows: 0, plan: "maintains index ZITEM_ZOFCATEGORY_INDEX (ZOFCATEGORY)")
         let bare = Self.statements("b", size: 100, insert, count: 10, rows: 0)
         #expect(Self.outcome(.compare(Self.a, Self.b, .wallMs, .lower), run, statements: [indexed, bare]) == .holds)
         let renamed = Self.statements(
@@ -146,7 +149,7 @@ import Testing
         let run =
             Self.samples("a", size: 100, Self.fast.map { $0 * 1e8 }, metric: .peakRSSBytes)
             + Self.samples("b", size: 100, Self.slow.map { $0 * 1e8 }, metric: .peakRSSBytes)
-        guard case let .cannotJudge(reason) = Self.outcome(.compare(Self.a, Self.b, .peakRSSBytes, .lower), run) else {
+        guard case let .notJudged(reason) = Self.outcome(.compare(Self.a, Self.b, .peakRSSBytes, .lower), run) else {
             Issue.record("peak memory was judged")
             return
         }
@@ -171,7 +174,9 @@ import Testing
         #expect(alone.outcome == .holds)
         #expect(!(alone.evidence.first ?? "").contains("SQLite's share"))
         let both = rule.evaluate(
-            RunEvidence(samples: held + replay("a", Self.fast.map { $0 * 4e5 }) + replay("b", Self.fast.map { $0 * 5e5 }), statements: statements, info: nil),
+            RunEvidence(
+                samples: held + replay("a", Self.fast.map { $0 * 4e5 }) + replay("b", Self.fast.map { $0 * 5e5 }), statements: statements,
+                info: nil),
             for: Self.claim(rule))
         let line = try #require(both.evidence.first)
         #expect(line.contains("; SQLite's share (the sql-replay's): 391 KiB"))

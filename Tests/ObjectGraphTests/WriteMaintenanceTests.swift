@@ -13,9 +13,10 @@ import Testing
     @Test func anInsertMaintainsEveryIndexAndTheInsertTriggersOfItsTable() throws {
         let store = try Self.store()
         let work = store.work("INSERT INTO ZSTUDENT(Z_PK, Z_ENT, Z_OPT, ZADDRESS, ZCLASS, ZNAME) VALUES (?, ?, ?, ?, ?, ?)")
-        #expect(work.filter { $0.hasPrefix("maintains index") } == [
-            "maintains index ZSTUDENT_ZADDRESS_INDEX (ZADDRESS)", "maintains index ZSTUDENT_ZCLASS_INDEX (ZCLASS)",
-        ])
+        #expect(
+            work.filter { $0.hasPrefix("maintains index") } == [
+                "maintains index ZSTUDENT_ZADDRESS_INDEX (ZADDRESS)", "maintains index ZSTUDENT_ZCLASS_INDEX (ZCLASS)",
+            ])
         let triggers = work.filter { $0.hasPrefix("maintains trigger") }
         #expect(triggers.count == 1)
         #expect(triggers.first?.contains("Z_DA_ZSTUDENT_Class_studentCount_PARAMETER_INSERT AFTER INSERT ON ZSTUDENT") == true)

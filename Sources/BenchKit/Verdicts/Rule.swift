@@ -160,11 +160,14 @@ private struct Judging {
             else { continue }
             self.sizes.insert(size)
             let (direction, line) = decide(a, first, b, second, metric, size: size, expect: expect)
-            evidence.append("size \(formatCount(size)): \(line)")
+            // Memory held is shown with SQLite's share (each arm's replay) beside ObjectGraph's, whatever is decided.
+            let share = metric == .retainedBytes ? sqliteShare(a, b, size: size).map { "; " + $0 } ?? "" : ""
+            evidence.append("size \(formatCount(size)): \(line)\(share)")
             let outcome: Outcome
             switch (direction, expect) {
             case let (.unknown(reason), _): outcome = .undecided(reason)
-            case let (.notJudged(reason), _): outcome = .cannotJudge(reason)
+            case let (.emulationOnly(reason), _): outcome = .cannotJudge(reason)
+            case let (.notAVerdict(reason), _): outcome = .notJudged(reason)
             case (.lower, .lower), (.higher, .higher), (.higher, .notLower), (.equal, .notLower): outcome = .holds
             case (.higher, .lower), (.lower, .higher), (.lower, .notLower): outcome = .opposite
             case (.equal, _): outcome = .noDifference
@@ -177,8 +180,10 @@ private struct Judging {
     private enum Direction {
         case lower, higher, equal
         case unknown(String)
-        /// Not a statement about Core Data: the arms run the same SQL, or the figure is ObjectGraph's or the process's.
-        case notJudged(String)
+        /// Not a statement about Core Data: the arms run the same SQL, or the figure is ObjectGraph's own.
+        case emulationOnly(String)
+        /// A figure that says nothing of the arm alone (a peak is the whole process's).
+        case notAVerdict(String)
     }
 
     /// What the SQL replay of each arm held in the phase (SQLite's share of the memory, without ObjectGraph), for the
@@ -187,7 +192,8 @@ private struct Judging {
         let replays = [a, b].map { SeriesSelector(replaying: $0) }
         let summaries = replays.compactMap { Self.summary(run.series($0, .retainedBytes), at: size) }
         guard summaries.count == 2 else { return nil }
-        return "SQLite's share (the sql-replay's): \(describeSummary(summaries[0], .retainedBytes)) against \(describeSummary(summaries[1], .retainedBytes))"
+        return
+            "SQLite's share (the sql-replay's): \(describeSummary(summaries[0], .retainedBytes)) against \(describeSummary(summaries[1], .retainedBytes))"
     }
 
     /// How `first` (series a) compares with `second` (series b) at one size, and the evidence line.
@@ -211,7 +217,7 @@ private struct Judging {
         case .statistical:
             if metric == .peakRSSBytes {
                 return (
-                    .notJudged(
+                    .notAVerdict(
                         "peak memory is the whole bench process's (VmHWM): it depends on what else ran in the process before the phase, not only on the arm, so it decides no verdict; memory held is the phase's own"
                     ), against
                 )
@@ -225,7 +231,7 @@ private struct Judging {
             if let left = run.statements(a, size: size), let right = run.statements(b, size: size), left.work == right.work {
                 let shapes = left.work.count
                 return (
-                    .notJudged(
+                    .emulationOnly(
                         "both arms run the same SQL (\(counted(left.statements, "statement")) of \(counted(shapes, "shape")) and plan\(shapes == 1 ? "" : "s"), the same indexes and triggers kept, \(counted(left.rows, "row"))): the difference is ObjectGraph's own"
                     ),
                     against + "; the same SQL"
@@ -233,7 +239,7 @@ private struct Judging {
             }
             if claim.asserts == .magnitude {
                 return (
-                    .notJudged(
+                    .emulationOnly(
                         "the claim is a magnitude of memory or time, and ObjectGraph's \(metric.unit == .bytes ? "memory" : "time") is not Core Data's, although the arms' SQL differs"
                     ), against
                 )
@@ -266,12 +272,11 @@ private struct Judging {
                 return (.unknown("a value is not positive, so no ratio can be taken"), against)
             }
             let (wide, narrow) = interval
-            var line =
+            let line =
                 against
                 + String(
                     format: "; ratio %.2f [%.2f, %.2f] (%.1f%%%@)", wide.ratio, wide.low, wide.high, wide.coverage * 100,
                     paired == nil ? "" : ", paired by round")
-            if metric == .retainedBytes, let share = sqliteShare(a, b, size: size) { line += "; " + share }
             let margin = claim.margin
             if expect == .notLower {
                 // Non-inferiority, one-sided: not lower by more than the margin holds, lower by more is the opposite.

@@ -91,7 +91,7 @@ package enum VerdictReport {
         var lines: [String] = []
         for verdict in verdicts {
             let claim = verdict.claim
-            lines.append("\(verdict.headline.uppercased()): \(claim.statement)")
+            lines.append("\(verdict.outcome.headline.uppercased())\(verdict.inferenceNote): \(claim.statement)")
             if verdict.headline != verdict.label { lines.append("  outcome:  \(verdict.label)") }
             lines.append("  source:   \(claim.source.citation)" + (claim.source.url.map { " <\($0)>" } ?? ""))
             if let measured = claim.source.measured { lines.append("  measured: \(measured)") }

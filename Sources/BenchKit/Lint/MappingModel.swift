@@ -8,6 +8,9 @@ struct MappingModel {
     /// The source and destination versions (`Model`, `Modelv4`: the version folders without `.xcdatamodel`).
     let source: String
     let destination: String
+    /// The `.xcdatamodeld` each version is in (`Model.xcdatamodeld`), when the paths name one.
+    let sourcePackage: String?
+    let destinationPackage: String?
     /// The custom migration policies (NSEntityMigrationPolicy subclasses) its entity mappings name.
     let policies: [String]
 
@@ -22,13 +25,25 @@ struct MappingModel {
             else { return nil }
             let policies = values("migrationpolicyclassname", in: text).filter { !$0.isEmpty }
             return MappingModel(
-                name: name, source: version(source), destination: version(destination), policies: Array(Set(policies)).sorted())
+                name: name, source: version(source), destination: version(destination), sourcePackage: package(source),
+                destinationPackage: package(destination), policies: Array(Set(policies)).sorted())
         }
     }
 
-    /// The mapping model that maps `old` to `new` (version names) in `folder`, if any.
-    static func mapping(from old: String, to new: String, in folder: String) -> MappingModel? {
-        all(in: folder).first { $0.source == old && $0.destination == new }
+    /// The mapping model in `folder` that maps version `old` of the package `oldPackage` (`Model.xcdatamodeld`) to
+    /// version `new` of `newPackage`, if any.
+    static func mapping(from old: String, of oldPackage: String, to new: String, of newPackage: String, in folder: String) -> MappingModel? {
+        all(in: folder).first {
+            $0.source == old && $0.destination == new && ($0.sourcePackage ?? oldPackage) == oldPackage
+                && ($0.destinationPackage ?? newPackage) == newPackage
+        }
+    }
+
+    /// `LoopKit/Persistence/Model.xcdatamodeld/Modelv4.xcdatamodel` → `Model.xcdatamodeld`.
+    private static func package(_ path: String) -> String? {
+        let parts = path.split(separator: "/")
+        guard parts.count >= 2, parts[parts.count - 2].hasSuffix(".xcdatamodeld") else { return nil }
+        return String(parts[parts.count - 2])
     }
 
     /// `LoopKit/Persistence/Model.xcdatamodeld/Modelv4.xcdatamodel` → `Modelv4`.

@@ -79,9 +79,14 @@ package struct ModelFile {
         do {
             let report = try ModelMigration.report(old: previous.xcode, new: xcode)
             if let oldVersion = Self.version(of: previous), let newVersion = Self.version(of: self) {
-                let folders = [previous.path, path].compactMap(Self.package).map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
-                let found = Array(Set(folders)).sorted().lazy.compactMap { MappingModel.mapping(from: oldVersion, to: newVersion, in: $0) }
-                if let mapping = found.first {
+                let packages = [previous.path, path].compactMap(Self.package).map { URL(fileURLWithPath: $0) }
+                let folders = Array(Set(packages.map { $0.deletingLastPathComponent().path })).sorted()
+                if packages.count == 2,
+                    let mapping = folders.lazy.compactMap({
+                        MappingModel.mapping(
+                            from: oldVersion, of: packages[0].lastPathComponent, to: newVersion, of: packages[1].lastPathComponent, in: $0)
+                    }).first
+                {
                     let policies =
                         mapping.policies.isEmpty ? "" : ", with the custom migration policies \(ModelLint.series(mapping.policies, "and"))"
                     let count = report.findings.count

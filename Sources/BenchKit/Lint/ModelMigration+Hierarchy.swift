@@ -118,16 +118,22 @@ extension ModelMigration {
         func diff(_ change: (old: Set<[String]>, new: Set<[String]>)) -> [Set<[String]>] {
             [change.new.subtracting(change.old), change.old.subtracting(change.new)]
         }
+        func sharesParentChange(_ entity: EntityDescription) -> Bool {
+            guard let change = changes[ObjectIdentifier(entity)], let parent = entity.superentity,
+                let parentChange = changes[ObjectIdentifier(parent)]
+            else { return false }
+            return diff(parentChange) == diff(change)
+        }
         var findings: [ModelLint.Finding] = []
         for (_, entity) in matched {
-            guard let change = changes[ObjectIdentifier(entity)], change.old != change.new else { continue }
-            if let parent = entity.superentity, let parentChange = changes[ObjectIdentifier(parent)], diff(parentChange) == diff(change) {
-                continue
-            }
+            guard let change = changes[ObjectIdentifier(entity)], change.old != change.new, !sharesParentChange(entity) else { continue }
+            let sharing = entity.subtree.dropFirst().filter(sharesParentChange).map(\.name)
             func text(_ constraints: Set<[String]>) -> String {
                 constraints.isEmpty ? "none" : constraints.map { "(" + $0.joined(separator: ", ") + ")" }.sorted().joined(separator: ", ")
             }
-            let text = "uniqueness constraints change from \(text(change.old)) to \(text(change.new))"
+            let text =
+                "uniqueness constraints change from \(text(change.old)) to \(text(change.new))"
+                + (sharing.isEmpty ? "" : " (for \(ModelLint.series(sharing, "and")) too, which inherit them)")
             findings.append(
                 change.new.isSubset(of: change.old)
                     ? ModelLint.Finding(

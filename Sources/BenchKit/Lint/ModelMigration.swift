@@ -76,7 +76,8 @@ package enum ModelMigration {
         }
         let matchedOld = Set(matched.map { ObjectIdentifier($0.old) })
         let added = after.model.entities.filter { entity in !matched.contains { $0.new === entity } }
-        for entity in before.model.entities where !matchedOld.contains(ObjectIdentifier(entity)) {
+        // An abstract entity has no rows of its own: its sub-entities' rows and properties are checked one by one.
+        for entity in before.model.entities where !matchedOld.contains(ObjectIdentifier(entity)) && !entity.isAbstract {
             let names = Set(entity.attributes.filter { $0.entity === entity }.map(\.name))
             let twin = added.first { candidate in
                 !names.isEmpty && Set(candidate.attributes.filter { $0.entity === candidate }.map(\.name)) == names
@@ -93,7 +94,7 @@ package enum ModelMigration {
         }
         let moves = hierarchyMoves(matched, before: before, after: after)
         for (previous, entity) in matched {
-            findings += memberFindings(previous, entity, matched: matched, before: before, after: after)
+            findings += memberFindings(previous, entity, matched: matched, matchedOld: matchedOld, before: before, after: after)
         }
         findings += addedMemberFindings(matched, moves: moves, before: before, after: after)
         findings += constraintFindings(matched, before: before, after: after)
@@ -120,7 +121,7 @@ package enum ModelMigration {
     /// to the sub-entities is kept where the NEW entity or its sub-entities still have it.
     static func memberFindings(
         _ previous: EntityDescription, _ entity: EntityDescription, matched: [(old: EntityDescription, new: EntityDescription)],
-        before: Version, after: Version
+        matchedOld: Set<ObjectIdentifier>, before: Version, after: Version
     ) -> [ModelLint.Finding] {
         var findings: [ModelLint.Finding] = []
         let newMembers = Member.all(of: entity)
@@ -128,8 +129,9 @@ package enum ModelMigration {
         let oldMembers = Member.all(of: previous)
         let oldIDs = Set(oldMembers.map { before.id($0.name, of: $0.declaring) })
         let unmatchedNew = newMembers.filter { $0.declaring === entity && !oldIDs.contains(newID($0)) }
-        for member in oldMembers where member.declaring === previous {
-            let id = before.id(member.name, of: previous)
+        // Its own properties, and those of a removed parent it inherited (each entity's rows keep them, or lose them).
+        for member in oldMembers where member.declaring === previous || !matchedOld.contains(ObjectIdentifier(member.declaring)) {
+            let id = before.id(member.name, of: member.declaring)
             guard let counterpart = newMembers.first(where: { newID($0) == id }) else {
                 // Moved down: an abstract entity's property now declared by each sub-entity keeps every stored value.
                 let stored = matched.filter { !$0.old.isAbstract && $0.old.isKind(of: previous) }

@@ -48,7 +48,8 @@ struct BudgetCommand: ParsableCommand {
             }) ?? [])
         guard folders.count <= 1 else {
             throw BenchError.invalidInput(
-                "the run read scenario files from \(folders.count) folders (\(folders.sorted().joined(separator: ", "))); give --budgets FILE")
+                "the run read scenario files from \(folders.count) folders (\(folders.sorted().joined(separator: ", "))); give --budgets FILE"
+            )
         }
         let folder = folders.first ?? ScenarioCatalog.defaultFolder()
         return (folder as NSString).appendingPathComponent("budgets.json")

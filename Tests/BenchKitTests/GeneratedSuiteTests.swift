@@ -113,7 +113,8 @@ import Testing
                 == "Staff takes its count from its sibling Customer (Order.account reaches every Account); give Staff=N in --counts if that is not what you mean"
         )
         #expect(resolved.filter { $0.value.warning != nil }.keys.sorted() == ["Staff"])
-        let suite = try GeneratedSuite.scenario(modelPath: Self.shop, options: GeneratedSuite.Options(counts: ["Customer": 30, "Order": 120]))
+        let suite = try GeneratedSuite.scenario(
+            modelPath: Self.shop, options: GeneratedSuite.Options(counts: ["Customer": 30, "Order": 120]))
         let plan = suite.declared.first
         let data = plan.generator.make(size: 120, seed: 42)
         let account = try #require(data.edges.first { $0.relationship == "account" })

@@ -130,7 +130,8 @@ import Testing
             ], "\(result.output)")
         #expect(lines.allSatisfy { $0.hasPrefix("migration: ") || $0.hasPrefix("model ") || $0 == "13 findings" })
         #expect(result.output.contains("Fix: if email is mail renamed, set Account.email's renaming identifier (elementID) to 'mail'."))
-        #expect(result.output.contains("Fix: if Delivery is Shipment renamed, set Delivery's renaming identifier (elementID) to 'Shipment'."))
+        #expect(
+            result.output.contains("Fix: if Delivery is Shipment renamed, set Delivery's renaming identifier (elementID) to 'Shipment'."))
         #expect(
             result.output.contains("the migration fails on rows that already share values (NSMigrationConstraintViolationError, 134111)"))
         let byPath = try CommandLineTests.bench(["lint", Self.shop, "--against", Self.shop + "/Shop 1.xcdatamodel"])

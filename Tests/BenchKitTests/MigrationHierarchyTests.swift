@@ -12,7 +12,9 @@ import Testing
 
     /// The lines after the heading, and the exit status.
     private func lint(_ name: String) throws -> (lines: [String], status: Int32) {
-        let result = try CommandLineTests.bench(["lint", Self.folder.appendingPathComponent("\(name).xcdatamodeld").path, "--against", "V1"])
+        let result = try CommandLineTests.bench([
+            "lint", Self.folder.appendingPathComponent("\(name).xcdatamodeld").path, "--against", "V1",
+        ])
         #expect(result.error.isEmpty, "\(result.error)")
         return (result.output.split(separator: "\n").dropFirst().map(String.init), result.status)
     }
@@ -63,9 +65,24 @@ import Testing
 
     /// What lightweight migration infers stays silent (exit 0); a move between tables is a note, not a finding.
     @Test(arguments: [
-        ("NewParentOptional", ["note: Customer: Customer moves under Account, a new parent: its rows move from ZCUSTOMER into ZACCOUNT; lightweight migration infers this (an entity may move under a new parent or out of a hierarchy) and renumbers the rows' Z_ENT."]),
-        ("NewParentDefault", ["note: Customer: Customer moves under Account, a new parent: its rows move from ZCUSTOMER into ZACCOUNT; lightweight migration infers this (an entity may move under a new parent or out of a hierarchy) and renumbers the rows' Z_ENT."]),
-        ("LeavesHierarchy", ["note: Customer: Customer leaves Account's hierarchy: its rows move from ZACCOUNT into a table of its own, ZCUSTOMER; lightweight migration infers this (an entity may move under a new parent or out of a hierarchy) and renumbers the rows' Z_ENT."]),
+        (
+            "NewParentOptional",
+            [
+                "note: Customer: Customer moves under Account, a new parent: its rows move from ZCUSTOMER into ZACCOUNT; lightweight migration infers this (an entity may move under a new parent or out of a hierarchy) and renumbers the rows' Z_ENT."
+            ]
+        ),
+        (
+            "NewParentDefault",
+            [
+                "note: Customer: Customer moves under Account, a new parent: its rows move from ZCUSTOMER into ZACCOUNT; lightweight migration infers this (an entity may move under a new parent or out of a hierarchy) and renumbers the rows' Z_ENT."
+            ]
+        ),
+        (
+            "LeavesHierarchy",
+            [
+                "note: Customer: Customer leaves Account's hierarchy: its rows move from ZACCOUNT into a table of its own, ZCUSTOMER; lightweight migration infers this (an entity may move under a new parent or out of a hierarchy) and renumbers the rows' Z_ENT."
+            ]
+        ),
         ("MovedUp", []), ("MovedDown", []),
     ])
     func whatMigrationInfersIsSilent(name: String, notes: [String]) throws {

@@ -83,7 +83,8 @@ struct DataSpec: Sendable {
                 throw fail("relationships.\(target): expected \"Entity.relationship\": {\"per\": ..., \"reuse\": ..., \"fill\": ...}")
             }
             for key in options.keys.sorted() where !["per", "perDestination", "reuse", "fill", "links", "destinations"].contains(key) {
-                throw fail("relationships.\(target): unknown key '\(key)'; use per, perDestination, reuse, fill and destinations (or links)")
+                throw fail(
+                    "relationships.\(target): unknown key '\(key)'; use per, perDestination, reuse, fill and destinations (or links)")
             }
             if let raw = options["links"] {
                 var links: [[Int]] = []
@@ -124,7 +125,8 @@ struct DataSpec: Sendable {
             }
             if let raw = options["destinations"] {
                 guard let names = raw.array?.compactMap(\.string), names.count == raw.array?.count, !names.isEmpty else {
-                    throw fail("relationships.\(target).destinations: expected the names of sub-entities of its destination, [\"Customer\"]")
+                    throw fail(
+                        "relationships.\(target).destinations: expected the names of sub-entities of its destination, [\"Customer\"]")
                 }
                 fill.destinations = names
             }

@@ -32,7 +32,8 @@ struct MappingModel {
 
     /// The mapping model in `folder` that maps version `old` of the package `oldPackage` (`Model.xcdatamodeld`) to
     /// version `new` of `newPackage`, if any.
-    static func mapping(from old: String, of oldPackage: String, to new: String, of newPackage: String, in folder: String) -> MappingModel? {
+    static func mapping(from old: String, of oldPackage: String, to new: String, of newPackage: String, in folder: String) -> MappingModel?
+    {
         all(in: folder).first {
             $0.source == old && $0.destination == new && ($0.sourcePackage ?? oldPackage) == oldPackage
                 && ($0.destinationPackage ?? newPackage) == newPackage

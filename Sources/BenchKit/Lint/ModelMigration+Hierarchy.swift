@@ -145,7 +145,9 @@ extension ModelMigration {
                         kind: .migration, subject: entity.name,
                         message:
                             "\(text): the migration fails on rows that already share values (NSMigrationConstraintViolationError, 134111), and the store does not open.",
-                        fix: "remove the duplicates before migrating (a staged migration's first stage), or keep the constraints as they were."))
+                        fix:
+                            "remove the duplicates before migrating (a staged migration's first stage), or keep the constraints as they were."
+                    ))
         }
         return findings
     }

@@ -59,7 +59,9 @@ package enum ModelMigration {
 
     /// The findings of `new` against `old`, by subject, and the hierarchy changes migration infers.
     package static func report(old: XcodeModel, new: XcodeModel) throws -> Report {
-        let term = ModelSource.isSwiftSources(new.path) ? "@Attribute(originalName:) or @Relationship(originalName:)" : "renaming identifier (elementID)"
+        let term =
+            ModelSource.isSwiftSources(new.path)
+            ? "@Attribute(originalName:) or @Relationship(originalName:)" : "renaming identifier (elementID)"
         let before = Version(model: try old.makeModel(), renaming: old.renamingIdentifiers, term: term)
         let after = Version(model: try new.makeModel(), renaming: new.renamingIdentifiers, term: term)
         var findings: [ModelLint.Finding] = []
@@ -71,7 +73,8 @@ package enum ModelMigration {
                 matched.append((previous, entity))
             } else if let identifier = after.renaming[entity.name] {
                 findings.append(
-                    brokenRename(entity.name, identifier, before.model.entity(identifier).map { before.id($0) }, kind: "entity", term: after.term))
+                    brokenRename(
+                        entity.name, identifier, before.model.entity(identifier).map { before.id($0) }, kind: "entity", term: after.term))
             }
         }
         let matchedOld = Set(matched.map { ObjectIdentifier($0.old) })

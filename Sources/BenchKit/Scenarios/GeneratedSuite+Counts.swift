@@ -71,12 +71,15 @@ extension GeneratedSuite {
                 for (relationship, neighbour) in outgoing + incoming {
                     for reached in neighbour.subtree where !reached.isAbstract && resolved[reached.name] == nil {
                         guard reached !== neighbour else {
-                            resolved[reached.name] = ResolvedCount(count: count, origin: "as \(name), through \(relationship.qualifiedName)")
+                            resolved[reached.name] = ResolvedCount(
+                                count: count, origin: "as \(name), through \(relationship.qualifiedName)")
                             next.append(reached.name)
                             continue
                         }
                         // Through a parent: a sibling given a count sets it, so that the hierarchy keeps the ratio given.
-                        let sibling = neighbour.subtree.filter { given[$0.name] != nil }.max { (given[$0.name] ?? 0, $1.name) < (given[$1.name] ?? 0, $0.name) }
+                        let sibling = neighbour.subtree.filter { given[$0.name] != nil }.max {
+                            (given[$0.name] ?? 0, $1.name) < (given[$1.name] ?? 0, $0.name)
+                        }
                         if let sibling, let siblingCount = given[sibling.name] {
                             resolved[reached.name] = ResolvedCount(
                                 count: siblingCount, origin: "as \(sibling.name), its sibling under \(neighbour.name)",
@@ -103,7 +106,8 @@ extension GeneratedSuite {
         let raised = raise(model, base: resolved.mapValues(\.count))
         for (name, count) in raised where count != resolved[name]?.count {
             resolved[name] = ResolvedCount(
-                count: count, origin: (resolved[name]?.origin ?? "") + ", raised for a required relationship", warning: resolved[name]?.warning)
+                count: count, origin: (resolved[name]?.origin ?? "") + ", raised for a required relationship",
+                warning: resolved[name]?.warning)
         }
         return resolved
     }

@@ -10,7 +10,8 @@ extension GeneratedSuite {
         _ fills: [DataSpec.RelationshipFill], _ model: ObjectModel, given: [String: Int]
     ) -> [DataSpec.RelationshipFill] {
         fills.map { fill in
-            guard fill.links == nil, fill.destinations == nil, let relationship = model.entity(fill.entity)?.relationship(fill.relationship),
+            guard fill.links == nil, fill.destinations == nil,
+                let relationship = model.entity(fill.entity)?.relationship(fill.relationship),
                 !relationship.isToMany, relationship.entity.subtree.contains(where: { given[$0.name] != nil })
             else { return fill }
             let concrete = relationship.destination.subtree.filter { !$0.isAbstract }

@@ -65,8 +65,8 @@ package enum GeneratedSuite {
                 perProfile = Dictionary(uniqueKeysWithValues: Profile.allCases.map { ($0, sizes) })
             }
             var fills = relationshipFills(model, shape: options.shape)
-        if options.shape == nil && !options.counts.isEmpty { fills = keepingGivenRatios(fills, model, given: options.counts) }
-        let data = DataSpec(counts: counts, relationships: fills, attributes: [:])
+            if options.shape == nil && !options.counts.isEmpty { fills = keepingGivenRatios(fills, model, given: options.counts) }
+            let data = DataSpec(counts: counts, relationships: fills, attributes: [:])
             if let problem = data.problems(in: model, manualKeys: []).first {
                 throw BenchError.invalidInput("\(file): the generated data section: \(problem)")
             }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -223,7 +224,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     private func noteUnknownAttributes(of element: String, _ attributes: [String: String], owner: String) {
         guard let known = Self.knownAttributes[element] else { return }
         for key in attributes.keys.sorted() where !known.contains(key) {
-            note("\(owner): ignored the XML attribute \(key)=\"\(attributes[key] ?? "")\" on <\(element)>, which Xcode does not write; check its spelling")
+            note(
+                "\(owner): ignored the XML attribute \(key)=\"\(attributes[key] ?? "")\" on <\(element)>, which Xcode does not write; check its spelling"
+            )
         }
     }
 

@@ -23,6 +23,22 @@ extension GeneratedSuite {
         }
     }
 
+    /// A warning for each to-one `keepingGivenRatios` drew from some kinds of its destination only: the kinds left
+    /// get no member, and what to give for them to get some.
+    static func ratioWarnings(_ model: ObjectModel, fills: [DataSpec.RelationshipFill], given: [String: Int]) -> [String] {
+        fills.compactMap { fill in
+            guard let names = fill.destinations, let relationship = model.entity(fill.entity)?.relationship(fill.relationship),
+                let sources = given[fill.entity]
+            else { return nil }
+            let left = relationship.destination.subtree.filter { !$0.isAbstract && !names.contains($0.name) }.map(\.name)
+            let owners = names.reduce(0) { $0 + (given[$1] ?? 0) }
+            guard !left.isEmpty, owners > 0 else { return nil }
+            let ratio = Double(sources) / Double(owners)
+            return
+                "\(relationship.qualifiedName) draws from \(ModelLint.series(names, "and")) only, so that \(formatCount(sources)) \(ModelLint.plural(fill.entity)) over \(formatCount(owners)) stay \(String(format: "%.1f", ratio)) each: \(ModelLint.series(left, "and")) get\(left.count == 1 ? "s" : "") no \(fill.entity); give \(left.map { "\($0)=N" }.joined(separator: ",")) and more \(ModelLint.plural(fill.entity)) in --counts for them to have some"
+        }
+    }
+
     /// `members per owner (the data's mean): Account.orders 4.0 per Customer, none per Staff; Order.lines 1.5`: what
     /// each to-many gets from the counts and fills, every to-many of the model in name order.
     static func membersPerOwner(_ model: ObjectModel, counts: [String: DataSpec.Count], fills: [DataSpec.RelationshipFill]) -> String? {

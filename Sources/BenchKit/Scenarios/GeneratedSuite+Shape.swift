@@ -65,6 +65,7 @@ extension GeneratedSuite {
                     separator: ", ")
             return [counts] + (members.map { [$0] } ?? [])
                 + resolved.sorted { $0.key < $1.key }.compactMap { $0.value.warning.map { "warning: \($0)" } }
+                + ratioWarnings(plan.model, fills: spec.relationships, given: options.counts).map { "warning: \($0)" }
         }
         let counts = spec.counts.sorted { $0.key < $1.key }.map { "\($0.key) \(amount($0.value))" }
         return [

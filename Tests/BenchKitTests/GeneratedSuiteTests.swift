@@ -138,7 +138,7 @@ import Testing
                 "counts: Address 30 (as Customer, through Customer.address), Customer 30 (given), Delivery 120 (no relationship reaches it: the largest count given), Order 120 (given), OrderLine 120 (as Order, through Order.lines), Product 120 (as OrderLine, through OrderLine.product), Staff 30 (as Customer, its sibling under Account)\n"
                     + "members per owner (the data's mean): Account.orders 4.0 per Customer, none per Staff; Order.lines 0.9; Product.lines 0.9\n"
                     + "warning: Staff takes its count from its sibling Customer (Order.account reaches every Account); give Staff=N in --counts if that is not what you mean\n"
-                    + "warning: Order.account draws from Customer only, so that 120 Orders over 30 stay 4.0 each: Staff gets no Order; give Staff=N and more Orders in --counts for them to have some\n"
+                    + "warning: Order.account draws from Customer only, so that 120 Orders over 30 Customers stay 4.0 each: Staff gets no Order; give Staff=N and more Orders in --counts for them to have some\n"
             ), "\(result.output)")
         let values = try medians(folder)
         #expect(values["120 fetch-Customer rows_read"] == 30)

@@ -35,7 +35,7 @@ extension GeneratedSuite {
             guard !left.isEmpty, owners > 0 else { return nil }
             let ratio = Double(sources) / Double(owners)
             return
-                "\(relationship.qualifiedName) draws from \(ModelLint.series(names, "and")) only, so that \(formatCount(sources)) \(ModelLint.plural(fill.entity)) over \(formatCount(owners)) stay \(String(format: "%.1f", ratio)) each: \(ModelLint.series(left, "and")) get\(left.count == 1 ? "s" : "") no \(fill.entity); give \(left.map { "\($0)=N" }.joined(separator: ",")) and more \(ModelLint.plural(fill.entity)) in --counts for them to have some"
+                "\(relationship.qualifiedName) draws from \(ModelLint.series(names, "and")) only, so that \(formatCount(sources)) \(ModelLint.plural(fill.entity)) over \(formatCount(owners)) \(ModelLint.series(names.map(ModelLint.plural), "and")) stay \(String(format: "%.1f", ratio)) each: \(ModelLint.series(left, "and")) get\(left.count == 1 ? "s" : "") no \(fill.entity); give \(left.map { "\($0)=N" }.joined(separator: ",")) and more \(ModelLint.plural(fill.entity)) in --counts for them to have some"
         }
     }
 

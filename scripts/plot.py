@@ -36,6 +36,34 @@ def color(strategy, variant=""):
     return MODELLING_COLORS.get(modelling) or STRATEGY_COLORS.get(strategy, "#444444")
 
 
+# The tallest figure, in inches at save()'s 110 dpi: about 1,900 px, so that a page's image stays readable without
+# scrolling through one chart; a chart of more rows is split into parts (`-2`, `-3`, ... after the stem).
+MAX_HEIGHT_INCHES = 17.0
+
+
+def group_colors(groups):
+    """A colour per (strategy, variant) of a chart, in the order the run declares them: two variants of one strategy
+    are never drawn alike."""
+    palette = plt.get_cmap("tab10" if len(groups) <= 10 else "tab20")
+    return {group: palette(index % palette.N) for index, group in enumerate(groups)}
+
+
+def chunks(items, per_chunk):
+    """`items` in consecutive parts of at most `per_chunk` (at least one each)."""
+    per_chunk = max(1, per_chunk)
+    return [items[start:start + per_chunk] for start in range(0, len(items), per_chunk)] or [items]
+
+
+def part_name(stem, index):
+    return stem if index == 0 else f"{stem}-{index + 1}"
+
+
+def label_bars(axis, container, values):
+    """Each bar's value at its end, as a person reads it (`1,001`, `0.413`)."""
+    axis.bar_label(container, labels=[f"{value:,.0f}" if value >= 100 else f"{value:.3g}" for value in values],
+                   fontsize=6, padding=2)
+
+
 def line_style(strategy):
     return LINE_STYLES.get(strategy, "-")
 
@@ -89,6 +117,18 @@ def log_axes(axis, x=True):
         scale_axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.6g}"))
 
 
+def bar_scale(axis, values):
+    """A bar chart's value axis: log, labelled at 1, 2 and 5 of each decade in plain numbers, where the bars' values
+    span a decade or more (bars start at zero, so the axis's own data limits cannot tell); linear otherwise."""
+    values = [value for value in values if value > 0]
+    if values and max(values) / min(values) >= 10:
+        axis.set_xscale("log")
+        axis.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        axis.xaxis.set_minor_formatter(NullFormatter())
+        axis.set_xlim(left=min(values) * 0.7)
+    axis.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.6g}"))
+
+
 def series(rows, **filters):
     """Rows matching every filter, sorted by size."""
     return sorted((r for r in rows if all(r[k] == v for k, v in filters.items())), key=lambda r: r["size"])
@@ -126,93 +166,113 @@ def plot_scenario(rows, folder, scenario):
     panels = [(phase, group) for phase in phases for group in groups]
     if len(style_values) > len(VARIANT_STYLES) or len(panels) > 18:
         return []
-    columns = min(3, len(panels))
-    lines = math.ceil(len(panels) / columns)
-    figure, axes = plt.subplots(lines, columns, figsize=(5.0 * columns, 3.8 * lines), squeeze=False)
-    implementation_markers = {"raw-sqlite": "x", "grdb": "^", "sql-replay": "x"}
-    palette = plt.get_cmap("tab10" if len(strategies) <= 10 else "tab20")
-    strategy_colors = {strategy: palette(index % palette.N) for index, strategy in enumerate(strategies)}
-    for index, (phase, group) in enumerate(panels):
-        axis = axes[index // columns][index % columns]
-        for strategy in strategies:
-            for variant in variants:
-                parts = variant_axes(variant)
-                if ";".join(f"{k}={v}" for k, v in parts.items() if k != style_axis) != group:
-                    continue
-                points = series(data, phase=phase, variant=variant, strategy=strategy)
-                if not points:
-                    continue
-                sizes = [p["size"] for p in points]
-                style = VARIANT_STYLES[style_values.index(parts.get(style_axis, "")) if style_axis else 0]
-                axis.plot(sizes, [p["median"] for p in points], marker=implementation_markers.get(strategy, "o"),
-                          markersize=4, color=strategy_colors[strategy], linestyle=style, linewidth=1.4)
-                axis.fill_between(sizes, [p["min"] for p in points], [p["max"] for p in points], color=strategy_colors[strategy], alpha=0.08)
-        log_axes(axis)
-        axis.set_title(phase + (f" [{group}]" if group else ""), fontsize=9)
-        axis.set_xlabel("size", fontsize=8)
-        axis.set_ylabel(label, fontsize=8)
-        axis.tick_params(labelsize=7)
-        axis.grid(True, which="major", alpha=0.3)
-    # The panels of one phase share their y range, so that a variant's effect reads across them.
-    for phase in phases:
-        shared = [axes[i // columns][i % columns] for i, (p, _) in enumerate(panels) if p == phase]
-        low, high = min(a.get_ylim()[0] for a in shared), max(a.get_ylim()[1] for a in shared)
-        for axis in shared:
-            axis.set_ylim(low, high)
-    for index in range(len(panels), lines * columns):
-        axes[index // columns][index % columns].axis("off")
-    # One legend entry per strategy (colour, marker) and per value of the line-style axis.
-    from matplotlib.lines import Line2D
-    handles = [Line2D([], [], color=strategy_colors[s], marker=implementation_markers.get(s, "o"), markersize=4,
-                      linewidth=1.4, label=s) for s in strategies]
-    if style_axis and len(style_values) > 1:
-        handles += [Line2D([], [], color="#333333", linestyle=VARIANT_STYLES[i], linewidth=1.4, label=f"{style_axis}={value}")
-                    for i, value in enumerate(style_values)]
-    legend_columns = min(len(handles), 5)
-    legend_lines = math.ceil(len(handles) / legend_columns)
-    figure.tight_layout(rect=(0, 0, 1, 1 - (0.035 * legend_lines + 0.05) / lines))
-    figure.legend(handles=handles, loc="upper center", ncol=legend_columns, fontsize=7, bbox_to_anchor=(0.5, 1 - 0.03 / lines))
-    figure.suptitle(f"{scenario}: {label} against size (median, band min..max)", y=1.0, fontsize=10)
-    return save(figure, folder, f"time-{scenario}")
+
+    def draw_panels(panels, name, of):
+        columns = min(3, len(panels))
+        lines = math.ceil(len(panels) / columns)
+        figure, axes = plt.subplots(lines, columns, figsize=(5.0 * columns, 3.8 * lines), squeeze=False)
+        implementation_markers = {"raw-sqlite": "x", "grdb": "^", "sql-replay": "x"}
+        palette = plt.get_cmap("tab10" if len(strategies) <= 10 else "tab20")
+        strategy_colors = {strategy: palette(index % palette.N) for index, strategy in enumerate(strategies)}
+        for index, (phase, group) in enumerate(panels):
+            axis = axes[index // columns][index % columns]
+            for strategy in strategies:
+                for variant in variants:
+                    parts = variant_axes(variant)
+                    if ";".join(f"{k}={v}" for k, v in parts.items() if k != style_axis) != group:
+                        continue
+                    points = series(data, phase=phase, variant=variant, strategy=strategy)
+                    if not points:
+                        continue
+                    sizes = [p["size"] for p in points]
+                    style = VARIANT_STYLES[style_values.index(parts.get(style_axis, "")) if style_axis else 0]
+                    axis.plot(sizes, [p["median"] for p in points], marker=implementation_markers.get(strategy, "o"),
+                              markersize=4, color=strategy_colors[strategy], linestyle=style, linewidth=1.4)
+                    axis.fill_between(sizes, [p["min"] for p in points], [p["max"] for p in points], color=strategy_colors[strategy], alpha=0.08)
+            log_axes(axis)
+            axis.set_title(phase + (f" [{group}]" if group else ""), fontsize=9)
+            axis.set_xlabel("size", fontsize=8)
+            axis.set_ylabel(label, fontsize=8)
+            axis.tick_params(labelsize=7)
+            axis.grid(True, which="major", alpha=0.3)
+        # The panels of one phase share their y range, so that a variant's effect reads across them.
+        for phase in phases:
+            shared = [axes[i // columns][i % columns] for i, (p, _) in enumerate(panels) if p == phase]
+            if not shared:
+                continue
+            low, high = min(a.get_ylim()[0] for a in shared), max(a.get_ylim()[1] for a in shared)
+            for axis in shared:
+                axis.set_ylim(low, high)
+        for index in range(len(panels), lines * columns):
+            axes[index // columns][index % columns].axis("off")
+        # One legend entry per strategy (colour, marker) and per value of the line-style axis.
+        from matplotlib.lines import Line2D
+        handles = [Line2D([], [], color=strategy_colors[s], marker=implementation_markers.get(s, "o"), markersize=4,
+                          linewidth=1.4, label=s) for s in strategies]
+        if style_axis and len(style_values) > 1:
+            handles += [Line2D([], [], color="#333333", linestyle=VARIANT_STYLES[i], linewidth=1.4, label=f"{style_axis}={value}")
+                        for i, value in enumerate(style_values)]
+        legend_columns = min(len(handles), 5)
+        legend_lines = math.ceil(len(handles) / legend_columns)
+        figure.tight_layout(rect=(0, 0, 1, 1 - (0.035 * legend_lines + 0.05) / lines))
+        figure.legend(handles=handles, loc="upper center", ncol=legend_columns, fontsize=7, bbox_to_anchor=(0.5, 1 - 0.03 / lines))
+        figure.suptitle(f"{scenario}: {label} against size (median, band min..max){of}", y=1.0, fontsize=10)
+        return save(figure, folder, name)
+
+    # At most four lines of three panels a figure (about 1,700 px high); more go to further parts.
+    parts = chunks(panels, 12)
+    written = []
+    for part, panels_of_part in enumerate(parts):
+        of = f" (part {part + 1} of {len(parts)})" if len(parts) > 1 else ""
+        written += draw_panels(panels_of_part, part_name(f"time-{scenario}", part), of)
+    return written
 
 
 def plot_single_size(data, folder, scenario, label):
     """One size measured: a line against size would be a dot per series, so one chart of horizontal bars, a row per
-    phase and a bar per strategy and variant in it, with the min..max range as an error bar; a log scale where the
-    medians span a decade or more. The figure grows in height, not width, with the phases (a generated suite has 50)."""
+    phase and a bar per strategy and variant in it (a colour each, its median written at its end), with the min..max
+    range as an error bar; a log scale where the medians span a decade or more. The figure grows in height with the
+    phases (a generated suite has 50), up to MAX_HEIGHT_INCHES; more phases go to further parts."""
     size = data[0]["size"]
-    phases = ordered(r["phase"] for r in data)
+    all_phases = ordered(r["phase"] for r in data)
     groups = ordered((r["strategy"], r["variant"]) for r in data)
+    colors = group_colors(groups)
     width = 0.8 / len(groups)
-    figure, axis = plt.subplots(figsize=(9, max(2.8, 0.2 * len(phases) * len(groups) + 1.8)))
-    drawn = []
-    for offset, (strategy, variant) in enumerate(groups):
-        positions, medians, low, high = [], [], [], []
-        for index, phase in enumerate(phases):
-            point = next((r for r in data if (r["strategy"], r["variant"], r["phase"]) == (strategy, variant, phase)), None)
-            if point is None or point["median"] <= 0:
-                continue
-            positions.append(index + (offset - (len(groups) - 1) / 2) * width)
-            medians.append(point["median"])
-            low.append(point["median"] - point["min"])
-            high.append(point["max"] - point["median"])
-        drawn += medians
-        axis.barh(positions, medians, width, xerr=[low, high], color=color(strategy, variant), alpha=0.85, capsize=1.5,
-                  error_kw={"elinewidth": 0.8}, label=f"{strategy} {variant}".strip())
-    if drawn and max(drawn) / min(drawn) >= 10:
-        axis.set_xscale("log")
-    axis.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.6g}"))
-    axis.set_yticks(range(len(phases)))
-    axis.set_yticklabels(phases, fontsize=7)
-    axis.set_ylim(len(phases) - 0.5, -0.5)
-    axis.set_xlabel(f"{label}{' (log scale)' if axis.get_xscale() == 'log' else ''}; bar: median, line: min..max", fontsize=8)
-    axis.set_title(f"{scenario}: {label} per phase, size {size:,}", fontsize=9)
-    axis.grid(True, axis="x", alpha=0.3)
-    if len(groups) > 1:
-        axis.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.6 / max(2.8, 0.2 * len(phases) * len(groups) + 1.8)),
-                    ncol=min(len(groups), 4), frameon=False)
-    figure.tight_layout()
-    return save(figure, folder, f"time-{scenario}")
+    per_part = int((MAX_HEIGHT_INCHES - 1.8) / (0.2 * len(groups)))
+    parts = chunks(all_phases, per_part)
+    written = []
+    for part, phases in enumerate(parts):
+        height = max(2.8, 0.2 * len(phases) * len(groups) + 1.8)
+        figure, axis = plt.subplots(figsize=(9, height))
+        drawn = []
+        for offset, (strategy, variant) in enumerate(groups):
+            positions, medians, low, high = [], [], [], []
+            for index, phase in enumerate(phases):
+                point = next((r for r in data if (r["strategy"], r["variant"], r["phase"]) == (strategy, variant, phase)), None)
+                if point is None or point["median"] <= 0:
+                    continue
+                positions.append(index + (offset - (len(groups) - 1) / 2) * width)
+                medians.append(point["median"])
+                low.append(point["median"] - point["min"])
+                high.append(point["max"] - point["median"])
+            drawn += medians
+            bars = axis.barh(positions, medians, width, xerr=[low, high], color=colors[(strategy, variant)], alpha=0.85,
+                             capsize=1.5, error_kw={"elinewidth": 0.8}, label=f"{strategy} {variant}".strip())
+            label_bars(axis, bars, medians)
+        bar_scale(axis, drawn)
+        axis.set_yticks(range(len(phases)))
+        axis.set_yticklabels(phases, fontsize=7)
+        axis.set_ylim(len(phases) - 0.5, -0.5)
+        axis.set_xlabel(f"{label}{' (log scale)' if axis.get_xscale() == 'log' else ''}; bar: median, line: min..max", fontsize=8)
+        of = f" (part {part + 1} of {len(parts)})" if len(parts) > 1 else ""
+        axis.set_title(f"{scenario}: {label} per phase, size {size:,}{of}", fontsize=9)
+        axis.grid(True, axis="x", alpha=0.3)
+        axis.margins(x=0.12)
+        if len(groups) > 1:
+            axis.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.6 / height), ncol=min(len(groups), 4), frameon=False)
+        figure.tight_layout()
+        written += save(figure, folder, part_name(f"time-{scenario}", part))
+    return written
 
 
 def plot_figure7(rows, folder):
@@ -318,41 +378,51 @@ def plot_statements(rows, folder):
         if not data or scenario == "batch-size":
             continue
         size = max(r["size"] for r in data)
-        groups = ordered((r["strategy"], r["variant"], r["phase"]) for r in data if r["size"] == size)
-        several_phases = len({g[2] for g in groups}) > 1
+        all_groups = ordered((r["strategy"], r["variant"], r["phase"]) for r in data if r["size"] == size)
+        several_phases = len({g[2] for g in all_groups}) > 1
         shown = [(m, label) for m, label in metrics if any(r["median"] > 0 for r in data if r["size"] == size and r["metric"] == m)]
         zero = [label for m, label in metrics if (m, label) not in shown and any(r["metric"] == m for r in data)]
         if not shown:
             continue
-        figure, axis = plt.subplots(figsize=(9, max(2.8, 0.22 * len(groups) * len(shown) + 1.6)))
-        width = 0.8 / len(shown)
-        for offset, (metric, label) in enumerate(shown):
-            positions, values = [], []
-            for index, (strategy, variant, phase) in enumerate(groups):
-                match = [r for r in data if (r["strategy"], r["variant"], r["phase"], r["size"], r["metric"]) == (strategy, variant, phase, size, metric)]
-                # Zero cannot be drawn on a log scale, and a peer does not measure faults: both leave no bar.
-                if match and match[0]["median"] > 0:
-                    positions.append(index + (offset - (len(shown) - 1) / 2) * width)
-                    values.append(match[0]["median"])
-            axis.barh(positions, values, width, label=label, color=palette[metric])
-        drawn = [r["median"] for r in data if r["size"] == size and r["median"] > 0 and r["metric"] in dict(shown)]
-        # A log scale where the counts span a decade or more; a linear one otherwise (all ones on a log axis say less).
-        if drawn and max(drawn) / min(drawn) >= 10:
-            axis.set_xscale("log")
-        axis.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.6g}"))
-        axis.set_yticks(range(len(groups)))
-        labels = [" ".join(part for part in (s, v, p if several_phases else "") if part) for s, v, p in groups]
-        axis.set_yticklabels(labels, fontsize=7)
-        axis.invert_yaxis()
-        axis.set_xlabel(f"count per phase ({'log scale; ' if axis.get_xscale() == 'log' else ''}no bar: zero, or not measured by a peer)", fontsize=8)
-        title = f"{scenario}: statements and faults, size {size:,}"
-        if zero:
-            title += f" ({' and '.join(zero)}: 0 everywhere)"
-        axis.set_title(title, fontsize=9)
-        axis.grid(True, axis="x", alpha=0.3)
-        axis.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.3 / max(1, len(groups))), ncol=len(shown), frameon=False)
-        figure.tight_layout()
-        written += save(figure, folder, f"statements-{scenario}")
+        per_part = int((MAX_HEIGHT_INCHES - 1.6) / (0.22 * len(shown)))
+        parts = chunks(all_groups, per_part)
+        for part, groups in enumerate(parts):
+            figure, axis = plt.subplots(figsize=(9, max(2.8, 0.22 * len(groups) * len(shown) + 1.6)))
+            width = 0.8 / len(shown)
+            for offset, (metric, label) in enumerate(shown):
+                positions, values = [], []
+                for index, (strategy, variant, phase) in enumerate(groups):
+                    match = [r for r in data if (r["strategy"], r["variant"], r["phase"], r["size"], r["metric"]) == (strategy, variant, phase, size, metric)]
+                    # Zero cannot be drawn on a log scale, and a peer does not measure faults: both leave no bar.
+                    if match and match[0]["median"] > 0:
+                        positions.append(index + (offset - (len(shown) - 1) / 2) * width)
+                        values.append(match[0]["median"])
+                bars = axis.barh(positions, values, width, label=label, color=palette[metric])
+                label_bars(axis, bars, values)
+            # A log scale where this part's counts span a decade or more; a linear one otherwise (all ones on a log
+            # axis say less).
+            bar_scale(axis, [value for container in axis.containers for value in container.datavalues])
+            axis.set_yticks(range(len(groups)))
+            labels = [" ".join(part for part in (s, v, p if several_phases else "") if part) for s, v, p in groups]
+            axis.set_yticklabels(labels, fontsize=7)
+            axis.set_ylim(len(groups) - 0.5, -0.5)
+            axis.margins(x=0.12)
+            axis.set_xlabel(f"count per phase ({'log scale; ' if axis.get_xscale() == 'log' else ''}no bar: zero, or not measured by a peer)", fontsize=8)
+            title = f"{scenario}: statements and faults, size {size:,}"
+            if zero:
+                title += f" ({' and '.join(zero)}: 0 everywhere)"
+            if len(parts) > 1:
+                title += f" (part {part + 1} of {len(parts)})"
+            axis.set_title(title, fontsize=9)
+            axis.grid(True, axis="x", alpha=0.3)
+            # The legend in the figure's last 0.3 inches, under the axis label whatever the figure's height.
+            height = figure.get_figheight()
+            figure.tight_layout(rect=(0, 0.3 / height, 1, 1))
+            from matplotlib.patches import Patch
+            handles = [Patch(color=palette[metric], label=label) for metric, label in shown]
+            figure.legend(handles=handles, fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 0.0),
+                          ncol=len(shown), frameon=False)
+            written += save(figure, folder, part_name(f"statements-{scenario}", part))
     return written
 
 

@@ -16,16 +16,19 @@ struct BudgetCommand: ParsableCommand {
     @Argument(help: "The run folder (or its samples.csv) to check.")
     var runFolder: String
 
-    @Option(help: "The budget file (default: budgets.json in the scenario folder, Scenarios/budgets.json).")
+    @Option(
+        help:
+            "The budget file (default: budgets.json beside the scenario files the run read, its --scenarios folder; Scenarios/budgets.json for the project's)."
+    )
     var budgets: String?
 
     func run() throws {
-        let file = budgets ?? (ScenarioCatalog.defaultFolder() as NSString).appendingPathComponent("budgets.json")
+        let data = try RunData.load(runFolder)
+        let file = try budgets ?? Self.defaultBudgets(for: data)
         guard FileManager.default.fileExists(atPath: file) else {
             throw BenchError.invalidInput("no budget file \(file); write one (see bench budget --help) or give --budgets FILE")
         }
         let list = try BudgetFile.load(file)
-        let data = try RunData.load(runFolder)
         let breaches = BudgetFile.check(list, against: data, file: file)
         if breaches.isEmpty {
             print("\(counted(list.count, "budget")) of \(file): every series within its budget")
@@ -33,5 +36,22 @@ struct BudgetCommand: ParsableCommand {
         }
         print(breaches.joined(separator: "\n"))
         throw ExitCode(6)
+    }
+
+    /// budgets.json in the folder the run's scenario files were read from (run.json's scenario origins), else in the
+    /// project's Scenarios folder; a run whose scenarios came from two folders must name its budget file.
+    static func defaultBudgets(for data: RunData) throws -> String {
+        let folders = Set(
+            (data.info?.scenarioOrigins?.values.compactMap { origin -> String? in
+                guard case let .file(path) = origin else { return nil }
+                return URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+            }) ?? [])
+        guard folders.count <= 1 else {
+            throw BenchError.invalidInput(
+                "the run read scenario files from \(folders.count) folders (\(folders.sorted().joined(separator: ", "))); give --budgets FILE"
+            )
+        }
+        let folder = folders.first ?? ScenarioCatalog.defaultFolder()
+        return (folder as NSString).appendingPathComponent("budgets.json")
     }
 }

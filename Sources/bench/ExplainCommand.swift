@@ -71,7 +71,7 @@ struct ExplainCommand: ParsableCommand {
         let chosen = try Explanation.choose(scenario, strategy: strategy, variant: variant, phases: phase)
         // Counts given per entity fix the data whatever the size: the suite's one size labels it.
         let size = self.size ?? (dataOptions.counts != nil ? scenario.sizes[.default]?.first ?? 20 : 20)
-        if let line = GeneratedSuite.countsLine(scenario) { print(line) }
+        for line in GeneratedSuite.countsLines(scenario) { print(line) }
         if case let .generated(_, options) = scenario.origin, let shape = options.shape {
             print(
                 ShapeReport.text(store: shape, generated: try GeneratedSuite.generatedShape(scenario, size: size, seed: 42), size: size)

@@ -41,6 +41,7 @@ struct LintCommand: ParsableCommand {
         if let against {
             let migration = try file.migration(from: against)
             print("\(file.heading), against \(migration.heading.dropFirst("model ".count))")
+            for note in migration.notes { print("note: \(note)") }
             findings = migration.findings
         } else {
             print(file.heading)

@@ -34,7 +34,9 @@ struct VerdictsCommand: ParsableCommand {
         let verdicts = VerdictReport.judge(evidence, scenarios: RunPipeline.catalogScenarios(besides: []))
         print(VerdictReport.text(verdicts))
         if let markdown { try AtomicFile.write(VerdictReport.markdown(verdicts) + "\n", to: markdown) }
-        if let json { try AtomicFile.write(String(decoding: try VerdictReport.json(verdicts), as: UTF8.self) + "\n", to: json) }
+        if let json {
+            try AtomicFile.write(String(decoding: try VerdictReport.json(verdicts, run: evidence.info), as: UTF8.self) + "\n", to: json)
+        }
         if let readme {
             guard let text = try? String(contentsOfFile: readme, encoding: .utf8) else {
                 throw BenchError.invalidInput("cannot read \(readme); give the README to update")

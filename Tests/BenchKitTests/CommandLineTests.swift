@@ -241,7 +241,12 @@ import Testing
         let result = try Self.bench(["verdicts", output.path, "--json", json.path])
         #expect(result.status == 0, "\(result.error)")
         for file in [json, output.appendingPathComponent("verdicts.json")] {
-            let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+            // The run's own command, apart from each verdict's deciding one.
+            let ran = try #require(document["run"] as? [String: Any])
+            #expect((ran["command"] as? String)?.hasPrefix("bench run faulting data-loss hand-kept-key --profile smoke") == true)
+            #expect(ran["profile"] as? String == "smoke")
+            let entries = try #require(document["verdicts"] as? [[String: Any]])
             #expect(entries.compactMap { $0["id"] as? String } == ClaimCatalog.all.map(\.id))
             for entry in entries {
                 #expect(
@@ -256,7 +261,8 @@ import Testing
             #expect(verdict("background-ui") == "not-measured")
             #expect(verdict("hand-kept-key") == "undecided")
             let unmeasured = entries.first { $0["id"] as? String == "fig7-insert" }
-            #expect((unmeasured?["command"] as? String) == "bench run insert --profile smoke --repetitions 7")
+            #expect((unmeasured?["decide"] as? String) == "bench run insert --profile smoke --repetitions 7")
+            #expect(entries.first { $0["id"] as? String == "to-one-fetches" }?["decide"] == nil)
             // Every verdict says what it rests on and where its claim comes from.
             for entry in entries {
                 #expect(!((entry["basis"] as? String) ?? "").isEmpty)
@@ -268,6 +274,18 @@ import Testing
         #expect(result.output.contains("HOLDS: Reading student.address.name for the first student costs 2 fetches"))
         #expect(result.output.contains("Core Data does not run on Linux"))
         #expect(run.output.contains("1 claim needs a larger run to be decided: bench run hand-kept-key --profile default"))
+        // The same-SQL rule sees what writes maintain: manual-fk's INSERTs keep the ofCategory index, the unindexed
+        // arm's do not, so the two arms are different work although their statements read alike.
+        let evidence = try RunEvidence.load(folder: output.path)
+        func work(_ modelling: String) throws -> [String: PhaseStatements.Use] {
+            try #require(evidence.statements(SeriesSelector("hand-kept-key", [("modelling", modelling)], phase: "insert-items"), size: 100))
+                .work
+        }
+        let indexed = try work("manual-fk")
+        let unindexed = try work("manual-fk-unindexed")
+        #expect(Set(indexed.values.map(\.statements)) == Set(unindexed.values.map(\.statements)))
+        #expect(indexed != unindexed)
+        #expect(indexed.keys.contains { $0.contains("maintains index N (N)") })
     }
 
     @Test func adviseNamesTheLineToChange() throws {

@@ -547,7 +547,10 @@ import Testing
         for name in plots where name.hasSuffix(".png") {
             let header = try #require(FileManager.default.contents(atPath: folder + "/plots/" + name)).prefix(24)
             let width = header.dropFirst(16).prefix(4).reduce(0) { $0 << 8 | Int($1) }
+            let height = header.dropFirst(20).prefix(4).reduce(0) { $0 << 8 | Int($1) }
             #expect(width > 0 && width <= 2000, "\(name) is \(width) px wide")
+            // Nor taller than about 2,000 px (a statements chart was 4,415 px before charts were split into parts).
+            #expect(height > 0 && height <= 2100, "\(name) is \(height) px high")
         }
     }
 }

@@ -111,6 +111,20 @@ import Testing
         #expect(time.status == 64 && time.error.contains("\"metric\": wall_ms is ObjectGraph's on this machine, not what a device does"))
     }
 
+    /// Without --budgets, bench budget reads the budgets.json beside the scenario files the run read (its
+    /// --scenarios folder), not the project's Scenarios/budgets.json.
+    @Test func budgetsDefaultToTheFileBesideTheScenariosRead() throws {
+        let scenarios = try Self.folder(prefetch: false)
+        let run = try Self.run(scenarios)
+        let missing = try CommandLineTests.bench(["budget", run])
+        let expected = URL(fileURLWithPath: scenarios).standardizedFileURL.appendingPathComponent("budgets.json").path
+        #expect(missing.status == 64 && missing.error.contains("no budget file \(expected);"), "\(missing.error)")
+        try #"[{"scenario": "screen", "phase": "walk", "maximum": 2}]"#.write(toFile: expected, atomically: true, encoding: .utf8)
+        let over = try CommandLineTests.bench(["budget", run])
+        #expect(over.status == 6)
+        #expect(over.output == "over budget: screen objectgraph size 200 walk: sql_statements 221 > 2 (budget 1 of \(expected))\n")
+    }
+
     /// run.json keeps the content hashes of each scenario's file and model: compare says which changed.
     @Test func aChangedScenarioFileIsSaid() throws {
         let before = try Self.run(try Self.folder(prefetch: false))

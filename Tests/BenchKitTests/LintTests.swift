@@ -129,8 +129,9 @@ import Testing
                 "Staff: uniqueness constraints change from (badge) to (badge, role)",
             ], "\(result.output)")
         #expect(lines.allSatisfy { $0.hasPrefix("migration: ") || $0.hasPrefix("model ") || $0 == "13 findings" })
-        #expect(result.output.contains("Fix: if email is mail renamed, set Account.email's renaming identifier to 'mail'."))
-        #expect(result.output.contains("Fix: if Delivery is Shipment renamed, set Delivery's renaming identifier to 'Shipment'."))
+        #expect(result.output.contains("Fix: if email is mail renamed, set Account.email's renaming identifier (elementID) to 'mail'."))
+        #expect(
+            result.output.contains("Fix: if Delivery is Shipment renamed, set Delivery's renaming identifier (elementID) to 'Shipment'."))
         #expect(
             result.output.contains("the migration fails on rows that already share values (NSMigrationConstraintViolationError, 134111)"))
         let byPath = try CommandLineTests.bench(["lint", Self.shop, "--against", Self.shop + "/Shop 1.xcdatamodel"])
@@ -166,7 +167,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.output.contains(
-                "migration: Basic.v2_name: removed (v3_name, added, is an attribute of type String as it was: a rename without a renaming identifier?): lightweight migration drops the column ZV2_NAME and every value in it without an error. Basic.v3_name's renaming identifier 'v2_name' is its old name, but the migration matches v2_name by its own renaming identifier 'v1_name'. Fix: if v3_name is v2_name renamed, set Basic.v3_name's renaming identifier to 'v1_name'."
+                "migration: Basic.v2_name: removed (v3_name, added, is an attribute of type String as it was: a rename without a renaming identifier (elementID)?): lightweight migration drops the column ZV2_NAME and every value in it without an error. Basic.v3_name's renaming identifier (elementID) 'v2_name' is its old name, but the migration matches v2_name by its own, 'v1_name'. Fix: if v3_name is v2_name renamed, set Basic.v3_name's renaming identifier (elementID) to 'v1_name'."
             ), "\(result.output)")
         #expect(
             result.output.contains(

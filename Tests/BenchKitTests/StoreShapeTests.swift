@@ -73,6 +73,36 @@ import Testing
         #expect(rows.first { $0.key.phase == "fetch-Customer" && $0.key.metric == .rowsRead }?.summary?.median == 60)
     }
 
+    /// A store in which most entities have no row and one to-many has no member at all (20 Customers with 3 orders
+    /// each; no Staff, OrderLine, Product, Address or Delivery): the shape is read and run, not refused with a message
+    /// about an internal field (before: "field 'phases[10].repeat': expected ..., got {"count":"0.0*size","max":10}").
+    @Test func aStoreWithEmptyEntitiesAndAllZeroFanOutsIsRun() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("sparse.sqlite").path
+        let text = """
+            {"name": "sparse", "description": "d", "model": "\(Self.shop)",
+             "data": {"entities": {"Customer": 20, "Order": 60}, "relationships": {"Account.orders": {"per": 3}}},
+             "phases": [{"name": "p", "steps": [{"fetch": "Order"}]}], "sizes": [1]}
+            """
+        let scenario = try ScenarioFile.parse(Data(text.utf8), file: "sparse.json")
+        let plan = try scenario.declared.plan(for: scenario.variants[0])
+        _ = try GraphFiller.fill(plan.generator.make(size: 1, seed: 7), model: plan.model, location: .file(path), options: StoreOptions())
+        let output = folder.appendingPathComponent("run")
+        let result = try CommandLineTests.bench([
+            "run", "--model", Self.shop, "--shape-from", path, "--sizes", "60", "--repetitions", "1", "--warmup", "0",
+            "--strategies", "objectgraph", "--output", output.path, "--allow-debug", "--no-history", "--no-advice",
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(
+            result.output.contains(
+                "counts, in the store's proportions (the entity with most rows gets size): Address 0, Customer 0.333 × size, Delivery 0, Order size, OrderLine 0, Product 0, Staff 0\nmembers per owner (the data's mean): Account.orders 3.0; Order.lines none\n"
+            ), "\(result.output)")
+        let rows = try SummaryFile.load(output.appendingPathComponent("summary.csv").path).rows
+        #expect(rows.first { $0.key.phase == "fetch-Customer" && $0.key.metric == .rowsRead }?.summary?.median == 20)
+        #expect(rows.first { $0.key.phase == "fetch-Staff" && $0.key.metric == .rowsRead }?.summary?.median == 0)
+    }
+
     /// A store written by hand as Core Data lays one out (the notes' handmade_store_example.py): Z_PRIMARYKEY with
     /// persistent history's rows 16001 to 16003 and their A tables, Z_METADATA's property list, an empty
     /// Z_MODELCACHE, in WAL mode with every row still in the -wal file, which a writer holds open.

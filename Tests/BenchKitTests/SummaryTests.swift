@@ -123,8 +123,10 @@ import Testing
         var samples: [SampleRecord] = []
         for (variant, time) in [("index=on", 1.0), ("index=off", 600.0)] {
             let key = SeriesKey.of("pgor", .objectGraph, variant, size: 100, phase: "from-b", metric: .wallMs)
-            samples.append(SampleRecord(key: key, repetition: 1, value: time))
-            samples.append(SampleRecord(key: key.with(.sqlStatements), repetition: 1, value: 1))
+            for repetition in 1...3 {
+                samples.append(SampleRecord(key: key, repetition: repetition, value: time))
+                samples.append(SampleRecord(key: key.with(.sqlStatements), repetition: repetition, value: 1))
+            }
         }
         func statements(_ variant: String, plan: String) -> PhaseStatements {
             PhaseStatements(
@@ -139,14 +141,38 @@ import Testing
             statements: [statements("index=on", plan: "SEARCH t1 USING INDEX"), statements("index=off", plan: "SCAN t1")])
         #expect(
             other.last
-                == "  from-b: index=on against index=off, both 1 statement, other SQL, plans or rows: 600× faster (1 repetition: no interval) at 100"
+                == "  from-b: index=on against index=off, both 1 statement, other SQL, plans or rows: 600× faster (3 repetitions: no interval) at 100"
         )
         let same = FirstScreen.render(
             samples, scenarios: [], statements: [statements("index=on", plan: "SCAN t1"), statements("index=off", plan: "SCAN t1")])
         #expect(
             same.last
-                == "  from-b: index=on against index=off, the same SQL (1 statement), so ObjectGraph's own difference: 600× faster (1 repetition: no interval) at 100"
+                == "  from-b: index=on against index=off, the same SQL (1 statement), so ObjectGraph's own difference: 600× faster (3 repetitions: no interval) at 100"
         )
+    }
+
+    /// One repetition a side is no comparison: its direction is one sample's noise (issue 36 item 9); counts still
+    /// are, and the floor's ratio is left empty until both sides have three repetitions.
+    @Test func aRatioNeedsThreeRepetitionsASide() {
+        var samples: [SampleRecord] = []
+        for (variant, time, statements) in [("derived=on", 1.0, 41.0), ("derived=off", 1.8, 91.0)] {
+            let key = SeriesKey.of("chat", .objectGraph, variant, size: 100, phase: "list", metric: .wallMs)
+            samples.append(SampleRecord(key: key, repetition: 1, value: time))
+            samples.append(SampleRecord(key: key.with(.sqlStatements), repetition: 1, value: statements))
+            let floor = SeriesKey.of("chat", .sqlReplay, variant, size: 100, phase: "list", metric: .wallMs)
+            samples.append(SampleRecord(key: floor, repetition: 1, value: time / 2))
+        }
+        #expect(
+            FirstScreen.render(samples, scenarios: []).last
+                == "  list: derived=on ran 41 statements against 91 for derived=off, n = 1: no comparison (3 repetitions needed) at 100")
+        #expect(SummaryFile.summarize(samples).allSatisfy { $0.ratioToFloor == nil })
+        for repetition in 2...3 {
+            for sample in samples where sample.repetition == 1 {
+                samples.append(SampleRecord(key: sample.key, repetition: repetition, value: sample.value))
+            }
+        }
+        let ratios = SummaryFile.summarize(samples).filter { $0.key.strategy == .objectGraph && $0.key.metric == .wallMs }
+        #expect(ratios.map(\.ratioToFloor) == [2, 2])
     }
 
     /// A headline's factor never shows an exponent (the smoke run printed "6e+02× faster").

@@ -26,7 +26,8 @@ package struct PhaseStatements: Sendable, Equatable {
     }
 
     /// One fingerprint's statements, the rows they returned, and SQLite's plan for it (`plan:` lines joined by
-    /// ` | `; empty for a statement without one).
+    /// ` | `), with, for a write, the indexes and triggers it keeps current (`maintains ...` lines); empty for a
+    /// statement without either.
     package struct Use: Sendable, Equatable {
         package var statements: Int
         package var rows: Int
@@ -67,8 +68,8 @@ package struct PhaseStatements: Sendable, Equatable {
     package var statements: Int { fingerprints.values.reduce(0) { $0 + $1.statements } }
     package var rows: Int { fingerprints.values.reduce(0) { $0 + $1.rows } }
 
-    /// The work the phase gives SQLite: each statement's shape and plan with table, column, index and alias names
-    /// masked (`ZCLASS`, `Z3STUDENTS`, `ZSTUDENT_ZCLASS_INDEX`, `t0`), with how often it ran and the rows it
+    /// The work the phase gives SQLite: each statement's shape, plan and what its writes maintain, with table,
+    /// column, index and alias names masked (`ZCLASS`, `Z3STUDENTS`, `ZSTUDENT_ZCLASS_INDEX`, `t0`), with how often it ran and the rows it
     /// returned. Two modellings that run the same statements on differently named, equally indexed columns do the
     /// same work; a scan where the other searches an index does not.
     package var work: [String: Use] {

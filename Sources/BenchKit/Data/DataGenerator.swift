@@ -151,7 +151,9 @@ struct DataGenerator {
         let inverseToOne = shape?.inverseToOne ?? relationship?.inverse.map { !$0.isToMany } ?? false
         var random = SplitMix64(seed: seed ^ Self.hash("\(fill.entity).\(fill.relationship) edges"))
         let sources = data.objects(of: source)
-        let destinations = data.objects(of: destinationEntity)
+        let destinations =
+            fill.destinations.map { names in names.compactMap(model.entity).flatMap(data.objects(of:)) }
+            ?? data.objects(of: destinationEntity)
         var targets: [ObjectRef: [ObjectRef]] = [:]
         guard !destinations.isEmpty else { return GraphData.Edges(source: source, relationship: fill.relationship, targets: [:]) }
         if let links = fill.links {

@@ -14,6 +14,7 @@ extension DataSpec {
                 if fill.fill != 1 { object["fill"] = fill.fill }
                 if let reuse = fill.reuse { object["reuse"] = reuse }
                 if let perDestination = fill.perDestination { object["perDestination"] = perDestination.jsonValue }
+                if let destinations = fill.destinations { object["destinations"] = destinations }
             }
             relationships["\(fill.entity).\(fill.relationship)"] = object
         }

@@ -30,6 +30,9 @@ struct DataSpec: Sendable {
         /// Exact destinations, by index, of each source in order (`[[0], [0, 1]]`: a published example reproduced);
         /// sources beyond the list get none.
         var links: [[Int]]?
+        /// The sub-entities of the destination the members are drawn from (`["Customer"]` for `Order.account` to an
+        /// Account of which Customer is one kind): nil draws from every one.
+        var destinations: [String]?
     }
 
     /// How an attribute's values are made (the default follows the attribute's type).
@@ -79,8 +82,9 @@ struct DataSpec: Sendable {
             guard parts.count == 2, let options = raw.object else {
                 throw fail("relationships.\(target): expected \"Entity.relationship\": {\"per\": ..., \"reuse\": ..., \"fill\": ...}")
             }
-            for key in options.keys.sorted() where !["per", "perDestination", "reuse", "fill", "links"].contains(key) {
-                throw fail("relationships.\(target): unknown key '\(key)'; use per, perDestination, reuse and fill (or links)")
+            for key in options.keys.sorted() where !["per", "perDestination", "reuse", "fill", "links", "destinations"].contains(key) {
+                throw fail(
+                    "relationships.\(target): unknown key '\(key)'; use per, perDestination, reuse, fill and destinations (or links)")
             }
             if let raw = options["links"] {
                 var links: [[Int]] = []
@@ -118,6 +122,13 @@ struct DataSpec: Sendable {
                     throw fail("relationships.\(target): perDestination sets how members are shared; leave out reuse")
                 }
                 fill.perDestination = try Fanout.parse(raw) { fail("relationships.\(target).perDestination: \($0)") }
+            }
+            if let raw = options["destinations"] {
+                guard let names = raw.array?.compactMap(\.string), names.count == raw.array?.count, !names.isEmpty else {
+                    throw fail(
+                        "relationships.\(target).destinations: expected the names of sub-entities of its destination, [\"Customer\"]")
+                }
+                fill.destinations = names
             }
             fills.append(fill)
         }
@@ -262,6 +273,11 @@ struct DataSpec: Sendable {
             if let inverse = relationship.inverse, inverse !== relationship, filled.contains("\(inverse.entity.name).\(inverse.name)") {
                 problems.append(
                     "relationships.\(target): its inverse \(inverse.entity.name).\(inverse.name) is filled too; fill one side, ObjectGraph keeps the other"
+                )
+            }
+            for name in fill.destinations ?? [] where model.entity(name).map({ !$0.isKind(of: relationship.destination) }) ?? true {
+                problems.append(
+                    "relationships.\(target).destinations: '\(name)' is no entity under \(relationship.destination.name); name \(relationship.destination.name) or its sub-entities (\(relationship.destination.subtree.map(\.name).joined(separator: ", ")))"
                 )
             }
             if fill.perDestination != nil, !(relationship.isToMany && relationship.inverse?.isToMany == true) {

@@ -191,6 +191,15 @@ final class StepExecutor: CounterSource {
             for inner in steps { try run(inner, in: other) }
             for notification in notifications { try context.mergeChanges(from: notification) }
             kept.append(other)
+            // The list the last fetch filled shows the merged objects too, as an app's fetched results controller
+            // does from the merge: the objects it held, then the inserted ones of its entity (registered from their
+            // IDs, no SQL), so that the next read reads both.
+            if let held = results, let entity = held.first?.entity.name {
+                let merged = try notifications.flatMap(\.insertedObjectIDs).filter { $0.entity.name == entity }
+                    .map { try context.object(with: $0) }
+                results = FetchResults(held.array + merged)
+                kept.append(merged)
+            }
         }
     }
 

@@ -53,8 +53,9 @@ package struct ModelFile {
     }
 
     /// What lightweight migration from `older` (a model path, or a version of this model's .xcdatamodeld) to this
-    /// model cannot infer or will lose, and the older model's heading.
-    package func migration(from older: String) throws -> (heading: String, findings: [ModelLint.Finding]) {
+    /// model cannot infer or will lose, the older model's heading, and notes: the moves between tables migration
+    /// infers, or the mapping model that replaces inference for this step (then there are no findings).
+    package func migration(from older: String) throws -> (heading: String, findings: [ModelLint.Finding], notes: [String]) {
         var isDirectory: ObjCBool = false
         let previous: ModelFile
         if FileManager.default.fileExists(atPath: older, isDirectory: &isDirectory) {
@@ -76,10 +77,41 @@ package struct ModelFile {
             )
         }
         do {
-            return (previous.heading, try ModelMigration.findings(old: previous.xcode, new: xcode))
+            let report = try ModelMigration.report(old: previous.xcode, new: xcode)
+            if let oldVersion = Self.version(of: previous), let newVersion = Self.version(of: self) {
+                let packages = [previous.path, path].compactMap(Self.package).map { URL(fileURLWithPath: $0) }
+                let folders = Array(Set(packages.map { $0.deletingLastPathComponent().path })).sorted()
+                if packages.count == 2,
+                    let mapping = folders.lazy.compactMap({
+                        MappingModel.mapping(
+                            from: oldVersion, of: packages[0].lastPathComponent, to: newVersion, of: packages[1].lastPathComponent, in: $0)
+                    }).first
+                {
+                    let policies =
+                        mapping.policies.isEmpty ? "" : ", with the custom migration policies \(ModelLint.series(mapping.policies, "and"))"
+                    let count = report.findings.count
+                    return (
+                        previous.heading, [],
+                        [
+                            "\(mapping.name) maps \(oldVersion) to \(newVersion)\(policies): Core Data migrates this step with it and infers nothing, so lightweight migration's findings do not apply (inference alone would give \(count) finding\(count == 1 ? "" : "s")); check the mapping model itself in Xcode."
+                        ]
+                    )
+                }
+            }
+            return (previous.heading, report.findings, report.notes)
         } catch let error as ObjectGraphError {
             throw BenchError.invalidInput("\(error)")
         }
+    }
+
+    /// The version a model file is: the version read from its .xcdatamodeld, or the .xcdatamodel folder given (or
+    /// holding the contents file given) inside one.
+    static func version(of file: ModelFile) -> String? {
+        if let version = file.xcode.version { return version }
+        var url = URL(fileURLWithPath: file.path)
+        if url.lastPathComponent == "contents" { url.deleteLastPathComponent() }
+        guard url.pathExtension == "xcdatamodel", url.deletingLastPathComponent().pathExtension == "xcdatamodeld" else { return nil }
+        return url.deletingPathExtension().lastPathComponent
     }
 
     /// The .xcdatamodeld holding `path`: itself, or the package of a version folder or its contents.

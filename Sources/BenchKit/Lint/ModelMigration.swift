@@ -10,6 +10,9 @@ package enum ModelMigration {
     struct Version {
         let model: ObjectModel
         let renaming: [String: String]
+        /// What the user sets to rename: `renaming identifier (elementID)` in an Xcode model, `originalName` in
+        /// SwiftData sources.
+        var term = "renaming identifier (elementID)"
 
         func id(_ entity: EntityDescription) -> String { renaming[entity.name] ?? entity.name }
         func id(_ property: String, of declaring: EntityDescription) -> String { renaming["\(declaring.name).\(property)"] ?? property }
@@ -42,10 +45,25 @@ package enum ModelMigration {
         }
     }
 
+    /// What `bench lint NEW --against OLD` says: the findings, and the changes lightweight migration infers that the
+    /// user should know of (an entity whose rows move to another table), one line each.
+    package struct Report {
+        package var findings: [ModelLint.Finding]
+        package var notes: [String]
+    }
+
     /// Every change of `new` against `old` that lightweight migration cannot infer or that loses data, by subject.
     package static func findings(old: XcodeModel, new: XcodeModel) throws -> [ModelLint.Finding] {
-        let before = Version(model: try old.makeModel(), renaming: old.renamingIdentifiers)
-        let after = Version(model: try new.makeModel(), renaming: new.renamingIdentifiers)
+        try report(old: old, new: new).findings
+    }
+
+    /// The findings of `new` against `old`, by subject, and the hierarchy changes migration infers.
+    package static func report(old: XcodeModel, new: XcodeModel) throws -> Report {
+        let term =
+            ModelSource.isSwiftSources(new.path)
+            ? "@Attribute(originalName:) or @Relationship(originalName:)" : "renaming identifier (elementID)"
+        let before = Version(model: try old.makeModel(), renaming: old.renamingIdentifiers, term: term)
+        let after = Version(model: try new.makeModel(), renaming: new.renamingIdentifiers, term: term)
         var findings: [ModelLint.Finding] = []
         var oldByID: [String: EntityDescription] = [:]
         for entity in before.model.entities { oldByID[before.id(entity)] = entity }
@@ -55,12 +73,14 @@ package enum ModelMigration {
                 matched.append((previous, entity))
             } else if let identifier = after.renaming[entity.name] {
                 findings.append(
-                    brokenRename(entity.name, identifier, before.model.entity(identifier).map { before.id($0) }, kind: "entity"))
+                    brokenRename(
+                        entity.name, identifier, before.model.entity(identifier).map { before.id($0) }, kind: "entity", term: after.term))
             }
         }
         let matchedOld = Set(matched.map { ObjectIdentifier($0.old) })
         let added = after.model.entities.filter { entity in !matched.contains { $0.new === entity } }
-        for entity in before.model.entities where !matchedOld.contains(ObjectIdentifier(entity)) {
+        // An abstract entity has no rows of its own: its sub-entities' rows and properties are checked one by one.
+        for entity in before.model.entities where !matchedOld.contains(ObjectIdentifier(entity)) && !entity.isAbstract {
             let names = Set(entity.attributes.filter { $0.entity === entity }.map(\.name))
             let twin = added.first { candidate in
                 !names.isEmpty && Set(candidate.attributes.filter { $0.entity === candidate }.map(\.name)) == names
@@ -71,36 +91,16 @@ package enum ModelMigration {
                     message:
                         "removed\(twin.map { " (\($0.name), added, has its attributes: a rename?)" } ?? ""): lightweight migration drops every \(entity.name) row of \(entity.tableName) without an error.",
                     fix: twin.map {
-                        "if \($0.name) is \(entity.name) renamed, set \($0.name)'s renaming identifier to '\(before.id(entity))'."
+                        "if \($0.name) is \(entity.name) renamed, set \($0.name)'s \(after.term) to '\(before.id(entity))'."
                     }
                         ?? "keep the entity, or copy its rows elsewhere before migrating (a staged or custom migration)."))
         }
+        let moves = hierarchyMoves(matched, before: before, after: after)
         for (previous, entity) in matched {
-            findings += memberFindings(previous, entity, before: before, after: after)
-            let oldConstraints = Set(previous.uniquenessConstraints.map { $0.map { before.id($0, of: previous) }.sorted() })
-            let newConstraints = Set(entity.uniquenessConstraints.map { $0.map { after.id($0, of: entity) }.sorted() })
-            if oldConstraints != newConstraints {
-                func text(_ constraints: Set<[String]>) -> String {
-                    constraints.isEmpty
-                        ? "none" : constraints.map { "(" + $0.joined(separator: ", ") + ")" }.sorted().joined(separator: ", ")
-                }
-                let change = "uniqueness constraints change from \(text(oldConstraints)) to \(text(newConstraints))"
-                findings.append(
-                    newConstraints.isSubset(of: oldConstraints)
-                        ? ModelLint.Finding(
-                            kind: .migration, subject: entity.name,
-                            message:
-                                "\(change): migration drops the unique index, and the duplicates it kept out can be saved from now on, without an error.",
-                            fix: "keep the constraint if the values must stay unique (an app merging by it relies on it).")
-                        : ModelLint.Finding(
-                            kind: .migration, subject: entity.name,
-                            message:
-                                "\(change): the migration fails on rows that already share values (NSMigrationConstraintViolationError, 134111), and the store does not open.",
-                            fix:
-                                "remove the duplicates before migrating (a staged migration's first stage), or keep the constraints as they were."
-                        ))
-            }
+            findings += memberFindings(previous, entity, matched: matched, matchedOld: matchedOld, before: before, after: after)
         }
+        findings += addedMemberFindings(matched, moves: moves, before: before, after: after)
+        findings += constraintFindings(matched, before: before, after: after)
         for root in after.model.entities where root.superentity == nil {
             let tables = Set(matched.filter { $0.new.isKind(of: root) }.map { (ModelLint.lineage($0.old).last ?? $0.old).name })
             guard tables.count > 1 else { continue }
@@ -111,13 +111,20 @@ package enum ModelMigration {
                         "\(ModelLint.series(tables.sorted(), "and")) had tables of their own and now share \(root.tableName): lightweight migration cannot merge two hierarchies into one table (\"Cannot merge multiple root entity source tables into one destination entity root table\").",
                     fix: "keep their hierarchies apart in this version, or migrate with a mapping model."))
         }
-        return findings.sorted { ($0.subject, $0.message) < ($1.subject, $1.message) }
+        let merged = Set(findings.map(\.subject))
+        return Report(
+            findings: findings.sorted { ($0.subject, $0.message) < ($1.subject, $1.message) },
+            notes: moves.filter { move in
+                !merged.contains(move.newRoot) && !findings.contains { $0.message.contains(move.clause) }
+            }.map(\.note))
     }
 
-    /// The changes of an entity's attributes and relationships: each OLD one declared on it, and each NEW one
-    /// declared on it that no OLD one maps to.
+    /// The changes of an entity's attributes and relationships declared on its OLD version: removed (from every
+    /// stored row that had it), renamed without a matching identifier, or changed. A property moved to a parent or
+    /// to the sub-entities is kept where the NEW entity or its sub-entities still have it.
     static func memberFindings(
-        _ previous: EntityDescription, _ entity: EntityDescription, before: Version, after: Version
+        _ previous: EntityDescription, _ entity: EntityDescription, matched: [(old: EntityDescription, new: EntityDescription)],
+        matchedOld: Set<ObjectIdentifier>, before: Version, after: Version
     ) -> [ModelLint.Finding] {
         var findings: [ModelLint.Finding] = []
         let newMembers = Member.all(of: entity)
@@ -125,9 +132,17 @@ package enum ModelMigration {
         let oldMembers = Member.all(of: previous)
         let oldIDs = Set(oldMembers.map { before.id($0.name, of: $0.declaring) })
         let unmatchedNew = newMembers.filter { $0.declaring === entity && !oldIDs.contains(newID($0)) }
-        for member in oldMembers where member.declaring === previous {
-            let id = before.id(member.name, of: previous)
+        // Its own properties, and those of a removed parent it inherited (each entity's rows keep them, or lose them).
+        for member in oldMembers where member.declaring === previous || !matchedOld.contains(ObjectIdentifier(member.declaring)) {
+            let id = before.id(member.name, of: member.declaring)
             guard let counterpart = newMembers.first(where: { newID($0) == id }) else {
+                // Moved down: an abstract entity's property now declared by each sub-entity keeps every stored value.
+                let stored = matched.filter { !$0.old.isAbstract && $0.old.isKind(of: previous) }
+                if previous.isAbstract && !stored.isEmpty
+                    && stored.allSatisfy({ pair in Member.all(of: pair.new).contains { newID($0) == id } })
+                {
+                    continue
+                }
                 let twin = unmatchedNew.first { sameKind($0, member) }
                 let broken = unmatchedNew.first { after.renaming[$0.qualifiedName] == member.name && id != member.name }
                 let what =
@@ -136,12 +151,12 @@ package enum ModelMigration {
                     ModelLint.Finding(
                         kind: .migration, subject: "\(previous.name).\(member.name)",
                         message:
-                            "removed\(twin.map { " (\($0.name), added, is \(kindText($0)) as it was: a rename without a renaming identifier?)" } ?? ""): lightweight migration drops \(what) without an error."
+                            "removed\(twin.map { " (\($0.name), added, is \(kindText($0)) as it was: a rename without a \(after.term)?)" } ?? ""): lightweight migration drops \(what) without an error."
                             + (broken.map {
-                                " \($0.qualifiedName)'s renaming identifier '\(member.name)' is its old name, but the migration matches \(member.name) by its own renaming identifier '\(id)'."
+                                " \($0.qualifiedName)'s \(after.term) '\(member.name)' is its old name, but the migration matches \(member.name) by its own, '\(id)'."
                             } ?? ""),
                         fix: (broken ?? twin).map {
-                            "if \($0.name) is \(member.name) renamed, set \($0.qualifiedName)'s renaming identifier to '\(id)'."
+                            "if \($0.name) is \(member.name) renamed, set \($0.qualifiedName)'s \(after.term) to '\(id)'."
                         }
                             ?? "keep it, or copy its values elsewhere before migrating (a staged or custom migration)."))
                 continue
@@ -150,24 +165,7 @@ package enum ModelMigration {
         }
         for member in unmatchedNew {
             if let identifier = after.renaming[member.qualifiedName], !oldMembers.contains(where: { $0.name == identifier }) {
-                findings.append(brokenRename(member.qualifiedName, identifier, nil, kind: "property"))
-            }
-            switch member {
-            case let .attribute(attribute) where !attribute.isOptional && attribute.defaultValue.isNull:
-                findings.append(
-                    ModelLint.Finding(
-                        kind: .migration, subject: attribute.qualifiedName,
-                        message:
-                            "added as required without a default value: the rows already stored have none, and lightweight migration cannot infer one.",
-                        fix: "give it a default value, or make it optional."))
-            case let .relationship(relationship) where !relationship.isOptional:
-                findings.append(
-                    ModelLint.Finding(
-                        kind: .migration, subject: relationship.qualifiedName,
-                        message:
-                            "added as required: the \(ModelLint.plural(entity.name)) already stored have no \(relationship.name), so each fails validation at its next save.",
-                        fix: "make it optional, or set it on every stored \(entity.name) in a custom migration stage."))
-            default: break
+                findings.append(brokenRename(member.qualifiedName, identifier, nil, kind: "property", term: after.term))
             }
         }
         return findings
@@ -260,13 +258,15 @@ package enum ModelMigration {
 
     /// A NEW entity or property whose renaming identifier names nothing in OLD: treated as new, what it meant to keep
     /// is dropped.
-    private static func brokenRename(_ subject: String, _ identifier: String, _ canonical: String?, kind: String) -> ModelLint.Finding {
+    private static func brokenRename(
+        _ subject: String, _ identifier: String, _ canonical: String?, kind: String, term: String
+    ) -> ModelLint.Finding {
         ModelLint.Finding(
             kind: .migration, subject: subject,
             message:
-                "its renaming identifier '\(identifier)' names no \(kind) of the older version"
+                "its \(term) '\(identifier)' names no \(kind) of the older version"
                 + (canonical.map { " by its canonical name ('\(identifier)' is now identified as '\($0)')" } ?? "")
                 + ": migration treats it as new, and the data it was to keep is dropped.",
-            fix: "set the renaming identifier to the older \(kind)'s renaming identifier, or to its name when it has none.")
+            fix: "set it to the older \(kind)'s \(term), or to its name when it has none.")
     }
 }

@@ -47,11 +47,18 @@ extension RunReport {
             if !described.isEmpty {
                 blocks.append(.collapsed(summary: "What each phase covers", items: described.map { "\($0.name): \($0.description)" }))
             }
-            for (stem, caption) in [
-                ("time-\(scenario.name)", "time against size"), ("statements-\(scenario.name)", "statements and faults"),
-            ]
+            // scripts/plot.py draws bars per phase where one size ran, lines against size otherwise, and splits a
+            // chart taller than about 1,900 px into parts `-2`, `-3`, ...
+            let sizes = Set(summary.filter { $0.key.scenario == scenario.name }.map(\.key.size))
+            let timeCaption = sizes.count == 1 ? "time per phase at size \(formatCount(sizes.first ?? 0))" : "time against size"
+            let statementsCaption = "statements and faults at size \(formatCount(sizes.max() ?? 0))"
+            for (stem, caption) in [("time-\(scenario.name)", timeCaption), ("statements-\(scenario.name)", statementsCaption)]
             where plots.contains(stem) {
-                blocks.append(.image(path: "plots/\(stem).png", caption: "\(scenario.name): \(caption)"))
+                let parts = [stem] + Array((2...).lazy.map { "\(stem)-\($0)" }.prefix(while: plots.contains))
+                for (index, part) in parts.enumerated() {
+                    let of = parts.count > 1 ? " (part \(index + 1) of \(parts.count))" : ""
+                    blocks.append(.image(path: "plots/\(part).png", caption: "\(scenario.name): \(caption)\(of)"))
+                }
             }
         }
         let losses = summary.filter { $0.key.metric == .lossRate }
@@ -88,7 +95,7 @@ extension RunReport {
                     header: ["verdict", "claim", "source", "evidence", "rests on"],
                     rows: decided.map { verdict in
                         [
-                            verdict.outcome.label, verdict.claim.statement,
+                            verdict.label, verdict.claim.statement,
                             verdict.claim.source.citation + (verdict.claim.source.url.map { " <\($0)>" } ?? ""),
                             (verdict.evidence + (verdict.outcome.reason.map { ["why: \($0)"] } ?? [])).joined(separator: "\n"),
                             verdict.basis,

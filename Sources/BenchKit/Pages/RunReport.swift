@@ -76,7 +76,7 @@ package struct RunReport {
             let faults = value(.objectFaults) == nil ? "-" : "\(count(.objectFaults)) / \(count(.relationshipFaults))"
             rows.append([
                 row.key.strategy.rawValue, row.key.variant.isEmpty ? "-" : row.key.variant.description, formatCount(row.key.size),
-                row.key.phase.rawValue, time, interval, row.ratioToFloor.map { String(format: "%.2f", $0) } ?? "-",
+                row.key.phase.rawValue, time, interval, row.floorRatioText,
                 count(.sqlStatements), faults, count(.rowsRead), value(.peakRSSBytes).map { String(format: "%.1f", $0 / 1_048_576) } ?? "-",
             ])
         }

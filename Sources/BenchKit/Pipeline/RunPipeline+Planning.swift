@@ -48,7 +48,8 @@ extension RunPipeline {
             preamble.append("lint of \(file.heading): \(file.findings.isEmpty ? "no findings" : counted(file.findings.count, "finding"))")
             preamble += file.findings.map { "  \($0)" }
             preamble.append("")
-            if let line = GeneratedSuite.countsLine(suite) { preamble += [line, ""] }
+            let lines = GeneratedSuite.countsLines(suite)
+            if !lines.isEmpty { preamble += lines + [""] }
             scenarios = [suite]
         } else {
             let catalog = try ScenarioCatalog(folder: arguments.scenariosFolder ?? ScenarioCatalog.defaultFolder())

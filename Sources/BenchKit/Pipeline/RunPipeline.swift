@@ -85,7 +85,9 @@ package enum RunPipeline {
             var warnings = publish(folder, publishing)
             let evidence = RunEvidence(samples: folder.samples, statements: folder.statements, info: folder.info)
             let verdicts = VerdictReport.judge(evidence, scenarios: catalogScenarios(besides: scenarios))
-            try AtomicFile.write(String(decoding: try VerdictReport.json(verdicts), as: UTF8.self) + "\n", to: folder.file("verdicts.json"))
+            try AtomicFile.write(
+                String(decoding: try VerdictReport.json(verdicts, run: folder.info), as: UTF8.self) + "\n", to: folder.file("verdicts.json")
+            )
             try AtomicFile.write(VerdictReport.markdown(verdicts, figures: "plots") + "\n", to: folder.file("verdicts.md"))
             var advice: [AdviceFinding]?
             var pass = AdvicePass(scenarios: scenarios)

@@ -127,8 +127,13 @@ package enum FirstScreen {
             + " at \(formatCount(size))\(refusedNote([best.low, best.high]))"
     }
 
-    /// `2.3× faster [2.1, 2.5]`, `1.1× slower [1.0, 1.2]`, or `4.1× faster (3 repetitions: no interval)`.
+    /// `2.3× faster [2.1, 2.5]`, `1.1× slower [1.0, 1.2]`, `4.1× faster (3 repetitions: no interval)`, or with
+    /// fewer than `SampleSummary.repetitionsForARatio` a side `n = 1: no comparison`.
     static func ratio(_ first: [Double], _ second: [Double], unit: MetricUnit) -> String {
+        let fewest = min(first.count, second.count)
+        guard unit == .instructions || fewest >= SampleSummary.repetitionsForARatio else {
+            return "n = \(fewest): no comparison (\(SampleSummary.repetitionsForARatio) repetitions needed)"
+        }
         let a = Statistics.median(first)
         let b = Statistics.median(second)
         guard a > 0, b > 0 else { return "times \(formatNumber(a)) against \(formatNumber(b)) \(unit.rawValue)" }

@@ -79,7 +79,7 @@ package enum SummaryTable {
                         continues ? "" : row.key.strategy.rawValue,
                         continues ? "" : (row.key.variant.isEmpty ? "-" : row.key.variant.description),
                         continues ? "" : formatCount(row.key.size), row.key.phase.rawValue, time,
-                        row.ratioToFloor.map { String(format: "%.2f", $0) } ?? "-", value(.sqlStatements), faults, value(.rowsRead),
+                        row.floorRatioText, value(.sqlStatements), faults, value(.rowsRead),
                         peak, growth,
                     ]
                         + (predicted

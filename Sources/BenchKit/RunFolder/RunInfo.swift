@@ -61,6 +61,11 @@ package struct DeviceLogSource: Codable, Sendable, Equatable {
 
 /// run.json: where, when and how a run was made, so that its numbers can be trusted and reproduced.
 package struct RunInfo: Codable, Sendable {
+    /// The command that made the run, as typed (`bench run --all --profile default ...`).
+    package var command: String {
+        commandLine.isEmpty ? "bench run" : (["bench"] + commandLine.dropFirst()).joined(separator: " ")
+    }
+
     /// The commit the bench binary was built from (`binaryCommit`), whatever folder the run was started in.
     package var gitCommit: String
     package var utcTime: String

@@ -19,6 +19,13 @@ package struct SummaryRow: Equatable, Sendable {
     }
 
     package var unit: MetricUnit { key.metric.unit }
+
+    /// The ratio to the floor as a table shows it: `1.24`, `n < 3` where the floor ran but a side has too few
+    /// repetitions for a measured ratio, `-` where there is no floor.
+    package var floorRatioText: String {
+        if let ratioToFloor { return String(format: "%.2f", ratioToFloor) }
+        return floor != nil && key.metric.comparison == .statistical ? "n < \(SampleSummary.repetitionsForARatio)" : "-"
+    }
 }
 
 /// A run's samples summarised: what summary.csv holds.
@@ -66,11 +73,16 @@ extension SummaryFile {
     }
 
     /// Fills `ratioToFloor` and `floor` from the row of the floor (`sql-replay`) with the same scenario, variant, size,
-    /// phase and metric: the same statements on the same modelling, so that the ratio is ObjectGraph's own cost.
+    /// phase and metric: the same statements on the same modelling, so that the ratio is ObjectGraph's own cost. A
+    /// measured metric needs `SampleSummary.repetitionsForARatio` repetitions on both sides, else the ratio stays empty.
     package static func addRatiosToFloor(_ rows: inout [SummaryRow]) {
         var medians: [SeriesKey: Double] = [:]
+        var counts: [SeriesKey: Int] = [:]
         for row in rows {
-            if let median = row.summary?.median { medians[row.key] = median }
+            if let summary = row.summary {
+                medians[row.key] = summary.median
+                counts[row.key] = summary.n
+            }
         }
         for index in rows.indices {
             rows[index].ratioToFloor = nil
@@ -78,6 +90,10 @@ extension SummaryFile {
             guard rows[index].key.strategy != Strategy.floor, let base = medians[rows[index].key.with(Strategy.floor)] else { continue }
             rows[index].floor = Strategy.floor
             guard let median = rows[index].summary?.median, base != 0 else { continue }
+            if rows[index].key.metric.comparison == .statistical {
+                let fewest = min(rows[index].summary?.n ?? 0, counts[rows[index].key.with(Strategy.floor)] ?? 0)
+                guard fewest >= SampleSummary.repetitionsForARatio else { continue }
+            }
             rows[index].ratioToFloor = median / base
         }
     }

@@ -81,7 +81,7 @@ final class ObjectGraphDriver: PhaseDriver {
             let entries = log.take()
             let key = PhaseStatements.Key(
                 scenario: repetition.scenario, variant: repetition.variant, size: repetition.size, phase: phase.name)
-            logged(phase.name, entries, PhaseStatements(key: key, log: entries, plan: executor.store.queryPlan))
+            logged(phase.name, entries, PhaseStatements(key: key, log: entries, plan: executor.store.work))
         }
     }
 

@@ -1,6 +1,14 @@
 import ObjectGraph
 
 extension GeneratedSuite {
+    /// How many objects `--counts` makes of an entity it was not given, where that count comes from, and a warning
+    /// where it comes through a parent or from a sibling rather than through a relationship of the entity's own.
+    struct ResolvedCount {
+        var count: Int
+        var origin: String
+        var warning: String?
+    }
+
     /// The most objects of an entity per `size` the suite makes to meet required relationships.
     static let maximumCountFactor = 16
 
@@ -49,8 +57,8 @@ extension GeneratedSuite {
     /// through the model's relationships (either direction; the larger count where two are as near), with where it
     /// came from (`as Order, through Order.lines`); an entity no relationship reaches gets the largest count given.
     /// Required relationships then raise their destinations as `countFactors` does.
-    static func resolvedCounts(_ model: ObjectModel, given: [String: Int]) -> [String: (count: Int, origin: String)] {
-        var resolved: [String: (count: Int, origin: String)] = given.mapValues { ($0, "given") }
+    static func resolvedCounts(_ model: ObjectModel, given: [String: Int]) -> [String: ResolvedCount] {
+        var resolved: [String: ResolvedCount] = given.mapValues { ResolvedCount(count: $0, origin: "given") }
         var frontier = given.keys.sorted { (given[$0, default: 0], $1) > (given[$1, default: 0], $0) }
         while !frontier.isEmpty {
             var next: [String] = []
@@ -62,7 +70,29 @@ extension GeneratedSuite {
                 }
                 for (relationship, neighbour) in outgoing + incoming {
                     for reached in neighbour.subtree where !reached.isAbstract && resolved[reached.name] == nil {
-                        resolved[reached.name] = (count, "as \(name), through \(relationship.qualifiedName)")
+                        guard reached !== neighbour else {
+                            resolved[reached.name] = ResolvedCount(
+                                count: count, origin: "as \(name), through \(relationship.qualifiedName)")
+                            next.append(reached.name)
+                            continue
+                        }
+                        // Through a parent: a sibling given a count sets it, so that the hierarchy keeps the ratio given.
+                        let sibling = neighbour.subtree.filter { given[$0.name] != nil }.max {
+                            (given[$0.name] ?? 0, $1.name) < (given[$1.name] ?? 0, $0.name)
+                        }
+                        if let sibling, let siblingCount = given[sibling.name] {
+                            resolved[reached.name] = ResolvedCount(
+                                count: siblingCount, origin: "as \(sibling.name), its sibling under \(neighbour.name)",
+                                warning:
+                                    "\(reached.name) takes its count from its sibling \(sibling.name) (\(relationship.qualifiedName) reaches every \(neighbour.name)); give \(reached.name)=N in --counts if that is not what you mean"
+                            )
+                        } else {
+                            resolved[reached.name] = ResolvedCount(
+                                count: count, origin: "as \(name), through \(relationship.qualifiedName) to its parent \(neighbour.name)",
+                                warning:
+                                    "\(reached.name) takes its count from \(name) through its parent \(neighbour.name) (\(relationship.qualifiedName)), not through a relationship of its own; give \(reached.name)=N in --counts if that is not what you mean"
+                            )
+                        }
                         next.append(reached.name)
                     }
                 }
@@ -71,11 +101,13 @@ extension GeneratedSuite {
         }
         let largest = given.values.max() ?? 1
         for entity in model.entities where !entity.isAbstract && resolved[entity.name] == nil {
-            resolved[entity.name] = (largest, "no relationship reaches it: the largest count given")
+            resolved[entity.name] = ResolvedCount(count: largest, origin: "no relationship reaches it: the largest count given")
         }
         let raised = raise(model, base: resolved.mapValues(\.count))
         for (name, count) in raised where count != resolved[name]?.count {
-            resolved[name] = (count, (resolved[name]?.origin ?? "") + ", raised for a required relationship")
+            resolved[name] = ResolvedCount(
+                count: count, origin: (resolved[name]?.origin ?? "") + ", raised for a required relationship",
+                warning: resolved[name]?.warning)
         }
         return resolved
     }

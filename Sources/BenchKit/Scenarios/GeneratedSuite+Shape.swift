@@ -47,20 +47,30 @@ extension GeneratedSuite {
         return (options, read.warnings)
     }
 
-    /// How many objects of each entity the suite makes, in one line, where `--counts` or `--shape-from` chose them:
-    /// `counts: Customer 10,000 (given), OrderLine 50,000 (as Order, through Order.lines), ...`.
-    package static func countsLine(_ scenario: Scenario) -> String? {
-        guard case let .generated(_, options) = scenario.origin, !options.counts.isEmpty || options.shape != nil else { return nil }
+    /// What the data of a generated suite is, one line each: how many objects of each entity where `--counts` or
+    /// `--shape-from` chose them (`counts: Customer 10,000 (given), OrderLine 50,000 (as Order, through
+    /// Order.lines), ...`), the members per owner of every to-many, and a warning for each entity whose count came
+    /// through a parent or from a sibling.
+    package static func countsLines(_ scenario: Scenario) -> [String] {
+        guard case let .generated(_, options) = scenario.origin else { return [] }
         let plan = scenario.declared.first
+        let spec = plan.generator.spec
+        let members = membersPerOwner(plan.model, counts: spec.counts, fills: spec.relationships)
+        guard !options.counts.isEmpty || options.shape != nil else { return members.map { [$0] } ?? [] }
         if options.shape == nil {
             let resolved = resolvedCounts(plan.model, given: options.counts)
-            return "counts: "
+            let counts =
+                "counts: "
                 + resolved.sorted { $0.key < $1.key }.map { "\($0.key) \(formatCount($0.value.count)) (\($0.value.origin))" }.joined(
                     separator: ", ")
+            return [counts] + (members.map { [$0] } ?? [])
+                + resolved.sorted { $0.key < $1.key }.compactMap { $0.value.warning.map { "warning: \($0)" } }
+                + ratioWarnings(plan.model, fills: spec.relationships, given: options.counts).map { "warning: \($0)" }
         }
-        let counts = plan.generator.spec.counts.sorted { $0.key < $1.key }.map { "\($0.key) \(amount($0.value))" }
-        return
+        let counts = spec.counts.sorted { $0.key < $1.key }.map { "\($0.key) \(amount($0.value))" }
+        return [
             "counts, in the store's proportions\(options.counts.isEmpty ? " (the entity with most rows gets size)" : " scaled to the counts given"): "
-            + counts.joined(separator: ", ")
+                + counts.joined(separator: ", ")
+        ] + (members.map { [$0] } ?? [])
     }
 }

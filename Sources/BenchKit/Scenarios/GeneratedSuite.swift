@@ -64,7 +64,9 @@ package enum GeneratedSuite {
                 sizes = [counts.values.map { $0.value(size: 0) }.max() ?? 1]
                 perProfile = Dictionary(uniqueKeysWithValues: Profile.allCases.map { ($0, sizes) })
             }
-            let data = DataSpec(counts: counts, relationships: relationshipFills(model, shape: options.shape), attributes: [:])
+            var fills = relationshipFills(model, shape: options.shape)
+            if options.shape == nil && !options.counts.isEmpty { fills = keepingGivenRatios(fills, model, given: options.counts) }
+            let data = DataSpec(counts: counts, relationships: fills, attributes: [:])
             if let problem = data.problems(in: model, manualKeys: []).first {
                 throw BenchError.invalidInput("\(file): the generated data section: \(problem)")
             }
@@ -108,7 +110,9 @@ package enum GeneratedSuite {
         var sizes: Any = ["smoke": smoke, "default": standard, "full": full]
         // Counts given per entity are the data's size whatever the profile: the largest of them labels the run.
         if !options.counts.isEmpty { sizes = [counts.values.map { $0.value(size: 0) }.max() ?? 1] }
-        let data = DataSpec(counts: counts, relationships: relationshipFills(model, shape: options.shape), attributes: [:])
+        var fills = relationshipFills(model, shape: options.shape)
+        if options.shape == nil && !options.counts.isEmpty { fills = keepingGivenRatios(fills, model, given: options.counts) }
+        let data = DataSpec(counts: counts, relationships: fills, attributes: [:])
         return [
             "data": data.jsonObject,
             "sizes": sizes,

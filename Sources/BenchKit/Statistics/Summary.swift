@@ -2,6 +2,11 @@ import Foundation
 
 /// The summary of one series of samples: center, spread, and a 95% confidence interval of the median.
 package struct SampleSummary: Equatable, Sendable {
+    /// The fewest repetitions of each side before a measured ratio is shown ("× faster", × floor): with fewer, one
+    /// noisy sample decides the direction (the same SQL read 1.8× slower in one run and 1.8× faster in the next).
+    /// Exact metrics (instructions, counts) need one.
+    package static let repetitionsForARatio = 3
+
     package let n: Int
     package let median: Double
     package let mean: Double

@@ -24,11 +24,14 @@ package struct Claim: Sendable {
     package let rule: Rule
     /// Where the verdict rests on behaviour ObjectGraph infers rather than observed Core Data doing: one line each.
     package var inferred: [String] = []
+    /// The inferred behaviour the outcome turns on, named in the verdict's headline (`holds (inferred: the to-one
+    /// prefetch's SQL)`); nil where an inference only colours the evidence.
+    package var decidingInference: String?
 
     package init(
         id: String, statement: String, test: String? = nil, source: ClaimSource, asserts: Assertion, sizes: SizeScope = .any,
         margin: Double = 0.10, repetitions: Int = Rule.repetitionsForAnInterval, scenarios: [ScenarioName], figure: String?, rule: Rule,
-        inferred: [String] = []
+        inferred: [String] = [], decidingInference: String? = nil
     ) {
         self.repetitions = repetitions
         self.id = id
@@ -42,6 +45,7 @@ package struct Claim: Sendable {
         self.figure = figure
         self.rule = rule
         self.inferred = inferred
+        self.decidingInference = decidingInference
     }
 }
 
@@ -154,6 +158,14 @@ package struct SeriesSelector: Sendable, CustomStringConvertible {
         self.strategy = strategy
         self.variant = variant.map { (axis: $0.0, value: $0.1) }
         self.phase = phase
+    }
+
+    /// The same series replayed by the SQL replay (the statements ObjectGraph ran, without ObjectGraph).
+    init(replaying series: SeriesSelector) {
+        self.scenario = series.scenario
+        self.strategy = .sqlReplay
+        self.variant = series.variant
+        self.phase = series.phase
     }
 
     /// `query objectgraph modelling=many-to-one;prefetch=off walk`.

@@ -11,6 +11,8 @@ package indirect enum Outcome: Sendable, Equatable {
     case undecided(String)
     /// An emulation cannot judge it: the computed reason (both arms run the same SQL), or why ObjectGraph cannot.
     case cannotJudge(String)
+    /// A figure that says nothing about the arm alone (a peak is the whole process's): out of the verdicts, and why.
+    case notJudged(String)
     /// The run lacks a series the rule reads.
     case notMeasured(String)
     /// The outcome differs by size: a crossover, or a size undecided.
@@ -36,6 +38,7 @@ package indirect enum Outcome: Sendable, Equatable {
         case .noDifference: return "no-difference"
         case .undecided: return "undecided"
         case .cannotJudge: return "cannot-judge"
+        case .notJudged: return "not-judged"
         case .notMeasured: return "not-measured"
         case .bySize: return "by-size"
         case .parts: return "parts"
@@ -50,6 +53,7 @@ package indirect enum Outcome: Sendable, Equatable {
         case .noDifference: return "no difference"
         case .undecided: return "undecided"
         case .cannotJudge: return "cannot be judged on an emulation"
+        case .notJudged: return "not judged"
         case .notMeasured: return "not measured"
         case let .bySize(sizes):
             var groups: [(sizes: [Int], label: String)] = []
@@ -79,7 +83,7 @@ package indirect enum Outcome: Sendable, Equatable {
     /// Why it is undecided, cannot be judged or not measured (for each size or part that is), or nil.
     package var reason: String? {
         switch self {
-        case let .undecided(text), let .cannotJudge(text), let .notMeasured(text): return text
+        case let .undecided(text), let .cannotJudge(text), let .notJudged(text), let .notMeasured(text): return text
         case let .bySize(sizes):
             let reasons = sizes.compactMap { entry in entry.outcome.reason.map { "at \(formatCount(entry.size)): \($0)" } }
             return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
@@ -94,7 +98,7 @@ package indirect enum Outcome: Sendable, Equatable {
     package var needsMoreData: Bool {
         switch self {
         case .undecided, .notMeasured: return true
-        case .holds, .opposite, .noDifference, .cannotJudge: return false
+        case .holds, .opposite, .noDifference, .cannotJudge, .notJudged: return false
         case let .bySize(sizes): return sizes.contains { $0.outcome.needsMoreData }
         case let .parts(parts): return parts.contains { $0.outcome.needsMoreData }
         }
@@ -121,6 +125,8 @@ package indirect enum Outcome: Sendable, Equatable {
                 return .undecided(sizes.map { "at \(formatCount($0.size)): \($0.outcome.reason ?? "")" }.joined(separator: "; "))
             case .cannotJudge:
                 return .cannotJudge(sizes.map { "at \(formatCount($0.size)): \($0.outcome.reason ?? "")" }.joined(separator: "; "))
+            case .notJudged:
+                return .notJudged(sizes.map { "at \(formatCount($0.size)): \($0.outcome.reason ?? "")" }.joined(separator: "; "))
             default: break
             }
         }
@@ -136,6 +142,7 @@ package indirect enum Outcome: Sendable, Equatable {
         if parts.allSatisfy({ $0.outcome.kind == "undecided" }) { return .undecided(joined) }
         if parts.allSatisfy({ $0.outcome.kind == "not-measured" }) { return .notMeasured(joined) }
         if parts.allSatisfy({ $0.outcome.kind == "cannot-judge" }) { return .cannotJudge(joined) }
+        if parts.allSatisfy({ $0.outcome.kind == "not-judged" }) { return .notJudged(joined) }
         return .parts(parts)
     }
 
@@ -163,4 +170,18 @@ package struct Verdict: Sendable {
     package let decider: DecidingRun?
 
     package var command: String? { decider?.description }
+
+    /// The outcome in a word or two, naming the inference it turns on where there is one: `holds (inferred: the
+    /// to-one prefetch's SQL)`.
+    package var headline: String { outcome.headline + inferenceNote }
+
+    /// The outcome in full, naming the inference it turns on where there is one.
+    package var label: String { outcome.label + inferenceNote }
+
+    /// ` (inferred: ...)` for an outcome of a claim whose outcome turns on an inference; empty otherwise and for a
+    /// claim the run did not measure.
+    package var inferenceNote: String {
+        guard let inference = claim.decidingInference, outcome.kind != "not-measured" else { return "" }
+        return " (inferred: \(inference))"
+    }
 }

@@ -137,9 +137,13 @@ private struct Judging {
         }
         let text =
             "\(metric.rawValue) of \(a) \(wanted) \(b)'s at each size of \(claim.sizes.text): "
-            + (metric.isStatistical
-                ? "the ratio's 95% interval apart from 1, or its 90% interval within ±\(formatNumber(claim.margin * 100))% (no difference), with \(Rule.repetitionsForAnInterval)+ repetitions a series; not judged where both arms run the same SQL"
-                : metric.comparison == .exact ? "exact medians" : "beyond \(metric.rawValue)'s tolerance")
+            + (metric == .peakRSSBytes
+                ? "not judged: a peak is the whole process's"
+                : claim.asserts == .magnitude && metric.isStatistical
+                    ? "not judged: a magnitude of ObjectGraph's own"
+                    : metric.isStatistical
+                        ? "the ratio's 95% interval apart from 1, or its 90% interval within ±\(formatNumber(claim.margin * 100))% (no difference), with \(Rule.repetitionsForAnInterval)+ repetitions a series; not judged where both arms run the same SQL (statements, plans, rows, and the indexes and triggers their writes keep)"
+                        : metric.comparison == .exact ? "exact medians" : "beyond \(metric.rawValue)'s tolerance")
         let x = run.series(a, metric)
         let y = run.series(b, metric)
         guard !x.isEmpty, !y.isEmpty else {
@@ -156,11 +160,14 @@ private struct Judging {
             else { continue }
             self.sizes.insert(size)
             let (direction, line) = decide(a, first, b, second, metric, size: size, expect: expect)
-            evidence.append("size \(formatCount(size)): \(line)")
+            // Memory held is shown with SQLite's share (each arm's replay) beside ObjectGraph's, whatever is decided.
+            let share = metric == .retainedBytes ? sqliteShare(a, b, size: size).map { "; " + $0 } ?? "" : ""
+            evidence.append("size \(formatCount(size)): \(line)\(share)")
             let outcome: Outcome
             switch (direction, expect) {
             case let (.unknown(reason), _): outcome = .undecided(reason)
-            case let (.sameWork(reason), _): outcome = .cannotJudge(reason)
+            case let (.emulationOnly(reason), _): outcome = .cannotJudge(reason)
+            case let (.notAVerdict(reason), _): outcome = .notJudged(reason)
             case (.lower, .lower), (.higher, .higher), (.higher, .notLower), (.equal, .notLower): outcome = .holds
             case (.higher, .lower), (.lower, .higher), (.lower, .notLower): outcome = .opposite
             case (.equal, _): outcome = .noDifference
@@ -173,7 +180,20 @@ private struct Judging {
     private enum Direction {
         case lower, higher, equal
         case unknown(String)
-        case sameWork(String)
+        /// Not a statement about Core Data: the arms run the same SQL, or the figure is ObjectGraph's own.
+        case emulationOnly(String)
+        /// A figure that says nothing of the arm alone (a peak is the whole process's).
+        case notAVerdict(String)
+    }
+
+    /// What the SQL replay of each arm held in the phase (SQLite's share of the memory, without ObjectGraph), for the
+    /// evidence beside ObjectGraph's; nil where the run has no replay of both arms.
+    private func sqliteShare(_ a: SeriesSelector, _ b: SeriesSelector, size: Int) -> String? {
+        let replays = [a, b].map { SeriesSelector(replaying: $0) }
+        let summaries = replays.compactMap { Self.summary(run.series($0, .retainedBytes), at: size) }
+        guard summaries.count == 2 else { return nil }
+        return
+            "SQLite's share (the sql-replay's): \(describeSummary(summaries[0], .retainedBytes)) against \(describeSummary(summaries[1], .retainedBytes))"
     }
 
     /// How `first` (series a) compares with `second` (series b) at one size, and the evidence line.
@@ -195,21 +215,34 @@ private struct Judging {
         case .instructionCount:
             return (x.median < y.median * 0.99 ? .lower : x.median > y.median * 1.01 ? .higher : .equal, against)
         case .statistical:
-            if claim.asserts != .magnitude {
-                guard run.hasStatements else {
-                    return (
-                        .unknown("this run has no statements.csv, so whether the arms run the same SQL is unknown: run it again"), against
-                    )
-                }
-                if let left = run.statements(a, size: size), let right = run.statements(b, size: size), left.work == right.work {
-                    let shapes = left.work.count
-                    return (
-                        .sameWork(
-                            "both arms run the same SQL (\(counted(left.statements, "statement")) of \(counted(shapes, "shape")) and plan\(shapes == 1 ? "" : "s"), \(counted(left.rows, "row"))): the difference is ObjectGraph's own"
-                        ),
-                        against + "; the same SQL"
-                    )
-                }
+            if metric == .peakRSSBytes {
+                return (
+                    .notAVerdict(
+                        "peak memory is the whole bench process's (VmHWM): it depends on what else ran in the process before the phase, not only on the arm, so it decides no verdict; memory held is the phase's own"
+                    ), against
+                )
+            }
+            // Every claim, whatever it asserts: arms that give SQLite the same work differ only in ObjectGraph.
+            guard run.hasStatements else {
+                return (
+                    .unknown("this run has no statements.csv, so whether the arms run the same SQL is unknown: run it again"), against
+                )
+            }
+            if let left = run.statements(a, size: size), let right = run.statements(b, size: size), left.work == right.work {
+                let shapes = left.work.count
+                return (
+                    .emulationOnly(
+                        "both arms run the same SQL (\(counted(left.statements, "statement")) of \(counted(shapes, "shape")) and plan\(shapes == 1 ? "" : "s"), the same indexes and triggers kept, \(counted(left.rows, "row"))): the difference is ObjectGraph's own"
+                    ),
+                    against + "; the same SQL"
+                )
+            }
+            if claim.asserts == .magnitude {
+                return (
+                    .emulationOnly(
+                        "the claim is a magnitude of memory or time, and ObjectGraph's \(metric.unit == .bytes ? "memory" : "time") is not Core Data's, although the arms' SQL differs"
+                    ), against
+                )
             }
             guard min(x.n, y.n) >= claim.repetitions else {
                 return (

@@ -91,8 +91,8 @@ package enum VerdictReport {
         var lines: [String] = []
         for verdict in verdicts {
             let claim = verdict.claim
-            lines.append("\(verdict.outcome.headline.uppercased()): \(claim.statement)")
-            if verdict.outcome.headline != verdict.outcome.label { lines.append("  outcome:  \(verdict.outcome.label)") }
+            lines.append("\(verdict.outcome.headline.uppercased())\(verdict.inferenceNote): \(claim.statement)")
+            if verdict.headline != verdict.label { lines.append("  outcome:  \(verdict.label)") }
             lines.append("  source:   \(claim.source.citation)" + (claim.source.url.map { " <\($0)>" } ?? ""))
             if let measured = claim.source.measured { lines.append("  measured: \(measured)") }
             if let test = claim.test { lines.append("  test:     \(test)") }
@@ -117,10 +117,10 @@ package enum VerdictReport {
         let decided = verdicts.filter { !$0.outcome.needsMoreData }
         var lines: [String] = []
         if !decided.isEmpty {
-            let width = decided.map { $0.outcome.headline.count }.max() ?? 0
+            let width = decided.map { $0.headline.count }.max() ?? 0
             lines.append("verdicts this run decides (bench verdicts RUN for the evidence, the parts, the sources and the rules):")
             for verdict in decided {
-                let label = verdict.outcome.headline
+                let label = verdict.headline
                 lines.append(
                     "  " + label + String(repeating: " ", count: max(1, width - label.count + 2))
                         + "\(verdict.claim.statement) (\(verdict.claim.source.short))")
@@ -160,7 +160,7 @@ package enum VerdictReport {
             if let command = verdict.command { evidence.append("*decide:* `\(command)`") }
             evidence += claim.inferred.map { "*inferred:* \($0)" }
             lines.append(
-                "| **\(cell(verdict.outcome.label))** | \(cell(statement)) | \(cell(source)) | \(cell(evidence.joined(separator: "<br>"))) | \(cell(verdict.basis)) | \(cell(verdict.rule)) |"
+                "| **\(cell(verdict.label))** | \(cell(statement)) | \(cell(source)) | \(cell(evidence.joined(separator: "<br>"))) | \(cell(verdict.basis)) | \(cell(verdict.rule)) |"
             )
         }
         lines.append("")
@@ -168,9 +168,18 @@ package enum VerdictReport {
         return lines.joined(separator: "\n")
     }
 
-    /// The verdicts as JSON: the claim and its source, what it asserts, the outcome (kind, label, reason, and each
-    /// size's or part's), evidence, basis, rule, command, figure and what is inferred.
-    package static func json(_ verdicts: [Verdict]) throws -> Data {
+    /// The verdicts as JSON: `run`, the command that made the run judged (with its profile, commit and status; absent
+    /// where the folder has no run.json), apart from `verdicts`, one entry a claim: the claim and its source, what it
+    /// asserts, the outcome (kind, label, reason, and each size's or part's), evidence, basis, rule, `decide` (the
+    /// `bench run` that would decide what this run did not; absent when it decided), figure and what is inferred.
+    package static func json(_ verdicts: [Verdict], run: RunInfo?) throws -> Data {
+        struct Run: Encodable {
+            let command, profile, commit, status: String
+        }
+        struct Document: Encodable {
+            let run: Run?
+            let verdicts: [Entry]
+        }
         struct Detail: Encodable {
             let label: String
             let verdict: String
@@ -184,9 +193,10 @@ package enum VerdictReport {
             let reason: String?
             let sizes: [String: Detail]?
             let parts: [String: Detail]?
-            let command: String?
+            let decide: String?
             let figure: String?
             let inferred: [String]
+            let decidingInference: String?
         }
         let entries = verdicts.map { verdict -> Entry in
             var sizes: [String: Detail]?
@@ -204,14 +214,18 @@ package enum VerdictReport {
             default: break
             }
             return Entry(
-                id: verdict.claim.id, claim: verdict.claim.statement, verdict: verdict.outcome.kind, label: verdict.outcome.label,
+                id: verdict.claim.id, claim: verdict.claim.statement, verdict: verdict.outcome.kind, label: verdict.label,
                 rule: verdict.rule, basis: verdict.basis, asserts: verdict.claim.asserts.rawValue, test: verdict.claim.test,
                 source: verdict.claim.source, evidence: verdict.evidence, reason: verdict.outcome.reason, sizes: sizes, parts: parts,
-                command: verdict.command, figure: verdict.claim.figure, inferred: verdict.claim.inferred)
+                decide: verdict.command, figure: verdict.claim.figure, inferred: verdict.claim.inferred,
+                decidingInference: verdict.claim.decidingInference)
         }
+        let document = Document(
+            run: run.map { Run(command: $0.command, profile: $0.profile.rawValue, commit: $0.gitCommit, status: $0.status.rawValue) },
+            verdicts: entries)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(entries)
+        return try encoder.encode(document)
     }
 
     /// `22 claims: 9 holds, 2 the opposite holds, ...; 5 need a larger run.`

@@ -11,6 +11,11 @@ public struct FetchResults: RandomAccessCollection {
 
     let storage: Storage
 
+    init(storage: Storage) { self.storage = storage }
+
+    /// Objects in hand as a result (what a list shows after a merge: the objects it held, then the merged ones).
+    public init(_ objects: [ManagedObject]) { storage = .objects(objects) }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int {
         switch storage {

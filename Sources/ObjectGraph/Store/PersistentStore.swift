@@ -66,6 +66,8 @@ public final class PersistentStore {
     /// SQLite's plan for `sql` on this store (EXPLAIN QUERY PLAN), one line per step; for the harness, which
     /// compares the work two arms give SQLite.
     package func queryPlan(_ sql: String) -> [String] { connection.queryPlan(sql) }
+    /// The work `sql` gives SQLite: its plan, and for a write the indexes and triggers it keeps current.
+    package func work(_ sql: String) -> [String] { connection.queryPlan(sql) + connection.maintenance(sql) }
     let derivedValues = DerivedValueCollector()
     /// `_Z_intarray0`, the table that batch and prefetch statements read their IDs from.
     let idList: IntArray

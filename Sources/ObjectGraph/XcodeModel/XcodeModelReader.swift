@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -137,6 +138,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
                 RawEntity(
                     name: entityName, parent: attributes["parentEntity"], isAbstract: attributes["isAbstract"].isYes,
                     renamingIdentifier: attributes["elementID"].flatMap { $0.isEmpty ? nil : $0 }))
+            noteUnknownAttributes(of: name, attributes, owner: entityName)
         case ("model", "fetchRequest"), ("fetchedProperty", "fetchRequest"):
             if let entity = attributes["entity"], let predicate = attributes["predicateString"], !predicate.isEmpty {
                 fetchRequests.append(
@@ -149,8 +151,10 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             fetchedProperty = attributes["name"].map { "\(entities[entities.count - 1].name).\($0)" }
         case ("entity", "attribute"):
             entities[entities.count - 1].attributes.append(attributes)
+            noteUnknownAttributes(of: name, attributes, owner: "\(entities[entities.count - 1].name).\(attributes["name"] ?? "?")")
         case ("entity", "relationship"):
             entities[entities.count - 1].relationships.append(attributes)
+            noteUnknownAttributes(of: name, attributes, owner: "\(entities[entities.count - 1].name).\(attributes["name"] ?? "?")")
         case ("entity", "fetchIndex"):
             entities[entities.count - 1].fetchIndexes.append(
                 (attributes["name"] ?? "index\(entities[entities.count - 1].fetchIndexes.count)", []))
@@ -193,6 +197,37 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         stack.removeLast()
         if skipDepth > 0 { skipDepth -= 1 }
         if name == "fetchedProperty" && skipDepth == 0 { fetchedProperty = nil }
+    }
+
+    /// The XML attributes Xcode writes on `<entity>`, `<attribute>` and `<relationship>` (its model editor's, with
+    /// those of older and newer Xcode versions); any other is a typo or a hand edit the reader ignores.
+    static let knownAttributes: [String: Set<String>] = [
+        "entity": [
+            "name", "representedClassName", "parentEntity", "isAbstract", "syncable", "codeGenerationType", "elementID",
+            "versionHashModifier", "renamingIdentifier", "userInfo",
+        ],
+        "attribute": [
+            "name", "optional", "attributeType", "defaultValueString", "usesScalarValueType", "indexed", "transient", "syncable",
+            "customClassName", "valueTransformerName", "allowsExternalBinaryDataStorage", "allowsCloudEncryption",
+            "preserveAfterDeletion", "spotlightIndexingEnabled", "storedInTruthFile", "minValueString", "maxValueString",
+            "regularExpressionString", "derived", "derivationExpression", "elementID", "versionHashModifier", "composite",
+            "defaultDateTimeInterval", "renamingIdentifier", "userInfo",
+        ],
+        "relationship": [
+            "name", "optional", "toMany", "ordered", "deletionRule", "destinationEntity", "inverseName", "inverseEntity",
+            "minCount", "maxCount", "transient", "syncable", "indexed", "elementID", "versionHashModifier",
+            "spotlightIndexingEnabled", "storedInTruthFile", "preserveAfterDeletion", "renamingIdentifier", "userInfo",
+        ],
+    ]
+
+    /// A note for each XML attribute of `element` that Xcode does not write (`optinal="YES"`): the reader ignores it.
+    private func noteUnknownAttributes(of element: String, _ attributes: [String: String], owner: String) {
+        guard let known = Self.knownAttributes[element] else { return }
+        for key in attributes.keys.sorted() where !known.contains(key) {
+            note(
+                "\(owner): ignored the XML attribute \(key)=\"\(attributes[key] ?? "")\" on <\(element)>, which Xcode does not write; check its spelling"
+            )
+        }
     }
 
     private func note(_ text: String) {

@@ -129,7 +129,9 @@ struct ScanRun {
         do {
             let xcode = try ModelSource.load(path: swiftPath ?? root)
             swiftData = try loaded(swiftPath ?? root, xcode)
-        } catch let BenchError.invalidInput(message) where message.contains("no @Model class") && swiftPath == nil {
+        } catch let error as BenchError
+            where error.kind == .invalidInput && error.description.contains("no @Model class") && swiftPath == nil
+        {
             swiftData = nil
         }
         var coreData: LoadedModel?

@@ -164,7 +164,7 @@ enum Fixtures {
         #expect(explain.output.contains("FROM ZTRIP t0"))
         // A store made from the model (as an app's default.store is), its shape read back.
         let suite = try GeneratedSuite.scenario(modelPath: Self.swift)
-        let plan = suite.declared.plan(for: suite.variants[0])
+        let plan = try suite.declared.plan(for: suite.variants[0])
         let store = folder.appendingPathComponent("default.store").path
         _ = try GraphFiller.fill(plan.generator.make(size: 30, seed: 7), model: plan.model, location: .file(store), options: StoreOptions())
         let shaped = try Fixtures.bench(["explain", "--model", Self.swift, "--shape-from", store, "--phase", "fetch-Trip"])

@@ -84,7 +84,7 @@ extension ModelLint {
     /// constraint of any entity of the hierarchy.
     static func isCovered(_ attribute: AttributeDescription, in entity: EntityDescription) -> Bool {
         if attribute.isIndexed { return true }
-        let root = lineage(entity).last!
+        let root = lineage(entity).last ?? entity
         return root.subtree.contains { member in
             member.fetchIndexes.contains { $0.elements.first?.property == attribute.name }
                 || member.uniquenessConstraints.contains { $0.first == attribute.name }

@@ -25,16 +25,13 @@ struct ColumnLayout {
             own[ObjectIdentifier(entity)] = Own(main: mainColumns(of: entity, declared: declared, namer: &namer))
         }
         for entity in root.subtree {
-            own[ObjectIdentifier(entity)]!.extra = extraColumns(of: entity, declared: declared, namer: &namer)
+            own[ObjectIdentifier(entity), default: Own()].extra = extraColumns(of: entity, declared: declared, namer: &namer)
         }
         var table: [Column] = []
-        for entity in root.subtree { table += own[ObjectIdentifier(entity)]!.main }
-        for entity in root.subtree {
-            table += own[ObjectIdentifier(entity)]!.extra.filter { if case .order = $0.kind { return true } else { return false } }
-        }
-        for entity in root.subtree {
-            table += own[ObjectIdentifier(entity)]!.extra.filter { if case .foreignEntity = $0.kind { return true } else { return false } }
-        }
+        let owned = root.subtree.map { own[ObjectIdentifier($0), default: Own()] }
+        for columns in owned { table += columns.main }
+        for columns in owned { table += columns.extra.filter { if case .order = $0.kind { return true } else { return false } } }
+        for columns in owned { table += columns.extra.filter { if case .foreignEntity = $0.kind { return true } else { return false } } }
         root.tableColumns = table
 
         for entity in root.subtree {
@@ -42,7 +39,7 @@ struct ColumnLayout {
             var columns = parent?.columns ?? []
             var defaults = parent?.defaultRow ?? []
             entity.inheritedColumnCount = columns.count
-            let mine = own[ObjectIdentifier(entity)]!
+            let mine = own[ObjectIdentifier(entity), default: Own()]
             for column in mine.main + mine.extra {
                 let slot = columns.count
                 switch column.kind {
@@ -125,8 +122,8 @@ struct ColumnLayout {
     private func extraColumns(of entity: EntityDescription, declared: [RelationshipDescription], namer: inout UniqueNamer) -> [Column] {
         var ordered: [(String, RelationshipDescription)] = []
         for relationship in declared where relationship.isOrdered {
-            if relationship.kind == .oneToMany, relationship.inverse!.entity === entity {
-                ordered.append((relationship.inverse!.name, relationship))
+            if relationship.kind == .oneToMany, relationship.requiredInverse.entity === entity {
+                ordered.append((relationship.requiredInverse.name, relationship))
             } else if relationship.kind == .manyToNil, relationship.destination === entity {
                 ordered.append((Self.virtualName(relationship), relationship))
             }

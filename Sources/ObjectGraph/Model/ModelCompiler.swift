@@ -16,7 +16,10 @@ struct ModelCompiler {
         let declarationsByName = Dictionary(uniqueKeysWithValues: declarations.map { ($0.name, $0) })
         let entities = try numberEntities(byName, declarations: declarationsByName)
 
-        for entity in entities { try declareProperties(declarationsByName[entity.name]!, into: entity) }
+        for entity in entities {
+            guard let declaration = declarationsByName[entity.name] else { continue }
+            try declareProperties(declaration, into: entity)
+        }
         let declared = entities.flatMap { entity in entity.relationships.filter { $0.entity === entity } }
         for relationship in declared { try resolve(relationship, entities: byName) }
         var warnings: [String] = []
@@ -29,7 +32,7 @@ struct ModelCompiler {
         }
         for root in entities where root.parent == nil { ColumnLayout(root: root, model: entities).layOut() }
         for relationship in declared where relationship.kind == .oneToMany {
-            let inverse = relationship.inverse!
+            let inverse = relationship.requiredInverse
             relationship.columnName = inverse.columnName
             relationship.slot = inverse.slot
         }
@@ -76,7 +79,7 @@ struct ModelCompiler {
                     entity: declaration.name, property: nil,
                     reason: "unknown parent entity '\(parentName)'")
             }
-            let entity = byName[declaration.name]!
+            guard let entity = byName[declaration.name] else { continue }
             entity.parent = parent
             parent.subentities.append(entity)
         }
@@ -124,7 +127,7 @@ struct ModelCompiler {
         for root in roots { visit(root, root: root) }
         for entity in ordered {
             entity.subtree = Array(ordered[(entity.number - 1)..<entity.subtreeMaxNumber])
-            let declaration = declarations[entity.name]!
+            guard let declaration = declarations[entity.name] else { continue }
             entity.fetchIndexes = declaration.fetchIndexes
             entity.uniquenessConstraints = declaration.uniquenessConstraints
         }

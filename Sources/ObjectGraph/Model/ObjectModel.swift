@@ -120,9 +120,11 @@ public final class ObjectModel: @unchecked Sendable {
         var ordered: [EntityDescription] = []
         var placed = Set<Int>()
         while ordered.count < entities.count {
-            let ready =
-                entities.first { !placed.contains($0.number) && mustFollow[$0.number, default: []].isSubset(of: placed) }
-                ?? entities.first { !placed.contains($0.number) }!
+            guard
+                let ready = entities.first(where: { !placed.contains($0.number) && mustFollow[$0.number, default: []].isSubset(of: placed) }
+                )
+                    ?? entities.first(where: { !placed.contains($0.number) })
+            else { break }
             ordered.append(ready)
             placed.insert(ready.number)
         }

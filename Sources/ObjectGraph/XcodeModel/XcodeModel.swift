@@ -134,7 +134,7 @@ public struct XcodeModel: Sendable {
                 path: path, reason: "no such file or folder; give a .xcdatamodeld folder, a .xcdatamodel folder or its contents file")
         }
         guard isDirectory.boolValue else {
-            guard wanted == nil else { throw versionsMissing(path, wanted!) }
+            if let wanted { throw versionsMissing(path, wanted) }
             return Location(file: path)
         }
         let url = URL(fileURLWithPath: path)
@@ -152,7 +152,7 @@ public struct XcodeModel: Sendable {
             let names = versions.map { String($0.dropLast(".xcdatamodel".count)) }.sorted {
                 $0.compare($1, options: .numeric) == .orderedAscending
             }
-            var chosen = names.last! + ".xcdatamodel"
+            var chosen = (names.last ?? "") + ".xcdatamodel"
             let current = url.appendingPathComponent(".xccurrentversion")
             // Without .xccurrentversion (a model that never had a second version) the only or latest version is current;
             // one Xcode could not read, or naming a version the folder lacks, is refused rather than guessed around.
@@ -195,7 +195,7 @@ public struct XcodeModel: Sendable {
             return Location(
                 file: contents.path, version: String(chosen.dropLast(".xcdatamodel".count)), current: currentName, versions: names)
         }
-        guard wanted == nil else { throw versionsMissing(path, wanted!) }
+        if let wanted { throw versionsMissing(path, wanted) }
         return Location(file: url.appendingPathComponent("contents").path)
     }
 

@@ -102,6 +102,8 @@ struct Declarations {
 
     /// The names of the types listed as `X.self` in `text`, in order (`[Trip.self, SchemaV1.Tag.self]`).
     static func selfTypes(_ text: String) -> [String] {
+        // A constant pattern: it cannot fail to compile at run time.
+        // swift-format-ignore: NeverUseForceTry
         let pattern = try! NSRegularExpression(pattern: "([A-Za-z_][A-Za-z0-9_.]*)\\.self\\b")
         let range = NSRange(text.startIndex..., in: text)
         return pattern.matches(in: text, range: range).compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } }
@@ -290,6 +292,8 @@ private final class DeclarationVisitor: SyntaxVisitor {
 
     /// The key paths of `[\.name, \Trip.date]` (or of one key path), as property names: `name`, `date`.
     private func keyPaths(_ text: String) -> [String] {
+        // A constant pattern: it cannot fail to compile at run time.
+        // swift-format-ignore: NeverUseForceTry
         let pattern = try! NSRegularExpression(pattern: "\\\\(?:[A-Za-z_][A-Za-z0-9_.]*)?\\.([A-Za-z_][A-Za-z0-9_?!.]*)")
         let range = NSRange(text.startIndex..., in: text)
         return pattern.matches(in: text, range: range).compactMap {
@@ -307,6 +311,8 @@ private final class DeclarationVisitor: SyntaxVisitor {
                 let text = binding.trimmedDescription
                 switch binding.pattern.trimmedDescription {
                 case "versionIdentifier":
+                    // A constant pattern: it cannot fail to compile at run time.
+                    // swift-format-ignore: NeverUseForceTry
                     let numbers = try! NSRegularExpression(pattern: "Version\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)")
                     if let match = numbers.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) {
                         schema.version = (1...3).compactMap { Range(match.range(at: $0), in: text).flatMap { Int(text[$0]) } }
@@ -330,6 +336,8 @@ private final class DeclarationVisitor: SyntaxVisitor {
                 plan.schemas = Declarations.selfTypes(binding.trimmedDescription)
             }
         }
+        // A constant pattern: it cannot fail to compile at run time.
+        // swift-format-ignore: NeverUseForceTry
         let stage = try! NSRegularExpression(
             pattern:
                 "\\.(lightweight|custom)\\s*\\(\\s*fromVersion:\\s*([A-Za-z0-9_.]+)\\.self\\s*,\\s*toVersion:\\s*([A-Za-z0-9_.]+)\\.self")

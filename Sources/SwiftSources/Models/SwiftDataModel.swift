@@ -115,6 +115,8 @@ struct Versions {
             let order = plan.schemas.map(TypeShape.lastComponent)
             versions.sort { (order.firstIndex(of: $0.name) ?? Int.max) < (order.firstIndex(of: $1.name) ?? Int.max) }
         } else if versions.allSatisfy({ $0.identifier != nil }) {
+            // Every identifier is there (checked on the line above).
+            // swift-format-ignore: NeverForceUnwrap
             versions.sort { $0.identifier!.lexicographicallyPrecedes($1.identifier!) }
         }
         var topLevel: [Declarations.ModelClass] = []
@@ -139,6 +141,8 @@ struct Versions {
             currentReason =
                 "the schema the top-level type aliases name (typealias \(aliased.classes.first?.name ?? "") = \(aliased.name).…)"
         } else {
+            // The versions are not empty here (no top-level classes, no alias: a schema was read).
+            // swift-format-ignore: NeverForceUnwrap
             current = versions.last!
             currentReason =
                 declarations.plans.contains { !$0.schemas.isEmpty } ? "the last schema of the migration plan" : "the latest version"

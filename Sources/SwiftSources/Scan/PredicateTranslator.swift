@@ -71,6 +71,8 @@ struct PredicateTranslator {
 
     /// A `$vN` for the value compared at the end of `text` (`... name CONTAINS[cd] `), with a spec from the key path.
     private mutating func variable(comparedIn text: String) throws -> String {
+        // A constant pattern: it cannot fail to compile at run time.
+        // swift-format-ignore: NeverUseForceTry
         let pattern = try! NSRegularExpression(
             pattern:
                 "(ANY\\s+|ALL\\s+)?([A-Za-z_@][A-Za-z0-9_.@]*)\\s*(==|=|!=|<>|<=|>=|=<|=>|<|>|CONTAINS|BEGINSWITH|ENDSWITH|LIKE|MATCHES|IN)(\\[[a-z]*\\])?\\s*$",
@@ -150,6 +152,8 @@ struct PredicateTranslator {
 
     private mutating func condition(_ expression: ExprSyntax, _ parameter: String) throws -> String {
         if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1 {
+            // A tuple of one element, counted above.
+            // swift-format-ignore: NeverForceUnwrap
             return "(" + (try condition(tuple.elements.first!.expression, parameter)) + ")"
         }
         if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "!" {
@@ -244,9 +248,13 @@ struct PredicateTranslator {
             guard closure.statements.count == 1, let expression = closure.statements.first?.item.as(ExprSyntax.self) else {
                 throw Unsupported(reason: "a contains(where:) of several statements")
             }
+            // `isToMany(path)` held above: the path is a relationship.
+            // swift-format-ignore: NeverForceUnwrap
             var nested = PredicateTranslator(entity: relationship(path)!.destination, firstVariable: counter)
             let body = try nested.condition(expression, inner)
             // ObjectGraph runs ANY, not SUBQUERY: one comparison on the members is translated.
+            // A constant pattern: it cannot fail to compile at run time.
+            // swift-format-ignore: NeverUseForceTry
             let comparison = try! NSRegularExpression(
                 pattern: "^([A-Za-z_][A-Za-z0-9_.@]*) (==|!=|<|<=|>|>=|CONTAINS\\S*|BEGINSWITH|ENDSWITH) (.+)$")
             guard !body.contains(" AND "), !body.contains(" OR "),
@@ -282,6 +290,8 @@ struct PredicateTranslator {
             return .keyPath(path)
         }
         if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1 {
+            // A tuple of one element, counted above.
+            // swift-format-ignore: NeverForceUnwrap
             return try operand(tuple.elements.first!.expression, parameter)
         }
         if expression.trimmedDescription.contains(parameter) && parameter != "$0" || expression.trimmedDescription.contains("$0") {

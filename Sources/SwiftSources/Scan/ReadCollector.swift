@@ -265,6 +265,8 @@ struct ReadCollector {
                     let body = initializer.body
                 else { continue }
                 let parameterName = (parameters[position].secondName ?? parameters[position].firstName).text
+                // A pattern of an identifier the parser read: it cannot fail to compile.
+                // swift-format-ignore: NeverUseForceTry
                 let assignment = try! Regex(
                     "(?:self\\.)?_?([A-Za-z_][A-Za-z0-9_]*)\\s*=\\s*(?:[A-Za-z]+\\()?(?:wrappedValue:\\s*)?\(parameterName)\\b")
                 if let match = body.trimmedDescription.firstMatch(of: assignment), let name = match.output[1].substring {

@@ -238,6 +238,8 @@ struct SiteBuilder {
         site.variables = ["object": ["object": .string(site.entity), "index": .int(0)]]
         if let name = boundName(ExprSyntax(call)), let scope = bindingScope(call) {
             site.resultName = name
+            // A site is made only for an entity of the model (makeSite).
+            // swift-format-ignore: NeverForceUnwrap
             var collector = ReadCollector(index: index, root: root, entity: entity(of: site)!)
             collector.object(named: name, in: scope, file: file)
             site.reads = collector.reads
@@ -262,6 +264,8 @@ struct SiteBuilder {
         guard site.result == "objects" else { return }
         let outer = Self.outermost(Syntax(fetch))
         if let loop = outer.parent?.as(ForStmtSyntax.self), loop.sequence.id == outer.id {
+            // A site is made only for an entity of the model (makeSite).
+            // swift-format-ignore: NeverForceUnwrap
             var collector = ReadCollector(index: index, root: root, entity: entity(of: site)!)
             collector.loop(loop, file: file)
             site.reads = collector.reads
@@ -272,6 +276,8 @@ struct SiteBuilder {
             collectReads(&site, collection: name, scope: scope, file: file)
             return
         }
+        // `outermost` of an expression is an expression.
+        // swift-format-ignore: NeverForceUnwrap
         if let property = assignedProperty(ExprSyntax(outer)!), let type = enclosingType(fetch) {
             site.resultName = property
             collectReads(&site, collection: property, scope: Syntax(type.members), file: file)

@@ -33,7 +33,7 @@ package enum ShapeReport {
     static func buckets(_ a: Histogram, _ b: Histogram) -> [(String, Int, Int)] {
         let fanouts = Set(a.owners.keys).union(b.owners.keys).sorted()
         if fanouts.count <= 12 { return fanouts.map { (String($0), a.owners[$0] ?? 0, b.owners[$0] ?? 0) } }
-        let highest = fanouts.last!
+        guard let highest = fanouts.last else { return [] }
         return zip(a.buckets(upTo: highest), b.buckets(upTo: highest)).map { ($0.label, $0.owners, $1.owners) }.filter {
             $0.1 > 0 || $0.2 > 0
         }

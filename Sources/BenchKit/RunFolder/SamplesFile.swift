@@ -17,7 +17,7 @@ package enum SamplesFile {
                 let key = sample.key
                 return [
                     key.scenario.rawValue, key.strategy.rawValue, key.variant.description, String(key.size), String(sample.repetition),
-                    key.phase.rawValue, key.metric.rawValue, sample.value.map(formatNumber) ?? "", key.metric.unit,
+                    key.phase.rawValue, key.metric.rawValue, sample.value.map(formatNumber) ?? "", key.metric.unit.rawValue,
                 ]
             })
     }
@@ -28,22 +28,22 @@ package enum SamplesFile {
         let rows = try CSVFiles.decode(text, expected: columns, file: file)
         for (index, row) in rows.enumerated() {
             let line = "\(file): line \(index + 2)"
-            guard let size = Int(row["size"]!), size >= 0, let repetition = Int(row["repetition"]!), repetition >= 0 else {
+            guard let size = Int(row["size"]), size >= 0, let repetition = Int(row["repetition"]), repetition >= 0 else {
                 throw BenchError.invalidInput("\(line): size and repetition must be whole numbers of 0 or more")
             }
-            let rawValue = row["value"]!
+            let rawValue = row["value"]
             guard rawValue.isEmpty || Double(rawValue)?.isFinite == true else {
                 throw BenchError.invalidInput("\(line): value '\(rawValue)' is not a finite number")
             }
             let value = rawValue.isEmpty ? nil : Double(rawValue)
             switch SeriesKey.parse(
-                scenario: row["scenario"]!, strategy: row["strategy"]!, variant: row["variant"]!, size: size,
-                phase: row["phase"]!, metric: row["metric"]!)
+                scenario: row["scenario"], strategy: row["strategy"], variant: row["variant"], size: size,
+                phase: row["phase"], metric: row["metric"])
             {
             case let .success(key):
-                guard row["unit"] == key.metric.unit else {
+                guard row["unit"] == key.metric.unit.rawValue else {
                     throw BenchError.invalidInput(
-                        "\(line): unit '\(row["unit"]!)' is not \(key.metric.rawValue)'s (\(key.metric.unit)); is the row cut short or edited?"
+                        "\(line): unit '\(row["unit"])' is not \(key.metric.rawValue)'s (\(key.metric.unit.rawValue)); is the row cut short or edited?"
                     )
                 }
                 if let value, key.metric.isExact, key.metric.isCount, value < 0 || value.rounded() != value {

@@ -21,7 +21,7 @@ extension ComplexityFit {
             points[key, default: []].append((row.key.size, median))
         }
         return order.compactMap { key in
-            let series = points[key]!.sorted { $0.0 < $1.0 }
+            let series = points[key, default: []].sorted { $0.0 < $1.0 }
             guard let fits = fit(sizes: series.map { Double($0.0) }, values: series.map(\.1)) else { return nil }
             return Row(
                 scenario: key.scenario, strategy: key.strategy, variant: key.variant, phase: key.phase, metric: key.metric,

@@ -51,7 +51,7 @@ package enum FirstScreen {
     ) -> String? {
         let rows = values.keys.filter { $0.scenario == scenario && $0.strategy == .objectGraph && $0.size == size && $0.metric == measure }
         func statements(_ key: SeriesKey) -> Double { values[key.with(.sqlStatements)].map(Statistics.median) ?? 0 }
-        func differing(_ a: SeriesKey, _ b: SeriesKey) -> [String] {
+        func differing(_ a: SeriesKey, _ b: SeriesKey) -> [AxisName] {
             a.variant.values.map(\.name).filter { a.variant[$0]?.description != b.variant[$0]?.description }
         }
         var best: (low: SeriesKey, high: SeriesKey, spread: Double)?
@@ -64,10 +64,10 @@ package enum FirstScreen {
                 }
             }
         }
-        let unit = measure == .wallMs ? "ms" : "instructions"
+        let unit = measure.unit
         func time(_ key: SeriesKey) -> String {
             let median = Statistics.median(values[key] ?? [])
-            return measure == .wallMs ? String(format: "%.3g ms", median) : formatCount(median) + " " + unit
+            return measure == .wallMs ? String(format: "%.3g ms", median) : formatCount(median) + " " + unit.rawValue
         }
         func refusedNote(_ keys: [SeriesKey]) -> String {
             let refused = keys.compactMap { key -> String? in
@@ -100,7 +100,9 @@ package enum FirstScreen {
                 case (_?, _?): sql = "both \(count), other SQL, plans or rows"
                 default: sql = "both \(count)"
                 }
-                return "\(widest.fast.phase): \(axis)=\(widest.fast.variant[axis]!) against \(axis)=\(widest.slow.variant[axis]!), \(sql): "
+                let fast = "\(axis)=\(widest.fast.variant[axis]?.description ?? "")"
+                let slow = "\(axis)=\(widest.slow.variant[axis]?.description ?? "")"
+                return "\(widest.fast.phase): \(fast) against \(slow), \(sql): "
                     + ratio(values[widest.fast] ?? [], values[widest.slow] ?? [], unit: unit) + " at \(formatCount(size))"
                     + refusedNote([widest.fast, widest.slow])
             }
@@ -116,18 +118,20 @@ package enum FirstScreen {
         }
         let axis = differing(best.low, best.high)[0]
         let shared = best.low.variant.values.filter { $0.name != axis }.map { "\($0.name)=\($0.value)" }
+        let low = "\(axis)=\(best.low.variant[axis]?.description ?? "")"
+        let high = "\(axis)=\(best.high.variant[axis]?.description ?? "")"
         return
-            "\(best.low.phase): \(axis)=\(best.low.variant[axis]!) ran \(counted(Int(statements(best.low)), "statement")) against \(formatCount(statements(best.high))) for \(axis)=\(best.high.variant[axis]!)"
+            "\(best.low.phase): \(low) ran \(counted(Int(statements(best.low)), "statement")) against \(formatCount(statements(best.high))) for \(high)"
             + (shared.isEmpty ? "" : " (\(shared.joined(separator: ";")))") + ", "
             + ratio(values[best.low] ?? [], values[best.high] ?? [], unit: unit)
             + " at \(formatCount(size))\(refusedNote([best.low, best.high]))"
     }
 
     /// `2.3× faster [2.1, 2.5]`, `1.1× slower [1.0, 1.2]`, or `4.1× faster (3 repetitions: no interval)`.
-    static func ratio(_ first: [Double], _ second: [Double], unit: String) -> String {
+    static func ratio(_ first: [Double], _ second: [Double], unit: MetricUnit) -> String {
         let a = Statistics.median(first)
         let b = Statistics.median(second)
-        guard a > 0, b > 0 else { return "times \(formatNumber(a)) against \(formatNumber(b)) \(unit)" }
+        guard a > 0, b > 0 else { return "times \(formatNumber(a)) against \(formatNumber(b)) \(unit.rawValue)" }
         let faster = a <= b
         let factor = faster ? b / a : a / b
         let word = faster ? "faster" : "slower"

@@ -121,7 +121,7 @@ package struct RunInfo: Codable, Sendable {
     package var unrepresentativeReason: String? {
         if let injections, !injections.isEmpty {
             return "it ran with injected regressions ("
-                + injections.keys.sorted().map { "\($0)=\(injections[$0]!)" }.joined(separator: ", ") + ")"
+                + injections.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
         }
         if buildConfiguration != .release && measurement != .deviceLog {
             return "it is a \(buildConfiguration.rawValue) build's, whose timings mislead"

@@ -53,9 +53,10 @@ extension AtomicFile {
 
     private static func writeAll(_ data: Data, to descriptor: Int32) throws {
         try data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
             var written = 0
             while written < buffer.count {
-                let result = systemWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                let result = systemWrite(descriptor, base + written, buffer.count - written)
                 if result < 0 && errno == EINTR { continue }
                 guard result > 0 else {
                     let code = errno

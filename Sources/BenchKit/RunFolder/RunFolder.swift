@@ -37,8 +37,10 @@ package final class RunFolder: @unchecked Sendable {
     /// The summary of every sample so far (as written to summary.csv when the run finished).
     package var summary: [SummaryRow] {
         lock.withLock {
-            if _summary == nil { _summary = SummaryFile.summarize(_samples) }
-            return _summary!
+            if let summary = _summary { return summary }
+            let summary = SummaryFile.summarize(_samples)
+            _summary = summary
+            return summary
         }
     }
     private var _summary: [SummaryRow]?
@@ -241,7 +243,7 @@ package final class RunFolder: @unchecked Sendable {
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeMutableBytes { buffer in
-                write(samplesFile, buffer.baseAddress! + written, buffer.count - written)
+                buffer.baseAddress.map { write(samplesFile, $0 + written, buffer.count - written) } ?? 0
             }
             if result < 0 && errno == EINTR { continue }
             guard result > 0 else {

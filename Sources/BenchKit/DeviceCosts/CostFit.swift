@@ -44,6 +44,8 @@ package struct CostFit {
     /// Takes the next finished statement: a prefetch waits for the fetch whose total includes it.
     package mutating func add(_ statement: FinishedStatement) {
         seenKinds.insert(statement.kind)
+        // `kinds` lists every statement kind; a pivot range is never empty.
+        // swift-format-ignore: NeverForceUnwrap
         let column = Self.kinds.firstIndex(of: statement.kind)!
         pending[column] += 1
         pending[Self.width - 1] += Double(statement.rows)
@@ -100,6 +102,8 @@ package struct CostFit {
         var matrix = columns.map { i in columns.map { j in sums.xx[i * width + j] } + [sums.xy[i]] }
         var singular = Set<Int>()
         for pivot in 0..<n {
+            // `kinds` lists every statement kind; a pivot range is never empty.
+            // swift-format-ignore: NeverForceUnwrap
             let best = (pivot..<n).max { abs(matrix[$0][pivot]) < abs(matrix[$1][pivot]) }!
             matrix.swapAt(pivot, best)
             let scale = max(1, abs(matrix[pivot][pivot]))

@@ -28,7 +28,7 @@ package enum GitHubBenchmarkExport {
             let name = name(row.key)
             if let patterns, !patterns.contains(where: { fnmatch($0, name, 0) == 0 }) { return nil }
             return Entry(
-                name: name, unit: row.unit, value: stats.median,
+                name: name, unit: row.unit.rawValue, value: stats.median,
                 range: "\(formatNumber(stats.ciLow))...\(formatNumber(stats.ciHigh))", extra: "n=\(stats.n)")
         }
     }

@@ -19,7 +19,7 @@ package enum PhaseNotes {
             let empty = summary.filter { row in
                 guard row.key.scenario == scenario.name, row.key.strategy == .objectGraph,
                     row.key.metric == .rowsRead, row.summary?.median == 0,
-                    let phase = declared.plans[row.key.variant.description]?.phases.first(where: { $0.name == row.key.phase })
+                    let phase = declared.plans[row.key.variant]?.phases.first(where: { $0.name == row.key.phase })
                 else { return false }
                 // On the prepared store: a phase continuing one that deleted may rightly find nothing.
                 return phase.store == .prepared && isFilteringRead(phase.steps)
@@ -56,7 +56,7 @@ package enum PhaseNotes {
     /// Why a generated delete phase's save was refused: the Deny rule its cascades reach, else a validation.
     static func refusal(_ row: SummaryRow, _ scenario: Scenario) -> String {
         let phase = row.key.phase.rawValue
-        guard phase.hasPrefix("delete-"), let plan = scenario.declared.plans[row.key.variant.description],
+        guard phase.hasPrefix("delete-"), let plan = scenario.declared.plans[row.key.variant],
             let entity = plan.model.entity(String(phase.dropFirst("delete-".count))),
             let chain = ModelLint.denyChain(deleting: entity), let deny = chain.last
         else { return "a Deny rule or a validation" }

@@ -65,6 +65,9 @@ struct ColumnLayout {
             entity.defaultRow = ContiguousArray(defaults)
             entity.rowShapeOwner = RowShape.Owner(
                 tableNumber: entity.rootNumber, types: columns.map(\.attributeType), defaults: entity.defaultRow)
+            for column in mine.main + mine.extra {
+                if case let .attribute(attribute) = column.kind { attribute.payloadWord = entity.rowShape.columns[attribute.slot].word }
+            }
             entity.hiddenOwnerRelationships = columns.compactMap { if case let .hiddenOwner(r) = $0.kind { return r } else { return nil } }
             entity.orderedInverseRelationships = columns.compactMap { if case let .order(r) = $0.kind { return r } else { return nil } }
             entity.saveComputedSlots = columns.indices.filter {

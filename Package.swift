@@ -41,6 +41,8 @@ let package = Package(
         // Reads Core Data's SQLDebug log as devices print it (Foundation only): statements, faults, fingerprints,
         // findings. `bench log` reads a device's log with it; the harness fingerprints its own statements with it.
         .target(name: "SQLDebugLog"),
+        // Writes the commit the package is built from into BenchKit (BuildInfo), before every build.
+        .plugin(name: "BuildInfo", capability: .buildTool(), path: "Plugins/BuildInfo"),
         .target(
             name: "BenchKit",
             dependencies: [
@@ -51,7 +53,8 @@ let package = Package(
                 "CProcessControl",
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            plugins: ["BuildInfo"]
         ),
         .executableTarget(
             name: "bench",

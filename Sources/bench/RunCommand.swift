@@ -207,7 +207,7 @@ struct RunCommand: ParsableCommand {
         let plan = try RunPlan(request)
         let folder: RunFolder
         if instructions {
-            folder = try InstructionCount.run(arguments, output: output ?? RunFolder.defaultPath(), quiet: quiet)
+            folder = try InstructionCount.run(arguments, output: output, quiet: quiet)
         } else {
             guard !plan.repetitions.isEmpty else {
                 throw BenchError.invalidInput("nothing to run: the chosen scenarios have no sizes for profile \(profile.rawValue)")
@@ -220,18 +220,18 @@ struct RunCommand: ParsableCommand {
             info.definitionHashes = Dictionary(
                 plan.scenarios.map { ($0.name.rawValue, $0.definitionHash) }, uniquingKeysWith: { first, _ in first })
             info.deviceCosts = costs
-            folder = try RunFolder(path: output ?? RunFolder.defaultPath(), info: info)
+            folder = try output.map { try RunFolder(path: $0, info: info) } ?? RunFolder.atDefaultPath(info: info)
             if let modelFile {
-                try AtomicFile.write(
+                try folder.writeFile(
                     (modelFile.adjustments.map { "note: \($0)" } + modelFile.findings.map { "\($0)" }).map { $0 + "\n" }.joined(),
-                    to: folder.file("lint.txt"))
+                    named: "lint.txt")
             }
             if let suite = scenarios.first, case let .generated(_, options) = suite.origin, let shape = options.shape,
                 let size = plan.repetitions.map(\.size).max()
             {
                 let text = ShapeReport.text(
                     store: shape, generated: try GeneratedSuite.generatedShape(suite, size: size, seed: seed), size: size)
-                try AtomicFile.write(text + "\n", to: folder.file("shape.txt"))
+                try folder.writeFile(text + "\n", named: "shape.txt")
                 if !quiet { print(text + "\n(shape.txt in the run folder)\n") }
             }
             try RunPipeline.measure(

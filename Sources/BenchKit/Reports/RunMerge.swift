@@ -72,7 +72,8 @@ package enum RunMerge {
         folder.record(statements)
         do {
             try folder.append(samples, countsAsRepetition: false)
-            try folder.finish(status: info.status)
+            // Closed by its conclusion (`RunPipeline.conclude`): run.json takes the status after the verdicts and advice.
+            try folder.finishMeasuring(status: info.status)
         } catch {
             // The shards are still there: nothing is lost by removing a merge that could not be written whole.
             folder.discard()

@@ -31,6 +31,7 @@ struct VerdictsCommand: ParsableCommand {
         guard !summary.isEmpty, !evidence.isEmpty else {
             throw BenchError.invalidInput("\(runFolder) holds no series (its summary.csv has no rows); give a run that measured something")
         }
+        if let note = try RunInfo.loadIfPresent(folder: runFolder)?.unfinishedNote(runFolder) { warn(note) }
         let verdicts = VerdictReport.judge(evidence, scenarios: RunPipeline.catalogScenarios(besides: []))
         print(VerdictReport.text(verdicts))
         if let markdown { try AtomicFile.write(VerdictReport.markdown(verdicts) + "\n", to: markdown) }

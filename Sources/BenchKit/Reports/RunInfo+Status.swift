@@ -7,9 +7,11 @@ extension RunInfo {
         switch status {
         case .complete: return nil
         case .running:
-            return "\(source) is still running (a bench process is writing it, \(repetitions) so far\(whole)): its series are those measured until now"
+            return
+                "\(source) is still running (a bench process is writing it, \(repetitions) so far\(whole)): its series are those measured until now"
         case .interrupted, .failed:
-            return "\(source) is \(status.rawValue) (\(repetitions)\(whole)): its series may be fewer and hold fewer samples than a finished run's"
+            return
+                "\(source) is \(status.rawValue) (\(repetitions)\(whole)): its series may be fewer and hold fewer samples than a finished run's"
         case .incomplete:
             return "\(source) is incomplete (merged from shards of which one did not finish): its series may be fewer than a finished run's"
         }

@@ -59,12 +59,14 @@ package enum ModelMigration {
             }
         }
         let matchedOld = Set(matched.map { ObjectIdentifier($0.old) })
-        let added = after.model.entities.filter { entity in !matched.contains { $0.new === entity } }
+        let matchedNew = Set(matched.map { ObjectIdentifier($0.new) })
+        let added = after.model.entities.filter { !matchedNew.contains(ObjectIdentifier($0)) }
+        // The added entities by their own attributes' names, looked up once each rather than compared with every one.
+        var addedByNames: [Set<String>: EntityDescription] = [:]
+        for candidate in added.reversed() { addedByNames[Set(candidate.ownAttributes.map(\.name))] = candidate }
         for entity in before.model.entities where !matchedOld.contains(ObjectIdentifier(entity)) {
-            let names = Set(entity.attributes.filter { $0.entity === entity }.map(\.name))
-            let twin = added.first { candidate in
-                !names.isEmpty && Set(candidate.attributes.filter { $0.entity === candidate }.map(\.name)) == names
-            }
+            let names = Set(entity.ownAttributes.map(\.name))
+            let twin = names.isEmpty ? nil : addedByNames[names]
             findings.append(
                 ModelLint.Finding(
                     kind: .migration, subject: entity.name,

@@ -101,6 +101,7 @@ class Case:
     path: Optional[str] = None  # PATH for the command (e.g. one without valgrind); None keeps the sweep's own
     env: Optional[dict] = None  # variables added to the command's environment; "{d}" is the case folder
     scratch: tuple = ()   # top-level entries of the case folder whose changes are the case's own business (a TMPDIR)
+    cwd: Optional[str] = None  # the command's working folder ("{d}" the case folder); None: the shared working folder
 
 
 @dataclass
@@ -349,8 +350,9 @@ def run_q(*extra: str, fast: bool = True) -> list:
 def cases() -> list:
     c: list = []
 
-    def add(name, argv, expect, setup=None, allow=(), check=None, timeout=None, why="", path=None, env=None, scratch=()):
-        c.append(Case(name, argv, tuple(expect), setup, tuple(allow), check, timeout, why, path, env, tuple(scratch)))
+    def add(name, argv, expect, setup=None, allow=(), check=None, timeout=None, why="", path=None, env=None, scratch=(),
+            cwd=None):
+        c.append(Case(name, argv, tuple(expect), setup, tuple(allow), check, timeout, why, path, env, tuple(scratch), cwd))
 
     # --- the command line itself -------------------------------------------------------------------------------
     add("top/unknown-subcommand", ["nosuch"], BAD)
@@ -906,6 +908,10 @@ def cases() -> list:
     # Silent no-ops, reading results back, scale limits and messages (issue 30: items 4, 6, 7 and 11).
     import sweep_noops_and_limits
     sweep_noops_and_limits.add_cases(add, sys.modules[__name__])
+
+    # Reliability, round 4 (issue 41: items 3, 4, 5, 7, 8 and 9).
+    import sweep_round4
+    sweep_round4.add_cases(add, sys.modules[__name__])
     return c
 
 
@@ -937,7 +943,9 @@ def owned_and_honest(add) -> None:
                    remember(x, "real")), check=unchanged("real"))
 
     def edited(source_edit):
-        return lambda x: edit(copy_run(x, source="small") / "run.json", source_edit)
+        # Another run than `small` (small2, of the same command), its run.json edited: a copy of small would be refused
+        # as a copy before the edit is looked at.
+        return lambda x: edit(copy_run(x, source="small2") / "run.json", source_edit)
 
     def json_edit(change):
         def transform(text: str) -> str:
@@ -959,8 +967,8 @@ def owned_and_honest(add) -> None:
     add("honest/merge-as-repetitions-same-folder-by-a-link", ["merge", "{d}/out", "{w}/small", "{d}/link", "--as-repetitions",
                                                              "--no-advice"], BAD,
         lambda x: os.symlink(x.w / "small", x.d / "link"))
-    add("honest/merge-as-repetitions-control", ["merge", "{d}/out", "{w}/small", "{d}/run", "--as-repetitions", "--no-advice"],
-        (0,), lambda x: copy_run(x, source="small"), why="control: two runs of one command merge")
+    add("honest/merge-as-repetitions-control", ["merge", "{d}/out", "{w}/small", "{w}/small2", "--as-repetitions", "--no-advice"],
+        (0,), why="control: two runs of one command merge")
 
     add("status/baseline-of-a-run-left-running-says-interrupted", ["baseline", "save", "{d}/run", "--to", "{d}/b"], BAD,
         edited(lambda t: t.replace('"complete"', '"running"')), check=stderr_has("is interrupted, not complete"),
@@ -1042,6 +1050,16 @@ def valid_run_folder(path: Path) -> Optional[str]:
         return f"run.json unreadable ({error.__class__.__name__})"
     if info.get("status") not in ("complete", "failed", "interrupted", "incomplete"):
         return f"run.json says status '{info.get('status')}'"
+    # The status is the last byte a run writes: a folder marked finished holds every file its run.json lists, whole.
+    for name in info.get("files") or []:
+        file = path / name
+        if not file.exists():
+            return f"run.json is {info.get('status')} and lists {name}, which is missing"
+        if name.endswith(".json"):
+            try:
+                json.loads(file.read_text())
+            except Exception as error:  # noqa: BLE001
+                return f"{name} is not whole JSON ({error.__class__.__name__})"
     for name, header in (("samples.csv", SAMPLES_HEADER), ("summary.csv", SUMMARY_HEADER)):
         file = path / name
         if not file.exists() and name == "summary.csv" and info.get("status") == "failed":
@@ -1145,7 +1163,10 @@ def run_case(bench: str, case: Case, work: Path, index: int, timeout: float, mem
             case.setup(ctx)
         except Skip as skip:
             return "SKIP", None, [str(skip)], []
-    argv = [a.replace("{d}", str(folder.relative_to(work))).replace("{w}", ".") for a in case.argv]
+    if case.cwd is None:
+        argv = [a.replace("{d}", str(folder.relative_to(work))).replace("{w}", ".") for a in case.argv]
+    else:
+        argv = [a.replace("{d}", str(folder)).replace("{w}", str(work)) for a in case.argv]
     command = [bench] + argv
     if drop_dac:
         # Root ignores file modes: drop the capabilities that let it, so that chmod 000 / 555 mean something.
@@ -1163,7 +1184,8 @@ def run_case(bench: str, case: Case, work: Path, index: int, timeout: float, mem
     if case.env:
         environment = dict(environment or os.environ,
                            **{k: v.replace("{d}", str(folder)) for k, v in case.env.items()})
-    process = subprocess.Popen(command, cwd=work, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    cwd = work if case.cwd is None else Path(case.cwd.replace("{d}", str(folder)))
+    process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, preexec_fn=limits, env=environment)
     timed_out = False
     try:
@@ -1246,6 +1268,12 @@ def prepare(work: Path, bench: str) -> None:
                            "--history", "hist.sqlite", "--output", "small"], cwd=work, capture_output=True, text=True, timeout=300)
     if done.returncode != 0 or not (work / "small" / "summary.csv").exists():
         sys.exit(f"bad_input_sweep: could not make the fixture run (exit {done.returncode}):\n{done.stderr[-2000:]}")
+    # A second run of the same command: another run, the one merges take as a repetition of `small`.
+    done = subprocess.run([bench, "run", "query", "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one",
+                           "--sizes", "10", "--profile", "smoke", "--repetitions", "1", "--warmup", "0", "--allow-debug", "--quiet",
+                           "--no-advice", "--no-history", "--output", "small2"], cwd=work, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        sys.exit(f"bad_input_sweep: could not make the second fixture run (exit {done.returncode}):\n{done.stderr[-2000:]}")
     if not (work / "hist.sqlite").exists():
         # A debug build's run is not added to the history: merge a copy marked release into it instead.
         shutil.copytree(work / "small", work / "small-as-release")

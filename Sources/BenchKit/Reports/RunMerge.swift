@@ -179,6 +179,13 @@ package enum Baseline {
                     )
                 }
             }
+            // run.json lists the files of the run folder; the baseline holds only its reports, and says so.
+            let record = (staging as NSString).appendingPathComponent("run.json")
+            var info = try RunInfo.load(record)
+            if let files = info.files {
+                info.files = files.filter { manager.fileExists(atPath: (staging as NSString).appendingPathComponent($0)) }
+                try Data(info.encoded().utf8).write(to: URL(fileURLWithPath: record))
+            }
         } catch {
             try? manager.removeItem(atPath: staging)
             throw error

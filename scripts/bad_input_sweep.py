@@ -909,7 +909,7 @@ def cases() -> list:
     import sweep_noops_and_limits
     sweep_noops_and_limits.add_cases(add, sys.modules[__name__])
 
-    # Reliability, round 4 (issue 41: items 3, 4, 5, 7, 8 and 9).
+    # Reliability, round 4 (issue 41: items 3 to 10).
     import sweep_round4
     sweep_round4.add_cases(add, sys.modules[__name__])
     return c
@@ -1226,7 +1226,8 @@ def judge(case: Case, result: Result) -> tuple:
     multi = False
     expecting_success = 0 in case.expect
     if not result.timed_out and not markers:
-        findings = case.argv[:1] == ["lint"] and rc == 1  # lint's findings are its output, on standard output
+        # lint's findings and the budgets' breaches (exit 6) are their output, on standard output
+        findings = (case.argv[:1] == ["lint"] and rc == 1) or (case.argv[:1] in (["budget"], ["compare"]) and rc == 6)
         if not lines and not expecting_success and rc != 0 and not findings:
             problems.append("no message on stderr")
         elif lines and not lines[0].strip():

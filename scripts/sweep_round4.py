@@ -1,6 +1,7 @@
 """The bad-input sweep's cases for issue 41 (reliability, round 4): a status that is the last byte written (item 3),
-merges and compares of one kind of measurement (items 4, 5), model work linear in the model (item 7, the scale
-probes), the binary's record (item 8), collisions and devices (item 9). scripts/bad_input_sweep.py adds them to its
+merges and compares of one kind of measurement (items 4, 5), no silent empties (item 6), model work linear in the
+model (item 7, the scale probes), the binary's record (item 8), collisions and devices (item 9) and messages that say
+what is wrong (item 10). scripts/bad_input_sweep.py adds them to its
 table; `r4/` cases are quick (swift test runs most of them), `r4slow/` ones run valgrind or a large model.
 """
 
@@ -136,6 +137,95 @@ def add_cases(add, s) -> None:
         info_edit(lambda i, f: i.update(status="interrupted")), check=stderr_has("is interrupted"))
     add("r4/verdicts-a-running-run-is-said", ["verdicts", "{d}/run"], (0,),
         lambda x: (info_edit(lambda i, f: i.update(status="running"))(x), hold(x.d / "run")), check=stderr_has("still running"))
+
+    # --- 6. no silent empties -------------------------------------------------------------------------------------------
+    def empty_when(x):
+        scenario = json.loads(json.dumps(s.QUERY))
+        scenario["phases"][0]["steps"][1]["when"] = {"prefetch": []}
+        s.scenario_folder(x, {"q.json": json.dumps(scenario)})
+
+    add("r4/empty-when-list", ["list", "--scenarios", "{d}/scen"], BAD, empty_when,
+        check=stderr_has("empty list of values", "off, on"), why="'when': {\"prefetch\": []} dropped the step in every variant")
+    add("r4/empty-budget-array", ["budget", "{w}/small", "--budgets", "{d}/b.json"], BAD, lambda x: x.write("b.json", "[]\n"),
+        check=stderr_has("holds no budgets"), why="an empty budget file passed, checking nothing")
+    add("r4/empty-budget-array-in-compare", ["compare", "{w}/small", "{w}/small", "--counters-only", "--budgets", "{d}/b.json"],
+        CMP_OTHER, lambda x: x.write("b.json", " [ ]"), check=stderr_has("holds no budgets"))
+    shard = ["run", "query", "faulting", "--shard", "3/3", "--sizes", "10", "--profile", "smoke", "--repetitions", "1",
+             "--warmup", "0", "--allow-debug", "--quiet", "--no-history", "--no-advice", "--output", "{d}/out"]
+    add("r4/empty-shard", shard, BAD, check=stderr_has("--shard 3/3 is empty", "--shard K/2"),
+        why="said 'none of the chosen scenarios runs that choice of strategies and variants together'")
+    add("r4/empty-shard-with-strategies", shard + ["--strategies", "objectgraph"], BAD, check=stderr_has("--shard 3/3 is empty"))
+    add("r4/empty-shard-control", [a if a != "3/3" else "2/2" for a in shard], (0,), allow=("out",),
+        why="control: a shard that holds a scenario runs")
+
+    # --- 10. messages that say what is wrong ----------------------------------------------------------------------------
+    def stderr_lacks(*texts):
+        def check(ctx, result):
+            found = [text for text in texts if text in result.stderr]
+            return f"stderr has {found}" if found else None
+        return check
+
+    add("r4/message-output-a-dangling-link", s.run_q("--output", "{d}/link"), BAD,
+        lambda x: os.symlink(x.d / "nowhere" / "run", x.d / "link"), check=stderr_has("symbolic link to", "does not exist"),
+        why="a dangling symlink given to --output was 'a file'")
+    add("r4/message-merge-names-its-own-argument", ["merge", "{d}/out", "{w}/small", "--no-advice"], BAD,
+        lambda x: x.write("out/notes.txt", "mine\n"), check=lambda c, r: stderr_lacks("--output")(c, r)
+        or stderr_has("merge's first argument")(c, r), why="merge's message named --output, an option merge lacks")
+
+    def budget(text):
+        return lambda x: x.write("b.json", text)
+
+    add("r4/message-budget-maximum-1e400", ["budget", "{w}/small", "--budgets", "{d}/b.json"], BAD,
+        budget('[{"scenario": "query", "phase": "fetch-all", "maximum": 1e400}]'), check=stderr_has("1e400 is out of range"),
+        why="was 'not a JSON array'")
+    add("r4/message-budget-size-as-text", ["budget", "{w}/small", "--budgets", "{d}/b.json"], BAD,
+        budget('[{"scenario": "query", "phase": "fetch-all", "size": "100", "maximum": 3}]'),
+        check=stderr_has('the text "100"', "without quotes"), why="was 'got 100'")
+    add("r4/message-budget-for-a-strategy-the-run-lacks", ["budget", "{w}/small", "--budgets", "{d}/b.json"], (6,),
+        budget('[{"scenario": "query", "phase": "fetch-all", "strategy": "grdb", "maximum": 3}]'),
+        check=stdout_has("did not measure the strategy grdb (it ran objectgraph, raw-sqlite)"),
+        why="'matches no series' did not name the strategy")
+    add("r4/message-budget-for-a-phase-the-run-lacks", ["budget", "{w}/small", "--budgets", "{d}/b.json"], (6,),
+        budget('[{"scenario": "query", "phase": "fetch-al", "maximum": 3}]'), check=stdout_has("has no phase 'fetch-al'", "its phases:"))
+    add("r4/message-sizes-over-the-range", s.run_q("--sizes", "2000000000", "--output", "{d}/out"), BAD,
+        check=stderr_has("from 1 to 100000000"), why="was 'not a positive integer', the range unstated")
+    add("r4/message-seed-negative", s.run_q("--seed", "-1", "--output", "{d}/out"), BAD,
+        check=stderr_has("--seed: '-1' is not a whole number from 0 to 18446744073709551615"), why="had no range")
+    add("r4/message-seed-too-large", s.run_q("--seed", "18446744073709551616", "--output", "{d}/out"), BAD,
+        check=stderr_has("from 0 to 18446744073709551615"))
+    add("r4/message-seed-control", s.run_q("--seed", "18446744073709551615", "--output", "{d}/out"), (0,), allow=("out",),
+        why="control: the largest seed runs")
+
+    def unrelated(x):
+        x.write("old/contents", s.model_xml('<entity name="Invoice" syncable="YES"><attribute name="total" optional="YES" '
+                                            'attributeType="Double"/></entity>'))
+        x.write("new/contents", s.model_xml('<entity name="Song" syncable="YES"><attribute name="title" optional="YES" '
+                                            'attributeType="String"/></entity>'))
+
+    add("r4/message-lint-against-an-unrelated-model", ["lint", "{d}/new/contents", "--against", "{d}/old/contents"], (1,),
+        unrelated, check=stdout_has("they look like two unrelated models"),
+        why="listed removals without saying the models are unrelated")
+    add("r4/message-report-into-a-live-run", ["report", "{d}/run"], BAD,
+        lambda x: (info_edit(lambda i, f: i.update(status="running"))(x), hold(x.d / "run")),
+        check=stderr_has("still being written"), why="bench report wrote into a folder a live run holds")
+
+    def killed(info, folder):
+        info.update(status="running", files=["samples.csv"])
+        for name in os.listdir(folder):
+            if name not in ("run.json", "samples.csv"):
+                os.remove(folder / name)
+
+    add("r4/message-verdicts-on-a-killed-run", ["verdicts", "{d}/run"], (0,), info_edit(killed),
+        check=stderr_has("is interrupted"), why="said 'give a run folder written by 'bench run'' of a run SIGKILL stopped")
+
+    def commented_model(x):
+        comment = "<!-- " + "x" * (63 * 1024 * 1024) + " -->\n"
+        x.write("Big.xcdatamodel/contents", s.model_xml(
+            '<entity name="A" representedClassName="A" syncable="YES"><attribute name="n" optional="YES" '
+            'attributeType="String"/></entity>\n' + comment))
+
+    add("r4slow/message-model-with-a-63MiB-comment", ["schema", "{d}/Big.xcdatamodel"], (0,), commented_model, timeout=120,
+        check=stdout_has("CREATE TABLE ZA"), why="a valid model with a large comment was 'not well-formed XML at line 4'")
 
     # --- 7. model work linear in the model (scale probes) -------------------------------------------------------------
     def chain(depth):

@@ -563,13 +563,13 @@ import Testing
         )
         try check(
             ["run", "query", "--sizes", "100,ten", "--allow-debug"],
-            "--sizes: 'ten' is not a positive integer; give sizes like --sizes 1000,10000")
+            "--sizes: 'ten' is not a whole number from 1 to 100000000; give sizes like --sizes 1000,10000")
         try check(
             ["run", "query", "--sizes=-5", "--allow-debug"],
-            "--sizes: '-5' is not a positive integer; give sizes like --sizes 1000,10000")
+            "--sizes: '-5' is not a whole number from 1 to 100000000; give sizes like --sizes 1000,10000")
         try check(
             ["run", "query", "--sizes", "-5", "--allow-debug"],
-            "--sizes: '-5' is not a positive integer; give sizes like --sizes 1000,10000")
+            "--sizes: '-5' is not a whole number from 1 to 100000000; give sizes like --sizes 1000,10000")
         try check(["run", "query", "--repetitions", "-1", "--allow-debug"], "--repetitions must be from 1 to 100000")
         try check(
             ["run", "query", "--strategies", "objectgrph", "--allow-debug"],

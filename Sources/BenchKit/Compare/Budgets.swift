@@ -20,11 +20,12 @@ package struct Budget: Sendable, Equatable {
             && (size == nil || key.size == size) && variant.allSatisfy { key.variant[$0.key]?.description == $0.value }
     }
 
-    /// `social-feed feed prefetch=off at every size: sql_statements at most 2`.
+    /// `social-feed feed prefetch=off at every size: sql_statements at most 2` (its strategy named when not objectgraph).
     package var description: String {
         let variantText = variant.isEmpty ? "" : " " + variant.keys.sorted().map { "\($0)=\(variant[$0]!)" }.joined(separator: ";")
+        let strategyText = strategy == .objectGraph ? "" : " \(strategy)"
         return
-            "\(scenario) \(phase)\(variantText) \(size.map { "size \(formatCount($0))" } ?? "at every size"): \(metric.rawValue) at most \(formatNumber(maximum))"
+            "\(scenario) \(phase)\(strategyText)\(variantText) \(size.map { "size \(formatCount($0))" } ?? "at every size"): \(metric.rawValue) at most \(formatNumber(maximum))"
     }
 }
 
@@ -37,10 +38,23 @@ package enum BudgetFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BenchError.invalidInput("cannot read the budget file \(path); give a JSON array of budgets (see README, Budgets)")
         }
-        guard let array = try? JSONSerialization.jsonObject(with: data) as? [Any] else {
+        let example = #"[{"scenario": "social-feed", "phase": "feed", "metric": "sql_statements", "maximum": 2}]"#
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            // Foundation refuses a number beyond a Double (1e400) like a syntax error: say which.
+            let huge = String(decoding: data, as: UTF8.self).firstMatch(of: #/-?\d+(?:\.\d+)?[eE][+]?\d{3,}/#).map { String($0.0) }
             throw BenchError.invalidInput(
-                "\(path): not a JSON array; write [{\"scenario\": \"social-feed\", \"phase\": \"feed\", \"metric\": \"sql_statements\", \"maximum\": 2}]"
-            )
+                huge.map { "\(path): the number \($0) is out of range (a JSON number here is at most about 1.8e308); write a smaller one" }
+                    ?? "\(path): not valid JSON (\((error as NSError).localizedDescription)); write \(example)")
+        }
+        guard let array = parsed as? [Any] else {
+            throw BenchError.invalidInput("\(path): not a JSON array; write \(example)")
+        }
+        // An empty file of budgets checks nothing and lets everything through.
+        guard !array.isEmpty else {
+            throw BenchError.invalidInput("\(path) holds no budgets (an empty array checks nothing); write \(example)")
         }
         return try array.enumerated().map { index, raw in
             let entry = index + 1
@@ -77,7 +91,8 @@ package enum BudgetFile {
             if let raw = object["size"] {
                 guard let number = (raw as? NSNumber)?.doubleValue, !(raw is Bool), number >= 0, number.rounded() == number, number < 1e12
                 else {
-                    throw fail("\"size\" must be a whole number of 0 or more, got \(raw)")
+                    let got = raw is String ? "the text \"\(raw)\" (write a number without quotes)" : "\(raw)"
+                    throw fail("\"size\" must be a whole number of 0 or more, got \(got)")
                 }
                 size = Int(number)
             }
@@ -105,7 +120,9 @@ package enum BudgetFile {
         for budget in budgets {
             let series = run.series.filter { budget.matches($0.key) && !$0.value.isEmpty }
             guard !series.isEmpty else {
-                lines.append("budget \(budget.entry) of \(file) matches no series of the run: \(budget.description)")
+                lines.append(
+                    "budget \(budget.entry) of \(file) matches no series of the run: \(budget.description): \(unmatched(budget, in: run)); fix the budget or measure what it names"
+                )
                 continue
             }
             for (key, values) in series.sorted(by: { ComparisonReport.naturalLess($0.key, $1.key) }) {
@@ -118,5 +135,40 @@ package enum BudgetFile {
             }
         }
         return lines
+    }
+
+    /// The first of the budget's names, in the order scenario, phase, strategy, metric, variant, size, that no series of
+    /// the run (among those matching the names before it) has, with the ones it has.
+    static func unmatched(_ budget: Budget, in run: RunData) -> String {
+        func listed<T: CustomStringConvertible>(_ values: some Sequence<T>) -> String {
+            Set(values.map(\.description)).sorted().joined(separator: ", ")
+        }
+        var keys = run.series.filter { !$0.value.isEmpty }.map(\.key)
+        let ofScenario = keys.filter { $0.scenario == budget.scenario }
+        guard !ofScenario.isEmpty else {
+            return "the run did not measure the scenario '\(budget.scenario)' (it measured \(listed(keys.map(\.scenario))))"
+        }
+        keys = ofScenario.filter { $0.phase == budget.phase }
+        guard !keys.isEmpty else {
+            return "\(budget.scenario) has no phase '\(budget.phase)' in the run (its phases: \(listed(ofScenario.map(\.phase))))"
+        }
+        let ofPhase = keys
+        keys = keys.filter { $0.strategy == budget.strategy }
+        guard !keys.isEmpty else {
+            return "the run did not measure the strategy \(budget.strategy) (it ran \(listed(ofPhase.map(\.strategy))))"
+        }
+        let ofStrategy = keys
+        keys = keys.filter { $0.metric == budget.metric }
+        guard !keys.isEmpty else {
+            return "the run has no \(budget.metric.rawValue) for \(budget.strategy) (it has \(listed(ofStrategy.map(\.metric.rawValue))))"
+        }
+        let ofMetric = keys
+        keys = keys.filter { key in budget.variant.allSatisfy { key.variant[$0.key]?.description == $0.value } }
+        guard !keys.isEmpty else {
+            return
+                "no variant of the run has \(budget.variant.keys.sorted().map { "\($0)=\(budget.variant[$0]!)" }.joined(separator: ";")) (its variants: \(listed(ofMetric.map(\.variant))))"
+        }
+        return
+            "the run did not measure size \(budget.size.map(formatCount) ?? "any") (its sizes: \(listed(keys.map(\.size).sorted().map(formatCount))))"
     }
 }

@@ -58,6 +58,19 @@ package enum ModelMigration {
                     brokenRename(entity.name, identifier, before.model.entity(identifier).map { before.id($0) }, kind: "entity"))
             }
         }
+        // Nothing in common: most likely not two versions of one model (another app's, another file), which the removals
+        // below would not say. It comes first.
+        var unrelated: [ModelLint.Finding] = []
+        if matched.isEmpty && !before.model.entities.isEmpty && !after.model.entities.isEmpty {
+            unrelated.append(
+                ModelLint.Finding(
+                    kind: .migration, subject: "model",
+                    message:
+                        "no entity of the model matches one of the older model by name or renaming identifier: they look like two unrelated models, and a migration between them drops every row.",
+                    fix:
+                        "check that --against names an older version of this model; if every entity was renamed, set each one's renaming identifier to its old name."
+                ))
+        }
         let matchedOld = Set(matched.map { ObjectIdentifier($0.old) })
         let matchedNew = Set(matched.map { ObjectIdentifier($0.new) })
         let added = after.model.entities.filter { !matchedNew.contains(ObjectIdentifier($0)) }
@@ -113,7 +126,7 @@ package enum ModelMigration {
                         "\(ModelLint.series(tables.sorted(), "and")) had tables of their own and now share \(root.tableName): lightweight migration cannot merge two hierarchies into one table (\"Cannot merge multiple root entity source tables into one destination entity root table\").",
                     fix: "keep their hierarchies apart in this version, or migrate with a mapping model."))
         }
-        return findings.sorted { ($0.subject, $0.message) < ($1.subject, $1.message) }
+        return unrelated + findings.sorted { ($0.subject, $0.message) < ($1.subject, $1.message) }
     }
 
     /// The changes of an entity's attributes and relationships: each OLD one declared on it, and each NEW one

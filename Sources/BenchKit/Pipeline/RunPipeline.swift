@@ -219,6 +219,13 @@ package enum RunPipeline {
     /// Writes a finished run folder's report.md and report.html again (after `scripts/plot.py` drew its plots): the
     /// verdicts judged anew from its files, the advice its advice.json holds.
     package static func report(folder: String, catalogFolder: String?) throws -> (markdown: String, warnings: [String]) {
+        // A live run (or merge) holds its folder and writes its own report last: one written now would be replaced, or
+        // be of half the samples.
+        if FolderClaim.isHeld(folder) {
+            throw BenchError.invalidInput(
+                "\(folder) is still being written by a bench process; wait for it to finish (it writes its report itself), then run 'bench report' if you need it again"
+            )
+        }
         let info = try RunInfo.load((folder as NSString).appendingPathComponent("run.json"))
         let evidence = try RunEvidence.load(folder: folder)
         let samples = try SamplesFile.load((folder as NSString).appendingPathComponent("samples.csv")).samples

@@ -52,8 +52,11 @@ package final class RunFolder: @unchecked Sendable {
     /// Creates the folder (or claims an existing empty one) before anything runs, and holds it until the process
     /// ends: a folder that holds anything, or that another run or merge is writing, is refused. run.json says
     /// "running" until `finish`, whatever `info.status` says. `new`: the folder must not exist yet (this process makes
-    /// it), else `Taken` is thrown (`atDefaultPath` then tries the next name).
-    package init(path: String, info: RunInfo, new: Bool = false) throws {
+    /// it), else `Taken` is thrown (`atDefaultPath` then tries the next name). `option` is how the user gave the folder
+    /// (nil: merge's first argument), for the messages that say what to do.
+    package init(path: String, info: RunInfo, new: Bool = false, option: String? = "--output") throws {
+        let named = option.map { "\($0) folder" } ?? "output folder (merge's first argument)"
+        let given = option.map { "with \($0)" } ?? "as merge's first argument"
         self.path = path
         _info = info
         _info.status = .running
@@ -66,7 +69,7 @@ package final class RunFolder: @unchecked Sendable {
         if !manager.fileExists(atPath: path, isDirectory: &isDirectory) {
             let parent = (path as NSString).deletingLastPathComponent
             if let reason = parent.isEmpty ? nil : Self.makeDirectories(parent) {
-                throw BenchError.invalidInput("cannot create the output folder \(path) (\(reason)); choose a writable --output folder")
+                throw BenchError.invalidInput("cannot create the output folder \(path) (\(reason)); choose a writable \(named)")
             }
             // Until the folder is whole and registered below, a signal's exit removes it rather than leave it half made.
             if StopCleanup.make(path, with: { mkdir(path, 0o755) == 0 }) {
@@ -75,34 +78,40 @@ package final class RunFolder: @unchecked Sendable {
                 throw Taken()
             } else if errno != EEXIST {
                 throw BenchError.invalidInput(
-                    "cannot create the output folder \(path) (\(String(cString: strerror(errno)))); choose a writable --output folder")
+                    "cannot create the output folder \(path) (\(String(cString: strerror(errno)))); choose a writable \(named)")
             }
         }
         if new && !made { throw Taken() }
         // A folder made here but refused below (another process claimed it first) is not this process's to remove.
         defer { if made { StopCleanup.forget(path) {} } }
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw BenchError.invalidInput("output \(path) is a file; give a folder with --output")
+            // A link whose target is missing is not a file: say where it points.
+            if let target = try? manager.destinationOfSymbolicLink(atPath: path), !manager.fileExists(atPath: path) {
+                throw BenchError.invalidInput(
+                    "output \(path) is a symbolic link to \(target), which does not exist; create \(target) or give another folder \(given)"
+                )
+            }
+            throw BenchError.invalidInput("output \(path) is a file; give a folder \(given)")
         }
         guard let claim = try FolderClaim(folder: path) else {
             throw BenchError.invalidInput(
-                "another bench process is writing into \(path); wait for it to end or choose another --output folder")
+                "another bench process is writing into \(path); wait for it to end or choose another \(named)")
         }
         self.claim = claim
         let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
         if contents.contains("samples.csv") || contents.contains("run.json") {
             throw BenchError.invalidInput(
-                "output folder \(path) already holds a run; choose another --output folder so that nothing is overwritten")
+                "output folder \(path) already holds a run; choose another \(named) so that nothing is overwritten")
         }
         if !contents.isEmpty {
             let shown = contents.sorted().prefix(3).joined(separator: ", ") + (contents.count > 3 ? ", ..." : "")
             throw BenchError.invalidInput(
-                "output folder \(path) is not empty (it holds \(shown)); give a new or empty folder with --output so that nothing is overwritten"
+                "output folder \(path) is not empty (it holds \(shown)); give a new or empty folder \(given) so that nothing is overwritten"
             )
         }
         createdFolder = made
         guard manager.isWritableFile(atPath: path) else {
-            throw BenchError.invalidInput("the output folder \(path) is not writable; choose another with --output")
+            throw BenchError.invalidInput("the output folder \(path) is not writable; choose another \(given)")
         }
         do {
             let header = try CSVFiles.encode(header: SamplesFile.columns, rows: [])

@@ -73,7 +73,7 @@ package enum RunMerge {
         info.plannedRepetitions = infos.reduce(0) { $0 + $1.plannedRepetitions }
         info.status = infos.allSatisfy { $0.status == .complete } ? .complete : .incomplete
         info.commandLine = ["bench", "merge", output] + shards
-        let folder = try RunFolder(path: output, info: info)
+        let folder = try RunFolder(path: output, info: info, option: nil)
         folder.record(statements)
         do {
             try folder.append(samples, countsAsRepetition: false)

@@ -62,7 +62,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     init(path: String) { self.path = path }
 
     func read(_ data: Data) throws -> Parsed {
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: Self.withoutComments(data))
         parser.delegate = self
         self.parser = parser
         let ok = parser.parse()
@@ -102,6 +102,53 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             entities: try declarations(), notes: notes, problems: problems, cloudKitEntities: Array(Set(synced)).sorted(),
             renamingIdentifiers: renaming,
             fetchRequests: fetchRequests)
+    }
+
+    /// `data` with each comment's text removed but its line breaks (so that lines keep their numbers): libxml2 refuses a
+    /// comment over 10 MB as malformed XML ("Comment too big"), though the model is valid, and a comment holds nothing of
+    /// the model. CDATA sections are copied as they are; an unterminated comment is left for the parser to report.
+    static func withoutComments(_ data: Data) -> Data {
+        let open = Array("<!--".utf8)
+        guard data.range(of: Data(open)) != nil else { return data }
+        let close = Array("-->".utf8)
+        let cdata = (open: Array("<![CDATA[".utf8), close: Array("]]>".utf8))
+        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Data in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            func starts(_ pattern: [UInt8], at index: Int) -> Bool {
+                index + pattern.count <= bytes.count && pattern.indices.allSatisfy { bytes[index + $0] == pattern[$0] }
+            }
+            func end(of pattern: [UInt8], from start: Int) -> Int? {
+                var index = start
+                while index + pattern.count <= bytes.count {
+                    if bytes[index] == pattern[0] && starts(pattern, at: index) { return index }
+                    index += 1
+                }
+                return nil
+            }
+            var result = Data()
+            result.reserveCapacity(bytes.count)
+            var copied = 0
+            var index = 0
+            while index < bytes.count {
+                guard bytes[index] == UInt8(ascii: "<") else {
+                    index += 1
+                    continue
+                }
+                if starts(cdata.open, at: index), let stop = end(of: cdata.close, from: index + cdata.open.count) {
+                    index = stop + cdata.close.count
+                } else if starts(open, at: index), let stop = end(of: close, from: index + open.count) {
+                    result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+                    let lines = bytes[index..<stop].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                    result.append(contentsOf: Array("<!--".utf8) + Array(repeating: UInt8(ascii: "\n"), count: lines) + close)
+                    index = stop + close.count
+                    copied = index
+                } else {
+                    index += 1
+                }
+            }
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<bytes.count]))
+            return result
+        }
     }
 
     private func fail(_ reason: String) {

@@ -528,7 +528,7 @@ import Testing
                 "noop/strategies-given-twice", "noop/when-", "readback/samples-count-",
                 "readback/run-json-negative-memory", "scale/model-sparse-2GB-schema", "message/predicate-100000-deep",
                 "message/json-offset-1e18", "message/tmpdir-missing", "r4/status-baseline-", "r4/merge-", "r4/compare-",
-                "r4/verdicts-", "r4/version-", "r4/history-",
+                "r4/verdicts-", "r4/version-", "r4/history-", "r4/empty-", "r4/message-",
             ].flatMap { ["--only", $0] }
         let output = Pipe()
         sweep.standardOutput = output

@@ -8,12 +8,20 @@ let package = Package(
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
+    // Swift sources as input (`bench scan`, SwiftData `@Model` files as models) need swift-syntax, a long build: only
+    // `swift build -c release --traits SwiftSources` builds it. Without the trait, the SwiftSources target compiles
+    // empty (its files are `#if SwiftSources`) and bench says in one line how to build the feature.
+    traits: [
+        .trait(name: "SwiftSources", description: "bench scan and SwiftData @Model sources as models (builds swift-syntax)"),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", exact: "1.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", exact: "2.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/yaslab/CSV.swift.git", exact: "2.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", exact: "602.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -43,11 +51,21 @@ let package = Package(
         .target(name: "SQLDebugLog"),
         // Writes the commit the package is built from into BenchKit (BuildInfo), before every build.
         .plugin(name: "BuildInfo", capability: .buildTool(), path: "Plugins/BuildInfo"),
+        // Swift sources read with swift-syntax's parser (no type checker): SwiftData models and the fetches of an app.
+        .target(
+            name: "SwiftSources",
+            dependencies: [
+                "ObjectGraph",
+                .product(name: "SwiftParser", package: "swift-syntax", condition: .when(traits: ["SwiftSources"])),
+                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["SwiftSources"])),
+            ]
+        ),
         .target(
             name: "BenchKit",
             dependencies: [
                 "ObjectGraph",
                 "SQLDebugLog",
+                .target(name: "SwiftSources", condition: .when(traits: ["SwiftSources"])),
                 "CSQLite",
                 "CAllocationCounter",
                 "CProcessControl",
@@ -60,12 +78,21 @@ let package = Package(
             name: "bench",
             dependencies: [
                 "BenchKit",
+                .target(name: "SwiftSources", condition: .when(traits: ["SwiftSources"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "BenchKitTests",
             dependencies: ["BenchKit", "ObjectGraph", "SQLDebugLog", "CSQLite", "bench"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "SwiftSourcesTests",
+            dependencies: [
+                "BenchKit", "ObjectGraph", "bench",
+                .target(name: "SwiftSources", condition: .when(traits: ["SwiftSources"])),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -615,6 +615,19 @@ def cases() -> list:
         lambda x: x.write("contents", model_xml(AUTHOR.replace('destinationEntity="Book"', 'destinationEntity="Ghost"'), BOOK)),
         check=stdout_has("-- note:"), why="documented: a destination that is not an entity is skipped with a note")
     add("schema/two-arguments", ["schema", "a", "b"], BAD)
+    # Swift sources as input: one line either way (the build without the SwiftSources trait says how to get it).
+    add("schema/swift-file-of-random-bytes", ["schema", "{d}/A.swift"], BAD, lambda x: x.write("A.swift", bytes(range(256)) * 8))
+    add("schema/swift-folder-without-models", ["schema", "{d}"], BAD, lambda x: x.write("A.swift", "struct A {}"))
+    add("lint/against-missing-versioned-schema", ["lint", "{d}/A.swift", "--against", "SchemaV9"], BAD,
+        lambda x: x.write("A.swift", "import SwiftData\n@Model final class A { var name = \"\" }"))
+    add("scan/missing", ["scan", "{d}/nope"], BAD)
+    add("scan/empty-string", ["scan", ""], BAD)
+    add("scan/size-zero", ["scan", "{d}", "--size", "0"], BAD)
+    add("scan/threshold-zero", ["scan", "{d}", "--threshold", "0"], BAD)
+    add("scan/output-is-a-file", ["scan", "{d}", "--output", "{d}/file"], BAD,
+        lambda x: (x.write("file", "x"), x.write("A.swift", "import SwiftData\n@Model final class A { var name = \"\" }")))
+    add("scan/counts-unknown-entity", ["scan", "{d}", "--counts", "Nope=3"], BAD,
+        lambda x: x.write("A.swift", "import SwiftData\n@Model final class A { var name = \"\" }"))
     # What the reader skips because the file is wrong is a lint finding (exit 1), never "no findings".
     problems = [
         ("unknown-attribute-type", lambda x: x.write("contents", model_xml(AUTHOR.replace('attributeType="String"', 'attributeType="Quaternion"'), BOOK))),

@@ -39,8 +39,9 @@ func parseSizes(_ text: String) throws -> [Int] {
     let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
     return try parts.map { part in
         guard let value = Int(part), value > 0, value <= 100_000_000 else {
-            throw BenchError.invalidInput(
-                "--sizes: '\(part)' is not a whole number from 1 to 100000000; give sizes like --sizes 1000,10000")
+            throw BenchError(
+                place: "--sizes", problem: "'\(part)' is not a whole number from 1 to 100000000",
+                remedy: "give sizes like --sizes 1000,10000")
         }
         return value
     }
@@ -49,7 +50,8 @@ func parseSizes(_ text: String) throws -> [Int] {
 /// `--seed 42`: a whole number from 0 to UInt64.max.
 func parseSeed(_ text: String) throws -> UInt64 {
     guard let seed = UInt64(text.trimmingCharacters(in: .whitespaces)) else {
-        throw BenchError.invalidInput("--seed: '\(text)' is not a whole number from 0 to \(UInt64.max); give a seed like --seed 42")
+        throw BenchError(
+            place: "--seed", problem: "'\(text)' is not a whole number from 0 to \(UInt64.max)", remedy: "give a seed like --seed 42")
     }
     return seed
 }
@@ -60,9 +62,9 @@ func parseCounts(_ text: String) throws -> [String: Int] {
     for part in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
         let pair = part.split(separator: "=", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard pair.count == 2, !pair[0].isEmpty, let count = Int(pair[1]), count > 0, count <= 100_000_000 else {
-            throw BenchError.invalidInput(
-                "--counts: '\(part)' is not ENTITY=COUNT with a count from 1 to 100000000; give counts like --counts Customer=10000,Order=50000"
-            )
+            throw BenchError(
+                place: "--counts", problem: "'\(part)' is not ENTITY=COUNT with a count from 1 to 100000000",
+                remedy: "give counts like --counts Customer=10000,Order=50000")
         }
         guard counts.updateValue(count, forKey: pair[0]) == nil else {
             throw BenchError.invalidInput("--counts names \(pair[0]) twice; give each entity once")

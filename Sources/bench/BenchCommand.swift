@@ -12,7 +12,7 @@ struct BenchCommand: ParsableCommand {
             ListCommand.self, RunCommand.self, ExplainCommand.self, CompareCommand.self, BaselineCommand.self,
             MergeCommand.self, HistoryCommand.self, SchemaCommand.self, LintCommand.self, AdviseCommand.self, VerdictsCommand.self,
             BudgetCommand.self, ReportCommand.self,
-            LogCommand.self,
+            LogCommand.self, ScanCommand.self,
         ])
 
     /// Parses and runs a command; any error is one line on standard error and the exit code its type says: 64 for
@@ -53,10 +53,9 @@ struct BenchCommand: ParsableCommand {
                 if commandName == name { next = candidate }
             }
             guard let next else {
-                let near = nearNames(name, in: names)
-                throw BenchError.invalidInput(
-                    "no command '\(name)'"
-                        + (near.isEmpty ? "; the commands are \(names.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+                throw BenchError(
+                    problem: "no command '\(name)'", nearest: nearNames(name, in: names).first,
+                    allowed: "the commands are \(names.joined(separator: ", "))")
             }
             subcommands = subcommandsOf(next)
         }
@@ -109,8 +108,5 @@ struct CommandFailure: Error {
 
 extension BenchError {
     /// 64 (EX_USAGE) for bad input, 1 for anything else.
-    var exitCode: Int32 {
-        if case .invalidInput = self { return 64 }
-        return 1
-    }
+    var exitCode: Int32 { kind == .invalidInput ? 64 : 1 }
 }

@@ -79,7 +79,7 @@ struct CompareCommand: ParsableCommand {
                 guard let metric, metric.isAllocationCount, !gate.isEmpty else {
                     throw BenchError.invalidInput(
                         "--threshold-for \(item.key) does not apply under --counters-only, which compares counts exactly"
-                            + (metric?.isAllocationCount == true ? "; add --gate allocations to gate \(metric!.rawValue)" : ""))
+                            + (metric.map { $0.isAllocationCount ? "; add --gate allocations to gate \($0.rawValue)" : "" } ?? ""))
                 }
             }
         }
@@ -145,7 +145,7 @@ struct CompareCommand: ParsableCommand {
         try Comparison.refuseDifferentKinds(baseline: baselineRun, current: currentRun, options: options)
         let comparison = Comparison(baseline: baselineRun, current: currentRun, options: options)
         if let reason = comparison.emptyReason { throw CommandFailure(message: reason, code: 3) }
-        let breaches = budgetList.map { BudgetFile.check($0, against: currentRun, file: budgets!) } ?? []
+        let breaches = budgetList.map { BudgetFile.check($0, against: currentRun, file: budgets ?? "") } ?? []
         var text = ComparisonReport.text(comparison, baseline: baseline, current: current, all: all)
         if budgetList != nil {
             text += "\n" + (breaches.isEmpty ? "budgets: every series within its budget" : breaches.joined(separator: "\n"))

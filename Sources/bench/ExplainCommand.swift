@@ -67,7 +67,7 @@ struct ExplainCommand: ParsableCommand {
     func run() throws {
         let scenario =
             try model.map { try GeneratedSuite.scenario(modelPath: $0, options: try dataOptions.options(model: $0)) }
-            ?? scenarioOptions.catalog().scenario(named: scenarioName!)
+            ?? scenarioOptions.catalog().scenario(named: scenarioName ?? "")
         let chosen = try Explanation.choose(scenario, strategy: strategy, variant: variant, phases: phase)
         // Counts given per entity fix the data whatever the size: the suite's one size labels it.
         let size = self.size ?? (dataOptions.counts != nil ? scenario.sizes[.default]?.first ?? 20 : 20)

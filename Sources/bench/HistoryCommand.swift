@@ -53,12 +53,6 @@ struct HistoryCommand: ParsableCommand {
 
 /// A metric name, with "did you mean" for a near miss.
 func parseMetric(_ text: String) throws -> Metric {
-    guard let metric = Metric(rawValue: text) else {
-        let near = nearNames(text, in: Metric.allCases.map(\.rawValue))
-        throw BenchError.invalidInput(
-            "unknown metric '\(text)'"
-                + (near.isEmpty
-                    ? "; the metrics are \(Metric.allCases.map(\.rawValue).joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
-    }
+    let metric = try Metric.named(text)
     return metric
 }

@@ -133,7 +133,8 @@ struct LogCommand: ParsableCommand {
 
         func run() throws {
             let scenario =
-                try model.map { try GeneratedSuite.scenario(modelPath: $0) } ?? scenarioOptions.catalog().scenario(named: scenarioName!)
+                try model.map { try GeneratedSuite.scenario(modelPath: $0) }
+                ?? scenarioOptions.catalog().scenario(named: scenarioName ?? "")
             guard scenario.strategies.contains(.objectGraph) else {
                 throw BenchError.invalidInput("scenario '\(scenario.name)' does not run objectgraph, whose trace a log is compared with")
             }

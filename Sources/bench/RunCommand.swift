@@ -107,7 +107,12 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var scenarioOptions: ScenarioOptions
 
+    @Option(help: .hidden)
+    var plan: String?
+
     func validate() throws {
+        // The child of an --instructions run reads everything from its plan file.
+        if plan != nil { return }
         guard [all, !scenarioNames.isEmpty, model != nil].filter({ $0 }).count == 1 else {
             throw BenchError.invalidInput(
                 all || model != nil || !scenarioNames.isEmpty
@@ -141,7 +146,7 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    /// The run as typed values: what the request is built from and what a callgrind child is given again.
+    /// The run as typed values, what the pipeline plans it from.
     var arguments: RunArguments {
         var arguments = RunArguments()
         arguments.scenarioNames = scenarioNames
@@ -164,83 +169,40 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let plan {
+            try runChild(plan)
+            return
+        }
         if BuildConfiguration.current == .debug && !allowDebug {
             throw BenchError.invalidInput(
                 "this is a debug build, whose timings mislead; run the release build: swift run -c release bench run \(CommandLine.arguments.dropFirst(2).joined(separator: " ")) (or pass --allow-debug)"
             )
         }
-        let costs = try deviceCosts.map(DeviceCosts.load)
-        var modelFile: ModelFile?
-        let scenarios: [Scenario]
-        if let model {
-            let file = try ModelFile(path: model)
-            modelFile = file
-            let suite = try GeneratedSuite.scenario(modelPath: model, options: try dataOptions.options(model: model))
-            if !quiet {
-                for note in file.adjustments { print("note: \(note)") }
-                print("lint of \(file.heading): \(file.findings.isEmpty ? "no findings" : counted(file.findings.count, "finding"))")
-                for finding in file.findings { print("  \(finding)") }
-                print("")
-            }
-            if !quiet, let line = GeneratedSuite.countsLine(suite) { print(line + "\n") }
-            scenarios = [suite]
-        } else {
-            let catalog = try scenarioOptions.catalog()
-            scenarios = all ? catalog.scenarios : try scenarioNames.map(catalog.scenario(named:))
-        }
-        // After the scenarios resolve, so that a mistyped name leaves no Results/ folder behind.
-        try HistoryStore.checkBeforeRun(noHistory ? nil : history, default: Self.defaultHistory)
-        var request = RunRequest(scenarios: scenarios)
-        request.profile = profile
-        request.sizes = sizes
-        request.strategies = strategies
-        request.variants = variants.isEmpty ? nil : variants
-        request.repetitions = repetitions
-        request.warmup = warmup
-        request.seed = seed
-        request.settings = arguments.settings
-        request.shard = shard
-        var publishing = Publishing()
-        publishing.export = try exportOption.target()
-        publishing.history = noHistory ? nil : history
-        publishing.advice = !noAdvice
-        publishing.strategies = request.strategies
-        publishing.variants = request.variants
-        let plan = try RunPlan(request)
-        let folder: RunFolder
-        if instructions {
-            folder = try InstructionCount.run(arguments, output: output, quiet: quiet)
-        } else {
-            guard !plan.repetitions.isEmpty else {
-                throw BenchError.invalidInput("nothing to run: the chosen scenarios have no sizes for profile \(profile.rawValue)")
-            }
-            var info = RunInfo.current(
-                profile: profile, seed: seed, settings: request.settings, scenarios: plan.scenarios.map(\.name),
-                plannedRepetitions: plan.measuredCount,
-                origins: Dictionary(plan.scenarios.map { ($0.name.rawValue, $0.origin) }, uniquingKeysWith: { first, _ in first }))
-            info.schedules = plan.schedules
-            info.definitionHashes = Dictionary(
-                plan.scenarios.map { ($0.name.rawValue, $0.definitionHash) }, uniquingKeysWith: { first, _ in first })
-            info.deviceCosts = costs
-            folder = try output.map { try RunFolder(path: $0, info: info) } ?? RunFolder.atDefaultPath(info: info)
-            if let modelFile {
-                try folder.writeFile(
-                    (modelFile.adjustments.map { "note: \($0)" } + modelFile.findings.map { "\($0)" }).map { $0 + "\n" }.joined(),
-                    named: "lint.txt")
-            }
-            if let suite = scenarios.first, case let .generated(_, options) = suite.origin, let shape = options.shape,
-                let size = plan.repetitions.map(\.size).max()
-            {
-                let text = ShapeReport.text(
-                    store: shape, generated: try GeneratedSuite.generatedShape(suite, size: size, seed: seed), size: size)
-                try folder.writeFile(text + "\n", named: "shape.txt")
-                if !quiet { print(text + "\n(shape.txt in the run folder)\n") }
-            }
-            try RunPipeline.measure(
-                plan, request: request, into: folder, progress: quiet ? nil : Progress(plan: plan), deviceCosts: costs)
-        }
-        let conclusion = try RunPipeline.conclude(folder, scenarios: plan.scenarios, publishing: publishing, seed: seed)
+        var options = RunPipeline.Options()
+        options.deviceCosts = try deviceCosts.map(DeviceCosts.load)
+        let planned = try RunPipeline.plan(arguments, suiteOptions: try model.map { try dataOptions.options(model: $0) })
+        if !quiet { for line in planned.preamble { print(line) } }
+        options.output = output
+        options.instructions = instructions
+        options.quiet = quiet
+        options.publishing.export = try exportOption.target()
+        options.publishing.history = noHistory ? nil : history
+        options.publishing.advice = !noAdvice
+        options.defaultHistory = Self.defaultHistory
+        let conclusion = try RunPipeline.run(planned, options) { line in if !quiet { print(line) } }
         for warning in conclusion.warnings { warn(warning) }
         print(conclusion.text(verbose: verbose))
+    }
+
+    /// The child of an `--instructions` run, under callgrind: the plan its parent wrote, run quietly into the
+    /// folder it names, with no history and no advice.
+    private func runChild(_ path: String) throws {
+        let child = try ChildRunPlan.load(path)
+        var options = RunPipeline.Options()
+        options.output = child.output
+        options.quiet = true
+        options.publishing.advice = false
+        let planned = try RunPipeline.plan(child.arguments, suiteOptions: child.suiteOptions)
+        print(try RunPipeline.run(planned, options) { _ in }.text(verbose: false))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BenchKit
 
 /// The N+1 detector on real traces: the query and prefetch scenarios with prefetching off (flagged, naming the

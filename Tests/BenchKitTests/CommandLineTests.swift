@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BenchKit
 
 /// The built `bench` binary, run as a user would: output, files written, messages and exit codes.

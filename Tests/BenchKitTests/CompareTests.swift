@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BenchKit
 
 /// bench compare on hand-made runs.
@@ -472,8 +473,9 @@ import Testing
         #expect(text.contains("+50.0%"))
     }
 
-    /// The child run gets every option the user gave, from the parsed values, and none of the parent's output.
-    @Test func childArgumentsOfAnInstructionRun() throws {
+    /// The child of an instruction run gets every option the user gave, as typed values in a file, with no warmups,
+    /// and the suite options its parent resolved.
+    @Test func theChildOfAnInstructionRunReadsItsPlanFromAFile() throws {
         var arguments = RunArguments()
         arguments.scenarioNames = ["query"]
         arguments.sizes = [10, 100]
@@ -482,13 +484,18 @@ import Testing
         arguments.warmup = 2
         arguments.settings.readPageCacheMiB = 8
         arguments.shard = try Shard("1/2")
-        #expect(
-            arguments.childCommandLine(output: "x") == [
-                "run", "query", "--sizes", "10,100", "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one",
-                "--profile", "default", "--seed", "42",
-                "--page-cache-mib", "64", "--read-page-cache-mib", "8", "--shard", "1/2",
-                "--warmup", "0", "--output", "x", "--quiet", "--no-history", "--no-advice", "--allow-debug",
-            ])
+        arguments.counts = ["Customer": 10]
+        let plan = ChildRunPlan(arguments: arguments, suiteOptions: GeneratedSuite.Options(counts: ["Customer": 10]), output: "x")
+        #expect(plan.arguments.warmup == 0)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-plan-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try plan.write(to: file)
+        let read = try ChildRunPlan.load(file)
+        #expect(read == plan)
+        var expected = arguments
+        expected.warmup = 0
+        #expect(read.arguments == expected)
+        #expect(throws: BenchError.self) { try ChildRunPlan.load(file + ".missing") }
     }
 
     @Test func instructionCountsReplaceTimings() throws {

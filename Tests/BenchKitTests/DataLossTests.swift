@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BenchKit
 
 /// The many-to-nil loss, exactly: the hidden owner column keeps one owner per subject, so as many links survive a
@@ -9,7 +10,7 @@ import Testing
         let scenario = try ScenarioCatalog(folder: ScenarioCountersTests.scenariosFolder).scenario(named: "data-loss")
         let variant = try #require(scenario.variants.first { $0.description == "modelling=many-to-nil;duplicates=\(duplicates)" })
         // The runner's seed for size 100 with --seed 42.
-        let data = scenario.declared.plan(for: variant).generator.make(size: 100, seed: 42 + 100)
+        let data = try scenario.declared.plan(for: variant).generator.make(size: 100, seed: 42 + 100)
         let edges = try #require(data.edges.first { $0.relationship == "subjects" })
         let links = edges.targets.values.reduce(0) { $0 + $1.count }
         let subjects = Set(edges.targets.values.joined()).count

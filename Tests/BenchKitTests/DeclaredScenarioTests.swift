@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import BenchKit
 import ObjectGraph
+import Testing
+
+@testable import BenchKit
 
 /// Scenario files that declare their own model, data and phases: parsing and its messages, the data generator,
 /// every step kind's counters, the SQL replay against ObjectGraph.
@@ -66,7 +67,7 @@ import ObjectGraph
         let scenario = try Self.parse(Self.library)
         #expect(scenario.strategies == [.objectGraph, .sqlReplay])
         #expect(scenario.phaseNames == ["list", "count", "edit", "remove", "batch", "merge", "import"])
-        let plan = scenario.declared.plan(for: scenario.variants[1])
+        let plan = try scenario.declared.plan(for: scenario.variants[1])
         #expect(plan.model.entities.map(\.name) == ["Author", "Book", "Series", "Tag"])
         #expect(
             plan.model.schemaSQL.contains(
@@ -76,7 +77,7 @@ import ObjectGraph
 
     @Test func theGeneratorMakesExactlyWhatTheDataSectionSays() throws {
         let scenario = try Self.parse(Self.library)
-        let plan = scenario.declared.plan(for: scenario.variants[0])
+        let plan = try scenario.declared.plan(for: scenario.variants[0])
         let data = plan.generator.make(size: 10, seed: 42)
         let counts = plan.model.entities.map { "\($0.name)=\(data.objects[$0.number]?.count ?? 0)" }
         #expect(counts == ["Author=10", "Book=30", "Series=4", "Tag=5"])
@@ -139,7 +140,7 @@ import ObjectGraph
              "sizes": [10], "repetitions": 1, "warmup": 0}
             """
         let scenario = try Self.parse(text)
-        let plan = scenario.declared.plan(for: scenario.variants[0])
+        let plan = try scenario.declared.plan(for: scenario.variants[0])
         for size in [10, 20_000] {
             let data = plan.generator.make(size: size, seed: 42)
             var keys = Set<[Int64]>()
@@ -177,7 +178,7 @@ import ObjectGraph
                     "{\"name\": \"dummy\", \"type\": \"Integer 16\", \"default\": \"0\", \"minValueString\": \"-5\", \"maxValueString\": \"0\"}"
             )
         let other = try Self.parse(twoConstraints)
-        let data = other.declared.plan(for: other.variants[0]).generator.make(size: 10, seed: 42)
+        let data = try other.declared.plan(for: other.variants[0]).generator.make(size: 10, seed: 42)
         let rows = data.objects.values.flatMap { objects in
             (0..<objects.count).map { index in
                 objects.columns.filter { ["code", "dummy", "label"].contains($0.attribute.name) }.map { $0.values[index] }
@@ -204,7 +205,7 @@ import ObjectGraph
              "sizes": [20], "repetitions": 1, "warmup": 0}
             """
         let scenario = try Self.parse(text)
-        let data = scenario.declared.plan(for: scenario.variants[0]).generator.make(size: 20, seed: 42)
+        let data = try scenario.declared.plan(for: scenario.variants[0]).generator.make(size: 20, seed: 42)
         let objects = data.objects.values.first!
         func column(_ name: String) -> [String] { objects.columns.first { $0.attribute.name == name }!.values.map { "\($0)" } }
         for constraint in [["a", "b"], ["c", "a"], ["flag", "code"]] {
@@ -233,7 +234,7 @@ import ObjectGraph
              "sizes": {"smoke": [10], "default": [10], "full": [10]}, "repetitions": 1, "warmup": 0}
             """
         let scenario = try Self.parse(text)
-        let plan = scenario.declared.plan(for: scenario.variants[0])
+        let plan = try scenario.declared.plan(for: scenario.variants[0])
         let data = plan.generator.make(size: 10, seed: 42)
         let store = try PersistentStore(model: plan.model, location: .inMemory)
         let context = store.makeContext()
@@ -275,7 +276,7 @@ import ObjectGraph
         </model>
         """.write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         let scenario = try GeneratedSuite.scenario(modelPath: folder.path)
-        let plan = scenario.declared.plan(for: scenario.variants[0])
+        let plan = try scenario.declared.plan(for: scenario.variants[0])
         // Two task entities need two items per size, and each item two notes.
         #expect(
             plan.generator.spec.counts.mapValues { $0.description } == [
@@ -300,7 +301,7 @@ import ObjectGraph
             .write(to: folder.appendingPathComponent("contents"), atomically: true, encoding: .utf8)
         let cycle = try GeneratedSuite.scenario(modelPath: folder.path)
         #expect(
-            cycle.declared.plan(for: cycle.variants[0]).generator.spec.counts.mapValues { $0.description } == [
+            try cycle.declared.plan(for: cycle.variants[0]).generator.spec.counts.mapValues { $0.description } == [
                 "A": "size", "B": "size", "C": "size",
             ])
     }
@@ -435,7 +436,24 @@ import ObjectGraph
         ),
         (
             "\"insert\": \"Book\", \"count\": 3}", "\"insert\": \"Tag\", \"count\": 3, \"children\": {\"posts\": 1}}",
-            "field 'phases[2].steps[0].children': with prefetch=off: 'Tag' has no to-many relationship 'posts'"
+            "field 'phases[2].steps[0].children': with prefetch=off: 'Tag' has no to-many relationship 'posts'; its to-many relationships: books"
+        ),
+        // Every name of a step is resolved when the file is read, with the nearest name where one is near.
+        (
+            "\"set\": {\"year\": 2000}", "\"set\": {\"yaer\": 2000}",
+            "field 'phases[4].steps[0].set': with prefetch=off: 'Book' has no attribute 'yaer' (did you mean 'year'?); its attributes: title, year"
+        ),
+        (
+            "{\"update\": \"Book.title\"", "{\"update\": \"Bok.title\"",
+            "field 'phases[2].steps[1]': with prefetch=off: no entity 'Bok' in the model (did you mean 'Book'?)"
+        ),
+        (
+            "{\"link\": \"Book.tags\"", "{\"link\": \"Book.tag\"",
+            "field 'phases[2].steps[2]': with prefetch=off: 'Book' has no relationship 'tag' (did you mean 'tags'?); its relationships: author, series, tags"
+        ),
+        (
+            "{\"count\": \"Book\", \"predicate\": \"year >= 2000\"}", "{\"count\": \"Book\", \"predicate\": \"yeer >= 2000\"}",
+            "field 'phases[1].steps[0].predicate': with prefetch=off: 'yeer': Book has no property 'yeer' (did you mean 'year'?); its properties: author, series, tags, title, year"
         ),
         ("{\"name\": \"count\",", "{\"name\": \"list\",", "field 'phases[1]': a second phase named 'list'"),
         (
@@ -558,5 +576,11 @@ import ObjectGraph
         let model = try xcode.makeModel()
         #expect(model.entities.count == entities)
         #expect(model.schemaSQL.contains(table))
+    }
+
+    /// The default dates of a date attribute are the days they say they are.
+    @Test func theDefaultDatesAreTheirDays() {
+        #expect(DataGenerator.defaultDates.from == DataSpec.date("2020-01-01"))
+        #expect(DataGenerator.defaultDates.to == DataSpec.date("2025-12-31"))
     }
 }

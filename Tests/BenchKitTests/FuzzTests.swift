@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import BenchKit
 import ObjectGraph
 import SQLDebugLog
+import Testing
+
+@testable import BenchKit
 
 /// The parsers that read user text, fed inputs mutated from valid ones: every input is parsed or refused with an
 /// error, none traps (a trap ends the test process) and none takes more than a second.

@@ -23,6 +23,20 @@ import Testing
         return values
     }
 
+    /// The data section the suite builds typed is written back (for `bench scan`'s scenario files) as the reader
+    /// reads it: parsed again, it writes the same JSON and makes the same data.
+    @Test func theDataSectionRoundTripsThroughItsJSON() throws {
+        for options in [GeneratedSuite.Options(), GeneratedSuite.Options(counts: ["Customer": 30])] {
+            let suite = try GeneratedSuite.scenario(modelPath: Self.shop, options: options)
+            let plan = suite.declared.first
+            let json = try JSONSerialization.data(withJSONObject: plan.generator.spec.jsonObject, options: [.sortedKeys])
+            let parsed = try DataSpec.parse(try JSONDecoder().decode(JSONValue.self, from: json)) { BenchError.invalidInput($0) }
+            #expect(try JSONSerialization.data(withJSONObject: parsed.jsonObject, options: [.sortedKeys]) == json)
+            let again = DataGenerator(spec: parsed, model: plan.model, declared: plan.entities, manualKeys: [])
+            #expect(again.make(size: 50, seed: 3).edges.map(\.targets) == plan.generator.make(size: 50, seed: 3).edges.map(\.targets))
+        }
+    }
+
     @Test func everyPhaseSaysWhatItCovers() throws {
         let suite = try GeneratedSuite.scenario(modelPath: Self.shop)
         #expect(suite.phaseDescriptions.map(\.name) == suite.phaseNames)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import ObjectGraph
+import Testing
+
 @testable import BenchKit
 
 /// Work that grows with a model grows linearly (issue 41, item 7): the growth exponent of the work done, counted as

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BenchKit
 
 /// `bench log` through the built binary: a device's SQLDebug log in its wild forms, its counters as JSON and as a run

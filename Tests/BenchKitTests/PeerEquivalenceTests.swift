@@ -1,8 +1,9 @@
-import Foundation
-import Testing
-@testable import BenchKit
 import CSQLite
+import Foundation
 import ObjectGraph
+import Testing
+
+@testable import BenchKit
 
 /// The hand-written peers read the data ObjectGraph stored for each modelling of the School model: what each reads
 /// back from ObjectGraph's filled store (counts and a checksum of names and memberships) is what the data section
@@ -18,7 +19,7 @@ import ObjectGraph
 
         init(_ scenario: String, _ variant: String, size: Int) throws {
             let scenario = try ScenarioCatalog(folder: ScenarioCountersTests.scenariosFolder).scenario(named: scenario)
-            plan = scenario.declared.plan(for: try #require(scenario.variants.first { $0.description == variant }))
+            plan = try scenario.declared.plan(for: try #require(scenario.variants.first { $0.description == variant }))
             let graph = plan.generator.make(size: size, seed: 7)
             data = SchoolData(graph: graph)
             schema = try #require(SchoolSchema(model: plan.model, manualKeys: plan.manualKeys))

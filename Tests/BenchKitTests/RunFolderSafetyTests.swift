@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import BenchKit
 
 /// What a user owns is never overwritten, two writers never mix a run, and every fault leaves a true status: the

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import BenchKit
 import ObjectGraph
+import Testing
+
+@testable import BenchKit
 
 /// Scale limits (issue 30, item 7): a phase's writes undone by removing its write-ahead log instead of copying the
 /// template again, a model file refused by its size before it is read, and a size refused by its memory estimate.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BenchKit
 
 /// The exact counters of every scenario at size 100 (2 classes of 50), from the shipped scenario files.

@@ -109,4 +109,54 @@ import Testing
         let table = ScenarioListing.markdown(try ScenarioCatalog(folder: Self.folder))
         #expect(readme.contains(table), "README.md's Scenarios table is stale: run `swift run bench list --readme README.md`")
     }
+
+    /// StepKind is the one table of step kinds: the JSON Schema names the same kinds (in the same order) and the same
+    /// options, and Scenarios/README.md's table of steps lists every kind with options that kind takes.
+    @Test func theStepKindsAreTheSchemasAndTheReadmes() throws {
+        let schemaData = try Data(
+            contentsOf: URL(fileURLWithPath: (Self.folder as NSString).appendingPathComponent("scenario.schema.json")))
+        let schema = try #require(try JSONSerialization.jsonObject(with: schemaData) as? [String: Any])
+        let step = try #require((schema["$defs"] as? [String: Any])?["step"] as? [String: Any])
+        let required = (step["anyOf"] as? [[String: Any]] ?? []).compactMap { ($0["required"] as? [String])?.first }
+        #expect(required == StepKind.names, "scenario.schema.json's $defs.step.anyOf names other kinds than StepKind")
+        let names = Set((step["propertyNames"] as? [String: Any])?["enum"] as? [String] ?? [])
+        let expected = Set(StepKind.names + StepKind.allCases.flatMap(\.options) + ["when"])
+        #expect(
+            names == expected,
+            "scenario.schema.json's step keys differ from StepKind's: missing \(expected.subtracting(names).sorted()), extra \(names.subtracting(expected).sorted())"
+        )
+
+        let readme = try String(contentsOfFile: (Self.folder as NSString).appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "### Steps").dropFirst().first)
+        let rows = section.split(separator: "\n").prefix { !$0.hasPrefix("#") }.filter { $0.hasPrefix("| `") }
+        let allOptions = Set(StepKind.allCases.flatMap(\.options))
+        var listed: [StepKind] = []
+        for row in rows {
+            let cells = row.split(separator: "|", omittingEmptySubsequences: false).map { String($0) }
+            guard cells.count >= 4 else { continue }
+            // `{"fetch": "Post"}`, or a kind named alone (`unlink`).
+            let kinds = Self.codeSpans(cells[1]).compactMap { code -> StepKind? in
+                if code.hasPrefix("{\"") { return StepKind(rawValue: String(code.dropFirst(2).prefix { $0 != "\"" })) }
+                return StepKind(rawValue: code)
+            }
+            #expect(!kinds.isEmpty, "a row of the steps table names no step kind: \(row)")
+            listed += kinds
+            // An option's values follow it in parentheses (`result` (`objects`, `ids`, `count`)): not options.
+            let optionText = cells[2].replacingOccurrences(of: "\\([^)]*\\)", with: "", options: .regularExpression)
+            let options = Set(Self.codeSpans(optionText)).intersection(allOptions)
+            for kind in kinds {
+                #expect(
+                    options.isSubset(of: kind.options),
+                    "README.md lists \(options.subtracting(kind.options).sorted()) as options of \(kind.rawValue)")
+            }
+        }
+        #expect(
+            Set(listed) == Set(StepKind.allCases),
+            "README.md's steps table lacks \(Set(StepKind.allCases).subtracting(listed).map(\.rawValue).sorted())")
+    }
+
+    /// The text of each `code` span of a Markdown table cell.
+    static func codeSpans(_ text: String) -> [String] {
+        text.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BenchKit
 
 @Suite struct ScenarioFileTests {
@@ -134,7 +135,7 @@ import Testing
         #expect(
             peerError(replacing("\"sql-replay\"]", "\"grdb\"]"))
                 .hasPrefix(
-                    "Scenarios/q.json: field 'strategies': grdb has no implementation of q's phase 'walk' with prefetch=off; the peers implement the shipped School scenarios as written:"
+                    "Scenarios/q.json: field 'strategies': grdb has no implementation of q's phase 'walk' with prefetch=off; the peers implement these phases of the School model:"
                 ))
         #expect(
             error(replacing("\"repetitions\": 3", "\"repetitions\": \"3\""))

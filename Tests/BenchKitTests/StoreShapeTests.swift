@@ -28,7 +28,7 @@ import Testing
              "phases": [{"name": "p", "steps": [{"fetch": "Order"}]}], "sizes": [1]}
             """
         let scenario = try ScenarioFile.parse(Data(text.utf8), file: "shop-store.json")
-        let plan = scenario.declared.plan(for: scenario.variants[0])
+        let plan = try scenario.declared.plan(for: scenario.variants[0])
         let data = plan.generator.make(size: 1, seed: 7)
         _ = try GraphFiller.fill(data, model: plan.model, location: .file(path), options: StoreOptions())
         return (data, plan.model)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Every attribute type Xcode offers, with Core Data's column types; validation at save; transient attributes;

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Batch insert, update and delete: one statement (or a few) for many rows, straight to the store; contexts see

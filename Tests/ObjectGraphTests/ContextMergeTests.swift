@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Contexts that know about each other: a save's notification, merging it (by hand or automatically), conflicts

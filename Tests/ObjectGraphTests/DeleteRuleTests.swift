@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObjectGraph
 
 /// Delete rules, applied at save: nullify, cascade (recursively), deny, no action.

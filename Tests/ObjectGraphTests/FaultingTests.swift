@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObjectGraph
 
 /// Object and to-many faults, the row cache and uniquing, with counts asserted exactly.

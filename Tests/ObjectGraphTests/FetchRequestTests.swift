@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Predicates, sorting, limits and result types: the SQL each compiles to, and the rows it finds.

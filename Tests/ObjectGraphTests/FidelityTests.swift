@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// ObjectGraph against real Core Data output: stores made by Core Data from real models, relationships on one

@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+
 @testable import ObjectGraph
 
 /// Random sequences of graph edits (many-to-one, many-to-many and one-to-one, from either side, with saves

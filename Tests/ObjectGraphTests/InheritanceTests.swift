@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Entity inheritance as Core Data stores it: one table per root entity, Z_ENT telling rows apart, keys shared

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObjectGraph
 
 /// Setting one side of a relationship with an inverse changes the other side at once; relationships without

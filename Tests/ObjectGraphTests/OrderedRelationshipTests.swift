@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Ordered to-many relationships: the `Z_FOK_` order keys on the member rows (one-to-many) or in the join table

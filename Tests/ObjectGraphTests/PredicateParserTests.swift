@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import ObjectGraph
 
 /// NSPredicate format strings: each parses, prints back in canonical form, compiles to Core Data's SQL and finds

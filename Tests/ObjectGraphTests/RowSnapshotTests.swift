@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Rows keep each value in a slot sized by its column's type: every value reads back as it was put, in a slot of

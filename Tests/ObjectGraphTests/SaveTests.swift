@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObjectGraph
 
 /// Saving: the statements of a save, IDs, Z_OPT, all-or-nothing failures, rollback and reset.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The schema: Core Data's table, column, index and join-table names, written out in full.

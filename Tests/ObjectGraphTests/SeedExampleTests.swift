@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObjectGraph
 
 /// The fetch counts and the data loss of seed 000, asserted exactly.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Xcode's model format read into entities: hand-written `contents` files in the shape Xcode 15 writes them.

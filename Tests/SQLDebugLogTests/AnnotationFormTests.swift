@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import SQLDebugLog
 
 /// Annotations and details: binds, faults, prefetches, transactions, migrations, query plans, colours.

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SQLDebugLog
 
 /// Runs this package's bench (built with the tests) over its Scenarios folder and splits what `bench explain --exact`

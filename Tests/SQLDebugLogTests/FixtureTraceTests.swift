@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import SQLDebugLog
 
 /// Saved `bench explain --exact` traces (Fixtures/bench): the parser gives the counters bench printed, without

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SQLDebugLog
 
 /// Mutated logs (cut at random offsets, bytes flipped, lines spliced, invalid UTF-8, huge lines) never crash,

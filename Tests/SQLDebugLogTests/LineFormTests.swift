@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import SQLDebugLog
 
 /// Every line form the parser accepts, with non-Core-Data lines around them.

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import SQLDebugLog
 
 /// Real, published SQLDebug excerpts (Fixtures/real, one file per source; the `# source:` header names its URL).

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import SQLDebugLog
 
 /// Every scenario of the repository's Scenarios on ObjectGraph, each modelling (other axes: the first value), a small

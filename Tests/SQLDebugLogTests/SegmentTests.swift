@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import SQLDebugLog
 
 final class SegmentTests: XCTestCase {

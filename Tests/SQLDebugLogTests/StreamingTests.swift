@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SQLDebugLog
 
 /// Reading files and handles in chunks: lines split on bytes, whatever the chunk boundaries.

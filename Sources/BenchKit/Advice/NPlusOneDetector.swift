@@ -1,3 +1,5 @@
+// Dictionary lookups of keys collected just before; issue 35 item 1 (one analysis of SQL) rewrites this file.
+// swift-format-ignore-file: NeverForceUnwrap
 import Foundation
 import ObjectGraph
 
@@ -30,10 +32,10 @@ package struct NPlusOneDetector: Sendable {
             for step in steps {
                 switch step {
                 case let .fetch(fetch) where fetch.result == .objects:
-                    fetches.append(Fetch(entity: fetch.entity, prefetch: fetch.prefetch, batchSize: fetch.batchSize))
+                    fetches.append(Fetch(entity: fetch.entity.name, prefetch: fetch.prefetch.map(\.text), batchSize: fetch.batchSize))
                 case let .read(paths, first, _):
                     guard !fetches.isEmpty else { continue }
-                    fetches[fetches.count - 1].reads += paths
+                    fetches[fetches.count - 1].reads += paths.map(\.text)
                     let current = fetches[fetches.count - 1].first
                     fetches[fetches.count - 1].first = first.map { max($0, current ?? 0) }
                 default:

@@ -5,11 +5,11 @@ import ObjectGraph
 package final class PhaseAdvisor {
     private let log = StatementLog()
     private let detector: NPlusOneDetector
-    private let plan: DeclaredScenario.Plan
+    private let plan: DeclaredScenario.Plan?
 
     package init(detector: NPlusOneDetector, scenario: Scenario, variant: Variant) {
         self.detector = detector
-        plan = scenario.declared.plan(for: variant)
+        plan = scenario.declared.plans[variant]
     }
 
     /// Makes `runner` log ObjectGraph's statements (untimed passes only: logging costs time).
@@ -20,7 +20,7 @@ package final class PhaseAdvisor {
 
     /// The findings of the phase that just ended.
     package func findings(phase: PhaseName) -> [QueryFinding] {
-        let shape = plan.phases.first { $0.name == phase }.map { NPlusOneDetector.PhaseShape(steps: $0.steps) }
+        let shape = plan?.phases.first { $0.name == phase }.map { NPlusOneDetector.PhaseShape(steps: $0.steps) }
         return detector.findings(phase: phase, entries: log.take(), model: log.model, shape: shape)
     }
 }

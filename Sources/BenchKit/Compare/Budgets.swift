@@ -1,12 +1,13 @@
 import Foundation
 
 /// A maximum a team sets for a screen: "the feed never runs more than 2 statements". A budget file is a JSON
-/// array of them; `bench compare --budgets FILE` and `bench budget RUN` check a run against it, one line per breach.
+/// array of them (`Codable`: an entry decodes and encodes as the file writes it); `bench compare --budgets FILE` and
+/// `bench budget RUN` check a run against it, one line per breach.
 package struct Budget: Sendable, Equatable {
     package let scenario: ScenarioName
     package let phase: PhaseName
     /// Axis values the series' variant must have (the others any); empty: every variant.
-    package let variant: [String: String]
+    package let variant: [AxisName: String]
     /// nil: every size.
     package let size: Int?
     package let metric: Metric
@@ -20,96 +21,122 @@ package struct Budget: Sendable, Equatable {
             && (size == nil || key.size == size) && variant.allSatisfy { key.variant[$0.key]?.description == $0.value }
     }
 
+    /// `prefetch=off;count=queries`, axes in name order.
+    var variantText: String { variant.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";") }
+
     /// `social-feed feed prefetch=off at every size: sql_statements at most 2` (its strategy named when not objectgraph).
     package var description: String {
-        let variantText = variant.isEmpty ? "" : " " + variant.keys.sorted().map { "\($0)=\(variant[$0]!)" }.joined(separator: ";")
+        let variantText = variant.isEmpty ? "" : " " + variantText
         let strategyText = strategy == .objectGraph ? "" : " \(strategy)"
         return
             "\(scenario) \(phase)\(strategyText)\(variantText) \(size.map { "size \(formatCount($0))" } ?? "at every size"): \(metric.rawValue) at most \(formatNumber(maximum))"
     }
 }
 
+extension Budget: Codable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case scenario, phase, variant, size, metric, strategy, maximum }
+
+    /// What is wrong with one entry, in the words of the file; `BudgetFile.load` says which file and entry.
+    struct Problem: Error {
+        let entry: Int
+        let reason: String
+    }
+
+    /// Reads one entry, refusing an unknown key, a missing name, a metric that does not transfer to a device, and
+    /// values of the wrong kind, each with what to write instead.
+    package init(from decoder: any Decoder) throws {
+        let entry = (decoder.codingPath.last?.intValue ?? 0) + 1
+        func fail(_ reason: String) -> Problem { Problem(entry: entry, reason: reason) }
+        guard case let .object(object) = try JSONValue(from: decoder) else { throw fail("expected an object") }
+        if let unknown = object.keys.sorted().first(where: { CodingKeys(rawValue: $0) == nil }) {
+            throw fail(BenchError.unknown("key", unknown, among: CodingKeys.allCases.map(\.rawValue).sorted()).description)
+        }
+        guard let scenario = object["scenario"]?.string, !scenario.isEmpty, let phase = object["phase"]?.string, !phase.isEmpty else {
+            throw fail("needs \"scenario\" and \"phase\" (names as bench list prints them)")
+        }
+        guard let maximum = object["maximum"]?.number, maximum.isFinite, maximum >= 0 else {
+            throw fail("needs \"maximum\", a number of 0 or more")
+        }
+        var metric = Metric.sqlStatements
+        if let raw = object["metric"] {
+            do { metric = try Metric.named(raw.string ?? raw.description) } catch { throw fail("\(error)") }
+        }
+        // A budget is a promise about the app: ObjectGraph's time and bytes on this machine are not the device's.
+        guard metric.transfers else {
+            throw fail(
+                "\"metric\": \(metric.rawValue) is ObjectGraph's on this machine, not what a device does; a budget takes a count that transfers (\(Metric.allCases.filter(\.transfers).map(\.rawValue).joined(separator: ", ")))"
+            )
+        }
+        var strategy = Strategy.objectGraph
+        if let raw = object["strategy"] {
+            do { strategy = try Strategy.named(raw.string ?? raw.description) } catch { throw fail("\(error)") }
+        }
+        var size: Int?
+        if let raw = object["size"] {
+            guard let number = raw.number, number >= 0, number.rounded() == number, number < 1e12 else {
+                let got = raw.string.map { "the text \"\($0)\" (write a number without quotes)" } ?? "\(raw)"
+                throw fail("\"size\" must be a whole number of 0 or more, got \(got)")
+            }
+            size = Int(number)
+        }
+        var variant: [AxisName: String] = [:]
+        if let raw = object["variant"] {
+            guard let text = raw.string else { throw fail("\"variant\" must be text such as \"prefetch=off;counts=queries\"") }
+            for part in text.split(whereSeparator: { $0 == ";" || $0 == "," }) where !part.isEmpty {
+                let halves = part.split(separator: "=", maxSplits: 1).map(String.init)
+                guard halves.count == 2, !halves[0].isEmpty, !halves[1].isEmpty else {
+                    throw fail("\"variant\" parts are AXIS=VALUE, got '\(part)'")
+                }
+                variant[AxisName(halves[0])] = halves[1]
+            }
+        }
+        self.init(
+            scenario: ScenarioName(scenario), phase: PhaseName(phase), variant: variant, size: size, metric: metric, strategy: strategy,
+            maximum: maximum, entry: entry)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(scenario, forKey: .scenario)
+        try container.encode(phase, forKey: .phase)
+        if !variant.isEmpty { try container.encode(variantText, forKey: .variant) }
+        try container.encodeIfPresent(size, forKey: .size)
+        try container.encode(metric, forKey: .metric)
+        if strategy != .objectGraph { try container.encode(strategy, forKey: .strategy) }
+        try container.encode(maximum, forKey: .maximum)
+    }
+}
+
 /// Reading a budget file and checking a run against it.
 package enum BudgetFile {
-    static let keys: Set<String> = ["scenario", "phase", "variant", "size", "metric", "strategy", "maximum"]
-
     /// The budgets of `path`; a malformed entry is an error naming the file, the entry and what to write.
     package static func load(_ path: String) throws -> [Budget] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BenchError.invalidInput("cannot read the budget file \(path); give a JSON array of budgets (see README, Budgets)")
         }
         let example = #"[{"scenario": "social-feed", "phase": "feed", "metric": "sql_statements", "maximum": 2}]"#
-        let parsed: Any
         do {
-            parsed = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            // Foundation refuses a number beyond a Double (1e400) like a syntax error: say which.
-            let huge = String(decoding: data, as: UTF8.self).firstMatch(of: #/-?\d+(?:\.\d+)?[eE][+]?\d{3,}/#).map { String($0.0) }
-            throw BenchError.invalidInput(
-                huge.map { "\(path): the number \($0) is out of range (a JSON number here is at most about 1.8e308); write a smaller one" }
-                    ?? "\(path): not valid JSON (\((error as NSError).localizedDescription)); write \(example)")
-        }
-        guard let array = parsed as? [Any] else {
-            throw BenchError.invalidInput("\(path): not a JSON array; write \(example)")
-        }
-        // An empty file of budgets checks nothing and lets everything through.
-        guard !array.isEmpty else {
-            throw BenchError.invalidInput("\(path) holds no budgets (an empty array checks nothing); write \(example)")
-        }
-        return try array.enumerated().map { index, raw in
-            let entry = index + 1
-            func fail(_ reason: String) -> BenchError { .invalidInput("\(path): budget \(entry): \(reason)") }
-            guard let object = raw as? [String: Any] else { throw fail("expected an object") }
-            if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
-                let near = nearNames(unknown, in: keys.sorted())
-                throw fail(
-                    "unknown key '\(unknown)'"
-                        + (near.isEmpty ? "; the keys are \(keys.sorted().joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+            let budgets = try JSONDecoder().decode([Budget].self, from: data)
+            // An empty file of budgets checks nothing and lets everything through.
+            guard !budgets.isEmpty else {
+                throw BenchError.invalidInput("\(path) holds no budgets (an empty array checks nothing); write \(example)")
             }
-            guard let scenario = object["scenario"] as? String, !scenario.isEmpty, let phase = object["phase"] as? String, !phase.isEmpty
-            else {
-                throw fail("needs \"scenario\" and \"phase\" (names as bench list prints them)")
+            return budgets
+        } catch let problem as Budget.Problem {
+            throw BenchError.invalidInput("\(path): budget \(problem.entry): \(problem.reason)")
+        } catch let error as DecodingError {
+            // Foundation refuses a number beyond a Double (1e400) like a syntax error or a wrong type: say which.
+            let numbers = String(decoding: data, as: UTF8.self).matches(of: #/-?\d+(?:\.\d+)?[eE][+]?\d{3,}/#)
+            if let huge = numbers.first(where: { Double(String($0.0))?.isFinite != true }) {
+                throw BenchError.invalidInput(
+                    "\(path): the number \(huge.0) is out of range (a JSON number here is at most about 1.8e308); write a smaller one")
             }
-            guard let maximum = (object["maximum"] as? NSNumber)?.doubleValue, maximum.isFinite, maximum >= 0,
-                !(object["maximum"] is Bool)
-            else { throw fail("needs \"maximum\", a number of 0 or more") }
-            let metric =
-                try (object["metric"] as? String).map { name in
-                    do { return try Metric.named(name) } catch { throw fail("\(error)") }
-                } ?? .sqlStatements
-            // A budget is a promise about the app: ObjectGraph's time and bytes on this machine are not the device's.
-            guard metric.transfers else {
-                throw fail(
-                    "\"metric\": \(metric.rawValue) is ObjectGraph's on this machine, not what a device does; a budget takes a count that transfers (\(Metric.allCases.filter(\.transfers).map(\.rawValue).joined(separator: ", ")))"
+            if case .typeMismatch = error {
+                throw BenchError.invalidInput(
+                    "\(path): not a JSON array; write [{\"scenario\": \"social-feed\", \"phase\": \"feed\", \"metric\": \"sql_statements\", \"maximum\": 2}]"
                 )
             }
-            let strategy =
-                try (object["strategy"] as? String).map { name in
-                    do { return try Strategy.named(name) } catch { throw fail("\(error)") }
-                } ?? .objectGraph
-            var size: Int?
-            if let raw = object["size"] {
-                guard let number = (raw as? NSNumber)?.doubleValue, !(raw is Bool), number >= 0, number.rounded() == number, number < 1e12
-                else {
-                    let got = raw is String ? "the text \"\(raw)\" (write a number without quotes)" : "\(raw)"
-                    throw fail("\"size\" must be a whole number of 0 or more, got \(got)")
-                }
-                size = Int(number)
-            }
-            var variant: [String: String] = [:]
-            if let raw = object["variant"] {
-                guard let text = raw as? String else { throw fail("\"variant\" must be text such as \"prefetch=off;counts=queries\"") }
-                for part in text.split(whereSeparator: { $0 == ";" || $0 == "," }) where !part.isEmpty {
-                    let halves = part.split(separator: "=", maxSplits: 1).map(String.init)
-                    guard halves.count == 2, !halves[0].isEmpty, !halves[1].isEmpty else {
-                        throw fail("\"variant\" parts are AXIS=VALUE, got '\(part)'")
-                    }
-                    variant[halves[0]] = halves[1]
-                }
-            }
-            return Budget(
-                scenario: ScenarioName(scenario), phase: PhaseName(phase), variant: variant, size: size, metric: metric,
-                strategy: strategy, maximum: maximum, entry: entry)
+            throw BenchError.invalidInput("\(path): \(error.plainDescription(of: data))")
         }
     }
 
@@ -165,8 +192,7 @@ package enum BudgetFile {
         let ofMetric = keys
         keys = keys.filter { key in budget.variant.allSatisfy { key.variant[$0.key]?.description == $0.value } }
         guard !keys.isEmpty else {
-            return
-                "no variant of the run has \(budget.variant.keys.sorted().map { "\($0)=\(budget.variant[$0]!)" }.joined(separator: ";")) (its variants: \(listed(ofMetric.map(\.variant))))"
+            return "no variant of the run has \(budget.variantText) (its variants: \(listed(ofMetric.map(\.variant))))"
         }
         return
             "the run did not measure size \(budget.size.map(formatCount) ?? "any") (its sizes: \(listed(keys.map(\.size).sorted().map(formatCount))))"

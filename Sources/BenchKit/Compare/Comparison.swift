@@ -20,7 +20,7 @@ package struct Comparison {
 
     package struct Change: Sendable {
         package let key: SeriesKey
-        package var unit: String { key.metric.unit }
+        package var unit: MetricUnit { key.metric.unit }
         package let baseline: Double
         package let current: Double
         /// (current - baseline) / baseline; infinite when the baseline is 0.
@@ -120,8 +120,7 @@ package struct Comparison {
             )
         }
         for key in baseline.series.keys.sorted() {
-            guard let after = current.series[key], Self.isCompared(key, options) else { continue }
-            let before = baseline.series[key]!
+            guard let before = baseline.series[key], let after = current.series[key], Self.isCompared(key, options) else { continue }
             let metric = key.metric
             guard !before.isEmpty, !after.isEmpty else { continue }
             if !metric.isCounter && (options.countersOnly || !timingsComparable) { continue }

@@ -81,7 +81,7 @@ package enum ComparisonReport {
     private static func rows(_ comparison: Comparison, all: Bool) -> [Comparison.Change] {
         let order: [Comparison.Verdict: Int] = [.regression: 0, .improvement: 1, .changed: 2, .noise: 3]
         return comparison.changes.filter { all || $0.verdict == .regression || $0.verdict == .improvement }.sorted { a, b in
-            if a.verdict != b.verdict { return order[a.verdict]! < order[b.verdict]! }
+            if a.verdict != b.verdict { return order[a.verdict, default: 4] < order[b.verdict, default: 4] }
             return naturalLess(a.key, b.key)
         }
     }
@@ -113,8 +113,8 @@ package enum ComparisonReport {
         let metric = key.metric
         return [
             change.verdict.rawValue, key.scenario.rawValue, key.strategy.rawValue, key.variant.isEmpty ? "-" : key.variant.description,
-            formatCount(key.size), key.phase.rawValue, metric.rawValue, formatQuantity(change.baseline, metric),
-            formatQuantity(change.current, metric),
+            formatCount(key.size), key.phase.rawValue, metric.rawValue, metric.format(change.baseline, .quantity),
+            metric.format(change.current, .quantity),
             relative, change.pValue.map { String(format: "%.3g", $0) } ?? "-",
             change.threshold.map { String(format: "%.1f%%", $0 * 100) } ?? "exact",
         ]

@@ -57,8 +57,7 @@ package struct RunData {
         var series: [SeriesKey: [Double]] = [:]
         let contents = try SamplesFile.load(path)
         for sample in contents.samples {
-            if series[sample.key] == nil { series[sample.key] = [] }
-            if let value = sample.value { series[sample.key]!.append(value) }
+            series[sample.key, default: []] += sample.value.map { [$0] } ?? []
         }
         return RunData(source: path, series: series, unknown: contents.unknown, hasSamples: true)
     }

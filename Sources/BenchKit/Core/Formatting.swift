@@ -26,18 +26,6 @@ package func formatCount(_ value: Int) -> String {
     return (value < 0 ? "-" : "") + grouped
 }
 
-/// A value of `metric` in three significant digits with its unit: `12.3 ms`, `4.56 MiB`; counts whole.
-func formatQuantity(_ value: Double, _ metric: Metric?) -> String {
-    guard let metric else { return formatNumber(value) }
-    switch metric.unit {
-    case "ms": return formatSignificant(value) + " ms"
-    case "bytes": return abs(value) >= 1_048_576 ? formatSignificant(value / 1_048_576) + " MiB" : formatSignificant(value / 1024) + " KiB"
-    case "instructions": return abs(value) >= 1_000_000 ? formatSignificant(value / 1_000_000) + "M" : formatCount(value)
-    case "ratio": return formatSignificant(value)
-    default: return value == value.rounded() ? formatCount(value) : formatSignificant(value)
-    }
-}
-
 /// Three significant digits (`12.3`, `0.0456`), `-` for a value that is not finite.
 func formatSignificant(_ value: Double) -> String {
     guard value.isFinite else { return "-" }
@@ -68,6 +56,12 @@ package func withArticle(_ name: String) -> String {
         letters.count == 2 && letters[0] == "U" && letters[1].isUppercase
         || ["uni", "use", "usa", "usu", "uti", "ura", "ure", "uro"].contains { name.lowercased().hasPrefix($0) }
     return ("AEIOUaeiou".contains(name.first ?? "x") && !youSound ? "an " : "a ") + name
+}
+
+/// `a, b or c`: the items joined for a sentence, the last after `conjunction`.
+package func listed(_ items: [String], _ conjunction: String = "or") -> String {
+    guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+    return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
 }
 
 /// `1 statement`, `1,032 statements`.

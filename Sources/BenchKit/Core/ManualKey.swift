@@ -29,3 +29,26 @@ extension ManualKey {
         return nil
     }
 }
+
+/// A relationship a variant replaced by a key kept by hand, resolved against the variant's model: from an owner
+/// (`toMany`: its members, those whose `memberKey` holds its `ownerKey`) or from a member (its owner).
+struct ManualRelationship: Sendable {
+    let key: ManualKey
+    let toMany: Bool
+    let owner: EntityDescription
+    let member: EntityDescription
+    let ownerKey: AttributeDescription
+    let memberKey: AttributeDescription
+}
+
+extension ManualRelationship {
+    /// The relationship kept by hand that `name` stands for on `entity` (or a parent), with its owner, member and
+    /// key attributes; nil when `name` is none, or its key attributes are not in `model`.
+    static func named(_ name: String, on entity: EntityDescription, keys: [ManualKey], model: ObjectModel) -> ManualRelationship? {
+        guard let (key, toMany) = ManualKey.named(name, from: entity, in: keys), let owner = model.entity(key.owner),
+            let member = model.entity(key.member), let ownerKey = owner.attribute(key.ownerKey),
+            let memberKey = member.attribute(key.memberKey)
+        else { return nil }
+        return ManualRelationship(key: key, toMany: toMany, owner: owner, member: member, ownerKey: ownerKey, memberKey: memberKey)
+    }
+}

@@ -42,20 +42,48 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
     /// The metric a report names, or an error naming the metrics there are.
     package static func named(_ name: String) throws -> Metric {
         if let metric = Metric(rawValue: name) { return metric }
-        let near = nearNames(name, in: allCases.map(\.rawValue))
-        throw BenchError.invalidInput(
-            "unknown metric '\(name)'"
-                + (near.isEmpty ? "; the metrics are \(allCases.map(\.rawValue).joined(separator: ", "))" : " (did you mean '\(near[0])'?)")
-        )
+        throw BenchError.unknown("metric", name, among: allCases.map(\.rawValue))
     }
 
-    package var unit: String {
+    /// The unit its values are in (samples.csv's unit column), which decides how a value is written.
+    package var unit: MetricUnit {
         switch self {
-        case .wallMs, .cpuUserMs, .cpuSystemMs, .predictedDeviceMs: return "ms"
-        case .peakRSSBytes, .allocatedBytes, .retainedBytes: return "bytes"
-        case .lossRate: return "ratio"
-        case .instructions: return "instructions"
-        default: return "count"
+        case .wallMs, .cpuUserMs, .cpuSystemMs, .predictedDeviceMs: return .milliseconds
+        case .peakRSSBytes, .allocatedBytes, .retainedBytes: return .bytes
+        case .lossRate: return .ratio
+        case .instructions: return .instructions
+        case .pageFaults, .sqlStatements, .fetchRequests, .objectFaults, .relationshipFaults, .rowsRead, .cacheHits, .cacheMisses,
+            .objectsRegistered, .allocations, .countResult, .failedSaves, .linksIntended, .linksPersisted, .linksLost:
+            return .count
+        }
+    }
+
+    /// Which phases report the metric.
+    package enum Origin: Sendable, Equatable {
+        /// Every measured phase (the platform permitting: `dependsOnPlatform`).
+        case everyPhase
+        /// A phase with a `count` step: what the last one counted.
+        case countStep
+        /// A phase with a save that may fail (`"save": "may-fail"`).
+        case mayFailSave
+        /// A phase with a `count-links` step.
+        case countLinksStep
+        /// Only a run under callgrind (`--instructions`).
+        case instructionRuns
+        /// Only a run given a device's costs (`--device-costs`).
+        case deviceCosts
+    }
+
+    package var origin: Origin {
+        switch self {
+        case .wallMs, .cpuUserMs, .cpuSystemMs, .pageFaults, .sqlStatements, .fetchRequests, .objectFaults, .relationshipFaults, .rowsRead,
+            .cacheHits, .cacheMisses, .objectsRegistered, .peakRSSBytes, .allocations, .allocatedBytes, .retainedBytes:
+            return .everyPhase
+        case .countResult: return .countStep
+        case .failedSaves: return .mayFailSave
+        case .linksIntended, .linksPersisted, .linksLost, .lossRate: return .countLinksStep
+        case .instructions: return .instructionRuns
+        case .predictedDeviceMs: return .deviceCosts
         }
     }
 
@@ -64,7 +92,10 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
     package var dependsOnPlatform: Bool {
         switch self {
         case .allocations, .allocatedBytes, .retainedBytes, .peakRSSBytes, .cpuUserMs, .cpuSystemMs, .pageFaults: return true
-        default: return false
+        case .wallMs, .sqlStatements, .fetchRequests, .objectFaults, .relationshipFaults, .rowsRead, .cacheHits, .cacheMisses,
+            .objectsRegistered, .countResult, .failedSaves, .linksIntended, .linksPersisted, .linksLost, .lossRate, .instructions,
+            .predictedDeviceMs:
+            return false
         }
     }
 
@@ -82,7 +113,10 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
         // More cache hits can mean fewer statements or more faults: the statements and faults judge.
         // A prediction follows the counters, which judge; a new costs file changes it without a change in the code.
         case .linksIntended, .cacheHits, .cacheMisses, .countResult, .failedSaves, .predictedDeviceMs: return .neutral
-        default: return .lowerIsBetter
+        case .wallMs, .cpuUserMs, .cpuSystemMs, .pageFaults, .sqlStatements, .fetchRequests, .objectFaults, .relationshipFaults,
+            .rowsRead, .objectsRegistered, .peakRSSBytes, .allocations, .allocatedBytes, .retainedBytes, .linksLost, .lossRate,
+            .instructions:
+            return .lowerIsBetter
         }
     }
 
@@ -109,7 +143,10 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
         case .instructions: return .instructionCount
         case .allocations: return .tolerance(relative: 0.02, absolute: 100)
         case .allocatedBytes: return .tolerance(relative: 0.02, absolute: 65_536)
-        default: return .exact
+        case .sqlStatements, .fetchRequests, .objectFaults, .relationshipFaults, .rowsRead, .cacheHits, .cacheMisses,
+            .objectsRegistered, .countResult, .failedSaves, .linksIntended, .linksPersisted, .linksLost, .lossRate,
+            .predictedDeviceMs:
+            return .exact
         }
     }
 
@@ -122,7 +159,9 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
         case .sqlStatements, .fetchRequests, .objectFaults, .relationshipFaults, .rowsRead, .linksIntended, .linksPersisted, .linksLost,
             .lossRate, .failedSaves, .countResult:
             return true
-        default: return false
+        case .wallMs, .cpuUserMs, .cpuSystemMs, .pageFaults, .cacheHits, .cacheMisses, .objectsRegistered, .peakRSSBytes,
+            .allocations, .allocatedBytes, .retainedBytes, .instructions, .predictedDeviceMs:
+            return false
         }
     }
 
@@ -141,5 +180,5 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
     package var isExact: Bool { comparison == .exact }
 
     /// A number of things (statements, faults, rows, objects, links, saves): a whole number, never negative.
-    package var isCount: Bool { unit == "count" }
+    package var isCount: Bool { unit == .count }
 }

@@ -12,7 +12,7 @@ package struct SampleRecord: Equatable, Sendable {
         self.value = value
     }
 
-    package var unit: String { key.metric.unit }
+    package var unit: MetricUnit { key.metric.unit }
 }
 
 /// Identifies a series of samples (a row of summary.csv), typed from measurement to the gate: strings exist only

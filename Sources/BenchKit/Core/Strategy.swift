@@ -33,8 +33,17 @@ package enum Strategy: String, CaseIterable, Codable, Sendable, CustomStringConv
     /// What `ratio_to_floor` divides by: the replay of the same statements on the same variant (so the same modelling).
     package static let floor = Strategy.sqlReplay
 
-    package static func < (lhs: Strategy, rhs: Strategy) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    package static func < (lhs: Strategy, rhs: Strategy) -> Bool { lhs.rank < rhs.rank }
+
+    /// Its place in the order reports list strategies in (the declaration order).
+    private var rank: Int {
+        switch self {
+        case .objectGraph: return 0
+        case .sqlReplay: return 1
+        case .rawSQLite: return 2
+        case .grdb: return 3
+        case .device: return 4
+        }
     }
 
     /// A strategy `bench run` can run, by name: `named(_:)`, refusing `device` with where its series come from.
@@ -58,11 +67,7 @@ package enum Strategy: String, CaseIterable, Codable, Sendable, CustomStringConv
                 "'\(name)' is a modelling, now a variant: give --variant modelling=\(modelling.rawValue) (and --strategies \(name.contains(":") ? String(name.split(separator: ":")[0]) : "objectgraph"))"
             )
         }
-        let near = nearNames(name, in: allCases.map(\.rawValue))
-        throw BenchError.invalidInput(
-            (name.isEmpty ? "an empty strategy name" : "unknown strategy '\(name)'")
-                + (near.isEmpty
-                    ? "; the strategies are \(allCases.map(\.rawValue).joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+        throw BenchError.unknown("strategy", name, among: allCases.map(\.rawValue), plural: "strategies")
     }
 }
 

@@ -23,11 +23,34 @@ package enum VariantValue: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// A variant axis's name, as its scenario file declares it (`modelling`, `prefetch`).
+package struct AxisName: TypedName {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The axis of the School scenarios' relationship modelling.
+    package static let modelling: AxisName = "modelling"
+}
+
+/// One variant axis of a scenario: its name and the values the scenario runs, in declared order.
+package struct VariantAxis: Sendable {
+    package let name: AxisName
+    package let values: [VariantValue]
+
+    package init(name: AxisName, values: [VariantValue]) {
+        self.name = name
+        self.values = values
+    }
+
+    /// `modelling=many-to-one|many-to-many`, as messages list an axis.
+    package var listing: String { "\(name)=\(values.map(\.description).joined(separator: "|"))" }
+}
+
 /// One combination of variant values, in the order the scenario declares its axes.
 package struct Variant: Hashable, Sendable, CustomStringConvertible, Codable {
-    package let values: [(name: String, value: VariantValue)]
+    package let values: [(name: AxisName, value: VariantValue)]
 
-    package init(_ values: [(name: String, value: VariantValue)]) { self.values = values }
+    package init(_ values: [(name: AxisName, value: VariantValue)]) { self.values = values }
 
     /// The variant a report names (`batch=20;access=first-screen`, or empty); nil when the text is not one.
     package init?(parsing text: String) {
@@ -35,11 +58,11 @@ package struct Variant: Hashable, Sendable, CustomStringConvertible, Codable {
             self.init([])
             return
         }
-        var values: [(name: String, value: VariantValue)] = []
+        var values: [(name: AxisName, value: VariantValue)] = []
         for pair in text.split(separator: ";", omittingEmptySubsequences: false) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
-            values.append((String(parts[0]), VariantValue(parsing: String(parts[1]))))
+            values.append((AxisName(String(parts[0])), VariantValue(parsing: String(parts[1]))))
         }
         self.init(values)
     }
@@ -47,13 +70,13 @@ package struct Variant: Hashable, Sendable, CustomStringConvertible, Codable {
     /// The stable text used in reports: `batch=20;access=first-screen`, empty when there are no axes.
     package var description: String { values.map { "\($0.name)=\($0.value)" }.joined(separator: ";") }
 
-    package subscript(name: String) -> VariantValue? { values.first { $0.name == name }?.value }
+    package subscript(name: AxisName) -> VariantValue? { values.first { $0.name == name }?.value }
 
     /// Whether the scenario has no variant axes.
     package var isEmpty: Bool { values.isEmpty }
 
     /// The modelling this variant gives its relationships (its `modelling` axis), if it has one.
-    package var modelling: Modelling? { self["modelling"].flatMap { Modelling(rawValue: $0.description) } }
+    package var modelling: Modelling? { self[.modelling].flatMap { Modelling(rawValue: $0.description) } }
 
     package static func == (lhs: Variant, rhs: Variant) -> Bool { lhs.description == rhs.description }
 

@@ -31,7 +31,9 @@ extension DataGenerator {
         for constraint in constraints where !constraint.contains(where: { capacity($0) >= total }) {
             // The digits the attributes placed already cover, from the lowest, without a gap.
             var next = 1
-            for attribute in constraint.filter({ divisors[$0.name] != nil }).sorted(by: { divisors[$0.name]! < divisors[$1.name]! })
+            for attribute in constraint.compactMap({ attribute in divisors[attribute.name].map { (attribute, $0) } }).sorted(by: {
+                $0.1 < $1.1
+            }).map(\.0)
             where divisors[attribute.name] == next {
                 next = next.multipliedReportingOverflow(by: capacity(attribute)).overflow ? Int.max : next * capacity(attribute)
             }

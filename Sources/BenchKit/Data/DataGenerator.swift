@@ -49,13 +49,14 @@ struct DataGenerator {
             guard let entity = model.entity(fill.entity) else { continue }
             if let relationship = entity.relationship(fill.relationship) {
                 if let inverse = relationship.inverse { named.insert("\(inverse.entity.name).\(inverse.name)") }
-                data.edges.append(edges(fill, destination: relationship.destination, relationship: relationship, data, seed: seed))
+                data.edges.append(
+                    edges(fill, from: entity, destination: relationship.destination, relationship: relationship, data, seed: seed))
             } else if let (key, toMany) = ManualKey.named(fill.relationship, from: entity, in: manualKeys),
                 let owner = model.entity(key.owner), let member = model.entity(key.member)
             {
                 // The variant keeps a key by hand instead: the same choice of destinations, each member holding its
                 // owner's key (members are the sources of the edges whichever side the data section fills).
-                var keyed = edges(fill, destination: toMany ? member : owner, relationship: nil, data, seed: seed)
+                var keyed = edges(fill, from: entity, destination: toMany ? member : owner, relationship: nil, data, seed: seed)
                 if toMany { keyed = keyed.inverted(source: member, relationship: key.inverse ?? key.relationship) }
                 keyed.key = (key.memberKey, key.ownerKey)
                 keyed.manual = key
@@ -71,7 +72,8 @@ struct DataGenerator {
                 named.insert(target)
                 let fill = DataSpec.RelationshipFill(
                     entity: entity.name, relationship: relationship.name, fanout: .fixed(.fixed(1)), fill: 1, reuse: 0)
-                data.edges.append(edges(fill, destination: relationship.destination, relationship: relationship, data, seed: seed))
+                data.edges.append(
+                    edges(fill, from: entity, destination: relationship.destination, relationship: relationship, data, seed: seed))
             }
         }
         meetMinimums(data, seed: seed)
@@ -139,11 +141,11 @@ struct DataGenerator {
         return nil
     }
 
+    /// `source`: the entity `fill.entity` names.
     private func edges(
-        _ fill: DataSpec.RelationshipFill, destination destinationEntity: EntityDescription, relationship: RelationshipDescription?,
-        _ data: GraphData, seed: UInt64
+        _ fill: DataSpec.RelationshipFill, from source: EntityDescription, destination destinationEntity: EntityDescription,
+        relationship: RelationshipDescription?, _ data: GraphData, seed: UInt64
     ) -> GraphData.Edges {
-        let source = model.entity(fill.entity)!
         let shape = declaredShape(fill.entity, fill.relationship)
         let isToMany = shape?.isToMany ?? relationship?.isToMany ?? false
         let inverseToOne = shape?.inverseToOne ?? relationship?.inverse.map { !$0.isToMany } ?? false
@@ -240,6 +242,10 @@ struct DataGenerator {
         return maximum
     }
 
+    /// The dates a date attribute gets by default: 2020-01-01 to 2025-12-31, in seconds since 2001-01-01
+    /// (`DataSpec.date`; a test holds the two to it).
+    static let defaultDates = (from: 599_529_600.0, to: 788_832_000.0)
+
     static func defaultGenerator(_ type: AttributeType, unique: Bool) -> DataSpec.Generator {
         switch type {
         case .string: return .name(prefix: nil)
@@ -247,7 +253,7 @@ struct DataGenerator {
         case .int32, .int64: return unique ? .sequence : .integer(0, 100_000)
         case .double, .float, .decimal: return unique ? .sequence : .number(0, 1000)
         case .bool: return .bool(0.5)
-        case .date: return .date(DataSpec.date("2020-01-01")!, DataSpec.date("2025-12-31")!)
+        case .date: return .date(defaultDates.from, defaultDates.to)
         case .uuid: return .uuid
         case .uri: return .uri
         case .binary, .transformable: return .bytes(16, 64)
@@ -291,7 +297,9 @@ struct DataGenerator {
             let count = low + Int(random.next() % UInt64(high - low + 1))
             return .binary(Data((0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
         case .uuid: return .uuid(UUID(randomUsing: &random))
-        case .uri: return .url(URL(string: "https://example.com/\(entity.lowercased())/\(index + 1)")!)
+        case .uri:
+            let text = "https://example.com/\(entity.lowercased())/\(index + 1)"
+            return URL(string: text).map { .url($0) } ?? .string(text)
         case .sequence: return typed(.int(Int64(index + 1)), attribute.type)
         case let .constant(text):
             switch attribute.type {

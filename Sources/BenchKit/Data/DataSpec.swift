@@ -208,7 +208,7 @@ struct DataSpec: Sendable {
         components.month = parts[1]
         components.day = parts[2]
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        if let utc = TimeZone(identifier: "UTC") { calendar.timeZone = utc }
         // Calendar rolls 2024-02-30 over into March: a day the month does not have is no date.
         guard let date = calendar.date(from: components), calendar.component(.day, from: date) == parts[2] else { return nil }
         return date.timeIntervalSinceReferenceDate

@@ -61,6 +61,8 @@ enum GraphFiller {
         for entity in data.model.entities {
             guard let generated = data.objects[entity.number] else { continue }
             keys.keys[entity.number] = (0..<generated.count).map {
+                // Every generated object was inserted just above.
+                // swift-format-ignore: NeverForceUnwrap
                 objects[ObjectRef(entity: entity.number, index: $0)]!.objectID.primaryKey
             }
         }

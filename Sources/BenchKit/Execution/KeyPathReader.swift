@@ -132,17 +132,6 @@ final class KeyPathReader {
     }
 }
 
-/// A relationship a variant replaced by a key kept by hand, resolved against the variant's model: from an owner
-/// (`toMany`: its members, those whose `memberKey` holds its `ownerKey`) or from a member (its owner).
-struct ManualRelationship: Sendable {
-    let key: ManualKey
-    let toMany: Bool
-    let owner: EntityDescription
-    let member: EntityDescription
-    let ownerKey: AttributeDescription
-    let memberKey: AttributeDescription
-}
-
 /// The reads of keys kept by hand for one step: each a fetch on the key, unless the fetch before prefetched them (one
 /// fetch of every result's members, grouped by key, as seed 003's apps do instead of prefetching).
 final class ManualReads {
@@ -158,11 +147,7 @@ final class ManualReads {
 
     /// The relationship kept by hand that `name` stands for on `entity`, if any.
     func relationship(_ name: String, on entity: EntityDescription) -> ManualRelationship? {
-        guard let (key, toMany) = ManualKey.named(name, from: entity, in: keys), let owner = model.entity(key.owner),
-            let member = model.entity(key.member), let ownerKey = owner.attribute(key.ownerKey),
-            let memberKey = member.attribute(key.memberKey)
-        else { return nil }
-        return ManualRelationship(key: key, toMany: toMany, owner: owner, member: member, ownerKey: ownerKey, memberKey: memberKey)
+        ManualRelationship.named(name, on: entity, keys: keys, model: model)
     }
 
     /// What `object` relates to through `relationship`: its members by a fetch on their key (or from the prefetch),

@@ -125,15 +125,13 @@ struct StepPreparer {
                 value = found
             }
             return .read(
-                readers: paths.compactMap { KeyPathReader($0.split(separator: ".").map(String.init)[...], manual: manual) }, first: first,
-                until: value, manual: manual)
-        case let .countLinks(entityName, relationshipName):
-            let entity = model.entity(entityName)!
-            let target = "\(entityName).\(relationshipName)"
-            let intended = insertedLinks?[target] ?? Self.links(in: data, entity: entity, relationship: relationshipName)
-            return .countLinks(entity: entity, relationship: entity.relationship(relationshipName)!, intended: intended)
-        case let .insert(entityName, count, children, into, fromMember):
-            let entity = model.entity(entityName)!
+                readers: paths.compactMap { KeyPathReader($0.names, manual: manual) }, first: first, until: value, manual: manual)
+        case let .countLinks(entity, relationship):
+            let intended =
+                insertedLinks?["\(entity.name).\(relationship.name)"]
+                ?? Self.links(in: data, entity: entity, relationship: relationship.name)
+            return .countLinks(entity: entity, relationship: relationship, intended: intended)
+        case let .insert(entity, count, children, into):
             let total = count.value(size: size)
             let offset = data.objects[entity.number]?.count ?? 0
             var roots: [PreparedStep.NewObject] = []
@@ -141,25 +139,22 @@ struct StepPreparer {
                 var object = newObject(entity, index: offset + index, random: &random)
                 object.links = links(from: entity, random: &random)
                 object.values += keyValues(for: entity, random: &random)
-                for (name, childCount) in children {
-                    let relationship = entity.relationship(name)!
-                    let childEntity = relationship.destination
-                    let childOffset = (data.objects[childEntity.number]?.count ?? 0) + index * childCount
+                for child in children {
+                    let childEntity = child.relationship.destination
+                    let childOffset = (data.objects[childEntity.number]?.count ?? 0) + index * child.count
                     object.children.append(
-                        (relationship, (0..<childCount).map { newObject(childEntity, index: childOffset + $0, random: &random) }))
+                        (child.relationship, (0..<child.count).map { newObject(childEntity, index: childOffset + $0, random: &random) }))
                 }
-                if let into, let ownerEntity = model.entity(into.entity), let relationship = ownerEntity.relationship(into.relationship) {
-                    let owners = data.objects(of: ownerEntity)
+                if let into {
+                    let owners = data.objects(of: into.owner)
                     if !owners.isEmpty, let owner = keyed(owners[Int(random.next() % UInt64(owners.count))]) {
-                        object.into = (relationship, owner, fromMember)
+                        object.into = (into.relationship, owner, into.fromMember)
                     }
                 }
                 roots.append(object)
             }
             return .insert(entity: entity, roots: roots)
-        case let .update(entityName, attributeName, share):
-            let entity = model.entity(entityName)!
-            let attribute = entity.attribute(attributeName)!
+        case let .update(entity, attribute, share):
             let generator =
                 plan.generator.spec.attributes["\(attribute.entity.name).\(attribute.name)"]
                 ?? DataGenerator.defaultGenerator(attribute, unique: false)
@@ -170,30 +165,21 @@ struct StepPreparer {
                         generator, attribute, entity: target.entity.name, index: Int(target.key) + 1_000_000, random: &random)
                     return (target.entity, target.key, DataGenerator.fit(value, to: attribute, random: &random))
                 })
-        case let .delete(entityName, share):
-            return .delete(targets: chosen(model.entity(entityName)!, share: share, random: &random))
-        case let .batchInsert(entityName, count):
-            let entity = model.entity(entityName)!
+        case let .delete(entity, share):
+            return .delete(targets: chosen(entity, share: share, random: &random))
+        case let .batchInsert(entity, count):
             let offset = data.objects[entity.number]?.count ?? 0
             let objects = (0..<count.value(size: size)).map { index in
                 Dictionary(uniqueKeysWithValues: newObject(entity, index: offset + index, random: &random).values.map { ($0.0.name, $0.1) })
             }
-            return .batchInsert(BatchInsertRequest(entityName: entityName, objects: objects))
-        case let .batchUpdate(entityName, predicate, values):
-            let entity = model.entity(entityName)!
-            var properties: [String: Value] = [:]
-            for (name, box) in values {
-                guard let value = DataSpec.literal(box.value, for: entity.attribute(name)!) else {
-                    throw BenchError.invalidInput("\(phase) set.\(name): \(box.value) does not fit \(entity.name).\(name)")
-                }
-                properties[name] = value
-            }
+            return .batchInsert(BatchInsertRequest(entityName: entity.name, objects: objects))
+        case let .batchUpdate(entity, predicate, values):
             return .batchUpdate(
                 BatchUpdateRequest(
-                    entityName: entityName, predicate: try predicate.map { try FetchPredicate(format: $0) },
-                    propertiesToUpdate: properties))
-        case let .batchDelete(entityName, predicate):
-            return .batchDelete(BatchDeleteRequest(entityName: entityName, predicate: try predicate.map { try FetchPredicate(format: $0) }))
+                    entityName: entity.name, predicate: try predicate?.filled([:]),
+                    propertiesToUpdate: Dictionary(values.map { ($0.attribute.name, $0.value) }, uniquingKeysWith: { $1 })))
+        case let .batchDelete(entity, predicate):
+            return .batchDelete(BatchDeleteRequest(entityName: entity.name, predicate: try predicate?.filled([:])))
         case let .save(mayFail): return .save(mayFail: mayFail)
         case .reset: return .reset
         case .letGo: return .letGo
@@ -212,9 +198,7 @@ struct StepPreparer {
             insertedLinks = links
             return .insertData(inserted)
         case .deleteFetched: return .deleteFetched
-        case let .link(entityName, relationshipName, count, unlink):
-            let entity = model.entity(entityName)!
-            let relationship = entity.relationship(relationshipName)!
+        case let .link(entity, relationship, count, unlink):
             let sources = data.objects(of: entity)
             let destinations = data.objects(of: relationship.destination)
             var pairs: [(source: (entity: EntityDescription, key: Int64), destination: (entity: EntityDescription, key: Int64))] = []
@@ -222,8 +206,8 @@ struct StepPreparer {
             if unlink {
                 // Memberships the data made, chosen at random.
                 var existing: [(ObjectRef, ObjectRef)] = []
-                for edges in data.edges where edges.key == nil && edges.relationship == relationshipName && entity.isKind(of: edges.source)
-                {
+                for edges in data.edges
+                where edges.key == nil && edges.relationship == relationship.name && entity.isKind(of: edges.source) {
                     for (source, targets) in edges.ordered {
                         for target in targets { existing.append((source, target)) }
                     }
@@ -263,14 +247,13 @@ struct StepPreparer {
             variables[name] = try resolve(variable, random: &random)
         }
         var request = FetchRequest(
-            fetch.entity, predicate: try fetch.predicate.map { try FetchPredicate(format: $0, variables: variables) },
-            sortDescriptors: fetch.sort.map { FetchSort($0.keyPath, ascending: $0.ascending) })
+            fetch.entity.name, predicate: try fetch.predicate?.filled(variables),
+            sortDescriptors: fetch.sort.map { FetchSort($0.keyPath.text, ascending: $0.ascending) })
         request.fetchLimit = fetch.limit
         request.fetchOffset = fetch.offset
         request.fetchBatchSize = fetch.batchSize
-        let reads = ManualReads(keys: plan.manualKeys, model: model)
-        let manual = fetch.prefetch.count == 1 ? reads.relationship(fetch.prefetch[0], on: model.entity(fetch.entity)!) : nil
-        request.relationshipKeyPathsForPrefetching = manual == nil ? fetch.prefetch : []
+        let manual = fetch.prefetch.count == 1 ? fetch.prefetch[0].manualRelationship : nil
+        request.relationshipKeyPathsForPrefetching = manual == nil ? fetch.prefetch.map(\.text) : []
         request.returnsObjectsAsFaults = fetch.faults
         request.includesPropertyValues = fetch.propertyValues
         request.includesSubentities = fetch.subentities
@@ -285,18 +268,18 @@ struct StepPreparer {
     private func resolve(_ variable: Step.Variable, random: inout SplitMix64) throws -> any PredicateArgument {
         switch variable {
         case let .value(value): return value
-        case let .word(entityName, attributeName, pick), let .valueOf(entityName, attributeName, pick, _):
-            var memberOf: (entity: String, relationship: String)?
+        case let .word(entity, attribute, pick), let .valueOf(entity, attribute, pick, _):
+            var memberOf: Step.Membership?
             if case let .valueOf(_, _, _, owner) = variable { memberOf = owner }
-            guard let chosen = choose(entityName, pick, memberOf: memberOf, random: &random),
-                let column = data.objects[chosen.entity]?.columns.first(where: { $0.attribute.name == attributeName })
+            guard let chosen = choose(entity, pick, memberOf: memberOf, random: &random),
+                let column = data.objects[chosen.entity]?.columns.first(where: { $0.attribute.name == attribute.name })
             else { return Value.null }
             let value = column.values[chosen.index]
             guard case .word = variable, case let .string(text) = value else { return value }
             let words = text.split(separator: " ")
             return Value.string(words.isEmpty ? text : String(words[Int(random.next() % UInt64(words.count))]))
-        case let .object(entityName, pick, memberOf):
-            guard let chosen = choose(entityName, pick, memberOf: memberOf, random: &random), let key = keys.key(chosen), let store,
+        case let .object(entity, pick, memberOf):
+            guard let chosen = choose(entity, pick, memberOf: memberOf, random: &random), let key = keys.key(chosen), let store,
                 let concrete = model.entities.first(where: { $0.number == chosen.entity })
             else { return Value.null }
             return ObjectID(entity: concrete, key: key, in: store)
@@ -306,10 +289,10 @@ struct StepPreparer {
     /// The generated object a variable picks: one of `entity`'s, or with `memberOf` a seeded-random member of the
     /// owner picked (members in key order).
     private func choose(
-        _ entityName: String, _ pick: Step.Pick, memberOf: (entity: String, relationship: String)?,
+        _ entity: EntityDescription, _ pick: Step.Pick, memberOf: Step.Membership?,
         random: inout SplitMix64
     ) -> ObjectRef? {
-        let pool = data.objects(of: model.entity(memberOf?.entity ?? entityName)!)
+        let pool = data.objects(of: memberOf?.owner ?? entity)
         guard !pool.isEmpty else { return nil }
         let picked: ObjectRef
         switch pick {

@@ -40,6 +40,8 @@ final class RawConnection {
             { _, context, _, text in
                 // Trigger subprograms are reported too, with text starting "--": count statements only.
                 if let text, text.assumingMemoryBound(to: CChar.self).pointee == 0x2D { return 0 }
+                // C interop: the trace hook gets the context it was registered with; a UTF-8 buffer has a base address.
+                // swift-format-ignore: NeverForceUnwrap
                 let counter = Unmanaged<StatementCounter>.fromOpaque(context!).takeUnretainedValue()
                 counter.statements += 1
                 if let sink = counter.sink, let text {
@@ -120,6 +122,8 @@ final class RawConnection {
     func bind(_ statement: OpaquePointer, _ index: Int32, _ text: String) throws {
         var text = text
         let code = text.withUTF8 { utf8 in
+            // C interop: the trace hook gets the context it was registered with; a UTF-8 buffer has a base address.
+            // swift-format-ignore: NeverForceUnwrap
             sqlite3_bind_text(
                 statement, index, UnsafeRawPointer(utf8.baseAddress!).assumingMemoryBound(to: CChar.self),
                 Int32(utf8.count), csqlite_transient())

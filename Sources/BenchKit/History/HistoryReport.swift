@@ -20,9 +20,9 @@ package enum HistoryReport {
             let series = sorted[index..<end]
             let title =
                 "\(key.scenario) \(key.strategy)" + (key.variant.isEmpty ? "" : " \(key.variant)")
-                + " size \(formatCount(key.size)) \(key.phase): \(metric.rawValue) (\(metric.unit))"
+                + " size \(formatCount(key.size)) \(key.phase): \(metric.rawValue) (\(metric.unit.rawValue))"
             var table = TextTable(header: ["time (UTC)", "commit", "profile", "n", "median", "interval", "vs first"])
-            let first = series.first!.median
+            let first = series.first?.median ?? 0
             for entry in series {
                 let interval = entry.n >= 6 ? "[\(formatSignificant(entry.ciLow)), \(formatSignificant(entry.ciHigh))]" : "n<6: none"
                 let change =

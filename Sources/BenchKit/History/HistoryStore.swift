@@ -143,7 +143,7 @@ package final class HistoryStore {
                     """,
                 arguments: [
                     run, row.key.scenario.rawValue, row.key.strategy.rawValue, row.key.variant.description, row.key.size,
-                    row.key.phase.rawValue, row.key.metric.rawValue, row.unit, stats.n, stats.median, stats.ciLow, stats.ciHigh,
+                    row.key.phase.rawValue, row.key.metric.rawValue, row.unit.rawValue, stats.n, stats.median, stats.ciLow, stats.ciHigh,
                 ])
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
 import ObjectGraph
 
-/// An Xcode model read for `bench schema`, `bench lint` and `bench run --model`, with what is wrong with the file
-/// as one `BenchError` line (exit code 64), so that the command line needs no ObjectGraph types.
+/// A model read for `bench schema`, `bench lint` and `bench run --model` (an Xcode model file, or SwiftData sources:
+/// `ModelSource`), with what is wrong with it as one `BenchError` line (exit code 64), so that the command line needs
+/// no ObjectGraph types.
 package struct ModelFile {
     /// `model Shop.xcdatamodeld, version Shop 3 (current)`: which file and version was read.
     package let heading: String
@@ -17,12 +18,12 @@ package struct ModelFile {
     let xcode: XcodeModel
     let path: String
 
-    /// Reads and compiles the model at `path` (.xcdatamodeld, .xcdatamodel or contents), the version `version` of a
-    /// .xcdatamodeld when given.
+    /// Reads and compiles the model at `path` (.xcdatamodeld, .xcdatamodel, contents, or Swift sources), the version
+    /// `version` of a .xcdatamodeld or of SwiftData's versioned schemas when given.
     package init(path: String, version: String? = nil) throws {
         let xcode: XcodeModel
         do {
-            xcode = try XcodeModel.load(path: path, version: version)
+            xcode = try ModelSource.load(path: path, version: version)
         } catch let error as ObjectGraphError {
             throw BenchError.invalidInput("\(error)")
         }
@@ -45,9 +46,10 @@ package struct ModelFile {
     }
 
     private static func heading(_ path: String, _ xcode: XcodeModel) -> String {
-        guard let version = xcode.version else { return "model \(path)" }
+        let kind = ModelSource.isSwiftSources(path) ? " (SwiftData sources)" : ""
+        guard let version = xcode.version else { return "model \(path)\(kind)" }
         let current = xcode.isCurrentVersion ? "current" : "the current version is \(xcode.currentVersion ?? "another")"
-        return "model \(path), version \(version) (\(current))"
+        return "model \(path)\(kind), version \(version) (\(current))"
     }
 
     /// What lightweight migration from `older` (a model path, or a version of this model's .xcdatamodeld) to this
@@ -57,6 +59,9 @@ package struct ModelFile {
         let previous: ModelFile
         if FileManager.default.fileExists(atPath: older, isDirectory: &isDirectory) {
             previous = try ModelFile(path: older)
+        } else if ModelSource.isSwiftSources(path) {
+            // A VersionedSchema of the same sources, by name (SchemaV1) or identifier (1.0.0).
+            previous = try ModelFile(path: path, version: older)
         } else if let package = Self.package(of: path) {
             let names = (try? XcodeModel.load(path: package).versions) ?? []
             guard names.contains(older) || names.contains(where: { $0 + ".xcdatamodel" == older }) else {
@@ -67,7 +72,7 @@ package struct ModelFile {
             previous = try ModelFile(path: package, version: older)
         } else {
             throw BenchError.invalidInput(
-                "--against: no model at '\(older)'; give the older model's path (.xcdatamodeld, .xcdatamodel or contents), or a version name when the model is a .xcdatamodeld"
+                "--against: no model at '\(older)'; give the older model's path (.xcdatamodeld, .xcdatamodel, contents or Swift sources), or a version name when the model is a .xcdatamodeld or SwiftData sources with VersionedSchemas"
             )
         }
         do {

@@ -38,8 +38,8 @@ extension ModelLint {
             denies[ObjectIdentifier(deny)] = deny
         }
         return denies.values.sorted { $0.qualifiedName < $1.qualifiedName }.map { deny in
-            let reached = stopped[ObjectIdentifier(deny)]!
-            let longest = reached.max { ($0.chain.count, $1.entity.name) < ($1.chain.count, $0.entity.name) }!.chain
+            let reached = stopped[ObjectIdentifier(deny)] ?? []
+            let longest = reached.max { ($0.chain.count, $1.entity.name) < ($1.chain.count, $0.entity.name) }?.chain ?? []
             let member = deny.entity.name
             let names = reached.map { withArticle($0.entity.name) }
             let own = deny.entity.subtree.filter { !$0.isAbstract }.map { withArticle($0.name) }
@@ -57,6 +57,6 @@ extension ModelLint {
 
     /// `a Customer, a Staff or an Order` (or with `and`).
     static func series(_ items: [String], _ conjunction: String = "or") -> String {
-        items.count <= 1 ? items.first ?? "" : items.dropLast().joined(separator: ", ") + " \(conjunction) " + items.last!
+        listed(items, conjunction)
     }
 }

@@ -42,7 +42,7 @@ extension ModelLint {
         let usesOf = Dictionary(grouping: uses) { ObjectIdentifier($0.attribute) }
         for use in uses where !covered.covers(use.attribute, in: use.entity) && !seen.contains(use.attribute.qualifiedName) {
             seen.insert(use.attribute.qualifiedName)
-            let all = usesOf[ObjectIdentifier(use.attribute)]!
+            let all = usesOf[ObjectIdentifier(use.attribute)] ?? [use]
             let phases = all.filter(\.isPhase).map(\.by)
             guard all.contains(where: { !$0.isPhase }) else {
                 guessed.append((use.attribute.qualifiedName, phases))

@@ -117,7 +117,7 @@ package enum ModelMigration {
             }
         }
         for root in after.model.entities where root.superentity == nil {
-            let tables = Set(matched.filter { $0.new.isKind(of: root) }.map { ModelLint.lineage($0.old).last!.name })
+            let tables = Set(matched.filter { $0.new.isKind(of: root) }.map { (ModelLint.lineage($0.old).last ?? $0.old).name })
             guard tables.count > 1 else { continue }
             findings.append(
                 ModelLint.Finding(

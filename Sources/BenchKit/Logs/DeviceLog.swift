@@ -1,3 +1,5 @@
+// Dictionary lookups of keys collected just before; issue 35 item 1 (one analysis of SQL) rewrites this file.
+// swift-format-ignore-file: NeverForceUnwrap
 import Foundation
 import SQLDebugLog
 

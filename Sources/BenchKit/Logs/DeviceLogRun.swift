@@ -1,3 +1,5 @@
+// Dictionary lookups of keys collected just before; issue 35 item 1 (one analysis of SQL) rewrites this file.
+// swift-format-ignore-file: NeverForceUnwrap
 import Foundation
 import SQLDebugLog
 
@@ -32,18 +34,23 @@ package struct DeviceLogRun {
     package var samples: [SampleRecord] {
         log.phases.flatMap { phase in
             Self.metrics.map { metric in
-                SampleRecord(key: key(phase.name, metric), repetition: 1, value: Double(Self.value(metric, phase.counters)))
+                SampleRecord(key: key(phase.name, metric), repetition: 1, value: Self.value(metric, phase.counters).map(Double.init))
             }
         }
     }
 
-    static func value(_ metric: Metric, _ counters: LogCounters) -> Int {
+    /// The log's count of `metric`; nil for a metric a SQLDebug log does not hold (times, memory, ObjectGraph's own).
+    static func value(_ metric: Metric, _ counters: LogCounters) -> Int? {
         switch metric {
         case .sqlStatements: return counters.sqlStatements
         case .fetchRequests: return counters.fetchRequests
         case .objectFaults: return counters.objectFaults
         case .relationshipFaults: return counters.relationshipFaults
-        default: return counters.rowsRead
+        case .rowsRead: return counters.rowsRead
+        case .wallMs, .cpuUserMs, .cpuSystemMs, .pageFaults, .cacheHits, .cacheMisses, .objectsRegistered, .peakRSSBytes, .allocations,
+            .allocatedBytes, .retainedBytes, .countResult, .failedSaves, .linksIntended, .linksPersisted, .linksLost, .lossRate,
+            .instructions, .predictedDeviceMs:
+            return nil
         }
     }
 
@@ -105,7 +112,8 @@ package struct DeviceLogRun {
             let totals: [String: Int]
         }
         func metrics(_ counters: LogCounters) -> [String: Int] {
-            Dictionary(uniqueKeysWithValues: Self.metrics.map { ($0.rawValue, Self.value($0, counters)) })
+            Dictionary(
+                uniqueKeysWithValues: Self.metrics.compactMap { metric in Self.value(metric, counters).map { (metric.rawValue, $0) } })
         }
         let analysis = log.analysis
         let document = Document(

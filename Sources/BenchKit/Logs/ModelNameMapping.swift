@@ -10,7 +10,7 @@ package enum ModelNameMapping {
     package static func load(path: String) throws -> NameMapping {
         let model: ObjectModel
         do {
-            model = try XcodeModel.load(path: path).makeModel()
+            model = try ModelSource.load(path: path).makeModel()
         } catch let error as ObjectGraphError {
             throw BenchError.invalidInput("--model \(path): \(error)")
         }

@@ -22,6 +22,8 @@ struct SchoolSchema: Sendable {
 
         /// The result column of `column` in `select()`.
         func position(of column: String) -> Int32 {
+            // Asked only for columns the select lists.
+            // swift-format-ignore: NeverForceUnwrap
             Int32(3 + rowColumns.firstIndex(of: column)!)
         }
     }
@@ -34,8 +36,9 @@ struct SchoolSchema: Sendable {
         /// Whether the owner's column comes first in the table's primary key (the side that names the table).
         let ownerIsPrimary: Bool
 
-        init(_ relationship: RelationshipDescription) {
-            let join = relationship.joinTable!
+        /// The join table of `relationship`; nil when it has none (it is kept in a column).
+        init?(_ relationship: RelationshipDescription) {
+            guard let join = relationship.joinTable else { return nil }
             table = join.tableName
             ownerColumn = join.sourceColumn
             memberColumn = join.destinationColumn
@@ -74,42 +77,39 @@ struct SchoolSchema: Sendable {
     let addressOwner: String?
     let studentName, className, classUUID, subjectName, addressName: String
 
-    /// The tables of `model`, a variant of the School model (nil when it is not one).
-    init?(model: ObjectModel, manualKeys: [ManualKey]) {
-        guard let modelling = SchoolModelling(model: model, manualKeys: manualKeys) else { return nil }
-        self.modelling = modelling
-        let studentEntity = model.entity("Student")!
-        let classEntity = model.entity("Class")!
-        let subjectEntity = model.entity("Subject")!
-        let addressEntity = model.entity("Address")!
-        guard let studentName = studentEntity.attribute("name"), let className = classEntity.attribute("name"),
-            let classUUID = classEntity.attribute("id"), let subjectName = subjectEntity.attribute("name"),
-            let addressName = addressEntity.attribute("name")
-        else { return nil }
-        student = Table(studentEntity)
-        schoolClass = Table(classEntity)
-        subject = Table(subjectEntity)
-        address = Table(addressEntity)
-        switch modelling.membership {
-        case .manyToOne, .manyToNil: membership = .ownerColumn(classEntity.relationship("students")!.columnName)
-        case .manyToMany: membership = .joinTable(Join(classEntity.relationship("students")!))
-        case .manualFK:
-            guard let classID = studentEntity.attribute("classID") else { return nil }
-            membership = .classID(classID.columnName)
+    /// The tables of `school`'s model.
+    init?(_ school: School, model: ObjectModel) {
+        modelling = school.modelling
+        student = Table(school.student)
+        schoolClass = Table(school.schoolClass)
+        subject = Table(school.subject)
+        address = Table(school.address)
+        switch (school.classStudents, school.manualMembership) {
+        case let (students?, _):
+            if let join = Join(students) { membership = .joinTable(join) } else { membership = .ownerColumn(students.columnName) }
+        case let (nil, manual?): membership = .classID(manual.memberKey.columnName)
+        case (nil, nil): return nil
         }
-        switch modelling.subjects {
-        case .manyToMany: subjects = .joinTable(Join(studentEntity.relationship("subjects")!))
-        case .manyToNil: subjects = .ownerColumn(studentEntity.relationship("subjects")!.columnName)
+        if let join = Join(school.studentSubjects) {
+            subjects = .joinTable(join)
+        } else {
+            subjects = .ownerColumn(school.studentSubjects.columnName)
         }
-        addressKey = studentEntity.relationship("address")!.columnName
-        addressOwner = addressEntity.relationship("student")?.columnName
-        self.studentName = studentName.columnName
-        self.className = className.columnName
-        self.classUUID = classUUID.columnName
-        self.subjectName = subjectName.columnName
-        self.addressName = addressName.columnName
+        addressKey = school.studentAddress.columnName
+        addressOwner = school.addressStudent?.columnName
+        studentName = school.studentName.columnName
+        className = school.className.columnName
+        classUUID = school.classUUID.columnName
+        subjectName = school.subjectName.columnName
+        addressName = school.addressName.columnName
         schemaSQL = model.schemaSQL
         entities = model.entities.map { ($0.number, $0.name) }
+    }
+
+    /// The tables of `model`, a variant of the School model (nil when it is not one).
+    init?(model: ObjectModel, manualKeys: [ManualKey]) {
+        guard let school = School(model: model, manualKeys: manualKeys) else { return nil }
+        self.init(school, model: model)
     }
 
     /// The DDL Core Data would run, in its order.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a hand-written peer does with the school: the School scenarios' phases (`SchoolPhase`) call these inside
+/// What a hand-written peer does with the school: the School model's operations (`SchoolOperation`) call these inside
 /// their timed regions.
 ///
 /// Operations leave what they read or made alive (in the store object) until `releaseObjects()`, which the

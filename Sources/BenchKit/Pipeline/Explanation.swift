@@ -31,12 +31,9 @@ package struct Explanation {
     {
         let phaseNames = scenario.phaseNames.map(\.rawValue)
         for name in phases where !phaseNames.contains(name) {
-            let near = nearNames(name, in: phaseNames)
-            throw BenchError.invalidInput(
-                "scenario '\(scenario.name)' has no phase '\(name)'"
-                    + (near.isEmpty
-                        ? "; its phases: \(phaseNames.prefix(12).joined(separator: ", "))\(phaseNames.count > 12 ? ", ..." : "")"
-                        : " (did you mean '\(near[0])'?)"))
+            throw BenchError(
+                problem: "scenario '\(scenario.name)' has no phase '\(name)'", nearest: nearNames(name, in: phaseNames).first,
+                allowed: "its phases: \(phaseNames.prefix(12).joined(separator: ", "))\(phaseNames.count > 12 ? ", ..." : "")")
         }
         if let strategy, !scenario.strategies.contains(strategy) {
             throw BenchError.invalidInput(
@@ -171,13 +168,13 @@ extension VariantFilter {
     package func variant(of scenario: Scenario) throws -> Variant {
         let axes = scenario.axes.map(\.name)
         for pair in pairs where !axes.contains(pair.axis) {
-            let near = nearNames(pair.axis, in: axes)
-            throw BenchError.invalidInput(
-                "scenario '\(scenario.name)' has no variant axis '\(pair.axis)'"
-                    + (axes.isEmpty
-                        ? " (it has no variants)"
-                        : near.isEmpty
-                            ? "; its axes are \(axes.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+            guard !axes.isEmpty else {
+                throw BenchError.invalidInput("scenario '\(scenario.name)' has no variant axis '\(pair.axis)' (it has no variants)")
+            }
+            throw BenchError(
+                problem: "scenario '\(scenario.name)' has no variant axis '\(pair.axis)'",
+                nearest: nearNames(pair.axis.rawValue, in: axes.map(\.rawValue)).first,
+                allowed: "its axes are \(axes.map(\.rawValue).joined(separator: ", "))")
         }
         let candidates = scenario.variants.filter(matches)
         guard let variant = candidates.first else {
@@ -189,7 +186,7 @@ extension VariantFilter {
         if !missing.isEmpty && candidates.count > 1 {
             FileHandle.standardError.write(
                 Data(
-                    "bench: warning: --variant '\(self)' names \(pairs.map(\.axis).joined(separator: ", ")) only; using \(variant) (quote a value with ';', or separate with ',': --variant '\(variant)')\n"
+                    "bench: warning: --variant '\(self)' names \(pairs.map(\.axis.rawValue).joined(separator: ", ")) only; using \(variant) (quote a value with ';', or separate with ',': --variant '\(variant)')\n"
                         .utf8))
         }
         return variant

@@ -15,10 +15,12 @@ package enum InstructionCount {
     /// The environment variable that tells a run it is the child under callgrind, naming its parent's process id.
     static let parentVariable = "RELBENCH_CALLGRIND_PARENT"
 
-    /// Runs `arguments` (a timed run's, as parsed) once under callgrind and writes its counts to `output` (nil: a new
-    /// folder under Results/runs), which is claimed before valgrind starts. Ctrl-C or SIGTERM stop the child, whose finished repetitions are counted
-    /// into `output`, marked interrupted.
-    package static func run(_ arguments: RunArguments, output: String?, quiet: Bool) throws -> RunFolder {
+    /// Runs `child` (a timed run's plan) once under callgrind and writes its counts to `output` (nil: a new folder under
+    /// Results/runs), which is claimed before valgrind starts. The child reads its plan from a file in the work folder
+    /// (`bench run --plan FILE`). Ctrl-C or SIGTERM stop the child, whose finished repetitions are counted into `output`,
+    /// marked interrupted.
+    package static func run(_ child: ChildRunPlan, output: String?, quiet: Bool) throws -> RunFolder {
+        let arguments = child.arguments
         guard RunInfo.run("valgrind", ["--version"]) != nil else {
             throw BenchError.invalidInput(
                 "--instructions needs valgrind; install it (apt-get install valgrind) or run without --instructions")
@@ -32,6 +34,10 @@ package enum InstructionCount {
         let childRun = (work as NSString).appendingPathComponent("run")
         let dumps = (work as NSString).appendingPathComponent("callgrind.out")
         let log = (work as NSString).appendingPathComponent("valgrind.log")
+        let planFile = (work as NSString).appendingPathComponent("plan.json")
+        var plan = child
+        plan.output = childRun
+        try plan.write(to: planFile)
 
         // Started through this binary (`followParent`), which makes itself die with this process and then becomes
         // valgrind: a SIGKILL here ends valgrind too, even during its seconds of start-up.
@@ -42,8 +48,8 @@ package enum InstructionCount {
                 // --vgdb=no: no gdbserver, so no vgdb-pipe-* files for a SIGKILL to leave behind in /tmp.
                 "valgrind", "--tool=callgrind", "--vgdb=no", "--collect-atstart=no", "--toggle-collect=*callgrindMeasuredPhase*",
                 "--dump-after=\(phaseSymbol)*", "--callgrind-out-file=\(dumps)", "--log-file=\(log)",
-                executablePath(),
-            ] + arguments.childCommandLine(output: childRun)
+                executablePath(), "run", "--plan", planFile,
+            ]
         // Swift seeds its hashing per process; a fixed seed makes dictionary work (GRDB's caches) repeat too.
         process.environment = ProcessInfo.processInfo.environment.merging([
             "SWIFT_DETERMINISTIC_HASHING": "1", parentVariable: String(getpid()), execVariable: "1",

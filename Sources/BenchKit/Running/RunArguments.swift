@@ -1,6 +1,9 @@
-/// A `bench run` as the command line gave it, typed: what the CLI parsed, and what it hands a child `bench run`
-/// (the one callgrind counts) as arguments again, option by option, so that no option is lost on the way.
-package struct RunArguments: Sendable {
+import Foundation
+
+/// A `bench run` as the command line gave it, typed: what `RunPipeline.plan` plans a run from, and what the child an
+/// `--instructions` run starts under callgrind reads back from a file (`ChildRunPlan`), so that no option is lost
+/// on the way.
+package struct RunArguments: Sendable, Codable, Equatable {
     package var scenarioNames: [String] = []
     package var all = false
     package var model: String?
@@ -20,32 +23,48 @@ package struct RunArguments: Sendable {
     package var scenariosFolder: String?
 
     package init() {}
+}
 
-    /// The arguments of a `bench run` that repeats this one into `output` with no warmups, no history, no advice
-    /// pass and no progress: what the instruction count runs under callgrind.
-    package func childCommandLine(output: String) -> [String] {
-        var arguments = ["run"] + scenarioNames
-        if all { arguments.append("--all") }
-        if let model { arguments += ["--model", model] }
-        if let counts {
-            arguments += ["--counts", counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")]
+/// What the child of an `--instructions` run executes under callgrind: the parent's arguments without warmups, the
+/// generated suite's options the parent resolved (a store's shape read once), and the folder to write, handed over
+/// as a JSON file (`bench run --plan FILE`) rather than as options rebuilt into an argv. The child writes no
+/// history, no advice and no progress.
+package struct ChildRunPlan: Codable, Equatable, Sendable {
+    package var arguments: RunArguments
+    package var suiteOptions: GeneratedSuite.Options?
+    package var output: String
+
+    package init(arguments: RunArguments, suiteOptions: GeneratedSuite.Options?, output: String) {
+        var arguments = arguments
+        arguments.warmup = 0
+        self.arguments = arguments
+        self.suiteOptions = suiteOptions
+        self.output = output
+    }
+
+    package func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(String(decoding: try encoder.encode(self), as: UTF8.self) + "\n", to: path)
+    }
+
+    /// The plan in `path`; a file that is none is refused with what it is for.
+    package static func load(_ path: String) throws -> ChildRunPlan {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BenchError.invalidInput(
+                "cannot read the run plan \(path); --plan is how an --instructions run starts its child under callgrind")
         }
-        if let shapeFrom { arguments += ["--shape-from", shapeFrom] }
-        if let sizes { arguments += ["--sizes", sizes.map(String.init).joined(separator: ",")] }
-        if let strategies { arguments += ["--strategies", strategies.map(\.rawValue).joined(separator: ",")] }
-        for variant in variants ?? [] { arguments += ["--variant", variant.description] }
-        if let repetitions { arguments += ["--repetitions", String(repetitions)] }
-        arguments += ["--profile", profile.rawValue, "--seed", String(seed)]
-        arguments += ["--page-cache-mib", String(settings.bulkPageCacheMiB)]
-        if let read = settings.readPageCacheMiB { arguments += ["--read-page-cache-mib", String(read)] }
-        if let shard { arguments += ["--shard", shard.description] }
-        if let scenariosFolder { arguments += ["--scenarios", scenariosFolder] }
-        return arguments + ["--warmup", "0", "--output", output, "--quiet", "--no-history", "--no-advice", "--allow-debug"]
+        do {
+            return try JSONDecoder().decode(ChildRunPlan.self, from: data)
+        } catch let error as DecodingError {
+            throw BenchError.invalidInput(
+                "\(path): \(error.plainDescription(of: data)); --plan takes the file an --instructions run writes")
+        }
     }
 }
 
 /// Shard K of N (`--shard 2/4`).
-package struct Shard: Sendable, Equatable, CustomStringConvertible {
+package struct Shard: Sendable, Equatable, CustomStringConvertible, Codable {
     package let index: Int
     package let count: Int
 
@@ -60,4 +79,11 @@ package struct Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     package var description: String { "\(index)/\(count)" }
+
+    package init(from decoder: any Decoder) throws { try self.init(try decoder.singleValueContainer().decode(String.self)) }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
 }

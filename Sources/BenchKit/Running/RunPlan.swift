@@ -23,11 +23,25 @@ package struct RunRequest {
     package var shard: Shard?
 
     package init(scenarios: [Scenario]) { self.scenarios = scenarios }
+
+    /// The request of `arguments` for `scenarios` (those the arguments name, resolved).
+    package init(_ arguments: RunArguments, scenarios: [Scenario]) {
+        self.scenarios = scenarios
+        profile = arguments.profile
+        sizes = arguments.sizes
+        strategies = arguments.strategies
+        variants = arguments.variants
+        repetitions = arguments.repetitions
+        warmup = arguments.warmup
+        seed = arguments.seed
+        settings = arguments.settings
+        shard = arguments.shard
+    }
 }
 
 /// `--variant modelling=many-to-one;prefetch=on`: the variants whose values include every pair.
-package struct VariantFilter: Sendable, CustomStringConvertible {
-    package let pairs: [(axis: String, value: String)]
+package struct VariantFilter: Sendable, CustomStringConvertible, Codable, Equatable {
+    package let pairs: [(axis: AxisName, value: String)]
 
     /// Parses `axis=value` pairs separated by `;` or `,`.
     package init(_ text: String) throws {
@@ -43,7 +57,7 @@ package struct VariantFilter: Sendable, CustomStringConvertible {
             throw BenchError.invalidInput(
                 "--variant '\(text)': each part is AXIS=VALUE, separated by ';' or ',', e.g. --variant 'modelling=many-to-one;prefetch=on'")
         }
-        self.pairs = pairs.map { (axis: $0!.0, value: $0!.1) }
+        self.pairs = pairs.compactMap { $0.map { (axis: AxisName($0.0), value: $0.1) } }
     }
 
     package func matches(_ variant: Variant) -> Bool { pairs.allSatisfy { variant[$0.axis]?.description == $0.value } }
@@ -59,6 +73,15 @@ package struct VariantFilter: Sendable, CustomStringConvertible {
     }
 
     package var description: String { pairs.map { "\($0.axis)=\($0.value)" }.joined(separator: ";") }
+
+    package static func == (lhs: VariantFilter, rhs: VariantFilter) -> Bool { lhs.description == rhs.description }
+
+    package init(from decoder: any Decoder) throws { try self.init(try decoder.singleValueContainer().decode(String.self)) }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
 }
 
 /// One repetition to run: its scenario, size, strategy and variant, and whether it is a warmup.
@@ -150,7 +173,7 @@ package struct RunPlan {
             for filter in filters where !request.scenarios.contains(where: filter.applies) {
                 let axes = Set(
                     request.scenarios.flatMap {
-                        $0.axes.map { axis in "\(axis.name)=\(axis.values.map(\.description).joined(separator: "|"))" }
+                        $0.axes.map(\.listing)
                     }
                 ).sorted()
                 throw BenchError.invalidInput(

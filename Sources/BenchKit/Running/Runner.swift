@@ -3,12 +3,13 @@ import ObjectGraph
 
 /// Runs a plan's repetitions: a scenario's data generated once per variant and size, a store filled from it once and
 /// copied for every repetition, inputs of each step built before its phase is timed, samples handed to the run folder
-/// as soon as a repetition finishes. One runner for every strategy: ObjectGraph runs the declared steps, `sql-replay`
-/// the statements they ran (logged in an untimed pass), the hand-written peers their implementation of each phase.
+/// as soon as a repetition finishes. One runner and one store loop (`runPhases`) for every strategy, each a
+/// `PhaseDriver`: ObjectGraph runs the declared steps, `sql-replay` the statements they ran (logged in an untimed
+/// pass), the hand-written peers their implementation of each phase.
 package final class Runner {
     struct Key: Hashable {
         let scenario: ScenarioName
-        let variant: String
+        let variant: Variant
         let size: Int
     }
 
@@ -89,8 +90,8 @@ package final class Runner {
         recorder.observer = observer
         recorder.scenario = scenario.name
         do {
-            let plan = scenario.declared.plan(for: repetition.variant)
-            let key = Key(scenario: scenario.name, variant: repetition.variant.description, size: repetition.size)
+            let plan = try scenario.declared.plan(for: repetition.variant)
+            let key = Key(scenario: scenario.name, variant: repetition.variant, size: repetition.size)
             keepOnly(key)
             let seed = request.seed &+ UInt64(repetition.size)
             let graph =
@@ -147,7 +148,7 @@ package final class Runner {
         func other(_ old: Key) -> Bool { old.scenario != key.scenario || old.size != key.size }
         for old in data.keys where other(old) { data[old] = nil }
         for old in templates.keys where other(old) {
-            if let filled = templates[old]!.filled { removeDatabase(filled.path) }
+            if let filled = templates[old]?.filled { removeDatabase(filled.path) }
             templates[old] = nil
         }
         for old in logs.keys where other(old) { logs[old] = nil }

@@ -40,7 +40,7 @@ package enum TemporaryFolders {
     static func owner(_ name: String) -> pid_t? {
         var parts = name.split(separator: "-", omittingEmptySubsequences: false)
         if parts.last == "removing" { parts.removeLast() }
-        guard parts.count >= 4, parts[0] == "relbench", parts.last!.count == 8, let pid = pid_t(parts[parts.count - 2]), pid > 0 else {
+        guard parts.count >= 4, parts[0] == "relbench", parts.last?.count == 8, let pid = pid_t(parts[parts.count - 2]), pid > 0 else {
             return nil
         }
         return pid

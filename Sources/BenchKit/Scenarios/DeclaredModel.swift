@@ -21,10 +21,12 @@ struct DeclaredModel: Sendable {
                 path.hasPrefix("/") ? path : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(path)
             let model: XcodeModel
             do {
-                model = try XcodeModel.load(path: resolved)
+                model = try ModelSource.load(path: resolved)
             } catch let error as ObjectGraphError {
                 // The scenario file names the model: a model it cannot load is a mistake in that file (64).
                 throw BenchError.invalidInput("\(file): field 'model': \(error)")
+            } catch let error as BenchError where error.kind == .invalidInput {
+                throw error.at("\(file): field 'model'")
             }
             return DeclaredModel(entities: model.entities, notes: model.notes, source: path, path: resolved)
         case let .object(object):
@@ -56,8 +58,7 @@ struct DeclaredModel: Sendable {
             guard let entity = entityValue.object else { throw fail("entities[\(index)]: expected an object, got \(entityValue)") }
             var head: [(String, String)] = []
             var children = ""
-            for key in entity.keys.sorted() {
-                let value = entity[key]!
+            for (key, value) in entity.sorted(by: { $0.key < $1.key }) {
                 switch key {
                 case "attributes", "relationships":
                     guard let list = value.array else { throw fail("entities[\(index)].\(key): expected an array") }
@@ -68,13 +69,14 @@ struct DeclaredModel: Sendable {
                             "  <\(element)" + (try xmlAttributes(fields) { fail("entities[\(index)].\(key)[\(position)]: \($0)") }) + "/>\n"
                     }
                 case "uniquenessConstraints":
-                    guard let groups = value.array?.map({ $0.array?.compactMap(\.string) }), groups.allSatisfy({ $0 != nil }) else {
+                    let groups = value.array?.compactMap { $0.array?.compactMap(\.string) } ?? []
+                    guard let list = value.array, groups.count == list.count else {
                         throw fail("entities[\(index)].uniquenessConstraints: expected an array of arrays of attribute names")
                     }
                     children +=
                         "  <uniquenessConstraints>"
                         + groups.map { group in
-                            "<uniquenessConstraint>" + group!.map { "<constraint value=\"\(escape($0))\"/>" }.joined()
+                            "<uniquenessConstraint>" + group.map { "<constraint value=\"\(escape($0))\"/>" }.joined()
                                 + "</uniquenessConstraint>"
                         }.joined() + "</uniquenessConstraints>\n"
                 case "fetchIndexes":
@@ -106,8 +108,8 @@ struct DeclaredModel: Sendable {
     }
 
     private static func xmlAttributes(_ fields: [String: JSONValue], fail: (String) -> BenchError) throws -> String {
-        try fields.keys.sorted().map { key in
-            " \(aliases[key] ?? key)=\"\(escape(try xmlValue(fields[key]!, fail: fail)))\""
+        try fields.sorted { $0.key < $1.key }.map { key, value in
+            " \(aliases[key] ?? key)=\"\(escape(try xmlValue(value, fail: fail)))\""
         }.joined()
     }
 

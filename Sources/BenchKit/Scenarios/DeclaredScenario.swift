@@ -32,6 +32,17 @@ package struct DeclaredScenario: Sendable {
         /// How many times the steps run in the timed phase, each round with its variables chosen anew (1: once); may
         /// grow with the size (`"size/1000"`: an import of size objects in batches of 1,000).
         let rounds: DataSpec.Count
+
+        /// Whether the phase reports the metrics of `origin`: every phase the common ones, a phase with a count step
+        /// what it counted, one with a save that may fail the saves refused, one with `count-links` the links.
+        func reports(_ origin: Metric.Origin) -> Bool {
+            switch origin {
+            case .everyPhase, .instructionRuns, .deviceCosts: return true
+            case .countStep: return steps.contains { if case .count = $0 { return true } else { return false } }
+            case .mayFailSave: return steps.contains { if case .save(mayFail: true) = $0 { return true } else { return false } }
+            case .countLinksStep: return steps.contains { if case .countLinks = $0 { return true } else { return false } }
+            }
+        }
     }
 
     /// The model, data, phases and data generator of one variant.
@@ -45,14 +56,24 @@ package struct DeclaredScenario: Sendable {
     }
 
     let model: DeclaredModel
-    let changes: [(axis: String, change: ModelChange)]
-    /// By the variant's description (`modelling=many-to-nil;count=derived`).
-    let plans: [String: Plan]
+    let changes: [(axis: AxisName, change: ModelChange)]
+    /// One plan per variant of the scenario, in the scenario's order of variants.
+    let plans: [Variant: Plan]
+    /// The first variant's plan (every variant has the same phases, by name).
+    let first: Plan
 
     /// Phase names in order (the same for every variant).
-    package var phaseNames: [PhaseName] { plans.values.first?.phases.map(\.name) ?? [] }
+    package var phaseNames: [PhaseName] { first.phases.map(\.name) }
 
-    func plan(for variant: Variant) -> Plan { plans[variant.description]! }
+    /// The plan of `variant`, one of the scenario's.
+    func plan(for variant: Variant) throws -> Plan {
+        guard let plan = plans[variant] else {
+            throw BenchError.invalidInput(
+                "the scenario has no variant '\(variant)'; its variants are \(plans.keys.map(\.description).sorted().joined(separator: " | "))"
+            )
+        }
+        return plan
+    }
 
     /// Notes from reading the model (what it skipped or adjusted).
     package var modelNotes: [String] { model.notes }
@@ -61,12 +82,13 @@ package struct DeclaredScenario: Sendable {
 /// Reads the declared parts of a scenario file.
 enum DeclaredScenarioParser {
     static func parse(
-        _ root: [String: JSONValue], file: String, axes: [(name: String, values: [VariantValue])],
-        rawAxes: [String: [String: JSONValue]], variants: [Variant]
+        _ root: [String: JSONValue], file: String, axes: [VariantAxis],
+        rawAxes: [AxisName: [String: JSONValue]], variants: [Variant]
     ) throws -> DeclaredScenario {
-        func fail(_ field: String, _ reason: String) -> BenchError { .invalidInput("\(file): field '\(field)': \(reason)") }
-        let model = try DeclaredModel.load(root["model"]!, file: file)
-        guard root["data"] != nil else {
+        func fail(_ field: String, _ reason: String) -> BenchError { .field(field, of: file, reason) }
+        guard let modelJSON = root["model"] else { throw fail("model", "missing") }
+        let model = try DeclaredModel.load(modelJSON, file: file)
+        guard let dataJSON = root["data"] else {
             throw fail("data", "missing: say how many objects of each entity, {\"entities\": {\"Entity\": \"size\"}}")
         }
         let changes = try parseChanges(axes: axes, rawAxes: rawAxes, model: model, fail: fail)
@@ -74,13 +96,15 @@ enum DeclaredScenarioParser {
         guard let phaseList = root["phases"]?.array, !phaseList.isEmpty else {
             throw fail("phases", "expected a non-empty array of {\"name\": ..., \"steps\": [...]}")
         }
-        var plans: [String: DeclaredScenario.Plan] = [:]
+        var plans: [Variant: DeclaredScenario.Plan] = [:]
+        var first: DeclaredScenario.Plan?
         for variant in variants {
             let label = variants.count > 1 ? "with \(variant): " : ""
             var entities = model.entities
             var manualKeys: [ManualKey] = []
             for (axis, change) in changes {
-                let changed = change.apply(variant[axis]!.description, to: entities)
+                guard let value = variant[axis] else { continue }
+                let changed = change.apply(value.description, to: entities)
                 entities = changed.entities
                 manualKeys += changed.manualKeys
             }
@@ -92,8 +116,8 @@ enum DeclaredScenarioParser {
             }
             let choices = VariantChoices(variant: variant, axes: axes) { field, reason in fail(field, label + reason) }
             // A data section with no choice by variant is the same for every variant: its mistakes are said once, plainly.
-            let resolvedData = try choices.resolve(root["data"]!, field: "data")
-            let dataLabel = resolvedData == root["data"]! && changes.isEmpty ? "" : label
+            let resolvedData = try choices.resolve(dataJSON, field: "data")
+            let dataLabel = resolvedData == dataJSON && changes.isEmpty ? "" : label
             let data = try DataSpec.parse(resolvedData) { fail("data", dataLabel + $0) }
             if let problem = data.problems(in: compiled, manualKeys: manualKeys).first {
                 throw fail("data", dataLabel + problem)
@@ -104,7 +128,7 @@ enum DeclaredScenarioParser {
             var phases: [DeclaredScenario.Phase] = []
             var names = Set<PhaseName>()
             // The entity of the last fetch of objects, which a same-context phase's reads start from.
-            var fetched: String?
+            var fetched: EntityDescription?
             for (index, raw) in phaseList.enumerated() {
                 let field = "phases[\(index)]"
                 guard let object = raw.object, let name = object["name"]?.string, !name.isEmpty, let stepList = object["steps"] else {
@@ -150,29 +174,32 @@ enum DeclaredScenarioParser {
                         "\(field).store",
                         "expected prepared or fresh"
                             + (index == 0 ? " (the first phase has no store to continue)" : ", continued or same-context")
-                            + ", got \(object["store"]!)")
+                            + ", got \(object["store"] ?? .null)")
                 }
-                let steps = try parser.steps(stepList, field: "\(field).steps")
-                fetched = try checkReads(steps, parser: parser, field: "\(field).steps", fetched: store == .sameContext ? fetched : nil)
+                let steps: [Step]
+                (steps, fetched) = try parser.steps(stepList, field: "\(field).steps", fetched: store == .sameContext ? fetched : nil)
                 phases.append(
                     DeclaredScenario.Phase(
                         name: PhaseName(name), description: object["description"]?.string, store: store, steps: steps, variables: variables,
                         rounds: rounds))
             }
-            plans[variant.description] = DeclaredScenario.Plan(
+            let plan = DeclaredScenario.Plan(
                 entities: entities, model: compiled, phases: phases,
                 generator: DataGenerator(spec: data, model: compiled, declared: model.entities, manualKeys: manualKeys),
                 manualKeys: manualKeys)
+            plans[variant] = plan
+            first = first ?? plan
         }
-        return DeclaredScenario(model: model, changes: changes, plans: plans)
+        guard let first else { throw fail("variants", "no variant to run") }
+        return DeclaredScenario(model: model, changes: changes, plans: plans, first: first)
     }
 
     /// The model changes the variant axes declare, checked against the model for every value.
     private static func parseChanges(
-        axes: [(name: String, values: [VariantValue])], rawAxes: [String: [String: JSONValue]],
+        axes: [VariantAxis], rawAxes: [AxisName: [String: JSONValue]],
         model: DeclaredModel, fail: (String, String) -> BenchError
-    ) throws -> [(String, ModelChange)] {
-        var changes: [(String, ModelChange)] = []
+    ) throws -> [(AxisName, ModelChange)] {
+        var changes: [(AxisName, ModelChange)] = []
         for axis in axes {
             guard let raw = rawAxes[axis.name], let kindName = raw["change"]?.string else { continue }
             guard let kind = ModelChange.Kind(rawValue: kindName) else {
@@ -220,39 +247,5 @@ enum DeclaredScenarioParser {
             changes.append((axis.name, change))
         }
         return changes
-    }
-
-    /// Every `read` follows a fetch in its phase and names key paths of that fetch's entity.
-    /// Checks that every read and delete-fetched has a fetch of objects before it; returns the entity of the last one.
-    @discardableResult
-    private static func checkReads(_ steps: [Step], parser: StepParser, field: String, fetched: String? = nil) throws -> String? {
-        var current = fetched
-        for (index, step) in steps.enumerated() {
-            switch step {
-            case let .fetch(fetch): current = fetch.result == .objects ? fetch.entity : nil
-            case .deleteFetched:
-                guard current != nil else {
-                    throw parser.fail("\(field)[\(index)]", "'delete-fetched' needs a fetch of objects before it in its phase")
-                }
-            case let .read(paths, _, until):
-                guard let entity = current else {
-                    throw parser.fail("\(field)[\(index)]", "'read' needs a fetch of objects before it in its phase")
-                }
-                for path in paths { try parser.checkKeyPath(path, from: entity, field: "\(field)[\(index)].read") }
-                if until != nil, let path = paths.first, !parser.isMemberAttributePath(path, from: entity) {
-                    throw parser.fail(
-                        "\(field)[\(index)].until",
-                        "'until' walks a to-many and compares one attribute of each member: '\(path)' is not such a key path (e.g. students.name)"
-                    )
-                }
-            case let .merge(inner):
-                try checkReads(inner, parser: parser, field: "\(field)[\(index)].merge")
-            case .reset, .newContext:
-                current = nil
-            default:
-                break
-            }
-        }
-        return current
     }
 }

@@ -25,16 +25,15 @@ extension GeneratedSuite {
             }
         }
         if let shape = options.shape, let largest = shape.largest {
-            guard !options.counts.isEmpty else {
+            // The named entity the store has most rows of sets the scale of the others.
+            guard let anchor = options.counts.max(by: { (shape.rows[$0.key] ?? 0, $1.key) < (shape.rows[$1.key] ?? 0, $0.key) }) else {
                 return Dictionary(
                     uniqueKeysWithValues: concrete.map { entity in
                         let rows = shape.rows[entity.name] ?? 0
                         return (entity.name, rows == largest.rows ? .perSize(1) : .perSize(Double(rows) / Double(largest.rows)))
                     })
             }
-            // The named entity the store has most rows of sets the scale of the others.
-            let anchor = options.counts.keys.max { (shape.rows[$0] ?? 0, $1) < (shape.rows[$1] ?? 0, $0) }!
-            let scale = Double(options.counts[anchor]!) / Double(max(1, shape.rows[anchor] ?? 0))
+            let scale = Double(anchor.value) / Double(max(1, shape.rows[anchor.key] ?? 0))
             return Dictionary(
                 uniqueKeysWithValues: concrete.map { entity in
                     (entity.name, .fixed(options.counts[entity.name] ?? Int((Double(shape.rows[entity.name] ?? 0) * scale).rounded())))
@@ -52,7 +51,7 @@ extension GeneratedSuite {
     /// Required relationships then raise their destinations as `countFactors` does.
     static func resolvedCounts(_ model: ObjectModel, given: [String: Int]) -> [String: (count: Int, origin: String)] {
         var resolved: [String: (count: Int, origin: String)] = given.mapValues { ($0, "given") }
-        var frontier = given.keys.sorted { (given[$0]!, $1) > (given[$1]!, $0) }
+        var frontier = given.keys.sorted { (given[$0, default: 0], $1) > (given[$1, default: 0], $0) }
         while !frontier.isEmpty {
             var next: [String] = []
             for name in frontier {
@@ -68,7 +67,7 @@ extension GeneratedSuite {
                     }
                 }
             }
-            frontier = next.sorted { (resolved[$0]!.count, $1) > (resolved[$1]!.count, $0) }
+            frontier = next.sorted { (resolved[$0]?.count ?? 0, $1) > (resolved[$1]?.count ?? 0, $0) }
         }
         let largest = given.values.max() ?? 1
         for entity in model.entities where !entity.isAbstract && resolved[entity.name] == nil {
@@ -117,8 +116,9 @@ extension GeneratedSuite {
                 guard have > 0, have < wanted else { continue }
                 short = true
                 let scale = (wanted + have - 1) / have
-                for member in need.relationship.destination.subtree where counts[member.name] != nil {
-                    counts[member.name] = min(counts[member.name]! * scale, base[member.name]! * maximumCountFactor)
+                for member in need.relationship.destination.subtree {
+                    guard let count = counts[member.name], let start = base[member.name] else { continue }
+                    counts[member.name] = min(count * scale, start * maximumCountFactor)
                 }
             }
             if !short { return counts }

@@ -55,8 +55,9 @@ extension GeneratedSuite {
     }
 
     /// The phases, each with the objects it covers in its description; the first read phase starts on the prepared
-    /// store, later ones continue it (each with a new context), deletes start on it again.
-    static func phases(_ model: ObjectModel, counts: [String: DataSpec.Count]) -> [[String: Any]] {
+    /// store, later ones continue it (each with a new context), deletes start on it again. A lookup or count phase
+    /// over an entity the data has no objects of at any size is left out: there is nothing to look up.
+    static func phases(_ model: ObjectModel, counts: [String: DataSpec.Count], steps: SuiteSteps) throws -> [DeclaredScenario.Phase] {
         let concrete = model.entities.filter { !$0.isAbstract }
         let choices = AttributeChoices(model)
         func readable(_ entity: EntityDescription) -> String? { choices.readable(entity) }
@@ -66,44 +67,52 @@ extension GeneratedSuite {
             if parts.allSatisfy(\.isFixed) { return .fixed(parts.reduce(0) { $0 + $1.value(size: 0) }) }
             return .perSize(parts.reduce(0) { if case let .perSize(factor) = $1 { return $0 + factor } else { return $0 } })
         }
+        /// Rounds of a repeating phase: up to `maximum` of the entity's objects; nil when it has none at any size.
+        func rounds(_ entity: EntityDescription, maximum: Int) -> DataSpec.Count? {
+            let count = DataSpec.Count.capped(rows(entity), maximum: maximum)
+            return count.value(size: 100_000_000) > 0 ? count : nil
+        }
+        var phases: [SuitePhase] = []
         let inserted = concrete.map { "\($0.name) \(amount(counts[$0.name] ?? .fixed(0)))" }.joined(separator: ", ")
-        var phases: [[String: Any]] = [
-            [
-                "name": "insert", "store": "fresh", "steps": [["insert-data": true], ["save": true]],
-                "description": "inserts the generated graph (\(inserted)) into an empty store and saves it once",
-            ]
-        ]
+        phases.append(
+            SuitePhase(
+                "insert", store: .fresh, [.insertData(nil), .save(mayFail: false)],
+                "inserts the generated graph (\(inserted)) into an empty store and saves it once"))
         for entity in concrete {
-            var steps: [[String: Any]] = [["fetch": entity.name, "faults": false]]
             let attribute = readable(entity)
-            if let attribute { steps.append(["read": [attribute]]) }
-            phases.append([
-                "name": "fetch-\(entity.name)", "steps": steps,
-                "description":
-                    "every \(entity.name) (\(amount(rows(entity))) rows) in one fetch, faults off\(attribute.map { ", reading \($0)" } ?? "")",
-            ])
+            phases.append(
+                SuitePhase(
+                    "fetch-\(entity.name)",
+                    [.fetch(try steps.fetch(entity))] + (try attribute.map { [try steps.read([$0], of: entity)] } ?? []),
+                    "every \(entity.name) (\(amount(rows(entity))) rows) in one fetch, faults off\(attribute.map { ", reading \($0)" } ?? "")"
+                ))
         }
         for filter in filters(model, choices) {
-            let entity = filter.entity.name
+            let entity = filter.entity
             let name = filter.attribute.name
             if filter.sorts {
-                phases.append([
-                    "name": filter.phase,
-                    "steps": [
-                        ["fetch": entity, "sort": ["-\(name)"], "limit": screen, "faults": false],
-                        ["read": [readable(filter.entity) ?? name]],
-                    ],
-                    "description":
-                        "the first screen: \(first(screen, entity, counts, model: model)), latest \(name) first (a sort on \(name)): without an index on it SQLite reads and sorts every row",
-                ])
-            } else {
-                phases.append([
-                    "name": filter.phase, "repeat": countJSON(.capped(rows(filter.entity), maximum: lookups)),
-                    "variables": ["value": ["valueOf": "\(entity).\(name)", "index": "round"]],
-                    "steps": [["fetch": entity, "predicate": "\(name) == $value", "limit": 1, "faults": false], ["read": [name]]],
-                    "description":
-                        "\(lookups) lookups of one \(entity) by \(name) (a fetch of \(name) == value, fetchLimit 1; fewer when there are fewer \(pluralEntity(entity))): without an index on it each reads every row",
-                ])
+                phases.append(
+                    SuitePhase(
+                        filter.phase,
+                        [
+                            .fetch(try steps.fetch(entity, limit: screen, sort: [(name, false)])),
+                            try steps.read([readable(entity) ?? name], of: entity),
+                        ],
+                        "the first screen: \(first(screen, entity.name, counts, model: model)), latest \(name) first (a sort on \(name)): without an index on it SQLite reads and sorts every row"
+                    ))
+            } else if let rounds = rounds(entity, maximum: lookups) {
+                let variables: [String: Step.Variable] = [
+                    "value": .valueOf(entity: entity, attribute: filter.attribute, pick: .round, memberOf: nil)
+                ]
+                phases.append(
+                    SuitePhase(
+                        filter.phase,
+                        [
+                            .fetch(try steps.fetch(entity, limit: 1, predicate: "\(name) == $value", variables: variables)),
+                            try steps.read([name], of: entity),
+                        ],
+                        "\(lookups) lookups of one \(entity.name) by \(name) (a fetch of \(name) == value, fetchLimit 1; fewer when there are fewer \(pluralEntity(entity.name))): without an index on it each reads every row",
+                        variables: variables, rounds: rounds))
             }
         }
         for entity in concrete {
@@ -114,71 +123,128 @@ extension GeneratedSuite {
                     relationship.isToMany
                     ? relationship.name + "." + (member ?? "@count") : relationship.name + (member.map { "." + $0 } ?? "")
                 for prefetch in [false, true] {
-                    var fetch: [String: Any] = ["fetch": entity.name, "faults": false, "limit": sourcesPerWalk]
-                    if prefetch { fetch["prefetch"] = [relationship.name] }
-                    phases.append([
-                        "name": "walk-\(entity.name).\(relationship.name)" + (prefetch ? "-prefetch" : ""),
-                        "steps": [fetch, ["read": [path]]],
-                        "description":
+                    phases.append(
+                        SuitePhase(
+                            "walk-\(entity.name).\(relationship.name)" + (prefetch ? "-prefetch" : ""),
+                            [
+                                .fetch(try steps.fetch(entity, limit: sourcesPerWalk, prefetch: prefetch ? [relationship.name] : [])),
+                                try steps.read([path], of: entity),
+                            ],
                             "\(owners), reading \(path) of each"
-                            + (prefetch ? " with \(relationship.name) prefetched (relationshipKeyPathsForPrefetching)" : " through faults"),
-                    ])
+                                + (prefetch
+                                    ? " with \(relationship.name) prefetched (relationshipKeyPathsForPrefetching)" : " through faults")))
                 }
                 guard relationship.isToMany else { continue }
-                phases.append([
-                    "name": "count-\(entity.name).\(relationship.name)-faults",
-                    "steps": [
-                        ["fetch": entity.name, "faults": false, "limit": sourcesPerWalk], ["read": ["\(relationship.name).@count"]],
-                    ],
-                    "description":
-                        "\(owners), counting each one's \(relationship.name) by faulting the to-many (\(relationship.name).count)",
-                ])
-                if let inverse = relationship.inverse {
+                phases.append(
+                    SuitePhase(
+                        "count-\(entity.name).\(relationship.name)-faults",
+                        [
+                            .fetch(try steps.fetch(entity, limit: sourcesPerWalk)),
+                            try steps.read(["\(relationship.name).@count"], of: entity),
+                        ],
+                        "\(owners), counting each one's \(relationship.name) by faulting the to-many (\(relationship.name).count)"))
+                if let inverse = relationship.inverse, let rounds = rounds(entity, maximum: sourcesPerWalk) {
                     let predicate = (inverse.isToMany ? "ANY " : "") + "\(inverse.name) == $owner"
-                    phases.append([
-                        "name": "count-\(entity.name).\(relationship.name)-fetch",
-                        "repeat": countJSON(.capped(rows(entity), maximum: sourcesPerWalk)),
-                        "variables": ["owner": ["object": entity.name, "index": "round"]],
-                        "steps": [["count": relationship.destination.name, "predicate": predicate]],
-                        "description":
+                    let variables: [String: Step.Variable] = ["owner": .object(entity: entity, pick: .round, memberOf: nil)]
+                    phases.append(
+                        SuitePhase(
+                            "count-\(entity.name).\(relationship.name)-fetch",
+                            [.count(try steps.fetch(relationship.destination, predicate: predicate, variables: variables, faults: true))],
                             "one count request for each of the same owners as the faults, \(owners): countForFetchRequest of \(relationship.destination.name) where \(predicate)",
-                    ])
+                            variables: variables, rounds: rounds))
                 }
                 if let derived = entity.derivedAttributes.first(where: {
                     if case let .count(reference) = $0.kind { return reference.name == relationship.name } else { return false }
                 }) {
-                    phases.append([
-                        "name": "count-\(entity.name).\(relationship.name)-derived",
-                        "steps": [["fetch": entity.name, "faults": false, "limit": sourcesPerWalk], ["read": [derived.name]]],
-                        "description":
-                            "the same owners as the faults, \(owners), reading the derived \(derived.name) = \(derived.derivation) each row carries",
-                    ])
+                    phases.append(
+                        SuitePhase(
+                            "count-\(entity.name).\(relationship.name)-derived",
+                            [.fetch(try steps.fetch(entity, limit: sourcesPerWalk)), try steps.read([derived.name], of: entity)],
+                            "the same owners as the faults, \(owners), reading the derived \(derived.name) = \(derived.derivation) each row carries"
+                        ))
                 }
             }
         }
         if let largest = concrete.max(by: { ($0.attributes.count, $1.name) < ($1.attributes.count, $0.name) }) {
             for batch in batchSizes {
-                var steps: [[String: Any]] = [["fetch": largest.name, "faults": false, "batchSize": batch]]
-                if let attribute = readable(largest) { steps.append(["read": [attribute]]) }
-                phases.append([
-                    "name": "batch-\(largest.name)-\(batch)", "steps": steps,
-                    "description":
+                let attribute = readable(largest)
+                phases.append(
+                    SuitePhase(
+                        "batch-\(largest.name)-\(batch)",
+                        [.fetch(try steps.fetch(largest, batchSize: batch))]
+                            + (try attribute.map { [try steps.read([$0], of: largest)] } ?? []),
                         "every \(largest.name) (\(amount(rows(largest))) rows)"
-                        + (batch == 0 ? " in one fetch, no batching" : " in batches of \(batch) (fetchBatchSize \(batch))")
-                        + (readable(largest).map { ", reading \($0)" } ?? ""),
-                ])
+                            + (batch == 0 ? " in one fetch, no batching" : " in batches of \(batch) (fetchBatchSize \(batch))")
+                            + (attribute.map { ", reading \($0)" } ?? "")))
             }
         }
         for entity in concrete {
-            phases.append([
-                "name": "delete-\(entity.name)", "store": "prepared",
-                "steps": [["delete": entity.name, "share": 0.1], ["save": "may-fail"]],
-                "description":
-                    "deletes a tenth of the \(pluralEntity(entity.name)) (chosen by the seed) with their delete rules, and saves: a save a Deny rule or a validation refuses times the refusal",
-            ])
+            phases.append(
+                SuitePhase(
+                    "delete-\(entity.name)", store: .prepared, [.delete(entity: entity, share: 0.1), .save(mayFail: true)],
+                    "deletes a tenth of the \(pluralEntity(entity.name)) (chosen by the seed) with their delete rules, and saves: a save a Deny rule or a validation refuses times the refusal"
+                ))
         }
-        if phases.count > 1 { phases[1]["store"] = "prepared" }
-        for index in phases.indices where phases[index]["store"] == nil { phases[index]["store"] = "continued" }
-        return phases
+        if phases.count > 1 { phases[1].store = .prepared }
+        return phases.map { phase in
+            DeclaredScenario.Phase(
+                name: PhaseName(phase.name), description: phase.description, store: phase.store ?? .continued, steps: phase.steps,
+                variables: phase.variables, rounds: phase.rounds)
+        }
+    }
+
+    /// A phase of the suite as it is made: its store set where it is not the one before's.
+    struct SuitePhase {
+        let name: String
+        var store: DeclaredScenario.Phase.Store?
+        let steps: [Step]
+        let description: String
+        var variables: [String: Step.Variable] = [:]
+        var rounds = DataSpec.Count.fixed(1)
+
+        init(
+            _ name: String, store: DeclaredScenario.Phase.Store? = nil, _ steps: [Step], _ description: String,
+            variables: [String: Step.Variable] = [:], rounds: DataSpec.Count = .fixed(1)
+        ) {
+            self.name = name
+            self.store = store
+            self.steps = steps
+            self.description = description
+            self.variables = variables
+            self.rounds = rounds
+        }
+    }
+
+    /// The suite's steps, made against the compiled model through the scenario files' own resolution of key paths and
+    /// predicates (a name the suite got wrong is an error, as in a file).
+    struct SuiteSteps {
+        let parser: StepParser
+
+        init(model: ObjectModel, file: String) {
+            parser = StepParser(model: model, variant: Variant([]), axes: [], manualKeys: []) { field, reason in
+                .field(field, of: file, reason)
+            }
+        }
+
+        /// A fetch of objects (faults off unless `faults`): its sort keys (`ascending`), prefetches and predicate.
+        func fetch(
+            _ entity: EntityDescription, limit: Int = 0, batchSize: Int = 0, sort: [(String, Bool)] = [], prefetch: [String] = [],
+            predicate: String? = nil, variables: [String: Step.Variable] = [:], faults: Bool = false
+        ) throws -> Step.Fetch {
+            let field = "fetch \(entity.name)"
+            return Step.Fetch(
+                entity: entity,
+                predicate: try predicate.map { try parser.predicate(.string($0), entity: entity, variables: variables, field: field) },
+                variables: [:], sort: try sort.map { (try parser.keyPath($0.0, from: entity, field: field), $0.1) }, limit: limit,
+                offset: 0,
+                batchSize: batchSize, prefetch: try prefetch.map { try parser.relationshipPath($0, from: entity, field: field) },
+                faults: faults,
+                propertyValues: true, result: .objects, subentities: true)
+        }
+
+        /// A read of key paths on the objects of the fetch before it.
+        func read(_ paths: [String], of entity: EntityDescription) throws -> Step {
+            .read(keyPaths: try paths.map { try parser.keyPath($0, from: entity, field: "read") }, first: nil, until: nil)
+        }
     }
 }

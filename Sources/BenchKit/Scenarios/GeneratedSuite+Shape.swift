@@ -5,7 +5,7 @@ extension GeneratedSuite {
     /// The shape of the data a suite makes at `size` with the run's `seed`: the data ObjectGraph saves into a
     /// temporary store, read back as a user's store is read, so that the two compare like with like.
     package static func generatedShape(_ scenario: Scenario, size: Int, seed: UInt64) throws -> StoreShape {
-        let plan = scenario.declared.plan(for: scenario.variants[0])
+        let plan = scenario.declared.first
         // The seed a run's repetitions of this size make their data with (Runner).
         let data = plan.generator.make(size: size, seed: seed &+ UInt64(size))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -34,7 +34,7 @@ extension GeneratedSuite {
         guard let shapeFrom else { return (options, []) }
         let model: ObjectModel
         do {
-            model = try XcodeModel.load(path: modelPath).makeModel()
+            model = try ModelSource.load(path: modelPath).makeModel()
         } catch let error as ObjectGraphError {
             throw BenchError.invalidInput("\(error)")
         }
@@ -51,7 +51,7 @@ extension GeneratedSuite {
     /// `counts: Customer 10,000 (given), OrderLine 50,000 (as Order, through Order.lines), ...`.
     package static func countsLine(_ scenario: Scenario) -> String? {
         guard case let .generated(_, options) = scenario.origin, !options.counts.isEmpty || options.shape != nil else { return nil }
-        let plan = scenario.declared.plan(for: scenario.variants[0])
+        let plan = scenario.declared.first
         if options.shape == nil {
             let resolved = resolvedCounts(plan.model, given: options.counts)
             return "counts: "

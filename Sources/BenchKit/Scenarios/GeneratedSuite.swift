@@ -40,21 +40,49 @@ package enum GeneratedSuite {
         }
     }
 
-    /// The scenario for the model at `path`.
+    /// The scenario for the model at `path`, built typed: its data section, phases and steps are made against the
+    /// compiled model directly (no JSON written and parsed back), each key path and predicate resolved as a scenario
+    /// file's are.
     package static func scenario(modelPath: String, options: Options = Options()) throws -> Scenario {
         let absolute = modelPath.hasPrefix("/") ? modelPath : FileManager.default.currentDirectoryPath + "/" + modelPath
+        let file = absolute + " (generated suite)"
         do {
-            let xcode = try XcodeModel.load(path: absolute)
+            let xcode = try ModelSource.load(path: absolute)
+            let declared = DeclaredModel(entities: xcode.entities, notes: xcode.notes, source: absolute, path: absolute)
             let model = try xcode.makeModel()
             guard model.entities.contains(where: { !$0.isAbstract }) else {
                 throw BenchError.invalidInput(
                     "\(modelPath) declares no entity that can have objects; there is nothing to measure (bench schema and bench lint read it)"
                 )
             }
-            let text = try json(for: model, modelPath: absolute, name: modelName(absolute), options: options)
-            var scenario = try ScenarioFile.parse(Data(text.utf8), file: absolute + " (generated suite)")
-            scenario.origin = .generated(model: absolute, options: options)
-            return scenario
+            let name = modelName(absolute)
+            let counts = try entityCounts(model, options: options)
+            var sizes: [Int] = [100]
+            var perProfile: [Profile: [Int]] = [.smoke: [100], .default: [1000, 10000], .full: [1000, 10000, 100000]]
+            // Counts given per entity are the data's size whatever the profile: the largest of them labels the run.
+            if !options.counts.isEmpty {
+                sizes = [counts.values.map { $0.value(size: 0) }.max() ?? 1]
+                perProfile = Dictionary(uniqueKeysWithValues: Profile.allCases.map { ($0, sizes) })
+            }
+            let data = DataSpec(counts: counts, relationships: relationshipFills(model, shape: options.shape), attributes: [:])
+            if let problem = data.problems(in: model, manualKeys: []).first {
+                throw BenchError.invalidInput("\(file): the generated data section: \(problem)")
+            }
+            let builder = SuiteSteps(model: model, file: file)
+            let plan = DeclaredScenario.Plan(
+                entities: declared.entities, model: model, phases: try phases(model, counts: counts, steps: builder),
+                generator: DataGenerator(spec: data, model: model, declared: declared.entities, manualKeys: []), manualKeys: [])
+            let what =
+                options.shape.map { "the shape of \(($0.path as NSString).lastPathComponent)" }
+                ?? (options.counts.isEmpty ? "size objects of every entity" : "the counts given")
+            return Scenario(
+                name: ScenarioName("model-\(name)"),
+                description:
+                    "The standard suite generated for the model \(name), its data following \(what): insert, fetch every entity, lookups by an identifier and a first screen sorted by date, the first 100 sources' relationships walked with faults and with prefetching, a batch-size sweep, the same 100 owners' to-many counted three ways, deletes with the delete rules",
+                declared: DeclaredScenario(model: declared, changes: [], plans: [Variant([]): plan], first: plan),
+                strategies: [.objectGraph, .sqlReplay], axes: [], sizes: perProfile,
+                repetitions: [.smoke: 1, .default: 3, .full: 3], warmup: [.smoke: 0, .default: 1, .full: 1], file: file,
+                origin: .generated(model: absolute, options: options))
         } catch let error as ObjectGraphError {
             throw BenchError.invalidInput("\(error)")
         }
@@ -62,92 +90,83 @@ package enum GeneratedSuite {
 
     static func modelName(_ path: String) -> String {
         var name = (path as NSString).lastPathComponent
-        for suffix in [".xcdatamodeld", ".xcdatamodel"] where name.hasSuffix(suffix) { name = String(name.dropLast(suffix.count)) }
+        for suffix in [".xcdatamodeld", ".xcdatamodel", ".swift"] where name.hasSuffix(suffix) {
+            name = String(name.dropLast(suffix.count))
+        }
         if name == "contents" { name = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent }
         return name.replacingOccurrences(of: ".xcdatamodel", with: "")
     }
 
-    /// The suite as a scenario file's JSON.
-    static func json(for model: ObjectModel, modelPath: String, name: String, options: Options) throws -> String {
+    /// The sections of a scenario file that make the data the suite makes for `model` with `options`: `data` (the
+    /// counts of every entity and how every relationship is filled, the typed data section written as a file
+    /// writes it), `sizes` (the profiles' sizes given, or the largest count given), `repetitions` and `warmup`.
+    /// `bench scan` gives each fetch site's scenario the same.
+    package static func dataSections(
+        _ model: ObjectModel, options: Options, sizes smoke: [Int], _ standard: [Int], _ full: [Int]
+    ) throws -> [String: Any] {
         let counts = try entityCounts(model, options: options)
-        var sizes: Any = ["smoke": [100], "default": [1000, 10000], "full": [1000, 10000, 100000]]
+        var sizes: Any = ["smoke": smoke, "default": standard, "full": full]
         // Counts given per entity are the data's size whatever the profile: the largest of them labels the run.
         if !options.counts.isEmpty { sizes = [counts.values.map { $0.value(size: 0) }.max() ?? 1] }
-        let what =
-            options.shape.map { "the shape of \(($0.path as NSString).lastPathComponent)" }
-            ?? (options.counts.isEmpty ? "size objects of every entity" : "the counts given")
-        let root: [String: Any] = [
-            "name": "model-\(name)",
-            "description":
-                "The standard suite generated for the model \(name), its data following \(what): insert, fetch every entity, lookups by an identifier and a first screen sorted by date, the first 100 sources' relationships walked with faults and with prefetching, a batch-size sweep, the same 100 owners' to-many counted three ways, deletes with the delete rules",
-            "model": modelPath,
-            "strategies": ["objectgraph", "sql-replay"],
-            "data": ["entities": counts.mapValues(countJSON), "relationships": relationshipFills(model, shape: options.shape)],
-            "phases": phases(model, counts: counts),
+        let data = DataSpec(counts: counts, relationships: relationshipFills(model, shape: options.shape), attributes: [:])
+        return [
+            "data": data.jsonObject,
             "sizes": sizes,
             "repetitions": ["smoke": 1, "default": 3, "full": 3],
             "warmup": ["smoke": 0, "default": 1, "full": 1],
         ]
-        let data = try JSONSerialization.data(withJSONObject: root, options: [.sortedKeys])
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// A count as the scenario file writes it.
-    static func countJSON(_ count: DataSpec.Count) -> Any {
-        switch count {
-        case let .fixed(value): return value
-        case let .perSize(factor): return factor == 1 ? "size" : "\(factor)*size"
-        case let .capped(inner, maximum): return ["count": countJSON(inner), "max": maximum]
-        }
     }
 
     /// How the data section fills each relationship pair (one side each): the store's histograms (both sides' for a
-    /// many-to-many) and fills with a shape, else a to-many's members drawn uniformly from 0 to 3 and an optional to-one set 9 times in 10, the
-    /// to-one side of a one-to-many filled (each member picks its owner).
-    static func relationshipFills(_ model: ObjectModel, shape: StoreShape?) -> [String: Any] {
-        var fills: [String: Any] = [:]
+    /// many-to-many) and fills with a shape, else a to-many's members drawn uniformly from 0 to 3 and an optional to-one
+    /// set 9 times in 10, the to-one side of a one-to-many filled (each member picks its owner). In the order of
+    /// their `Entity.relationship` names, as a data section's are read.
+    static func relationshipFills(_ model: ObjectModel, shape: StoreShape?) -> [DataSpec.RelationshipFill] {
+        var fills: [String: DataSpec.RelationshipFill] = [:]
         var filled = Set<ObjectIdentifier>()
+        func histogram(_ found: Histogram) -> DataSpec.Fanout {
+            .histogram(found.bins.map { DataSpec.Fanout.Bin(fanout: $0.fanout, owners: $0.owners) })
+        }
         for entity in model.entities {
             for relationship in entity.relationships
             where relationship.entity === entity && !filled.contains(ObjectIdentifier(relationship)) {
                 let inverse = relationship.inverse.flatMap { $0 === relationship ? nil : $0 }
                 let oneToMany = inverse.map { relationship.isToMany != $0.isToMany } ?? false
                 // The to-many side of a one-to-many carries the histogram; without a shape the to-one side is filled.
-                let histogram: Histogram? = {
+                let found: Histogram? = {
                     guard let shape else { return nil }
                     let side = relationship.isToMany ? relationship : inverse
                     guard let side, side.isToMany, let found = shape.fanouts[side.qualifiedName], found.ownerCount > 0 else { return nil }
                     return found
                 }()
-                if histogram == nil && oneToMany && relationship.isToMany { continue }
+                if found == nil && oneToMany && relationship.isToMany { continue }
                 filled.insert(ObjectIdentifier(relationship))
                 if let inverse { filled.insert(ObjectIdentifier(inverse)) }
-                let side = histogram != nil && !relationship.isToMany ? inverse! : relationship
+                let side = found != nil && !relationship.isToMany ? (inverse ?? relationship) : relationship
                 guard side.destination.subtree.contains(where: { !$0.isAbstract }) else { continue }
-                if let histogram {
-                    var fill: [String: Any] = [
-                        "per": ["histogram": Dictionary(uniqueKeysWithValues: histogram.bins.map { (String($0.fanout), $0.owners) })]
-                    ]
+                let name = side.qualifiedName
+                func fill(_ fanout: DataSpec.Fanout = .uniform(0, 4), fill: Double = 1, reuse: Double? = nil) -> DataSpec.RelationshipFill {
+                    DataSpec.RelationshipFill(entity: side.entity.name, relationship: side.name, fanout: fanout, fill: fill, reuse: reuse)
+                }
+                if let found {
                     // Without an inverse a member has one owner in the store: so it has in the data.
-                    if side.inverse == nil { fill["reuse"] = 0 }
+                    var made = fill(histogram(found), reuse: side.inverse == nil ? 0 : nil)
                     // A many-to-many's other side keeps its own histogram: its members' slots are dealt from it.
-                    if let other = side.inverse, other !== side, other.isToMany, let found = shape?.fanouts[other.qualifiedName],
-                        found.ownerCount > 0
+                    if let other = side.inverse, other !== side, other.isToMany, let theirs = shape?.fanouts[other.qualifiedName],
+                        theirs.ownerCount > 0
                     {
-                        fill["perDestination"] = [
-                            "histogram": Dictionary(uniqueKeysWithValues: found.bins.map { (String($0.fanout), $0.owners) })
-                        ]
+                        made.perDestination = histogram(theirs)
                     }
-                    fills[side.qualifiedName] = fill
+                    fills[name] = made
                 } else if side.isToMany {
-                    fills[side.qualifiedName] = ["per": ["uniform": [0, 3]]]
+                    fills[name] = fill(.uniform(0, 3))
                 } else if side.isOptional {
-                    fills[side.qualifiedName] = ["fill": shape?.filled[side.qualifiedName] ?? 0.9]
+                    fills[name] = fill(fill: shape?.filled[name] ?? 0.9)
                 } else {
-                    fills[side.qualifiedName] = [String: Any]()
+                    fills[name] = fill()
                 }
             }
         }
-        return fills
+        return fills.sorted { $0.key < $1.key }.map(\.value)
     }
 }

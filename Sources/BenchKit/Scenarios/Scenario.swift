@@ -8,7 +8,7 @@ package struct Scenario: Sendable {
     package let declared: DeclaredScenario
     package let strategies: [Strategy]
     /// Variant axes in declared order.
-    package let axes: [(name: String, values: [VariantValue])]
+    package let axes: [VariantAxis]
     package let sizes: [Profile: [Int]]
     package let repetitions: [Profile: Int]
     package let warmup: [Profile: Int]
@@ -29,8 +29,7 @@ package struct Scenario: Sendable {
 
     /// What each phase covers, for the phases whose file says (every phase of a generated suite), in order.
     package var phaseDescriptions: [(name: PhaseName, description: String)] {
-        guard let plan = declared.plans.values.first else { return [] }
-        return plan.phases.compactMap { phase in phase.description.map { (phase.name, $0) } }
+        declared.first.phases.compactMap { phase in phase.description.map { (phase.name, $0) } }
     }
 
     /// The model it runs, for listings.
@@ -48,7 +47,7 @@ package struct Scenario: Sendable {
 
     /// Every combination of the variant axes (one empty variant when there are none).
     package var variants: [Variant] {
-        var combinations: [[(name: String, value: VariantValue)]] = [[]]
+        var combinations: [[(name: AxisName, value: VariantValue)]] = [[]]
         for axis in axes {
             combinations = combinations.flatMap { prefix in axis.values.map { prefix + [(axis.name, $0)] } }
         }

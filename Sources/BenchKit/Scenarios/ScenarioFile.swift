@@ -17,9 +17,7 @@ package enum ScenarioFile {
     }
 
     package static func parse(_ data: Data, file: String) throws -> Scenario {
-        func fail(_ field: String?, _ reason: String) -> BenchError {
-            .invalidInput("\(file): " + (field.map { "field '\($0)': " } ?? "") + reason)
-        }
+        func fail(_ field: String?, _ reason: String) -> BenchError { .field(field, of: file, reason) }
         let root: [String: JSONValue]
         do {
             guard let object = try JSONDecoder().decode(JSONValue.self, from: data).object else {
@@ -61,8 +59,8 @@ package enum ScenarioFile {
             strategies.append(strategy)
         }
         guard !strategies.isEmpty else { throw fail("strategies", "expected objectgraph, sql-replay, raw-sqlite or grdb") }
-        var axes: [(name: String, values: [VariantValue])] = []
-        var rawAxes: [String: [String: JSONValue]] = [:]
+        var axes: [VariantAxis] = []
+        var rawAxes: [AxisName: [String: JSONValue]] = [:]
         if let raw = root["variants"], raw.array == nil {
             throw fail("variants", "expected an array of {\"name\": ..., \"values\": [...]}, got \(raw)")
         }
@@ -75,7 +73,9 @@ package enum ScenarioFile {
                     "variants",
                     "each variant is {\"name\": ..., \"values\": [...]} and, to change the model, \"change\" and \"target\"; got \(item)")
             }
-            guard !axes.contains(where: { $0.name == axisName }) else { throw fail("variants", "two variants named '\(axisName)'") }
+            guard !axes.contains(where: { $0.name.rawValue == axisName }) else {
+                throw fail("variants", "two variants named '\(axisName)'")
+            }
             var parsed: [VariantValue] = []
             for value in values {
                 switch value {
@@ -83,15 +83,15 @@ package enum ScenarioFile {
                 case let .string(text) where !text.isEmpty && !text.contains(";") && !text.contains("="): parsed.append(.text(text))
                 default: throw fail("variants", "'\(axisName)' values must be names (without ; or =) or numbers, got \(value)")
                 }
-                if parsed.dropLast().contains(parsed.last!) {
-                    throw fail("variants", "'\(axisName)' names the value '\(parsed.last!)' twice")
+                if let last = parsed.last, parsed.dropLast().contains(last) {
+                    throw fail("variants", "'\(axisName)' names the value '\(last)' twice")
                 }
             }
-            axes.append((axisName, parsed))
-            rawAxes[axisName] = axis
+            axes.append(VariantAxis(name: AxisName(axisName), values: parsed))
+            rawAxes[AxisName(axisName)] = axis
         }
         let (sizes, repetitions, warmup) = try schedule(root, fail: fail)
-        var combinations: [[(name: String, value: VariantValue)]] = [[]]
+        var combinations: [[(name: AxisName, value: VariantValue)]] = [[]]
         for axis in axes { combinations = combinations.flatMap { prefix in axis.values.map { prefix + [(axis.name, $0)] } } }
         let variants = combinations.map(Variant.init)
         let declared = try DeclaredScenarioParser.parse(root, file: file, axes: axes, rawAxes: rawAxes, variants: variants)
@@ -113,11 +113,11 @@ package enum ScenarioFile {
         guard let raw else { throw fail(field, "missing; give \(expected()), or an object with smoke, default and full") }
         if let object = raw.object {
             var result: [Profile: T] = [:]
-            for key in object.keys.sorted() {
+            for (key, raw) in object.sorted(by: { $0.key < $1.key }) {
                 guard let profile = Profile(rawValue: key) else {
                     throw fail(field, "unknown profile '\(key)'; use smoke, default and full")
                 }
-                guard let value = convert(object[key]!) else { throw fail(field, "'\(key)': expected \(expected()), got \(object[key]!)") }
+                guard let value = convert(raw) else { throw fail(field, "'\(key)': expected \(expected()), got \(raw)") }
                 result[profile] = value
             }
             for profile in Profile.allCases where result[profile] == nil {
@@ -159,8 +159,10 @@ package enum ScenarioFile {
         fail: (String?, String) -> BenchError
     ) throws {
         for key in root.keys.sorted() where !known.contains(key) {
-            let near = nearNames(key, in: known)
-            throw fail(key, what + (near.isEmpty ? "; known fields: \(known.joined(separator: ", "))" : " (did you mean '\(near[0])'?)"))
+            var error = fail(key, what)
+            error.nearest = nearNames(key, in: known).first
+            error.allowed = "known fields: \(known.joined(separator: ", "))"
+            throw error
         }
     }
 

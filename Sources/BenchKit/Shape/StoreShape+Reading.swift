@@ -13,9 +13,9 @@ extension StoreShape {
         let store = try ReadOnlyStore(path: path)
         do {
             return (try read(store, path: path, model: model, modelName: modelName), store.warnings)
-        } catch let BenchError.invalidInput(message) where !store.warnings.isEmpty {
+        } catch let error as BenchError where error.kind == .invalidInput && !store.warnings.isEmpty {
             // A WAL store copied without its -wal explains a refusal: its tables and rows are still in that file.
-            throw BenchError.invalidInput(message + " (\(store.warnings[0]))")
+            throw BenchError.invalidInput(error.description + " (\(store.warnings[0]))")
         }
     }
 
@@ -129,6 +129,6 @@ extension StoreShape {
     }
 
     private static func list(_ names: [String]) -> String {
-        names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " or " + names.last!
+        listed(names, "or")
     }
 }

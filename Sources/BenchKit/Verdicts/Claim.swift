@@ -146,10 +146,10 @@ package struct SeriesSelector: Sendable, CustomStringConvertible {
     package let scenario: ScenarioName
     package let strategy: Strategy
     /// Axis = value pairs the series' variant must have exactly.
-    package let variant: [(axis: String, value: String)]
+    package let variant: [(axis: AxisName, value: String)]
     package let phase: PhaseName
 
-    package init(_ scenario: ScenarioName, _ variant: [(String, String)] = [], phase: PhaseName, strategy: Strategy = .objectGraph) {
+    package init(_ scenario: ScenarioName, _ variant: [(AxisName, String)] = [], phase: PhaseName, strategy: Strategy = .objectGraph) {
         self.scenario = scenario
         self.strategy = strategy
         self.variant = variant.map { (axis: $0.0, value: $0.1) }
@@ -179,6 +179,11 @@ package struct SeriesSelector: Sendable, CustomStringConvertible {
             return false
         }
         return variant.allSatisfy { wanted in key.variant[wanted.axis]?.description == wanted.value }
+    }
+
+    /// Whether `variant` has exactly the axes and values the selector names.
+    func matches(variant: Variant) -> Bool {
+        variant.values.count == self.variant.count && self.variant.allSatisfy { variant[$0.axis]?.description == $0.value }
     }
 
     /// Whether `key` (of statements.csv) is this series' variant and phase.

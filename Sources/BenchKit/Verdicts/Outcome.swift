@@ -67,7 +67,7 @@ package indirect enum Outcome: Sendable, Equatable {
                 } else if index == groups.count - 1 {
                     at = "from \(formatCount(group.sizes[0]))"
                 } else {
-                    at = "from \(formatCount(group.sizes[0])) to \(formatCount(group.sizes.last!))"
+                    at = "from \(formatCount(group.sizes[0])) to \(formatCount(group.sizes[group.sizes.count - 1]))"
                 }
                 return "\(group.label) \(at)"
             }.joined(separator: "; ")

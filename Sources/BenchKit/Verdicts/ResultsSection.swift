@@ -62,7 +62,7 @@ package enum ResultsSection {
         for row in phases {
             let cells = sizes.map { size -> String in
                 guard let graph = median(row.scenario, .objectGraph, row.variant, size, row.phase) else { return "-" }
-                var cell = formatMetric(graph, Metric.wallMs)
+                var cell = Metric.wallMs.format(graph, .evidence)
                 if let floor = median(row.scenario, .sqlReplay, row.variant, size, row.phase), floor > 0 {
                     cell += String(format: ": %.2f× floor", graph / floor)
                 }

@@ -41,6 +41,17 @@ package indirect enum Rule: Sendable {
         return Judgement(outcome: outcome, evidence: evidence, rule: text, sizes: judge.sizes, repetitions: judge.repetitions)
     }
 
+    /// Every series the rule reads, with the metric it reads of it (a test checks each against the shipped scenarios).
+    package var selections: [(series: SeriesSelector, metric: Metric)] {
+        switch self {
+        case let .compare(first, second, metric, _): return [(first, metric), (second, metric)]
+        case let .equals(series, metric, _), let .atLeast(series, metric, _), let .growth(series, metric, _): return [(series, metric)]
+        case let .increasing(list, metric): return list.map { ($0, metric) }
+        case let .all(parts): return parts.flatMap(\.rule.selections)
+        case .cannotJudge: return []
+        }
+    }
+
     /// Whether the rule compares a time or memory figure anywhere (and so needs repetitions for intervals).
     var isStatistical: Bool {
         switch self {
@@ -141,8 +152,8 @@ private struct Judging {
         var outcomes: [Outcome.SizeOutcome] = []
         var evidence: [String] = []
         for size in sizes {
-            let first = x.first { $0.size == size }!.values
-            let second = y.first { $0.size == size }!.values
+            guard let first = x.first(where: { $0.size == size })?.values, let second = y.first(where: { $0.size == size })?.values
+            else { continue }
             self.sizes.insert(size)
             let (direction, line) = decide(a, first, b, second, metric, size: size, expect: expect)
             evidence.append("size \(formatCount(size)): \(line)")
@@ -170,8 +181,9 @@ private struct Judging {
         _ a: SeriesSelector, _ first: [Double], _ b: SeriesSelector, _ second: [Double], _ metric: Metric, size: Int,
         expect: Rule.Expect
     ) -> (Direction, String) {
-        let x = SampleSummary(first)!
-        let y = SampleSummary(second)!
+        guard let x = SampleSummary(first), let y = SampleSummary(second) else {
+            return (.unknown("a series has no value at size \(formatCount(size))"), "")
+        }
         repetitions += [x.n, y.n]
         let against = "\(a.label(against: b)) \(describeSummary(x, metric)) against \(b.label(against: a)) \(describeSummary(y, metric))"
         switch metric.comparison {
@@ -210,7 +222,7 @@ private struct Judging {
                 )
             }
             // Memory a phase held may be zero or negative: its shift is taken in bytes, against b's median (64 KiB at least).
-            let scale = metric.unit == "bytes" ? max(abs(y.median), 65536) : nil
+            let scale = metric.unit == .bytes ? max(abs(y.median), 65536) : nil
             // Arms of one scenario ran round by round, interleaved: each round's pair shares the machine's state, so
             // the paired interval is used where every repetition has its pair.
             let paired = pairs(a, b, metric, size: size)
@@ -267,6 +279,11 @@ private struct Judging {
 
     // MARK: Values, trends and growth
 
+    /// The summary of a series' values at `size`; nil when the run has none there.
+    private static func summary(_ column: [(size: Int, values: [Double])], at size: Int) -> SampleSummary? {
+        column.first { $0.size == size }.flatMap { SampleSummary($0.values) }
+    }
+
     private mutating func value(
         _ series: SeriesSelector, _ metric: Metric, _ wanted: String, want: Double, _ test: (Double) -> Bool
     ) -> (Outcome, [String], String) {
@@ -277,7 +294,7 @@ private struct Judging {
         var outcomes: [Outcome.SizeOutcome] = []
         var evidence: [String] = []
         for size in sizes {
-            let summary = SampleSummary(values.first { $0.size == size }!.values)!
+            guard let summary = Self.summary(values, at: size) else { continue }
             self.sizes.insert(size)
             repetitions.append(summary.n)
             outcomes.append(Outcome.SizeOutcome(size: size, outcome: test(summary.median) ? .holds : .opposite))
@@ -300,19 +317,20 @@ private struct Judging {
         var outcomes: [Outcome.SizeOutcome] = []
         var evidence: [String] = []
         for size in sizes {
-            let medians = columns.map { column in SampleSummary(column.first { $0.size == size }!.values)! }
+            let medians = columns.compactMap { Self.summary($0, at: size) }
+            guard medians.count == columns.count, let start = medians.first?.median, let end = medians.last?.median else { continue }
             self.sizes.insert(size)
             repetitions += medians.map(\.n)
             let values = medians.map(\.median)
             let rising = zip(values, values.dropFirst()).allSatisfy { $1 >= $0 }
             let falling = zip(values, values.dropFirst()).allSatisfy { $1 <= $0 }
             let outcome: Outcome =
-                rising && values.last! > values.first!
+                rising && end > start
                 ? .holds
-                : falling && values.last! < values.first!
+                : falling && end < start
                     ? .opposite : values.allSatisfy({ $0 == values[0] }) ? .noDifference : .undecided("it rises and falls along the list")
             outcomes.append(Outcome.SizeOutcome(size: size, outcome: outcome))
-            evidence.append("size \(formatCount(size)): " + values.map { formatMetric($0, metric) }.joined(separator: ", "))
+            evidence.append("size \(formatCount(size)): " + values.map { metric.format($0, .evidence) }.joined(separator: ", "))
         }
         return (Outcome.combining(outcomes), evidence, text)
     }
@@ -329,9 +347,10 @@ private struct Judging {
         guard sizes.count >= 2, let low = sizes.first, let high = sizes.last else {
             return (.undecided("telling flat from growing needs two sizes of \(claim.sizes.text); this run has one"), [], text)
         }
-        let floor = metric.unit == "bytes" ? 65536.0 : 1
-        let small = SampleSummary(values.first { $0.size == low }!.values)!
-        let large = SampleSummary(values.first { $0.size == high }!.values)!
+        let floor = metric.unit == .bytes ? 65536.0 : 1
+        guard let small = Self.summary(values, at: low), let large = Self.summary(values, at: high) else {
+            return (.notMeasured("no values of \(series) at \(formatCount(low)) and \(formatCount(high))"), [], text)
+        }
         self.sizes.formUnion([low, high])
         repetitions += [small.n, large.n]
         let exponent = log(max(large.median, floor) / max(small.median, floor)) / log(Double(high) / Double(low))
@@ -350,23 +369,11 @@ private struct Judging {
 /// `12.3 ms [12.1 ms, 12.6 ms] (95% CI of 7)`, or `[min, max] (range of 3: 75%)` where 3 samples give no 95%
 /// interval; a count as its value.
 func describeSummary(_ summary: SampleSummary, _ metric: Metric) -> String {
-    guard metric.isStatistical, summary.n > 1 else { return formatMetric(summary.median, metric) }
-    let interval = "[\(formatMetric(summary.ciLow, metric)), \(formatMetric(summary.ciHigh, metric))]"
+    guard metric.isStatistical, summary.n > 1 else { return metric.format(summary.median, .evidence) }
+    let interval = "[\(metric.format(summary.ciLow, .evidence)), \(metric.format(summary.ciHigh, .evidence))]"
     if summary.n >= Rule.repetitionsForAnInterval {
-        return "\(formatMetric(summary.median, metric)) \(interval) (95% CI of \(summary.n))"
+        return "\(metric.format(summary.median, .evidence)) \(interval) (95% CI of \(summary.n))"
     }
     let coverage = (1 - pow(2, Double(1 - summary.n))) * 100
-    return "\(formatMetric(summary.median, metric)) \(interval) (range of \(summary.n): \(Int(coverage))%)"
-}
-
-/// A value with its unit: `12.3 ms`, `4.1 MiB`, `2,001 sql statements`.
-func formatMetric(_ value: Double, _ metric: Metric) -> String {
-    switch metric.unit {
-    case "ms": return String(format: value < 10 ? "%.3g ms" : "%.1f ms", value)
-    case "bytes": return abs(value) < 1_048_576 ? String(format: "%.0f KiB", value / 1024) : String(format: "%.1f MiB", value / 1_048_576)
-    case "ratio": return String(format: "%.4f", value)
-    default:
-        let name = metric.rawValue.replacingOccurrences(of: "_", with: " ")
-        return (value == value.rounded() ? formatCount(value) : formatNumber(value)) + " " + name
-    }
+    return "\(metric.format(summary.median, .evidence)) \(interval) (range of \(summary.n): \(Int(coverage))%)"
 }

@@ -32,7 +32,7 @@ package enum VerdictReport {
         var parts: [String] = []
         if let profile = run.info?.profile { parts.append("profile \(profile.rawValue)") }
         let sizes = judgement.sizes.sorted().map(formatCount)
-        parts.append(sizes.count == 1 ? "size \(sizes[0])" : "sizes \(sizes.dropLast().joined(separator: ", ")) and \(sizes.last!)")
+        parts.append((sizes.count == 1 ? "size " : "sizes ") + listed(sizes, "and"))
         if let low = judgement.repetitions.min(), let high = judgement.repetitions.max() {
             parts.append(low == high ? "\(low) repetition\(low == 1 ? "" : "s") a series" : "\(low) to \(high) repetitions a series")
         }
@@ -117,7 +117,7 @@ package enum VerdictReport {
         let decided = verdicts.filter { !$0.outcome.needsMoreData }
         var lines: [String] = []
         if !decided.isEmpty {
-            let width = decided.map { $0.outcome.headline.count }.max()!
+            let width = decided.map { $0.outcome.headline.count }.max() ?? 0
             lines.append("verdicts this run decides (bench verdicts RUN for the evidence, the parts, the sources and the rules):")
             for verdict in decided {
                 let label = verdict.outcome.headline
@@ -226,7 +226,7 @@ package enum VerdictReport {
         }
         let needing = verdicts.filter(\.outcome.needsMoreData).count
         let sameSQL = verdicts.filter(\.outcome.isEmulationLimited).count
-        return "\(verdicts.count) claims: " + order.map { "\(counts[$0]!) \($0)" }.joined(separator: ", ")
+        return "\(verdicts.count) claims: " + order.map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
             + "; \(needing) need\(needing == 1 ? "s" : "") more data, \(sameSQL) cannot be judged on an emulation in whole or part."
     }
 

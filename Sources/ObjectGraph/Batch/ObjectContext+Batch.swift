@@ -42,6 +42,8 @@ extension ObjectContext {
         var insertedIDs: [ObjectID] = []
         try execute("BEGIN EXCLUSIVE", .other)
         do {
+            // Every compiled entity has its root.
+            // swift-format-ignore: NeverForceUnwrap
             let root = entity.root!
             let select = try statement(root.sql.maxPrimaryKey)
             select.bind(Int64(root.number), at: 1)
@@ -94,13 +96,13 @@ extension ObjectContext {
             throw ObjectGraphError.invalidOperation("a batch update needs propertiesToUpdate")
         }
         var sets: [(String, Value)] = []
-        for name in request.propertiesToUpdate.keys.sorted() {
+        for (name, value) in request.propertiesToUpdate.sorted(by: { $0.key < $1.key }) {
             guard let attribute = entity.attribute(name), !attribute.isTransient else {
                 throw ObjectGraphError.invalidOperation(
                     "batch update of \(entity.name): '\(name)' is not a stored attribute (relationships cannot be changed by a batch update)"
                 )
             }
-            sets.append((attribute.columnName, request.propertiesToUpdate[name]!.normalized(for: attribute.type)))
+            sets.append((attribute.columnName, value.normalized(for: attribute.type)))
         }
         var fetch = FetchRequest(entity.name, predicate: request.predicate)
         fetch.includesSubentities = request.includesSubentities
@@ -252,7 +254,7 @@ struct BatchDeleteTriggers {
         case (.cascade, .oneToMany), (.cascade, .manyToNil):
             return ["DELETE FROM \(destination) WHERE \(relationship.columnName) = OLD.Z_PK"]
         case (.cascade, .manyToMany):
-            let join = relationship.joinTable!
+            let join = relationship.join
             return [
                 "DELETE FROM \(destination) WHERE Z_PK IN (SELECT \(join.destinationColumn) FROM \(join.tableName) WHERE \(join.sourceColumn) = OLD.Z_PK)",
                 "DELETE FROM \(join.tableName) WHERE \(join.sourceColumn) = OLD.Z_PK",
@@ -260,7 +262,7 @@ struct BatchDeleteTriggers {
         case (.nullify, .manyToOne):
             return ["UPDATE OR FAIL \(destination) SET Z_OPT = (Z_OPT + 1) WHERE Z_PK = OLD.\(relationship.columnName)"]
         case (.nullify, .oneToOne):
-            let inverse = relationship.inverse!
+            let inverse = relationship.requiredInverse
             if !inverse.isOptional {
                 return [
                     "SELECT RAISE(FAIL, 'Batch delete failed due to mandatory OTO nullify inverse on \(inverse.entity.name)/\(inverse.name)') FROM \(destination) WHERE \(inverse.columnName) = OLD.Z_PK"
@@ -270,7 +272,7 @@ struct BatchDeleteTriggers {
                 "UPDATE OR FAIL \(destination) SET \(inverse.columnName) = NULL, Z_OPT = (Z_OPT + 1) WHERE \(inverse.columnName) = OLD.Z_PK"
             ]
         case (.nullify, .oneToMany):
-            let inverse = relationship.inverse!
+            let inverse = relationship.requiredInverse
             if !inverse.isOptional {
                 return [
                     "SELECT RAISE(FAIL, 'Batch delete failed due to mandatory OTM nullify inverse on \(inverse.entity.name)/\(inverse.name)') FROM \(destination) WHERE \(inverse.columnName) = OLD.Z_PK"
@@ -286,7 +288,7 @@ struct BatchDeleteTriggers {
                 "UPDATE OR FAIL \(destination) SET \(relationship.columnName) = NULL\(order), Z_OPT = (Z_OPT + 1) WHERE \(relationship.columnName) = OLD.Z_PK"
             ]
         case (.nullify, .manyToMany):
-            let join = relationship.joinTable!
+            let join = relationship.join
             return ["DELETE FROM \(join.tableName) WHERE \(join.sourceColumn) = OLD.Z_PK"]
         case (.nullify, .oneToNil):
             return []

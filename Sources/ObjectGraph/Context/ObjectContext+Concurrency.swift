@@ -64,7 +64,7 @@ final class ContextExecutor: @unchecked Sendable {
     var isCurrent: Bool {
         switch type {
         // `==` on pthread_t (an integer or a pointer): what pthread_equal does, without the call.
-        case .confined: return confinedThread! == pthread_self()
+        case .confined: return confinedThread == pthread_self()
         case .mainQueue: return Thread.isMainThread
         case .privateQueue:
             guard let runningThread else { return false }
@@ -101,7 +101,7 @@ extension ObjectContext {
         nonisolated(unsafe) let work = block
         switch concurrencyType {
         case .privateQueue:
-            executor.queue!.async { context.runBlock(work) }
+            executor.queue?.async { context.runBlock(work) }
         case .mainQueue:
             if Thread.isMainThread { runBlock(block) } else { DispatchQueue.main.async { context.runBlock(work) } }
         case .confined:
@@ -119,7 +119,7 @@ extension ObjectContext {
                 nonisolated(unsafe) let work = escapable
                 nonisolated(unsafe) let context = self
                 var result: Result<T, Error>!
-                executor.queue!.sync {
+                executor.queue?.sync {
                     result = Result { try context.runBlock(work) }
                 }
                 return try result.get()

@@ -95,6 +95,8 @@ extension ObjectContext {
             _ = try statement.step()
             return store.connection.changes
         }
+        // Checked above; the int-array tables are installed when the store opens (the hot path).
+        // swift-format-ignore: NeverForceUnwrap
         return try executeTraced(statement, kind, trace: store.sqlTrace!)
     }
 
@@ -135,6 +137,8 @@ extension ObjectContext {
 
     /// Sets the int-array table `_Z_intarray<n>` to `ids` for the next statement that reads it.
     func bindIDList(_ ids: ContiguousArray<Int64>, table: Int = 0) {
+        // Checked above; the int-array tables are installed when the store opens (the hot path).
+        // swift-format-ignore: NeverForceUnwrap
         let array = store.connection.intArrays!.arrays[table]
         array.values = ids
         if let trace = store.sqlTrace {

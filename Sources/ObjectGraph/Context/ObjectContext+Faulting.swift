@@ -57,12 +57,12 @@ extension ObjectContext {
             let destination = relationship.destination
             let table = destination.rootNumber
             let hierarchy = destination.isInHierarchy
-            let orderColumn: Int32? = relationship.kind == .manyToMany && relationship.joinTable!.orderColumn != nil ? 2 : nil
+            let orderColumn: Int32? = relationship.kind == .manyToMany && relationship.join.orderColumn != nil ? 2 : nil
             var keys = faultKeys
             faultKeys = []
             var entityNumbers: [Int64] = []
             var orders: [Int64] = []
-            let statement = try self.statement(relationship.sql.fault!)
+            let statement = try self.statement(relationship.sql.toManyFault)
             statement.bind(owner.primaryKey, at: 1)
             // The rows' keys first, then the members: each row asks its member's registry slot into the cache, and
             // the object of the row before it (whose slot is in by now), so that registering the members meets

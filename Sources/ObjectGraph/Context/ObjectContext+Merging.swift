@@ -78,7 +78,7 @@ extension ObjectContext {
         // Rows the cache dropped since the save (the saver's objects were released) come back from the notification.
         for row in notification.updatedRows.snapshots {
             let cached = store.rowCache.snapshot(table: row.tableNumber, primaryKey: row.primaryKey)
-            if cached == nil || cached!.version < row.version { store.rowCache.insert(row) }
+            if cached.map({ $0.version < row.version }) ?? true { store.rowCache.insert(row) }
         }
         if notification.isRemote {
             for id in notification.updatedObjectIDs + notification.deletedObjectIDs {

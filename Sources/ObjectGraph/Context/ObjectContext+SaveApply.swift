@@ -21,6 +21,8 @@ extension ObjectContext {
             let nextRow = written.last?.snapshot.map { Unmanaged.passUnretained($0).toOpaque() }
             if let nextRow { Prefetch.lines(at: nextRow, length: 64) }
             guard !object.isDeleted else { continue }
+            // A written object has the snapshot the save made (the save's hot path).
+            // swift-format-ignore: NeverForceUnwrap
             let row = object.snapshot!
             object.primaryKey = row.primaryKey
             object.isInserted = false

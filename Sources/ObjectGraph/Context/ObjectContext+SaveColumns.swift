@@ -77,7 +77,7 @@ extension ObjectContext {
         for owner in owners {
             for relationship in owner.entity.toManyRelationships where relationship.isOrdered && relationship.kind != .manyToMany {
                 guard case let .toMany(state) = owner.relations[relationship.index], state.hasChanges || owner.isInserted else { continue }
-                let members = try owner.loadedToMany(relationship).members!.elements.filter { !$0.isDeleted }
+                let members = try owner.loadedMembers(relationship).elements.filter { !$0.isDeleted }
                 let ownerKey = owner.primaryKey
                 let old: [Int64?] = members.map { member in
                     guard !member.isInserted, ownerKey > 0, let snapshot = member.snapshot ?? member.storedSnapshot,
@@ -112,8 +112,8 @@ extension ObjectContext {
         func pair(
             _ relationship: RelationshipDescription, _ owner: ManagedObject, _ member: ManagedObject
         ) -> (JoinPair, RelationshipDescription) {
-            let primarySide = relationship.joinTable!.isPrimarySide
-            let primary = primarySide ? relationship : relationship.inverse!
+            let primarySide = relationship.join.isPrimarySide
+            let primary = primarySide ? relationship : relationship.requiredInverse
             let ownerKey = key(of: owner).int ?? 0
             let memberKey = key(of: member).int ?? 0
             let table = ObjectIdentifier(primary)
@@ -126,7 +126,7 @@ extension ObjectContext {
             let (id, primary) = pair(relationship, owner, member)
             let (source, destination) = (id.source, id.destination)
             guard removedPairs.insert(id).inserted else { return }
-            let delete = try statement(primary.sql.joinDelete!)
+            let delete = try statement(primary.sql.primaryJoinDelete)
             delete.bind(source, at: 1)
             delete.bind(destination, at: 2)
             try execute(delete, .delete)
@@ -137,13 +137,13 @@ extension ObjectContext {
         for owner in joinRowOwners where !owner.isDeleted {
             for relationship in owner.entity.toManyRelationships where relationship.kind == .manyToMany && relationship.isOrdered {
                 guard case let .toMany(state) = owner.relations[relationship.index], state.hasChanges || owner.isInserted else { continue }
-                let members = try owner.loadedToMany(relationship).members!.elements.filter { !$0.isDeleted }
+                let members = try owner.loadedMembers(relationship).elements.filter { !$0.isDeleted }
                 let old = members.map { state.joinOrderKeys[ObjectIdentifier($0)] }
                 var keys: [ObjectIdentifier: Int64] = [:]
                 for (member, (previous, newKey)) in zip(members, zip(old, OrderKeys.assign(old))) {
                     keys[ObjectIdentifier(member)] = newKey
                     let (id, _) = pair(relationship, owner, member)
-                    if relationship.joinTable!.isPrimarySide {
+                    if relationship.join.isPrimarySide {
                         orderKeys[id, default: (nil, nil)].order = newKey
                     } else {
                         orderKeys[id, default: (nil, nil)].inverseOrder = newKey
@@ -156,11 +156,11 @@ extension ObjectContext {
         var inserted = Set<JoinPair>()
         for owner in joinRowOwners where !owner.isDeleted {
             for relationship in owner.entity.toManyRelationships
-            where relationship.kind == .manyToMany && relationship.joinTable!.isPrimarySide {
+            where relationship.kind == .manyToMany && relationship.join.isPrimarySide {
                 guard case let .toMany(state) = owner.relations[relationship.index] else { continue }
                 for member in state.removed { try remove(relationship, owner, member) }
-                let insert = try statement(relationship.sql.joinInsert!)
-                let join = relationship.joinTable!
+                let insert = try statement(relationship.sql.primaryJoinInsert)
+                let join = relationship.join
                 // Only a reflexive relationship can meet a row twice (from both ends); only ordered ones look
                 // rows up again (reorders of rows not just written).
                 let tracksRows = relationship.isReflexive || join.orderColumn != nil || join.inverseOrderColumn != nil
@@ -191,7 +191,7 @@ extension ObjectContext {
                     for member in state.removed where owner.primaryKey > 0 && member.primaryKey > 0 {
                         let (id, primary) = pair(relationship, member, owner)
                         guard removedPairs.insert(id).inserted else { continue }
-                        let delete = try statement(primary.sql.joinDelete!)
+                        let delete = try statement(primary.sql.primaryJoinDelete)
                         delete.bind(id.source, at: 1)
                         delete.bind(id.destination, at: 2)
                         try execute(delete, .delete)
@@ -200,10 +200,10 @@ extension ObjectContext {
             }
         }
         for (relationship, id, key) in reorders where !inserted.contains(id) {
-            let update = try statement(relationship.sql.joinReorder!)
+            let update = try statement(relationship.sql.orderedJoinReorder)
             update.bind(key, at: 1)
-            update.bind(relationship.joinTable!.isPrimarySide ? id.source : id.destination, at: 2)
-            update.bind(relationship.joinTable!.isPrimarySide ? id.destination : id.source, at: 3)
+            update.bind(relationship.join.isPrimarySide ? id.source : id.destination, at: 2)
+            update.bind(relationship.join.isPrimarySide ? id.destination : id.source, at: 3)
             try execute(update, .update)
         }
         for owner in deleted {

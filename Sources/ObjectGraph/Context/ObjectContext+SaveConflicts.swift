@@ -57,6 +57,8 @@ extension ObjectContext {
                 object.snapshot = newer
                 continue
             }
+            // Checked for nil just above.
+            // swift-format-ignore: NeverForceUnwrap
             let old = object.snapshot!
             let local = object.localValues ?? old.values
             var merged = newer.values
@@ -91,10 +93,12 @@ extension ObjectContext {
         for entity in model.entities where !entity.uniquenessConstraints.isEmpty {
             for constraint in entity.uniquenessConstraints {
                 let slots = constraint.map { name -> Int in
-                    switch entity.propertyNamed(name)! {
-                    case let .attribute(a): return a.slot
-                    case let .derived(d): return d.slot
-                    case let .relationship(r): return r.slot
+                    switch entity.propertyNamed(name) {
+                    case let .attribute(a)?: return a.slot
+                    case let .derived(d)?: return d.slot
+                    case let .relationship(r)?: return r.slot
+                    // The model compiler refuses a constraint naming no property of the entity.
+                    case nil: return -1
                     }
                 }
                 let relationships = constraint.map { entity.relationship($0) }

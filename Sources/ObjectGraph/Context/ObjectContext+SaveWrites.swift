@@ -196,6 +196,8 @@ extension ObjectContext {
             if index + 1 < count { Prefetch.insertedObject(objects[index + 1], rowBytes: rowBytes, toOnes: toOnes) }
             try objects[index]._withUnsafeGuaranteedRef { object in
                 let key = keyBase + object.temporaryNumber
+                // An inserted object has its local row, a saved one its snapshot, here (the save's hot path).
+                // swift-format-ignore: NeverForceUnwrap
                 let row = object.localRow!
                 row.stamp(primaryKey: key, version: 1)
                 writeToOneKeys(of: object, toOnes, into: row)
@@ -241,6 +243,8 @@ extension ObjectContext {
         guard object.snapshot != nil else { return }
         let entity = object.entity
         for attempt in 0..<2 {
+            // An inserted object has its local row, a saved one its snapshot, here (the save's hot path).
+            // swift-format-ignore: NeverForceUnwrap
             let snapshot = object.snapshot!
             // The object's own row buffer becomes the written snapshot (one held only by the save if the object
             // changed no attribute): no array of the row, no second copy.

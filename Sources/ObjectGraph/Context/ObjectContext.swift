@@ -247,7 +247,7 @@ public final class ObjectContext {
     @inline(__always)
     func noteToManyChange(_ owner: ManagedObject, _ relationship: RelationshipDescription) {
         switch relationship.kind {
-        case .manyToMany where relationship.joinTable!.isPrimarySide || relationship.isOrdered:
+        case .manyToMany where relationship.join.isPrimarySide || relationship.isOrdered:
             if !owner.hasPendingJoinRows {
                 owner.hasPendingJoinRows = true
                 joinRowOwners.append(owner)

@@ -15,8 +15,9 @@ struct Prefetcher {
         for keyPath in keyPaths {
             var node = root
             for component in keyPath.split(separator: ".").map(String.init) {
-                if node.children[component] == nil { node.children[component] = Node() }
-                node = node.children[component]!
+                let child = node.children[component] ?? Node()
+                node.children[component] = child
+                node = child
             }
         }
         try prefetch(root, objects: objects, entity: entity, path: "")
@@ -103,7 +104,7 @@ struct Prefetcher {
             var currentOwner: Int64 = 0
             var current = MemberList()
             let ownerColumn = relationship.sql.ownerColumn
-            let ordersJoinRows = relationship.kind == .manyToMany && relationship.joinTable!.orderColumn != nil
+            let ordersJoinRows = relationship.kind == .manyToMany && relationship.join.orderColumn != nil
             var orderKeys: [Int64: [ObjectIdentifier: Int64]] = [:]
             let statement = try context.statement(relationship.sql.prefetch)
             let rows = try context.query(statement, .prefetch, subject: relationship.qualifiedName) { row in

@@ -175,7 +175,7 @@ extension QueryCompiler {
                 }
                 return op == .equal ? "(\(column.sql) IS NOT NULL AND \(column.sql) = ?)" : "(\(column.sql) IS NULL OR \(column.sql) <> ?)"
             }
-            if !rhs.isColumn || !lhs.isColumn { try bind(constantSide.constant!, for: column.type, in: text()) }
+            if !rhs.isColumn || !lhs.isColumn, let constant = constantSide.constant { try bind(constant, for: column.type, in: text()) }
             let sqlOp = op == .equal ? "=" : op == .notEqual ? "<>" : op.rawValue
             if !comparison.options.subtracting(.normalized).isEmpty, column.type == .string {
                 let flags =
@@ -226,7 +226,10 @@ extension QueryCompiler {
             guard column.type == .string, !constantOnLeft else {
                 throw ObjectGraphError.invalidPredicate("'\(text())': \(op.rawValue) needs a string attribute on the left")
             }
-            try bind(constantSide.constant!, for: .string, in: text())
+            guard let constant = constantSide.constant else {
+                throw ObjectGraphError.invalidPredicate("'\(text())': \(op.rawValue) compares a string attribute with a constant")
+            }
+            try bind(constant, for: .string, in: text())
             if op == .beginsWith, comparison.options == [.normalized], case let .constant(.string(prefix))? = constantSide.constant {
                 // Core Data compares ranges for BEGINSWITH[n]: lhs >= prefix AND lhs < prefix with its last character + 1.
                 bindings.append(.string(Self.upperBound(prefix)))
@@ -238,7 +241,10 @@ extension QueryCompiler {
             guard column.type == .string, !constantOnLeft else {
                 throw ObjectGraphError.invalidPredicate("'\(text())': \(op.rawValue) needs a string attribute on the left")
             }
-            try bind(constantSide.constant!, for: .string, in: text())
+            guard let constant = constantSide.constant else {
+                throw ObjectGraphError.invalidPredicate("'\(text())': \(op.rawValue) compares a string attribute with a constant")
+            }
+            try bind(constant, for: .string, in: text())
             let options =
                 (comparison.options.contains(.caseInsensitive) ? 1 : 0) | (comparison.options.contains(.diacriticInsensitive) ? 2 : 0)
             return " \(op == .like ? "NSCoreDataLike" : "NSCoreDataMatches")(\(column.sql), ?, \(options) )"
@@ -262,7 +268,7 @@ extension QueryCompiler {
         }
         bindings.append(.int(id.primaryKey))
         if relationship.kind == .manyToMany {
-            let join = relationship.joinTable!
+            let join = relationship.join
             return " \(alias).Z_PK IN (SELECT \(join.sourceColumn) FROM \(join.tableName) WHERE \(join.destinationColumn) = ?) "
         }
         return " \(alias).Z_PK IN (SELECT \(relationship.columnName) FROM \(relationship.destination.tableName) WHERE Z_PK = ?) "
@@ -292,7 +298,7 @@ extension QueryCompiler {
         var from: String
         switch relationship.kind {
         case .manyToMany:
-            let join = relationship.joinTable!
+            let join = relationship.join
             let middle = "t\(aliasCount)"
             aliasCount += 1
             from =
@@ -307,8 +313,7 @@ extension QueryCompiler {
         let condition = try renderDirect(
             rest, allowToMany: true, alias: member, entity: relationship.destination,
             subqueryJoins: &joinsInside, sink: .subquery)
-        if !joinsInside.isEmpty {
-            let whereIndex = from.range(of: " WHERE ")!
+        if !joinsInside.isEmpty, let whereIndex = from.range(of: " WHERE ") {
             from =
                 String(from[..<whereIndex.lowerBound]) + " " + joinsInside.joined(separator: " ") + String(from[whereIndex.lowerBound...])
         }
@@ -327,7 +332,7 @@ extension QueryCompiler {
                 "key path '\(keyPath)': unknown collection operator (use @count, @sum, @avg, @min or @max)")
         }
         let function = components.remove(at: position)
-        var attributeName: String?
+        var attributeName = ""
         if function != "@count" {
             guard components.count >= 2 else {
                 throw ObjectGraphError.invalidPredicate("key path '\(keyPath)': \(function) needs a to-many relationship and an attribute")
@@ -348,7 +353,7 @@ extension QueryCompiler {
         aliasCount += 1
         if function == "@count" {
             if relationship.kind == .manyToMany {
-                let join = relationship.joinTable!
+                let join = relationship.join
                 return (
                     "(SELECT COUNT(\(inner).\(join.destinationColumn)) FROM \(join.tableName) \(inner) WHERE (\(owner).Z_PK = \(inner).\(join.sourceColumn)) )",
                     .int64
@@ -359,14 +364,16 @@ extension QueryCompiler {
                 .int64
             )
         }
-        guard let attribute = relationship.destination.attribute(attributeName!), !attribute.isTransient else {
+        guard let attribute = relationship.destination.attribute(attributeName), !attribute.isTransient else {
             throw ObjectGraphError.invalidPredicate(
-                "key path '\(keyPath)': '\(attributeName!)' is not a stored attribute of \(relationship.destination.name)")
+                "key path '\(keyPath)': '\(attributeName)' is not a stored attribute of \(relationship.destination.name)")
         }
-        let sqlFunction = ["@sum": "total", "@avg": "avg", "@min": "min", "@max": "max"][function]!
+        guard let sqlFunction = ["@sum": "total", "@avg": "avg", "@min": "min", "@max": "max"][function] else {
+            throw ObjectGraphError.invalidPredicate("key path '\(keyPath)': \(function) is none of @count, @sum, @avg, @min and @max")
+        }
         let type: AttributeType = function == "@sum" || function == "@avg" ? .double : attribute.type
         if relationship.kind == .manyToMany {
-            let join = relationship.joinTable!
+            let join = relationship.join
             let member = "t\(aliasCount)"
             aliasCount += 1
             return (

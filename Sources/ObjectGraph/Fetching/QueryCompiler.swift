@@ -169,7 +169,7 @@ struct QueryCompiler {
                     "\(inner ? "JOIN" : "LEFT OUTER JOIN") \(destination.tableName) \(joined) ON \(from).Z_PK = \(joined).\(relationship.columnName)"
                 }
             case .manyToMany:
-                let join = relationship.joinTable!
+                let join = relationship.join
                 let middle = "t\(aliasCount)"
                 aliasCount += 1
                 text = { inner in

@@ -27,7 +27,7 @@ struct ColumnLayout {
                 }
                 guard relationship.isOrdered else { continue }
                 if relationship.kind == .oneToMany {
-                    ordered[ObjectIdentifier(relationship.inverse!.entity), default: []].append(relationship)
+                    ordered[ObjectIdentifier(relationship.requiredInverse.entity), default: []].append(relationship)
                 } else if relationship.kind == .manyToNil {
                     ordered[ObjectIdentifier(relationship.destination), default: []].append(relationship)
                 }
@@ -47,21 +47,18 @@ struct ColumnLayout {
             own[ObjectIdentifier(entity)] = Own(main: mainColumns(of: entity, namer: &namer))
         }
         for entity in root.subtree {
-            own[ObjectIdentifier(entity)]!.extra = extraColumns(of: entity, namer: &namer)
+            own[ObjectIdentifier(entity), default: Own()].extra = extraColumns(of: entity, namer: &namer)
         }
         var table: [Column] = []
-        for entity in root.subtree { table += own[ObjectIdentifier(entity)]!.main }
-        for entity in root.subtree {
-            table += own[ObjectIdentifier(entity)]!.extra.filter { if case .order = $0.kind { return true } else { return false } }
-        }
-        for entity in root.subtree {
-            table += own[ObjectIdentifier(entity)]!.extra.filter { if case .foreignEntity = $0.kind { return true } else { return false } }
-        }
+        let owned = root.subtree.map { own[ObjectIdentifier($0), default: Own()] }
+        for columns in owned { table += columns.main }
+        for columns in owned { table += columns.extra.filter { if case .order = $0.kind { return true } else { return false } } }
+        for columns in owned { table += columns.extra.filter { if case .foreignEntity = $0.kind { return true } else { return false } } }
         root.tableColumns = table
 
         for entity in root.subtree {
             let inherited = entity.parent?.columnCount ?? 0
-            let mine = own[ObjectIdentifier(entity)]!
+            let mine = own[ObjectIdentifier(entity), default: Own()]
             let ownColumns = mine.main + mine.extra
             for (offset, column) in ownColumns.enumerated() {
                 let slot = inherited + offset
@@ -149,7 +146,7 @@ struct ColumnLayout {
     /// sub-entities (decompiled NSSQLForeignEntityKey: `Z<destination number>_<NAME>`; no real store seen).
     private func extraColumns(of entity: EntityDescription, namer: inout UniqueNamer) -> [Column] {
         var ordered = (placement.ordered[ObjectIdentifier(entity)] ?? []).map { relationship in
-            (relationship.kind == .oneToMany ? relationship.inverse!.name : Self.virtualName(relationship), relationship)
+            (relationship.kind == .oneToMany ? relationship.requiredInverse.name : Self.virtualName(relationship), relationship)
         }
         ordered.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
         var columns: [Column] = []

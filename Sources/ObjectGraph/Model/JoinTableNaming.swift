@@ -23,7 +23,7 @@ struct JoinTableNaming {
             let own = entity.ownRelationships.filter { $0.kind == .manyToMany }
             for relationship in own.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) where Self.namesTable(relationship)
             {
-                let inverse = relationship.inverse!
+                let inverse = relationship.requiredInverse
                 let table = "Z_\(entity.number)\(relationship.name.uppercased())"
                 let source = namer.unique("Z_\(entity.number)\(inverse.name.uppercased())")
                 let destination =
@@ -59,7 +59,7 @@ struct JoinTableNaming {
 
     /// Whether `relationship`'s side of its pair names the join table.
     static func namesTable(_ relationship: RelationshipDescription) -> Bool {
-        let inverse = relationship.inverse!
+        let inverse = relationship.requiredInverse
         if inverse === relationship { return true }
         let source = relationship.entity
         let other = inverse.entity

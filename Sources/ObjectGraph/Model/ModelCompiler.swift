@@ -17,7 +17,10 @@ struct ModelCompiler {
         let entities = try numberEntities(byName, declarations: declarationsByName)
 
         var declarers = Declarers()
-        for entity in entities { try declareProperties(declarationsByName[entity.name]!, into: entity, declarers: &declarers) }
+        for entity in entities {
+            guard let declaration = declarationsByName[entity.name] else { continue }
+            try declareProperties(declaration, into: entity, declarers: &declarers)
+        }
         let declared = entities.flatMap(\.ownRelationships)
         for relationship in declared { try resolve(relationship, entities: byName) }
         var warnings: [String] = []
@@ -31,7 +34,7 @@ struct ModelCompiler {
         let placement = ColumnLayout.Placement(declared)
         for root in entities where root.parent == nil { ColumnLayout(root: root, placement: placement).layOut() }
         for relationship in declared where relationship.kind == .oneToMany {
-            let inverse = relationship.inverse!
+            let inverse = relationship.requiredInverse
             relationship.columnName = inverse.columnName
             relationship.slot = inverse.slot
         }
@@ -78,7 +81,7 @@ struct ModelCompiler {
                     entity: declaration.name, property: nil,
                     reason: "unknown parent entity '\(parentName)'")
             }
-            let entity = byName[declaration.name]!
+            guard let entity = byName[declaration.name] else { continue }
             entity.parent = parent
             parent.subentities.append(entity)
         }
@@ -86,7 +89,7 @@ struct ModelCompiler {
         // once (a walk from each entity to its root was O(d²) over a chain of depth d).
         var reachesRoot: Set<ObjectIdentifier> = []
         for declaration in declarations {
-            let entity = byName[declaration.name]!
+            guard let entity = byName[declaration.name] else { continue }
             var path: Set<ObjectIdentifier> = []
             var current: EntityDescription? = entity
             while let node = current, !reachesRoot.contains(ObjectIdentifier(node)) {
@@ -131,7 +134,7 @@ struct ModelCompiler {
         for root in roots { visit(root, root: root) }
         for entity in ordered {
             entity.subtree = ordered[(entity.number - 1)..<entity.subtreeMaxNumber]
-            let declaration = declarations[entity.name]!
+            guard let declaration = declarations[entity.name] else { continue }
             entity.fetchIndexes = declaration.fetchIndexes
             entity.uniquenessConstraints = declaration.uniquenessConstraints
         }

@@ -184,11 +184,13 @@ public final class ObjectModel: @unchecked Sendable {
         while ordered.count < entities.count {
             var next = ready.pop()
             while let number = next, placed[number] { next = ready.pop() }
-            if next == nil {
+            let number: Int
+            if let popped = next {
+                number = popped
+            } else {
                 while placed[lowestUnplaced] { lowestUnplaced += 1 }
-                next = lowestUnplaced
+                number = lowestUnplaced
             }
-            let number = next!
             placed[number] = true
             ordered.append(entities[number - 1])
             for member in followers[number] ?? [] {

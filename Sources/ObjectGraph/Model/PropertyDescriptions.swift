@@ -89,6 +89,18 @@ public final class DerivedAttributeDescription: @unchecked Sendable {
     @exclusivity(unchecked) var slot = -1
     let declaredType: AttributeType?
 
+    /// The relationship of a derivation the caller knows reads through one (a count, an aggregate, a to-one path).
+    var throughRelationship: RelationshipDescription {
+        guard let relationship else { preconditionFailure("\(entity.name).\(name) = \(derivation) reads through no relationship") }
+        return relationship
+    }
+
+    /// The attribute a derivation the caller knows reads one (an aggregate, a key path, a string function) reads.
+    var readAttribute: AttributeDescription {
+        guard let sourceAttribute else { preconditionFailure("\(entity.name).\(name) = \(derivation) reads no attribute") }
+        return sourceAttribute
+    }
+
     init(name: String, derivation: String, type: AttributeType?, entity: EntityDescription) {
         self.name = name
         self.derivation = derivation
@@ -186,6 +198,18 @@ public final class RelationshipDescription: @unchecked Sendable {
 
     /// Whether the relationship is its own inverse (`friends` ↔ `friends`).
     public var isReflexive: Bool { resolvedInverse === self }
+
+    /// The join table of a relationship the caller knows is a many-to-many.
+    var join: JoinTable {
+        guard let joinTable else { preconditionFailure("\(qualifiedName) is no many-to-many: it has no join table") }
+        return joinTable
+    }
+
+    /// The inverse of a relationship the caller knows has one (a one-to-many, a many-to-many).
+    var requiredInverse: RelationshipDescription {
+        guard let resolvedInverse else { preconditionFailure("\(qualifiedName) has no inverse") }
+        return resolvedInverse
+    }
 }
 
 /// A many-to-many join table `Z_<n><REL>` seen from one side: which column holds this side's key.

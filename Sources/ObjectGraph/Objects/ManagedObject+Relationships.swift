@@ -42,7 +42,7 @@ extension ManagedObject {
     /// then an object fault of its own.
     public func objects(_ relationship: RelationshipDescription) throws -> RelationshipSet {
         try check(relationship, toMany: true)
-        return RelationshipSet(members: try loadedToMany(relationship).members!)
+        return RelationshipSet(members: try loadedMembers(relationship))
     }
 
     /// Whether a relationship is still a fault (a to-many not yet fetched, or this whole object a fault).
@@ -68,7 +68,7 @@ extension ManagedObject {
         try checkNotDeleted(changing: relationship.name)
         try withContext { context in
             let state = try loadedToMany(relationship)
-            guard !state.members!.contains(object) else { return }
+            guard state.members?.contains(object) != true else { return }
             let inverse = relationship.resolvedInverse
             if let inverse, !inverse.isToMany {
                 if object.isFault { try context.fulfilFault(object) }
@@ -97,7 +97,7 @@ extension ManagedObject {
         try checkNotDeleted(changing: relationship.name)
         try withContext { context in
             let state = try loadedToMany(relationship)
-            guard state.members!.contains(object) else { return }
+            guard state.members?.contains(object) == true else { return }
             let inverse = relationship.resolvedInverse
             if let inverse, !inverse.isToMany {
                 if object.isFault { try context.fulfilFault(object) }
@@ -124,15 +124,16 @@ extension ManagedObject {
     public func insert(_ object: ManagedObject, at index: Int, into relationship: RelationshipDescription) throws {
         try checkOrdered(relationship)
         let state = try loadedToMany(relationship)
-        guard index >= 0, index <= state.members!.count else {
+        let count = state.members?.count ?? 0
+        guard index >= 0, index <= count else {
             throw ObjectGraphError.invalidOperation(
-                "index \(index) is out of bounds for \(relationship.qualifiedName), which has \(state.members!.count) members")
+                "index \(index) is out of bounds for \(relationship.qualifiedName), which has \(count) members")
         }
-        if let current = state.members!.position(of: object) {
-            return try moveObject(at: current, to: Swift.min(index, state.members!.count - 1), in: relationship)
+        if let current = state.members?.position(of: object) {
+            return try moveObject(at: current, to: Swift.min(index, count - 1), in: relationship)
         }
         try add(object, to: relationship)
-        let last = state.members!.count - 1
+        let last = (state.members?.count ?? 0) - 1
         if index != last { try moveObject(at: last, to: index, in: relationship) }
     }
 
@@ -147,7 +148,7 @@ extension ManagedObject {
         try checkNotDeleted(changing: relationship.name)
         let context = try requireContext()
         let state = try loadedToMany(relationship)
-        let count = state.members!.count
+        let count = state.members?.count ?? 0
         guard (0..<count).contains(source), (0..<count).contains(destination) else {
             throw ObjectGraphError.invalidOperation(
                 "cannot move \(relationship.qualifiedName)[\(source)] to \(destination): it has \(count) members")
@@ -155,7 +156,7 @@ extension ManagedObject {
         guard source != destination else { return }
         context.willChange(self)
         context.noteToManyChange(self, relationship)
-        state.members!.move(from: source, to: destination)
+        state.members?.move(from: source, to: destination)
         state.reordered = true
     }
 
@@ -163,7 +164,7 @@ extension ManagedObject {
     public func removeObject(at index: Int, from name: String) throws {
         let relationship = try toManyRelationship(name)
         try checkOrdered(relationship)
-        let members = try loadedToMany(relationship).members!
+        let members = try loadedMembers(relationship)
         guard members.indices.contains(index) else {
             throw ObjectGraphError.invalidOperation(
                 "index \(index) is out of bounds for \(relationship.qualifiedName), which has \(members.count) members")
@@ -246,7 +247,7 @@ extension ManagedObject {
     func removeRaw(object: ManagedObject, from relationship: RelationshipDescription, context: ObjectContext) {
         let tracking = !isInserted
         toManyStateForChange(relationship, context: context)._withUnsafeGuaranteedRef { state in
-            if state.members != nil, !state.members!.contains(object) { return }
+            if state.members?.contains(object) == false { return }
             state.remove(object, tracking: tracking)
             if relationship.isOrdered { state.reordered = true }
         }
@@ -318,9 +319,15 @@ extension ManagedObject {
         return state
     }
 
+    /// The members of a to-many, its fault fired if need be.
+    func loadedMembers(_ relationship: RelationshipDescription) throws -> MemberList {
+        guard let members = try loadedToMany(relationship).members else { preconditionFailure("a fired to-many fault has members") }
+        return members
+    }
+
     /// The members the relationship has now, for delete propagation: loaded members, or the to-one destination.
     func relatedObjects(_ relationship: RelationshipDescription) throws -> [ManagedObject] {
-        if relationship.isToMany { return Array(try loadedToMany(relationship).members!.elements) }
+        if relationship.isToMany { return Array(try loadedMembers(relationship).elements) }
         let context = try requireContext()
         if isFault { try context.fulfilFault(self) }
         return resolvedToOne(relationship, context: context).map { [$0] } ?? []

@@ -228,23 +228,31 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// The current value of a column; the object must not be a fault.
     @inline(__always)
     func current(_ slot: Int) -> Value {
+        // Only called on an object that is not a fault, whose row is loaded: the hot path of every read.
+        // swift-format-ignore: NeverForceUnwrap
         row![slot]
     }
 
     /// Whether a column is null; the object must not be a fault.
     @inline(__always)
     func currentIsNull(_ slot: Int) -> Bool {
+        // Only called on an object that is not a fault, whose row is loaded: the hot path of every read.
+        // swift-format-ignore: NeverForceUnwrap
         row!.isNull(slot)
     }
 
     /// Changes a column, copying the snapshot's values on the first change.
     @inline(__always)
     func setCurrent(_ slot: Int, _ value: Value) {
+        // Only called on an object that is not a fault, whose row is loaded: the hot path of every read.
+        // swift-format-ignore: NeverForceUnwrap
         if !word[.localRow] { localRow = row!.copy() }
         row.unsafelyUnwrapped.set(slot, value)
     }
 
     /// The current row; the object must not be a fault.
+    // Only called on an object that is not a fault, whose row is loaded: the hot path of every read.
+    // swift-format-ignore: NeverForceUnwrap
     var currentRow: ContiguousArray<Value> { row!.values }
 
     /// The changed row as an array (a copy: changing it changes nothing), or nil; setting it gives the object

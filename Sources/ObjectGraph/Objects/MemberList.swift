@@ -52,7 +52,7 @@ struct MemberList: RandomAccessCollection {
             }
             positions = index
         }
-        return positions![ObjectIdentifier(member)]
+        return positions?[ObjectIdentifier(member)]
     }
 
     mutating func contains(_ member: ManagedObject) -> Bool { position(of: member) != nil }
@@ -90,7 +90,7 @@ struct MemberList: RandomAccessCollection {
     }
 
     private mutating func reindex(from start: Int) {
-        for position in start..<elements.count { positions![ObjectIdentifier(elements[position])] = position }
+        for position in start..<elements.count { positions?[ObjectIdentifier(elements[position])] = position }
     }
 
     /// Removes `member` if present; true if it was.
@@ -99,7 +99,7 @@ struct MemberList: RandomAccessCollection {
         guard let position = position(of: member) else { return false }
         elements.remove(at: position)
         if positions != nil {
-            positions![ObjectIdentifier(member)] = nil
+            positions?[ObjectIdentifier(member)] = nil
             reindex(from: position)
         }
         return true

@@ -16,7 +16,7 @@ enum OrderKeys {
         var lower: Int64 = 0
         while index < old.count {
             if kept.contains(index) {
-                keys[index] = old[index]!
+                keys[index] = old[index] ?? lower
                 lower = keys[index]
                 index += 1
                 continue
@@ -27,7 +27,7 @@ enum OrderKeys {
             if end == old.count {
                 for offset in 0..<Int(count) { keys[index + offset] = lower + step * Int64(offset + 1) }
             } else {
-                let upper = old[end]!
+                let upper = old[end] ?? lower
                 guard upper - lower > count else { return (0..<old.count).map { Int64($0 + 1) * step } }
                 let gap = (upper - lower) / (count + 1)
                 for offset in 0..<Int(count) { keys[index + offset] = lower + gap * Int64(offset + 1) }
@@ -47,7 +47,7 @@ enum OrderKeys {
             var high = tails.count
             while low < high {
                 let middle = (low + high) / 2
-                if keys[tails[middle]]! < key { low = middle + 1 } else { high = middle }
+                if keys[tails[middle]] ?? 0 < key { low = middle + 1 } else { high = middle }
             }
             if low > 0 { previous[index] = tails[low - 1] }
             if low == tails.count { tails.append(index) } else { tails[low] = index }

@@ -30,12 +30,12 @@ final class ToManyState {
 
     /// Adds `member`, which the caller knows is not a member (inverse maintenance keeps both sides in step).
     func insert(_ member: ManagedObject, tracking: Bool) {
-        if members != nil { members!.append(member) }
+        members?.append(member)
         if tracking, removed.remove(member) == nil { added.append(member) }
     }
 
     func remove(_ member: ManagedObject, tracking: Bool) {
-        if members != nil { members!.remove(member) }
+        members?.remove(member)
         guard tracking else { return }
         if added.remove(member) == nil { removed.append(member) }
     }

@@ -148,5 +148,7 @@ private func cursorFields(_ cursor: UnsafeMutableRawPointer) -> UnsafeMutablePoi
 
 private func values(ofCursor cursor: UnsafeMutableRawPointer) -> IntArray {
     let fields = cursorFields(cursor)
+    // SQLite hands back the pointer this module gave it (C interop).
+    // swift-format-ignore: NeverForceUnwrap
     return Unmanaged<IntArray>.fromOpaque(UnsafeRawPointer(bitPattern: fields[0])!).takeUnretainedValue()
 }

@@ -40,9 +40,9 @@ final class SQLiteStatement {
 
     private func log(_ index: Int32, _ value: StatementLog.Bound) {
         let position = Int(index) - 1
-        guard position >= 0 else { return }
-        while loggedBindings!.count <= position { loggedBindings!.append(.null) }
-        loggedBindings![position] = value
+        guard position >= 0, loggedBindings != nil else { return }
+        while loggedBindings?.count ?? 0 <= position { loggedBindings?.append(.null) }
+        loggedBindings?[position] = value
     }
 
     /// Logs this run (once per run: the first step), with the int-array tables the SQL reads.
@@ -124,6 +124,8 @@ final class SQLiteStatement {
     func bind(_ value: String, at index: Int32) {
         var text = value
         let code = text.withUTF8 { utf8 in
+            // A contiguous UTF-8 buffer has a base address (C interop).
+            // swift-format-ignore: NeverForceUnwrap
             sqlite3_bind_text(
                 handle, index, UnsafeRawPointer(utf8.baseAddress!).assumingMemoryBound(to: CChar.self),
                 Int32(utf8.count), csqlite_transient())

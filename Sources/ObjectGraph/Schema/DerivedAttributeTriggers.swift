@@ -24,7 +24,7 @@ extension SchemaBuilder {
         }
         switch derived.kind {
         case .count, .aggregate(.sum, _, _):
-            let relationship = derived.relationship!
+            let relationship = derived.throughRelationship
             let sumColumn = derived.sourceAttribute?.columnName
             let (memberTable, key) = memberKey(relationship)
             let prefix = "Z_DA_\(memberTable)_\(entity.name)_\(name)_PARAMETER"
@@ -51,8 +51,8 @@ extension SchemaBuilder {
             )
             return sql
         case let .aggregate(function, _, _):
-            let relationship = derived.relationship!
-            let value = derived.sourceAttribute!.columnName
+            let relationship = derived.throughRelationship
+            let value = derived.readAttribute.columnName
             let (memberTable, key) = memberKey(relationship)
             let prefix = "Z_DA_\(memberTable)_\(entity.name)_\(name)"
             let (better, sqlFunction) = function == .max ? (">", "MAX") : ("<", "MIN")
@@ -68,10 +68,10 @@ extension SchemaBuilder {
                 "CREATE TRIGGER IF NOT EXISTS Z_DA_\(owner)_\(entity.name)_\(name)_INSERT AFTER INSERT ON \(owner) FOR EACH ROW\(ownRows) BEGIN UPDATE \(owner) SET \(column) = (SELECT \(sqlFunction)(\(value)) FROM \(memberTable) WHERE \(key) = NEW.Z_PK) WHERE Z_PK = NEW.Z_PK; \(report(owner, "Z_PK = NEW.Z_PK", inserted: true)) END",
             ]
         case .toOneKeyPath:
-            let relationship = derived.relationship!
+            let relationship = derived.throughRelationship
             let destination = relationship.destination.tableName
             let key = relationship.columnName
-            let value = derived.sourceAttribute!.columnName
+            let value = derived.readAttribute.columnName
             let lookup = "(SELECT \(value) FROM \(destination) WHERE Z_PK = NEW.\(key))"
             let source = "Z_DA_\(owner)_\(entity.name)_\(name)_SOURCE"
             let parameter = "Z_DA_\(destination)_\(entity.name)_\(name)_PARAMETER"
@@ -82,7 +82,7 @@ extension SchemaBuilder {
                 "CREATE TRIGGER IF NOT EXISTS \(parameter)_UPDATE AFTER UPDATE OF \(value) ON \(destination) FOR EACH ROW BEGIN UPDATE \(owner) SET \(column) = NEW.\(value) WHERE \(key) = NEW.Z_PK; \(report(owner, "\(key) = NEW.Z_PK")) END",
             ]
         case let .ownAttribute(function, _):
-            let value = derived.sourceAttribute!.columnName
+            let value = derived.readAttribute.columnName
             let token: String
             switch function {
             case .copy: token = "NEW.\(value)"
@@ -118,7 +118,7 @@ extension SchemaBuilder {
     /// foreign key (or hidden owner column), or the join table and the owner's column.
     private static func memberKey(_ relationship: RelationshipDescription) -> (String, String) {
         if relationship.kind == .manyToMany {
-            let join = relationship.joinTable!
+            let join = relationship.join
             return (join.tableName, join.sourceColumn)
         }
         return (relationship.destination.tableName, relationship.columnName)

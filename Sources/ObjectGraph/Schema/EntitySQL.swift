@@ -49,6 +49,8 @@ struct EntitySQL {
         var positions: [Int: [Int32]] = [:]
         let byName = Dictionary(columns.enumerated().map { ($0.element.name, Int32($0.offset + 3)) }, uniquingKeysWith: { a, _ in a })
         for member in entity.subtree {
+            // Built in order by the compiler: every entity's SQL before its relationships', every column in its root's table.
+            // swift-format-ignore: NeverForceUnwrap
             positions[member.number] = member.columns.map { byName[$0.name]! }
         }
         rowPositions = positions
@@ -101,8 +103,22 @@ struct RelationshipSQL {
     let joinDelete: String?
     let joinReorder: String?
 
+    /// The to-many fault of a relationship the caller knows is a to-many.
+    var toManyFault: String { Self.required(fault, "a to-one relationship has no to-many fault") }
+    /// The join-table statements of the side the caller knows names the join table (and, for reorder, is ordered).
+    var primaryJoinInsert: String { Self.required(joinInsert, "only the side that names a join table inserts into it") }
+    var primaryJoinDelete: String { Self.required(joinDelete, "only the side that names a join table deletes from it") }
+    var orderedJoinReorder: String { Self.required(joinReorder, "only an ordered many-to-many reorders its join table") }
+
+    private static func required(_ statement: String?, _ otherwise: @autoclosure () -> String) -> String {
+        guard let statement else { preconditionFailure(otherwise()) }
+        return statement
+    }
+
     init(_ relationship: RelationshipDescription) {
         let destination = relationship.destination
+        // Built in order by the compiler: every entity's SQL before its relationships', every column in its root's table.
+        // swift-format-ignore: NeverForceUnwrap
         let sql = destination.sql!
         let table = destination.tableName
         if let join = relationship.joinTable, join.isPrimarySide {
@@ -133,10 +149,12 @@ struct RelationshipSQL {
             prefetch =
                 "\(sql.selectRows)WHERE  t0.\(column) IN (SELECT * FROM _Z_intarray0)  ORDER BY t0.\(column)"
                 + (relationship.isOrdered ? ", t0.\(relationship.orderColumnName)" : "")
+            // Built in order by the compiler: every entity's SQL before its relationships', every column in its root's table.
+            // swift-format-ignore: NeverForceUnwrap
             ownerColumn = 3 + Int32(sql.selectColumns.firstIndex { $0.name == column }!)
         case .manyToMany:
             // An ordered side also reads each member's order key (inferred: Core Data needs it to place inserts).
-            let join = relationship.joinTable!
+            let join = relationship.join
             let order = join.orderColumn.map { " ORDER BY t1.\($0)" } ?? ""
             let orderColumn = join.orderColumn.map { ", t1.\($0)" } ?? ""
             fault =

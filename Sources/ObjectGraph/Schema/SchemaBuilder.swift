@@ -47,10 +47,14 @@ struct SchemaBuilder {
                 sql.append(createIndex(entity, name: attribute.name, columns: [(attribute.columnName, true)], unique: false))
             }
             for index in entity.fetchIndexes {
+                // The model compiler refused an index or constraint naming no stored property.
+                // swift-format-ignore: NeverForceUnwrap
                 let columns = index.elements.map { (ModelCompiler.indexColumnName($0.property, of: entity)!, $0.ascending) }
                 sql.append(createIndex(entity, name: index.name, columns: columns, unique: false))
             }
             for constraint in entity.uniquenessConstraints {
+                // The model compiler refused an index or constraint naming no stored property.
+                // swift-format-ignore: NeverForceUnwrap
                 let columns = constraint.map { (ModelCompiler.indexColumnName($0, of: entity)!, true) }
                 sql.append(createIndex(entity, name: "UNIQUE_" + constraint.joined(separator: "_"), columns: columns, unique: true))
             }

@@ -20,6 +20,8 @@ final class PKTable<Element> {
         @inline(__always) get {
             guard key > 0 else { return nil }
             let page = Int(truncatingIfNeeded: key >> Self.pageShift)
+            // `pages` exists once a page does (page < pageCount): the identity map's hot path, one check.
+            // swift-format-ignore: NeverForceUnwrap
             guard page < pageCount, let slots = pages![page] else { return nil }
             return slots[Int(truncatingIfNeeded: key) & (Self.pageSize - 1)]
         }
@@ -31,12 +33,18 @@ final class PKTable<Element> {
                 guard newValue != nil else { return }
                 grow(toInclude: page)
             }
+            // `pages` exists once a page does (page < pageCount): the identity map's hot path, one check.
+            // swift-format-ignore: NeverForceUnwrap
             if pages![page] == nil {
                 guard newValue != nil else { return }
                 let slots = UnsafeMutablePointer<Element?>.allocate(capacity: Self.pageSize)
                 slots.initialize(repeating: nil, count: Self.pageSize)
+                // `pages` exists once a page does (page < pageCount): the identity map's hot path, one check.
+                // swift-format-ignore: NeverForceUnwrap
                 pages![page] = slots
             }
+            // `pages` exists once a page does (page < pageCount): the identity map's hot path, one check.
+            // swift-format-ignore: NeverForceUnwrap
             let slots = pages![page]!
             let wasSet = slots[slot] != nil
             slots[slot] = newValue
@@ -66,11 +74,17 @@ final class PKTable<Element> {
     @inline(never)
     private func makeSlot(page: Int, slot: Int) -> UnsafeMutablePointer<Element?> {
         if page >= pageCount { grow(toInclude: page) }
+        // `grow` made the pages just above (the cold path of `slot`).
+        // swift-format-ignore: NeverForceUnwrap
         if pages![page] == nil {
             let slots = UnsafeMutablePointer<Element?>.allocate(capacity: Self.pageSize)
             slots.initialize(repeating: nil, count: Self.pageSize)
+            // `grow` made the pages just above (the cold path of `slot`).
+            // swift-format-ignore: NeverForceUnwrap
             pages![page] = slots
         }
+        // The page and its slots exist by now.
+        // swift-format-ignore: NeverForceUnwrap
         return pages![page]! + slot
     }
 
@@ -96,6 +110,8 @@ final class PKTable<Element> {
     /// Every stored element, in key order.
     func forEach(_ body: (Element) -> Void) {
         for page in 0..<pageCount {
+            // `pages` exists once a page does (page < pageCount): the identity map's hot path, one check.
+            // swift-format-ignore: NeverForceUnwrap
             guard let slots = pages![page] else { continue }
             for slot in 0..<Self.pageSize {
                 if let element = slots[slot] { body(element) }

@@ -80,6 +80,8 @@ public final class PersistentStore {
         connection = try SQLiteConnection(path: location.sqlitePath)
         rowCache = RowCache(entityCount: model.entities.count)
         try connection.installIntArrays(count: 4)
+        // The int-array tables were installed just above.
+        // swift-format-ignore: NeverForceUnwrap
         idList = connection.intArrays!.arrays[0]
         try configure()
         try SQLFunctions.register(on: connection, collector: derivedValues)

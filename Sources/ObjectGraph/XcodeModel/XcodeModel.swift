@@ -39,6 +39,15 @@ public struct XcodeModel: Sendable {
     /// Container holds them to its rules.
     public var cloudKitEntities: [String] = []
 
+    /// A model read from elsewhere than Xcode's files (SwiftData `@Model` classes in Swift sources): its entities,
+    /// what the reader skipped, adjusted or inferred, the file or folder read, and the version read.
+    public init(entities: [Entity], notes: [String], path: String, version: String?) {
+        self.entities = entities
+        self.notes = notes
+        self.path = path
+        self.version = version
+    }
+
     /// Reads the model at `path`: a `.xcdatamodeld` or `.xcdatamodel` folder, or a `contents` file.
     public static func load(path: String) throws -> XcodeModel { try load(path: path, version: nil) }
 
@@ -125,7 +134,7 @@ public struct XcodeModel: Sendable {
                 path: path, reason: "no such file or folder; give a .xcdatamodeld folder, a .xcdatamodel folder or its contents file")
         }
         guard isDirectory.boolValue else {
-            guard wanted == nil else { throw versionsMissing(path, wanted!) }
+            if let wanted { throw versionsMissing(path, wanted) }
             return Location(file: path)
         }
         let url = URL(fileURLWithPath: path)
@@ -143,7 +152,7 @@ public struct XcodeModel: Sendable {
             let names = versions.map { String($0.dropLast(".xcdatamodel".count)) }.sorted {
                 $0.compare($1, options: .numeric) == .orderedAscending
             }
-            var chosen = names.last! + ".xcdatamodel"
+            var chosen = (names.last ?? "") + ".xcdatamodel"
             let current = url.appendingPathComponent(".xccurrentversion")
             // Without .xccurrentversion (a model that never had a second version) the only or latest version is current;
             // one Xcode could not read, or naming a version the folder lacks, is refused rather than guessed around.
@@ -186,7 +195,7 @@ public struct XcodeModel: Sendable {
             return Location(
                 file: contents.path, version: String(chosen.dropLast(".xcdatamodel".count)), current: currentName, versions: names)
         }
-        guard wanted == nil else { throw versionsMissing(path, wanted!) }
+        if let wanted { throw versionsMissing(path, wanted) }
         return Location(file: url.appendingPathComponent("contents").path)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// The School model every built-in scenario runs on (Scenarios/models/School.xcdatamodeld, seed 000's school):

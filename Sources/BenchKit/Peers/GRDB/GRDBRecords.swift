@@ -37,12 +37,12 @@ struct GRDBClass<S: GRDBSchemaSource>: FetchableRecord, MutablePersistableRecord
 
     /// Class.students on the student's key column (many-to-one's foreign key, many-to-nil's hidden owner column).
     static var students: HasManyAssociation<GRDBClass, GRDBStudent<S>> {
-        hasMany(GRDBStudent<S>.self, key: "students", using: ForeignKey([S.names.memberClassColumn!]))
+        hasMany(GRDBStudent<S>.self, key: "students", using: ForeignKey([S.names.classColumn]))
     }
 
     /// Class.students through the join table (many-to-many).
     static var memberships: HasManyAssociation<GRDBClass, GRDBMembership<S>> {
-        hasMany(GRDBMembership<S>.self, key: "memberships", using: ForeignKey([S.names.membershipJoin!.ownerColumn]))
+        hasMany(GRDBMembership<S>.self, key: "memberships", using: ForeignKey([S.names.membershipTable.ownerColumn]))
     }
 
     static var studentsThroughJoin: HasManyThroughAssociation<GRDBClass, GRDBStudent<S>> {
@@ -93,7 +93,7 @@ struct GRDBStudent<S: GRDBSchemaSource>: FetchableRecord, MutablePersistableReco
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     static var schoolClass: BelongsToAssociation<GRDBStudent, GRDBClass<S>> {
-        belongsTo(GRDBClass<S>.self, key: "schoolClass", using: ForeignKey([S.names.memberClassColumn!]))
+        belongsTo(GRDBClass<S>.self, key: "schoolClass", using: ForeignKey([S.names.classColumn]))
     }
 
     static var addressAssociation: BelongsToAssociation<GRDBStudent, GRDBAddress<S>> {
@@ -102,11 +102,11 @@ struct GRDBStudent<S: GRDBSchemaSource>: FetchableRecord, MutablePersistableReco
 
     /// Student.subjects on the subject's hidden owner column (many-to-nil).
     static var ownedSubjects: HasManyAssociation<GRDBStudent, GRDBSubject<S>> {
-        hasMany(GRDBSubject<S>.self, key: "subjects", using: ForeignKey([S.names.subjectOwnerColumn!]))
+        hasMany(GRDBSubject<S>.self, key: "subjects", using: ForeignKey([S.names.subjectColumn]))
     }
 
     static var subjectMemberships: HasManyAssociation<GRDBStudent, GRDBSubjectMembership<S>> {
-        hasMany(GRDBSubjectMembership<S>.self, key: "subjectMemberships", using: ForeignKey([S.names.subjectsJoin!.ownerColumn]))
+        hasMany(GRDBSubjectMembership<S>.self, key: "subjectMemberships", using: ForeignKey([S.names.subjectsTable.ownerColumn]))
     }
 
     /// Student.subjects through the join table (many-to-many).
@@ -190,14 +190,14 @@ protocol GRDBJoinKind {
 /// The class-student join table (many-to-many membership).
 enum GRDBClassStudentsJoin<S: GRDBSchemaSource>: GRDBJoinKind {
     typealias Member = GRDBStudent<S>
-    static var join: SchoolSchema.Join { S.names.membershipJoin! }
+    static var join: SchoolSchema.Join { S.names.membershipTable }
     static var memberKey: String { "student" }
 }
 
 /// The student-subject join table (many-to-many subjects).
 enum GRDBStudentSubjectsJoin<S: GRDBSchemaSource>: GRDBJoinKind {
     typealias Member = GRDBSubject<S>
-    static var join: SchoolSchema.Join { S.names.subjectsJoin! }
+    static var join: SchoolSchema.Join { S.names.subjectsTable }
     static var memberKey: String { "subject" }
 }
 

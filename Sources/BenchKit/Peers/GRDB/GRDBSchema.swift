@@ -26,6 +26,30 @@ final class GRDBNames: Sendable {
     let subjectOwnerColumn: String?
     let subjectsJoin: SchoolSchema.Join?
 
+    /// The student's class column, in a school whose membership is kept in one (every modelling but many-to-many).
+    var classColumn: String {
+        guard let memberClassColumn else { preconditionFailure("\(classTable)'s students are in a join table, not a column") }
+        return memberClassColumn
+    }
+
+    /// The join table of a many-to-many membership.
+    var membershipTable: SchoolSchema.Join {
+        guard let membershipJoin else { preconditionFailure("\(classTable)'s students are in a column, not a join table") }
+        return membershipJoin
+    }
+
+    /// The subject's owner column, in a school whose subjects are many-to-nil.
+    var subjectColumn: String {
+        guard let subjectOwnerColumn else { preconditionFailure("\(subjectTable) is joined to students by a table, not a column") }
+        return subjectOwnerColumn
+    }
+
+    /// The join table of many-to-many subjects.
+    var subjectsTable: SchoolSchema.Join {
+        guard let subjectsJoin else { preconditionFailure("\(subjectTable) is joined to students by a column, not a table") }
+        return subjectsJoin
+    }
+
     init(_ schema: SchoolSchema) {
         self.schema = schema
         switch schema.membership {
@@ -63,6 +87,8 @@ enum GRDBNamesRegistry {
 
     static func names<S: GRDBSchemaSource>(for source: S.Type) -> GRDBNames {
         // Registered by `makeGRDBSchool` before any record of the type exists.
+        // The names are registered before GRDB reads a record type.
+        // swift-format-ignore: NeverForceUnwrap
         lock.withLock { registered[ObjectIdentifier(source)]! }
     }
 

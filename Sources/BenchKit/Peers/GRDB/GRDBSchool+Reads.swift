@@ -17,7 +17,7 @@ extension GRDBSchool {
         switch names.schema.modelling.membership {
         case .manyToOne, .manyToNil: return try schoolClass.request(for: GRDBClass<S>.students).fetchAll(db)
         case .manyToMany: return try schoolClass.request(for: GRDBClass<S>.studentsThroughJoin).fetchAll(db)
-        case .manualFK: return try GRDBStudent<S>.filter(Column(names.memberClassColumn!) == schoolClass.uuid).fetchAll(db)
+        case .manualFK: return try GRDBStudent<S>.filter(Column(names.classColumn) == schoolClass.uuid).fetchAll(db)
         }
     }
 
@@ -35,7 +35,7 @@ extension GRDBSchool {
             }
         case .manualFK:
             let classes = try ordered.fetchAll(db)
-            let column = Column(names.memberClassColumn!)
+            let column = Column(names.classColumn)
             var byID: [UUID: [GRDBStudent<S>]] = [:]
             for student in try GRDBStudent<S>.filter(classes.map(\.uuid).contains(column)).fetchAll(db) {
                 byID[student.classID ?? UUID(), default: []].append(student)
@@ -73,7 +73,7 @@ extension GRDBSchool {
             case .manyToOne:
                 return try schoolClass.request(for: GRDBClass<S>.students).filter(named).fetchOne(db) != nil
             case .manualFK:
-                return try GRDBStudent<S>.filter(Column(names.memberClassColumn!) == schoolClass.uuid && named).fetchOne(db) != nil
+                return try GRDBStudent<S>.filter(Column(names.classColumn) == schoolClass.uuid && named).fetchOne(db) != nil
             case .manyToMany, .manyToNil:
                 throw BenchError.unsupported("findStudent by fetch for a to-many without a to-one inverse")
             }
@@ -182,6 +182,8 @@ extension GRDBSchool {
             var start = 0
             while start < end {
                 let slice = Array(ids[start..<min(start + batchSize, ids.count)])
+                // A record read from the database has its primary key.
+                // swift-format-ignore: NeverForceUnwrap
                 let byKey = Dictionary(uniqueKeysWithValues: try GRDBStudent<S>.fetchAll(db, keys: slice).map { ($0.id!, $0) })
                 for id in slice.prefix(end - start) { checksum.add(byKey[id]?.name ?? "") }
                 start += batchSize

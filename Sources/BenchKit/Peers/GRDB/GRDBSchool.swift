@@ -96,6 +96,8 @@ final class GRDBSchool<S: GRDBSchemaSource>: SchoolStore {
             }
             try student.insert(db)
             if membership == .manyToMany, names.membershipJoin != nil {
+                // Records just inserted have their primary keys.
+                // swift-format-ignore: NeverForceUnwrap
                 try GRDBMembership<S>(owner: schoolClass.id!, member: student.id!).insert(db)
             }
             students.append(student)

@@ -168,13 +168,28 @@ extension FetchPredicate {
 public enum ComparisonOperator: String, Sendable {
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
 
-    var predicateOperator: PredicateOperator { PredicateOperator(rawValue: rawValue)! }
+    var predicateOperator: PredicateOperator {
+        switch self {
+        case .equal: return .equal
+        case .notEqual: return .notEqual
+        case .less: return .less
+        case .lessOrEqual: return .lessOrEqual
+        case .greater: return .greater
+        case .greaterOrEqual: return .greaterOrEqual
+        }
+    }
 }
 
 public enum StringOperator: String, Sendable {
     case beginsWith = "BEGINSWITH", contains = "CONTAINS", endsWith = "ENDSWITH"
 
-    var predicateOperator: PredicateOperator { PredicateOperator(rawValue: rawValue)! }
+    var predicateOperator: PredicateOperator {
+        switch self {
+        case .beginsWith: return .beginsWith
+        case .contains: return .contains
+        case .endsWith: return .endsWith
+        }
+    }
 }
 
 /// A key path in a predicate or sort: `Key("name")`, `Key("class.name")`.

@@ -354,7 +354,7 @@ struct PredicateParser {
         let value = arguments[argumentIndex]
         argumentIndex += 1
         let expression = try value.predicateExpression()
-        switch conversion.last! {
+        switch conversion.last ?? "@" {
         case "K":
             switch expression {
             case let .constant(.string(path)), let .keyPath(path):
@@ -367,12 +367,12 @@ struct PredicateParser {
                 )
             }
         case "d", "i", "u", "x", "X", "c":
-            guard case let .constant(number) = expression, number.int != nil, !(number.string != nil) else {
+            guard case let .constant(number) = expression, let integer = number.int, !(number.string != nil) else {
                 throw ObjectGraphError.invalidPredicate(
                     "Unable to parse the format string \"\(format)\": %\(conversion) needs an integer, got \(PredicateFormatter.format(expression))"
                 )
             }
-            return .constant(.int(number.int!))
+            return .constant(.int(integer))
         case "f", "g", "e", "E":
             guard case let .constant(number) = expression, let double = number.double else {
                 throw ObjectGraphError.invalidPredicate(

@@ -56,7 +56,9 @@ import Testing
     @Test func anAttributesPayloadWordIsWhereItsEntitysRowsKeepIt() throws {
         // The word an attribute read goes to directly (the declaring entity's objects only), in a model with a
         // hierarchy whose sub-entities add columns of every width, and in the school model.
+        // Rows are laid out when the first store opens on a model (prepareStatements), as a read needs them.
         for model in [try InheritanceTests.chatModel(), try seedModel()] {
+            model.prepareStatements()
             for entity in model.entities {
                 for attribute in entity.storedAttributes where attribute.entity === entity && !attribute.isTransient {
                     #expect(attribute.payloadWord == entity.rowShape.columns[attribute.slot].word, "\(attribute.qualifiedName)")

@@ -101,6 +101,7 @@ class Case:
     path: Optional[str] = None  # PATH for the command (e.g. one without valgrind); None keeps the sweep's own
     env: Optional[dict] = None  # variables added to the command's environment; "{d}" is the case folder
     scratch: tuple = ()   # top-level entries of the case folder whose changes are the case's own business (a TMPDIR)
+    cwd: Optional[str] = None  # the command's working folder ("{d}" the case folder); None: the shared working folder
 
 
 @dataclass
@@ -152,7 +153,8 @@ def truncate_mid_line(path: Path) -> None:
     cut = len(data) // 2
     while data[cut:cut + 1] in (b",", b"\n"):
         cut += 1
-    path.write_bytes(data[:cut + 3])
+    # Never ending on a line break: a cut 3 bytes on can end a short row whole (a timing of "12\n"), which is no tear.
+    path.write_bytes(data[:cut + 3].rstrip(b"\n"))
 
 
 def mount_full_tmpfs(ctx: Ctx, relative: str, free_bytes: int) -> Path:
@@ -349,8 +351,9 @@ def run_q(*extra: str, fast: bool = True) -> list:
 def cases() -> list:
     c: list = []
 
-    def add(name, argv, expect, setup=None, allow=(), check=None, timeout=None, why="", path=None, env=None, scratch=()):
-        c.append(Case(name, argv, tuple(expect), setup, tuple(allow), check, timeout, why, path, env, tuple(scratch)))
+    def add(name, argv, expect, setup=None, allow=(), check=None, timeout=None, why="", path=None, env=None, scratch=(),
+            cwd=None):
+        c.append(Case(name, argv, tuple(expect), setup, tuple(allow), check, timeout, why, path, env, tuple(scratch), cwd))
 
     # --- the command line itself -------------------------------------------------------------------------------
     add("top/unknown-subcommand", ["nosuch"], BAD)
@@ -919,6 +922,10 @@ def cases() -> list:
     # Silent no-ops, reading results back, scale limits and messages (issue 30: items 4, 6, 7 and 11).
     import sweep_noops_and_limits
     sweep_noops_and_limits.add_cases(add, sys.modules[__name__])
+
+    # Reliability, round 4 (issue 41: items 3 to 10).
+    import sweep_round4
+    sweep_round4.add_cases(add, sys.modules[__name__])
     return c
 
 
@@ -950,7 +957,9 @@ def owned_and_honest(add) -> None:
                    remember(x, "real")), check=unchanged("real"))
 
     def edited(source_edit):
-        return lambda x: edit(copy_run(x, source="small") / "run.json", source_edit)
+        # Another run than `small` (small2, of the same command), its run.json edited: a copy of small would be refused
+        # as a copy before the edit is looked at.
+        return lambda x: edit(copy_run(x, source="small2") / "run.json", source_edit)
 
     def json_edit(change):
         def transform(text: str) -> str:
@@ -972,8 +981,8 @@ def owned_and_honest(add) -> None:
     add("honest/merge-as-repetitions-same-folder-by-a-link", ["merge", "{d}/out", "{w}/small", "{d}/link", "--as-repetitions",
                                                              "--no-advice"], BAD,
         lambda x: os.symlink(x.w / "small", x.d / "link"))
-    add("honest/merge-as-repetitions-control", ["merge", "{d}/out", "{w}/small", "{d}/run", "--as-repetitions", "--no-advice"],
-        (0,), lambda x: copy_run(x, source="small"), why="control: two runs of one command merge")
+    add("honest/merge-as-repetitions-control", ["merge", "{d}/out", "{w}/small", "{w}/small2", "--as-repetitions", "--no-advice"],
+        (0,), why="control: two runs of one command merge")
 
     add("status/baseline-of-a-run-left-running-says-interrupted", ["baseline", "save", "{d}/run", "--to", "{d}/b"], BAD,
         edited(lambda t: t.replace('"complete"', '"running"')), check=stderr_has("is interrupted, not complete"),
@@ -1055,6 +1064,16 @@ def valid_run_folder(path: Path) -> Optional[str]:
         return f"run.json unreadable ({error.__class__.__name__})"
     if info.get("status") not in ("complete", "failed", "interrupted", "incomplete"):
         return f"run.json says status '{info.get('status')}'"
+    # The status is the last byte a run writes: a folder marked finished holds every file its run.json lists, whole.
+    for name in info.get("files") or []:
+        file = path / name
+        if not file.exists():
+            return f"run.json is {info.get('status')} and lists {name}, which is missing"
+        if name.endswith(".json"):
+            try:
+                json.loads(file.read_text())
+            except Exception as error:  # noqa: BLE001
+                return f"{name} is not whole JSON ({error.__class__.__name__})"
     for name, header in (("samples.csv", SAMPLES_HEADER), ("summary.csv", SUMMARY_HEADER)):
         file = path / name
         if not file.exists() and name == "summary.csv" and info.get("status") == "failed":
@@ -1158,7 +1177,10 @@ def run_case(bench: str, case: Case, work: Path, index: int, timeout: float, mem
             case.setup(ctx)
         except Skip as skip:
             return "SKIP", None, [str(skip)], []
-    argv = [a.replace("{d}", str(folder.relative_to(work))).replace("{w}", ".") for a in case.argv]
+    if case.cwd is None:
+        argv = [a.replace("{d}", str(folder.relative_to(work))).replace("{w}", ".") for a in case.argv]
+    else:
+        argv = [a.replace("{d}", str(folder)).replace("{w}", str(work)) for a in case.argv]
     command = [bench] + argv
     if drop_dac:
         # Root ignores file modes: drop the capabilities that let it, so that chmod 000 / 555 mean something.
@@ -1176,7 +1198,8 @@ def run_case(bench: str, case: Case, work: Path, index: int, timeout: float, mem
     if case.env:
         environment = dict(environment or os.environ,
                            **{k: v.replace("{d}", str(folder)) for k, v in case.env.items()})
-    process = subprocess.Popen(command, cwd=work, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    cwd = work if case.cwd is None else Path(case.cwd.replace("{d}", str(folder)))
+    process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, preexec_fn=limits, env=environment)
     timed_out = False
     try:
@@ -1217,7 +1240,8 @@ def judge(case: Case, result: Result) -> tuple:
     multi = False
     expecting_success = 0 in case.expect
     if not result.timed_out and not markers:
-        findings = case.argv[:1] == ["lint"] and rc == 1  # lint's findings are its output, on standard output
+        # lint's findings and the budgets' breaches (exit 6) are their output, on standard output
+        findings = (case.argv[:1] == ["lint"] and rc == 1) or (case.argv[:1] in (["budget"], ["compare"]) and rc == 6)
         if not lines and not expecting_success and rc != 0 and not findings:
             problems.append("no message on stderr")
         elif lines and not lines[0].strip():
@@ -1259,6 +1283,12 @@ def prepare(work: Path, bench: str) -> None:
                            "--history", "hist.sqlite", "--output", "small"], cwd=work, capture_output=True, text=True, timeout=300)
     if done.returncode != 0 or not (work / "small" / "summary.csv").exists():
         sys.exit(f"bad_input_sweep: could not make the fixture run (exit {done.returncode}):\n{done.stderr[-2000:]}")
+    # A second run of the same command: another run, the one merges take as a repetition of `small`.
+    done = subprocess.run([bench, "run", "query", "--strategies", "objectgraph,raw-sqlite", "--variant", "modelling=many-to-one",
+                           "--sizes", "10", "--profile", "smoke", "--repetitions", "1", "--warmup", "0", "--allow-debug", "--quiet",
+                           "--no-advice", "--no-history", "--output", "small2"], cwd=work, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        sys.exit(f"bad_input_sweep: could not make the second fixture run (exit {done.returncode}):\n{done.stderr[-2000:]}")
     if not (work / "hist.sqlite").exists():
         # A debug build's run is not added to the history: merge a copy marked release into it instead.
         shutil.copytree(work / "small", work / "small-as-release")

@@ -11,14 +11,17 @@ folder is counted exactly. After each trial it records:
   was installed, which a shell reports with the same number; 0 when the run finished first);
 - the status in run.json, as on disk and as bench reads it back (`bench baseline save`, which names it);
 - half-files in the run folder: Foundation's `.dat.nosync*` and bench's own `.<name>.relbench-<pid>-<n>`;
-- whether a folder marked finished holds its summary.csv;
-- `relbench-*` temporary folders left by the process, and Foundation's `TemporaryDirectory.*`;
+- whether a folder marked finished holds its summary.csv, and whether one marked complete holds every file its run.json
+  lists (`files`) and its verdicts.json (the status is the last byte a run writes);
+- `relbench-*` temporary folders left by the process, Foundation's `TemporaryDirectory.*`, and valgrind's
+  `vgdb-pipe-*` files (an `--instructions` run's valgrind runs with --vgdb=no and leaves none);
 - after SIGKILL: whether the next run removed the killed process's temporary folders, and whether a valgrind child of
   a killed `--instructions` run was still running 3 s later.
 
 Prints one line per trial and a table of outcome counts per signal; exits 1 when an outcome the README rules out
 occurred (a status "running" or "failed" after SIGTERM/SIGINT, a half-file after SIGTERM/SIGINT, a folder marked
-finished without summary.csv, a temporary folder left, an orphan valgrind, a wrong exit code).
+finished without summary.csv, one marked complete without a file it lists, a temporary folder or vgdb pipe left, an orphan
+valgrind, a wrong exit code).
 """
 
 from __future__ import annotations
@@ -86,6 +89,23 @@ def leftovers(tmp: Path, pid: int) -> tuple:
     return ours, foundation
 
 
+def vgdb_files(tmp: Path) -> list:
+    """valgrind's gdbserver pipes (`vgdb-pipe-from-vgdb-to-PID-...`, `-to-vgdb-from-`, `-shared-mem-`)."""
+    return sorted(n for n in os.listdir(tmp) if n.startswith("vgdb-pipe"))
+
+
+def incomplete_complete(out: Path) -> list:
+    """The files a folder marked complete lacks: those its run.json lists, and verdicts.json (a run concludes with it)."""
+    try:
+        info = json.loads((out / "run.json").read_text())
+    except Exception:  # noqa: BLE001
+        return []
+    if info.get("status") != "complete":
+        return []
+    listed = info.get("files") or []
+    return sorted(name for name in set(listed) | {"verdicts.json"} if not (out / name).exists())
+
+
 def valgrind_children(parent: int) -> list:
     found = []
     for entry in os.listdir("/proc"):
@@ -133,7 +153,9 @@ def trial(bench: str, root: Path, index: int, number: int, argv: list, delay: fl
     result["half-files"] = sorted(n for n in (os.listdir(out) if out.is_dir() else []) if HALF_FILE.match(n))
     result["no summary"] = (result["status"] in ("complete", "interrupted", "failed")
                             and not (out / "summary.csv").exists())
+    result["complete without"] = incomplete_complete(out)
     ours, foundation = leftovers(tmp, process.pid)
+    result["vgdb files"] = vgdb_files(tmp)
     result["temp left"] = len(ours)
     result["temp names"] = ours
     result["TemporaryDirectory"] = len(foundation)
@@ -177,6 +199,10 @@ def problems(result: dict) -> list:
             found.append("valgrind still running")
     if result["no summary"]:
         found.append(f"marked {result['status']} without summary.csv")
+    if result["complete without"]:
+        found.append("marked complete without " + ", ".join(result["complete without"]))
+    if result["vgdb files"]:
+        found.append(f"{len(result['vgdb files'])} vgdb-pipe file(s) left")
     if result["TemporaryDirectory"]:
         found.append(f"{result['TemporaryDirectory']} TemporaryDirectory.* left")
     return found
@@ -232,6 +258,8 @@ def main() -> int:
             print(f"  {field:28} " + ", ".join(f"{value} x{count}" for value, count in counts.most_common()))
         print(f"  {'half-files':28} {sum(1 for r in group if r['half-files'])} trial(s)")
         print(f"  {'finished without summary':28} {sum(1 for r in group if r['no summary'])} trial(s)")
+        print(f"  {'complete without its files':28} {sum(1 for r in group if r['complete without'])} trial(s)")
+        print(f"  {'vgdb-pipe-* files left':28} {sum(len(r['vgdb files']) for r in group)}")
         print(f"  {'relbench-* temp left':28} {sum(1 for r in group if r['temp left'])} trial(s)")
         if any("temp left after next run" in r for r in group):
             print(f"  {'... after the next run':28} {sum(1 for r in group if r.get('temp left after next run'))} trial(s)")

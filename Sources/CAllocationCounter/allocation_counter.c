@@ -97,6 +97,15 @@ relbench_allocation_counts relbench_allocation_counts_now(void) {
     return counts;
 }
 
+relbench_allocation_counts relbench_allocation_counts_this_thread(void) {
+    relbench_allocation_counts counts = { 0, 0 };
+    slot *mine = own_slot;
+    if (mine == NULL) return counts;
+    counts.allocations = __atomic_load_n(&mine->allocations, __ATOMIC_RELAXED);
+    counts.bytes = __atomic_load_n(&mine->bytes, __ATOMIC_RELAXED);
+    return counts;
+}
+
 uint64_t relbench_heap_bytes_in_use(void) {
     struct mallinfo2 info = mallinfo2();
     return (uint64_t)info.uordblks + (uint64_t)info.hblkhd;
@@ -107,6 +116,11 @@ uint64_t relbench_heap_bytes_in_use(void) {
 int relbench_allocation_counting_available(void) { return 0; }
 
 relbench_allocation_counts relbench_allocation_counts_now(void) {
+    relbench_allocation_counts counts = { 0, 0 };
+    return counts;
+}
+
+relbench_allocation_counts relbench_allocation_counts_this_thread(void) {
     relbench_allocation_counts counts = { 0, 0 };
     return counts;
 }

@@ -39,10 +39,21 @@ func parseSizes(_ text: String) throws -> [Int] {
     let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
     return try parts.map { part in
         guard let value = Int(part), value > 0, value <= 100_000_000 else {
-            throw BenchError(place: "--sizes", problem: "'\(part)' is not a positive integer", remedy: "give sizes like --sizes 1000,10000")
+            throw BenchError(
+                place: "--sizes", problem: "'\(part)' is not a whole number from 1 to 100000000",
+                remedy: "give sizes like --sizes 1000,10000")
         }
         return value
     }
+}
+
+/// `--seed 42`: a whole number from 0 to UInt64.max.
+func parseSeed(_ text: String) throws -> UInt64 {
+    guard let seed = UInt64(text.trimmingCharacters(in: .whitespaces)) else {
+        throw BenchError(
+            place: "--seed", problem: "'\(text)' is not a whole number from 0 to \(UInt64.max)", remedy: "give a seed like --seed 42")
+    }
+    return seed
 }
 
 /// `--counts Customer=10000,Order=50000`: entity names and positive counts, comma-separated.

@@ -28,6 +28,13 @@ struct BaselineCommand: ParsableCommand {
             guard info.status == .complete else {
                 throw BenchError.invalidInput("\(folder) is \(info.status.rawValue), not complete; save a run that finished")
             }
+            // The status is written last, after every file it lists: one that is missing was removed since.
+            if let missing = (info.files ?? []).first(where: {
+                !FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent($0))
+            }) {
+                throw BenchError.invalidInput(
+                    "\(folder) says it is complete but lacks \(missing), which its run.json lists; save a run folder as the run left it")
+            }
             if let reason = info.unrepresentativeReason {
                 throw BenchError.invalidInput(
                     "\(folder) cannot be the baseline: \(reason); save a release build's run made without RELBENCH_INJECT_* set")

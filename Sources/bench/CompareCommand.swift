@@ -8,7 +8,7 @@ struct CompareCommand: ParsableCommand {
         abstract: "Compare a run with a baseline: exact counters exactly, timings and memory with statistics.",
         discussion: """
             Exit codes: 0 no significant change, 2 regression, 3 series of the baseline missing from the run (see \
-            --allow-missing), 4 improvement only, 5 baseline missing or unreadable, 6 over a budget (--budgets), 1 any \
+            --allow-missing; with it too when the runs have no series in common), 4 improvement only, 5 baseline missing or unreadable, 6 over a budget (--budgets), 1 any \
             other error while comparing, 64 wrong arguments. A CI step that passes on 0 and 4 treats an improvement as a \
             pass.
             """)
@@ -142,7 +142,9 @@ struct CompareCommand: ParsableCommand {
                         + (near.isEmpty ? "" : " (did you mean '\(near[0])'?)"), code: 64)
             }
         }
+        try Comparison.refuseDifferentKinds(baseline: baselineRun, current: currentRun, options: options)
         let comparison = Comparison(baseline: baselineRun, current: currentRun, options: options)
+        if let reason = comparison.emptyReason { throw CommandFailure(message: reason, code: 3) }
         let breaches = budgetList.map { BudgetFile.check($0, against: currentRun, file: budgets ?? "") } ?? []
         var text = ComparisonReport.text(comparison, baseline: baseline, current: current, all: all)
         if budgetList != nil {

@@ -48,7 +48,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "The run folder to write (default: Results/runs/<UTC timestamp>).")
     var output: String?
 
-    @Option(parsing: .unconditional, help: "The random seed of the data; a run records it so that another run can reuse it.")
+    @Option(
+        parsing: .unconditional, help: "The random seed of the data; a run records it so that another run can reuse it.",
+        transform: parseSeed)
     var seed: UInt64 = 42
 
     @Option(

@@ -26,11 +26,20 @@ struct VerdictsCommand: ParsableCommand {
         if let markdown { try AtomicFile.checkWritable(markdown, option: "--markdown") }
         try AtomicFile.refuseOverwriting(json, option: "--json", reportsOf: [runFolder])
         if let json { try AtomicFile.checkWritable(json, option: "--json") }
-        let summary = try SummaryFile.load(runFolder).rows
+        let info = try RunInfo.loadIfPresent(folder: runFolder)
+        let summaryFile = (runFolder as NSString).appendingPathComponent("summary.csv")
+        let summary: [SummaryRow]
+        if let info, info.status != .complete, !FileManager.default.fileExists(atPath: summaryFile) {
+            // Killed before it summarised its samples: samples.csv holds whole rows, which are summarised here.
+            summary = SummaryFile.summarize(try SamplesFile.load((runFolder as NSString).appendingPathComponent("samples.csv")).samples)
+        } else {
+            summary = try SummaryFile.load(runFolder).rows
+        }
         let evidence = try RunEvidence.load(folder: runFolder)
         guard !summary.isEmpty, !evidence.isEmpty else {
             throw BenchError.invalidInput("\(runFolder) holds no series (its summary.csv has no rows); give a run that measured something")
         }
+        if let note = info?.unfinishedNote(runFolder) { warn(note) }
         let verdicts = VerdictReport.judge(evidence, scenarios: RunPipeline.catalogScenarios(besides: []))
         print(VerdictReport.text(verdicts))
         if let markdown { try AtomicFile.write(VerdictReport.markdown(verdicts) + "\n", to: markdown) }

@@ -371,6 +371,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: destination))
     }
 
+    /// A folder marked complete that lacks a file its run.json lists (removed since the run) is not a baseline.
+    @Test func baselineSaveRefusesAFolderMissingAListedFile() throws {
+        let temporary = FileManager.default.temporaryDirectory
+        let run = temporary.appendingPathComponent("relbench-run-\(UUID().uuidString)").path
+        let destination = temporary.appendingPathComponent("relbench-baseline-\(UUID().uuidString)").path
+        defer { for path in [run, destination] { try? FileManager.default.removeItem(atPath: path) } }
+        var info = RunInfo.current(profile: .smoke, seed: 1, settings: StoreSettings(), scenarios: ["query"], plannedRepetitions: 1)
+        info.buildConfiguration = .release
+        let folder = try RunFolder(path: run, info: info)
+        try folder.append([
+            SampleRecord(key: .of("query", .objectGraph, "", size: 10, phase: "walk", metric: .sqlStatements), repetition: 1, value: 3)
+        ])
+        try folder.finish(status: .complete)
+        #expect(try RunInfo.load(run).files?.contains("complexity.csv") == true)
+        try FileManager.default.removeItem(atPath: run + "/complexity.csv")
+        let saved = try CommandLineTests.bench(["baseline", "save", run, "--to", destination])
+        #expect(saved.status == 64)
+        #expect(saved.error.contains("lacks complexity.csv, which its run.json lists"), "\(saved.error)")
+        #expect(!FileManager.default.fileExists(atPath: destination))
+    }
+
     /// baseline save replaces only a baseline: a folder with anything else in it (a run's verdicts, a user's
     /// notes) is refused and left as it was; names beside it that look like staging folders are not touched.
     @Test func baselineSaveLeavesOtherFoldersAlone() throws {
@@ -403,6 +424,9 @@ import Testing
         let saved = try CommandLineTests.bench(["baseline", "save", run, "--to", destination + "/", "--any-profile"])
         #expect(saved.status == 0, "\(saved.error)")
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: destination)) == Set(RunFolder.reportFiles))
+        // Its run.json lists only the files the baseline holds (the run's summary.txt and pages stay behind).
+        let listed = try #require(try RunInfo.load(destination).files)
+        #expect(!listed.isEmpty && Set(listed).isSubset(of: Set(RunFolder.reportFiles)), "\(listed)")
         for sibling in [destination + ".saving", destination + ".old"] { #expect(FileManager.default.fileExists(atPath: sibling)) }
         let empty = try CommandLineTests.bench(["baseline", "save", run, "--to", "", "--any-profile"])
         #expect(empty.status == 64 && empty.error.contains("--to is empty"), "\(empty.error)")

@@ -176,6 +176,30 @@ import Testing
         #expect(result.output.hasSuffix("2 findings\n"), "\(result.output)")
     }
 
+    /// Two models with no entity in common (another app's model given to --against) are said to be unrelated, first,
+    /// before the removals that follow from it.
+    @Test func anUnrelatedOlderModelIsSaid() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let old = folder.appendingPathComponent("old").path
+        let new = folder.appendingPathComponent("new").path
+        try Data(#"<model><entity name="Invoice"><attribute name="total" optional="YES" attributeType="Double"/></entity></model>"#.utf8)
+            .write(to: URL(fileURLWithPath: old))
+        try Data(#"<model><entity name="Song"><attribute name="title" optional="YES" attributeType="String"/></entity></model>"#.utf8)
+            .write(to: URL(fileURLWithPath: new))
+        let result = try CommandLineTests.bench(["lint", new, "--against", old])
+        #expect(result.status == 1)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(
+            lines.dropFirst().first?.hasPrefix(
+                "migration: model: no entity of the model matches one of the older model by name or renaming identifier: they look like two unrelated models"
+            ) == true, "\(result.output)")
+        #expect(lines.contains { $0.hasPrefix("migration: Invoice: removed") }, "\(result.output)")
+        // Versions of one model that share an entity are not called unrelated.
+        let shop = try CommandLineTests.bench(["lint", Self.shop, "--against", "Shop 1"])
+        #expect(!shop.output.contains("unrelated"), "\(shop.output)")
+    }
+
     /// What the reader skips because the file is wrong is a finding (exit 1), not a note beside "no findings"; what
     /// ObjectGraph leaves out of a correct model (a transient relationship) stays a note.
     @Test func aModelWithProblemsIsNotClean() throws {

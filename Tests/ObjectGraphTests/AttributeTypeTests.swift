@@ -58,6 +58,40 @@ import Testing
         #expect(try reread.double("weight") == Double(Float(0.1)))
     }
 
+    @Test func zeroFalseEmptyAndNullStayApartWhenRead() throws {
+        // SQLite reads NULL as 0, 0.0 and no text: zero, false, the reference date, the empty string and the empty
+        // blob must come back as themselves, NULL as NULL, whether the fetch fills the objects or leaves faults.
+        let types: [(String, AttributeType)] = [
+            ("small", .int16), ("medium", .int32), ("large", .int64), ("ratio", .double), ("weight", .float),
+            ("done", .bool), ("when", .date), ("text", .string), ("bytes", .binary), ("id", .uuid), ("price", .decimal),
+        ]
+        let model = try ObjectModel([Entity("Sample", [.attribute("name", .string)] + types.map { .attribute($0.0, $0.1) })])
+        let zeros: [String: Value] = [
+            "small": .int(0), "medium": .int(0), "large": .int(0), "ratio": .double(0), "weight": .double(0),
+            "done": false, "when": .date(Date(timeIntervalSinceReferenceDate: 0)), "text": "", "bytes": .binary(Data()),
+            "id": .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))), "price": .decimal(0),
+        ]
+        let temporary = try TemporaryStore(model)
+        let context = temporary.store.makeContext()
+        let zero = try context.insert("Sample")
+        try zero.setValue("zero", for: "name")
+        for (name, value) in zeros { try zero.setValue(value, for: name) }
+        try context.insert("Sample").setValue("null", for: "name")
+        try context.save()
+        try temporary.reopen()
+        for asFaults in [false, true] {
+            let fresh = temporary.store.makeContext()
+            var request = FetchRequest("Sample", sortDescriptors: [FetchSort("name", ascending: false)])
+            request.returnsObjectsAsFaults = asFaults
+            let rows = try fresh.fetch(request).map { $0 }
+            #expect(try rows.map { try $0.string("name") } == ["zero", "null"])
+            for (name, _) in types {
+                #expect(try rows[0].value(name) == zeros[name], "\(name) zero, faults \(asFaults)")
+                #expect(try rows[1].value(name) == .null, "\(name) null, faults \(asFaults)")
+            }
+        }
+    }
+
     private func failure(_ name: String, _ value: Value) throws -> String {
         let temporary = try TemporaryStore(Self.everyTypeModel())
         let context = temporary.store.makeContext()

@@ -57,6 +57,7 @@ import Testing
                 "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
                 "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
             ])
+        model.prepareStatements() // as the first store opened on the model does
         let message = try #require(model.entity("Message"))
         #expect(
             message.sql.selectRows

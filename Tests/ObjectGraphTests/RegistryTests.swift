@@ -47,6 +47,33 @@ import Testing
         #expect(context.registeredObjectCount == students.count + classes.count)
     }
 
+    @Test func aToManyFaultOverRegisteredAndNewMembersKeepsEachInItsPlace() throws {
+        let temporary = try TemporaryStore(seedModel())
+        try makeSchool(temporary, classes: 1, studentsPerClass: 12)
+        let context = temporary.store.makeContext()
+        let schoolClass = try #require(try context.fetch(FetchRequest("Class")).first)
+        // Every third student registered (and fired) before the fault; the rest are not.
+        let student = try #require(context.model.entity("Student"))
+        let early = try stride(from: 1, through: 12, by: 3).map { key in
+            let object = context.object(student, primaryKey: Int64(key))
+            try object.fire()
+            return object
+        }
+        context.resetCounters()
+        let members = try schoolClass.objects("students")
+        #expect(members.map(\.primaryKey) == Array(1...12))
+        for (index, member) in members.enumerated() {
+            if index % 3 == 0 {
+                #expect(member === early[index / 3] && !member.isFault, "member \(index + 1) is the object registered before")
+            } else {
+                #expect(member.isFault && context.registeredObject(for: member.objectID) === member)
+            }
+        }
+        #expect(context.counters.objectsMaterialized == 8, "only the members not registered are new objects")
+        #expect(try members.map { try $0.string("name") } == (1...12).map { "Student\($0)" })
+        #expect(context.registeredObjectCount == 13)
+    }
+
     @Test func membersNotYetRegisteredBecomeFaultsOfTheirOwn() throws {
         let temporary = try TemporaryStore(seedModel())
         try makeSchool(temporary, classes: 1, studentsPerClass: 12)

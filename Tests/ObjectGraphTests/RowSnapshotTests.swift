@@ -40,6 +40,34 @@ import Testing
         }
     }
 
+    @Test func aSlotReadAtItsShapesWordIsTheSlotsValue() {
+        // The payload word the shape gives each column is where the tags' widths put it, for every value a slot
+        // can hold (the attribute read's direct path, `RowSlots.value(_:atWord:)`).
+        for value in everyValue {
+            let row = row((0..<types.count).map { _ in value })
+            let slots = row.slots
+            for slot in 0..<types.count {
+                #expect(slots.value(slot, atWord: shape.shape.columns[slot].word) == slots.value(slot), "\(value) in slot \(slot)")
+                #expect(slots.payload(atWord: shape.shape.columns[slot].word) == slots.payload(slot))
+            }
+        }
+    }
+
+    @Test func anAttributesPayloadWordIsWhereItsEntitysRowsKeepIt() throws {
+        // The word an attribute read goes to directly (the declaring entity's objects only), in a model with a
+        // hierarchy whose sub-entities add columns of every width, and in the school model.
+        // Rows are laid out when the first store opens on a model (prepareStatements), as a read needs them.
+        for model in [try InheritanceTests.chatModel(), try seedModel()] {
+            model.prepareStatements()
+            for entity in model.entities {
+                for attribute in entity.storedAttributes where attribute.entity === entity && !attribute.isTransient {
+                    #expect(attribute.payloadWord == entity.rowShape.columns[attribute.slot].word, "\(attribute.qualifiedName)")
+                    #expect(attribute.payloadWord >= RowShape.tagWords(count: entity.rowShape.count))
+                }
+            }
+        }
+    }
+
     @Test func extraWordsAreCountedTagByTag() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {

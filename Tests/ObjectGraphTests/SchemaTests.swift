@@ -85,6 +85,7 @@ import Testing
             model.schemaSQL[0]
                 == "CREATE TABLE ZEVENT ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCOUNT INTEGER, ZDONE INTEGER, ZOWNER INTEGER, ZTIMESTAMP FLOAT, ZTIMESTAMP1 TIMESTAMP, ZTITLE VARCHAR, ZID BLOB, ZPAYLOAD BLOB )"
         )
+        model.prepareStatements() // as the first store opened on the model does
         let event = try #require(model.entity("Event"))
         #expect(
             event.sql.insert

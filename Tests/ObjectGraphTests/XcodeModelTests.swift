@@ -294,6 +294,20 @@ import Testing
         }
     }
 
+    /// libxml2 refuses a comment over 10 MB as malformed; a comment holds nothing of the model, so it is read past, and
+    /// the lines after it keep their numbers.
+    @Test func aLargeCommentIsReadPast() throws {
+        let entity = #"<entity name="A"><attribute name="n" optional="YES" attributeType="String"/></entity>"#
+        let large = "<model>\(entity)<!-- " + String(repeating: "x", count: 11_000_000) + " --><![CDATA[<!-- kept -->]]></model>"
+        #expect(try XcodeModel.parse(Data(large.utf8)).entities.map(\.name) == ["A"])
+        do {
+            _ = try XcodeModel.parse(Data("<model>\n<!-- one\ntwo\n-->\n<entity/></model>".utf8), path: "Broken/contents")
+            Issue.record("parsed an entity without a name")
+        } catch let ObjectGraphError.xcodeModel(_, found) {
+            #expect(found.hasPrefix("line 5: an <entity> has no name"), "\(found)")
+        }
+    }
+
     @Test func aMissingPathSaysWhatToGive() {
         #expect(
             throws: ObjectGraphError.xcodeModel(

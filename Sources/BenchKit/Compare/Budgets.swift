@@ -24,11 +24,12 @@ package struct Budget: Sendable, Equatable {
     /// `prefetch=off;count=queries`, axes in name order.
     var variantText: String { variant.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ";") }
 
-    /// `social-feed feed prefetch=off at every size: sql_statements at most 2`.
+    /// `social-feed feed prefetch=off at every size: sql_statements at most 2` (its strategy named when not objectgraph).
     package var description: String {
         let variantText = variant.isEmpty ? "" : " " + variantText
+        let strategyText = strategy == .objectGraph ? "" : " \(strategy)"
         return
-            "\(scenario) \(phase)\(variantText) \(size.map { "size \(formatCount($0))" } ?? "at every size"): \(metric.rawValue) at most \(formatNumber(maximum))"
+            "\(scenario) \(phase)\(strategyText)\(variantText) \(size.map { "size \(formatCount($0))" } ?? "at every size"): \(metric.rawValue) at most \(formatNumber(maximum))"
     }
 }
 
@@ -73,7 +74,8 @@ extension Budget: Codable {
         var size: Int?
         if let raw = object["size"] {
             guard let number = raw.number, number >= 0, number.rounded() == number, number < 1e12 else {
-                throw fail("\"size\" must be a whole number of 0 or more, got \(raw)")
+                let got = raw.string.map { "the text \"\($0)\" (write a number without quotes)" } ?? "\(raw)"
+                throw fail("\"size\" must be a whole number of 0 or more, got \(got)")
             }
             size = Int(number)
         }
@@ -112,11 +114,23 @@ package enum BudgetFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BenchError.invalidInput("cannot read the budget file \(path); give a JSON array of budgets (see README, Budgets)")
         }
+        let example = #"[{"scenario": "social-feed", "phase": "feed", "metric": "sql_statements", "maximum": 2}]"#
         do {
-            return try JSONDecoder().decode([Budget].self, from: data)
+            let budgets = try JSONDecoder().decode([Budget].self, from: data)
+            // An empty file of budgets checks nothing and lets everything through.
+            guard !budgets.isEmpty else {
+                throw BenchError.invalidInput("\(path) holds no budgets (an empty array checks nothing); write \(example)")
+            }
+            return budgets
         } catch let problem as Budget.Problem {
             throw BenchError.invalidInput("\(path): budget \(problem.entry): \(problem.reason)")
         } catch let error as DecodingError {
+            // Foundation refuses a number beyond a Double (1e400) like a syntax error or a wrong type: say which.
+            let numbers = String(decoding: data, as: UTF8.self).matches(of: #/-?\d+(?:\.\d+)?[eE][+]?\d{3,}/#)
+            if let huge = numbers.first(where: { Double(String($0.0))?.isFinite != true }) {
+                throw BenchError.invalidInput(
+                    "\(path): the number \(huge.0) is out of range (a JSON number here is at most about 1.8e308); write a smaller one")
+            }
             if case .typeMismatch = error {
                 throw BenchError.invalidInput(
                     "\(path): not a JSON array; write [{\"scenario\": \"social-feed\", \"phase\": \"feed\", \"metric\": \"sql_statements\", \"maximum\": 2}]"
@@ -133,7 +147,9 @@ package enum BudgetFile {
         for budget in budgets {
             let series = run.series.filter { budget.matches($0.key) && !$0.value.isEmpty }
             guard !series.isEmpty else {
-                lines.append("budget \(budget.entry) of \(file) matches no series of the run: \(budget.description)")
+                lines.append(
+                    "budget \(budget.entry) of \(file) matches no series of the run: \(budget.description): \(unmatched(budget, in: run)); fix the budget or measure what it names"
+                )
                 continue
             }
             for (key, values) in series.sorted(by: { ComparisonReport.naturalLess($0.key, $1.key) }) {
@@ -146,5 +162,39 @@ package enum BudgetFile {
             }
         }
         return lines
+    }
+
+    /// The first of the budget's names, in the order scenario, phase, strategy, metric, variant, size, that no series of
+    /// the run (among those matching the names before it) has, with the ones it has.
+    static func unmatched(_ budget: Budget, in run: RunData) -> String {
+        func listed<T: CustomStringConvertible>(_ values: some Sequence<T>) -> String {
+            Set(values.map(\.description)).sorted().joined(separator: ", ")
+        }
+        var keys = run.series.filter { !$0.value.isEmpty }.map(\.key)
+        let ofScenario = keys.filter { $0.scenario == budget.scenario }
+        guard !ofScenario.isEmpty else {
+            return "the run did not measure the scenario '\(budget.scenario)' (it measured \(listed(keys.map(\.scenario))))"
+        }
+        keys = ofScenario.filter { $0.phase == budget.phase }
+        guard !keys.isEmpty else {
+            return "\(budget.scenario) has no phase '\(budget.phase)' in the run (its phases: \(listed(ofScenario.map(\.phase))))"
+        }
+        let ofPhase = keys
+        keys = keys.filter { $0.strategy == budget.strategy }
+        guard !keys.isEmpty else {
+            return "the run did not measure the strategy \(budget.strategy) (it ran \(listed(ofPhase.map(\.strategy))))"
+        }
+        let ofStrategy = keys
+        keys = keys.filter { $0.metric == budget.metric }
+        guard !keys.isEmpty else {
+            return "the run has no \(budget.metric.rawValue) for \(budget.strategy) (it has \(listed(ofStrategy.map(\.metric.rawValue))))"
+        }
+        let ofMetric = keys
+        keys = keys.filter { key in budget.variant.allSatisfy { key.variant[$0.key]?.description == $0.value } }
+        guard !keys.isEmpty else {
+            return "no variant of the run has \(budget.variantText) (its variants: \(listed(ofMetric.map(\.variant))))"
+        }
+        return
+            "the run did not measure size \(budget.size.map(formatCount) ?? "any") (its sizes: \(listed(keys.map(\.size).sorted().map(formatCount))))"
     }
 }

@@ -78,6 +78,8 @@ package struct Comparison {
     /// The baseline's series this binary cannot read (unknown metric or strategy): missing, as the gate must see.
     package let unreadable: [UnknownSeries]
     package let onlyInCurrent: [SeriesKey]
+    /// Series both runs measured (whether or not their values moved): 0 means nothing could be compared.
+    package let inCommon: Int
     package let compared: Int
     package let options: Options
     /// For each regressed or improved count of ObjectGraph's, the statements that were added and removed (from the
@@ -110,6 +112,7 @@ package struct Comparison {
         var tested: [(key: SeriesKey, old: Double, new: Double, relative: Double, p: Double, worse: Bool, samples: Int)] = []
         var notes: [String] = []
         var compared = 0
+        notes += [baseline.statusNote, current.statusNote].compactMap { $0 }
         let timingsComparable = baseline.hasSamples && current.hasSamples
         if !timingsComparable && !options.countersOnly {
             notes.append(
@@ -210,6 +213,7 @@ package struct Comparison {
         // silently dropped from the gate.
         unreadable = baseline.unknown.sorted { $0.description < $1.description }
         onlyInCurrent = after.subtracting(before).sorted()
+        inCommon = before.intersection(after).count
         self.changes = changes
         self.compared = compared
         self.notes = notes

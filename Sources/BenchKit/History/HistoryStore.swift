@@ -22,10 +22,7 @@ package final class HistoryStore {
     /// file that holds no history untouched and says so.
     package init(path: String, create: Bool = true) throws {
         self.path = path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw BenchError.invalidInput("the history store \(path) is a folder; give a file path with --history")
-        }
+        try Self.refuseNonFile(path)
         do {
             // Runs that end together wait for each other (up to a minute) rather than fail with "database is locked".
             var configuration = Configuration()

@@ -18,9 +18,17 @@ extension ModelLint {
                     message: "used with CloudKit, which \(rule): NSPersistentCloudKitContainer refuses to load the store.",
                     fix: fix))
         }
+        // Each synced entity's own attributes and those of its ancestors not yet looked at: an inherited attribute is
+        // its declaring entity's (its subject says so), looked at once however many synced entities inherit it.
+        var looked: Set<ObjectIdentifier> = []
         for name in synced {
             guard let entity = model.entity(name) else { continue }
-            for attribute in entity.attributes where !attribute.isTransient {
+            var declaring: [EntityDescription] = []
+            for member in sequence(first: entity, next: \.superentity) {
+                guard looked.insert(ObjectIdentifier(member)).inserted else { break }
+                declaring.append(member)
+            }
+            for attribute in declaring.reversed().flatMap(\.ownAttributes) where !attribute.isTransient {
                 if !attribute.isOptional && attribute.defaultValue == .null {
                     refuse(
                         attribute.qualifiedName, "requires every attribute to be optional or to have a default value",
@@ -35,7 +43,7 @@ extension ModelLint {
                     "remove the constraint (\(entity.uniquenessConstraints.map { $0.joined(separator: ", ") }.joined(separator: "; "))) and deduplicate after each import instead."
                 )
             }
-            for relationship in entity.relationships {
+            for relationship in declaring.reversed().flatMap(\.ownRelationships) {
                 let name = relationship.qualifiedName
                 if relationship.isOrdered {
                     refuse(

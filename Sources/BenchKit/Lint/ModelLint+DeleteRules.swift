@@ -7,8 +7,10 @@ extension ModelLint {
     package static func denyChain(deleting entity: EntityDescription) -> [RelationshipDescription]? {
         var queue: [(entity: EntityDescription, chain: [RelationshipDescription])] = [(entity, [])]
         var seen: Set<String> = [entity.name]
-        while !queue.isEmpty {
-            let (current, chain) = queue.removeFirst()
+        var next = 0
+        while next < queue.count {
+            let (current, chain) = queue[next]
+            next += 1
             let rules = current.relationships.sorted { $0.qualifiedName < $1.qualifiedName }
             if let deny = rules.first(where: { $0.deleteRule == .deny }) { return chain + [deny] }
             for relationship in rules where relationship.deleteRule == .cascade {

@@ -38,9 +38,11 @@ extension ModelLint {
         var findings: [Finding] = []
         var guessed: [(attribute: String, phases: [String])] = []
         var seen = Set<String>()
-        for use in uses where !isCovered(use.attribute, in: use.entity) && !seen.contains(use.attribute.qualifiedName) {
+        let covered = Coverage(model)
+        let usesOf = Dictionary(grouping: uses) { ObjectIdentifier($0.attribute) }
+        for use in uses where !covered.covers(use.attribute, in: use.entity) && !seen.contains(use.attribute.qualifiedName) {
             seen.insert(use.attribute.qualifiedName)
-            let all = uses.filter { $0.attribute === use.attribute }
+            let all = usesOf[ObjectIdentifier(use.attribute)] ?? [use]
             let phases = all.filter(\.isPhase).map(\.by)
             guard all.contains(where: { !$0.isPhase }) else {
                 guessed.append((use.attribute.qualifiedName, phases))
@@ -83,11 +85,36 @@ extension ModelLint {
     /// Whether an index of `entity`'s table leads with `attribute`: its Indexed box, or a fetch index or uniqueness
     /// constraint of any entity of the hierarchy.
     static func isCovered(_ attribute: AttributeDescription, in entity: EntityDescription) -> Bool {
-        if attribute.isIndexed { return true }
-        let root = lineage(entity).last ?? entity
-        return root.subtree.contains { member in
-            member.fetchIndexes.contains { $0.elements.first?.property == attribute.name }
-                || member.uniquenessConstraints.contains { $0.first == attribute.name }
+        Coverage(entity.rootEntity.subtree).covers(attribute, in: entity)
+    }
+
+    /// The names a fetch index or uniqueness constraint of some entity of a hierarchy leads with, by the hierarchy's
+    /// root: found once, so that asking for every attribute does not walk its whole hierarchy again (O(depth²)).
+    struct Coverage {
+        private var leading: Set<Pair> = []
+
+        private struct Pair: Hashable {
+            let root: ObjectIdentifier
+            let name: String
+        }
+
+        init<Entities: Sequence>(_ entities: Entities) where Entities.Element == EntityDescription {
+            for member in entities {
+                let root = ObjectIdentifier(member.rootEntity)
+                for index in member.fetchIndexes {
+                    if let name = index.elements.first?.property { leading.insert(Pair(root: root, name: name)) }
+                }
+                for constraint in member.uniquenessConstraints {
+                    if let name = constraint.first { leading.insert(Pair(root: root, name: name)) }
+                }
+            }
+        }
+
+        init(_ model: ObjectModel) { self.init(model.entities) }
+
+        /// Whether an index covers `attribute` where `entity` keeps it: indexed itself, or led by an index of its table.
+        func covers(_ attribute: AttributeDescription, in entity: EntityDescription) -> Bool {
+            attribute.isIndexed || leading.contains(Pair(root: ObjectIdentifier(entity.rootEntity), name: attribute.name))
         }
     }
 

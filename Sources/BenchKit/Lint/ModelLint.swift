@@ -50,8 +50,18 @@ package enum ModelLint {
                 ), at: 0)
         }
         var advice = cloudKitFindings(model, synced: cloudKitEntities)
+        // Who keeps a derived @count of a to-many of that name, and the entity names a hand-kept key may point at, each
+        // found once for the model rather than once per entity (both were O(entities²) or O(depth²) of a chain).
+        var counters: [String: [EntityDescription]] = [:]
         for entity in model.entities {
-            for relationship in entity.relationships where relationship.entity === entity {
+            for derived in entity.ownDerivedAttributes {
+                if case let .count(reference) = derived.kind { counters[reference.name, default: []].append(entity) }
+            }
+        }
+        let keyTargets = KeyTargets(model)
+        var cascades = CascadeChains()
+        for entity in model.entities {
+            for relationship in entity.ownRelationships {
                 let name = relationship.qualifiedName
                 if relationship.isToMany && relationship.inverse == nil {
                     advice.append(
@@ -73,15 +83,9 @@ package enum ModelLint {
                 }
             }
             // A count kept on the entity, a parent or a sub-entity (Customer.orderCount for Account.orders) is there.
-            let related = lineage(entity) + entity.subtree
-            let uncounted = entity.relationships.filter { relationship in
-                relationship.entity === entity && relationship.isToMany && relationship.inverse != nil
-                    && !related.contains { member in
-                        member.derivedAttributes.contains { derived in
-                            if case let .count(reference) = derived.kind { return reference.name == relationship.name }
-                            return false
-                        }
-                    }
+            let uncounted = entity.ownRelationships.filter { relationship in
+                relationship.isToMany && relationship.inverse != nil
+                    && !(counters[relationship.name] ?? []).contains { entity.isKind(of: $0) || $0.isKind(of: entity) }
             }.map(\.name)
             if !uncounted.isEmpty {
                 advice.append(
@@ -93,11 +97,11 @@ package enum ModelLint {
                             "for each count a list shows, add a derived attribute (\(uncounted.prefix(2).map { "\($0)Count = \($0).@count" }.joined(separator: ", "))\(uncounted.count > 2 ? ", ..." : "")), Integer 64: it is read with the \(entity.name) row (seed 000 III.B; RelBench's chat-list scenario measures both)."
                     ))
             }
-            for attribute in entity.attributes where attribute.entity === entity && !attribute.isTransient {
+            for attribute in entity.ownAttributes where !attribute.isTransient {
                 guard attribute.type == .uuid || attribute.type == .string, !attribute.isIndexed,
                     !entity.fetchIndexes.contains(where: { $0.elements.first?.property == attribute.name }),
                     !entity.uniquenessConstraints.contains(where: { $0.first == attribute.name }),
-                    let target = handKeptKeyTarget(attribute, in: model),
+                    let target = keyTargets.target(of: attribute),
                     // A key kept beside a relationship to the same entity (Mastodon's userID and user) is a copy.
                     !entity.relationships.contains(where: { $0.destination.name == target })
                 else { continue }
@@ -110,7 +114,7 @@ package enum ModelLint {
                             "index it (Indexed, or a fetch index on \(attribute.name)), or model a to-one relationship to \(target) with an inverse and a Cascade rule (RelBench's hand-kept-key scenario measures all three)."
                     ))
             }
-            let chain = cascadeChain(from: entity)
+            let chain = cascades.chain(from: entity)
             if chain.count >= 4 {
                 advice.append(
                     Finding(
@@ -137,29 +141,43 @@ package enum ModelLint {
     /// names; several longer names are ambiguous; a stem the attribute's own hierarchy ends with is its own ID
     /// (ShippingMethod.methodID); a `Key` matches an exact name only (`statusKey` is an enum's key more often).
     static func handKeptKeyTarget(_ attribute: AttributeDescription, in model: ObjectModel) -> String? {
-        let name = attribute.name
-        var stem: String?
-        var identifier = false
-        for suffix in ["ID", "Id", "Key", "Uuid", "UUID"] where name.hasSuffix(suffix) && name.count > suffix.count {
-            stem = String(name.dropLast(suffix.count))
-            identifier = suffix != "Key"
-        }
-        if stem == nil, name.hasPrefix("of"), name.count > 2 { stem = String(name.dropFirst(2)) }
-        guard let stem = stem?.lowercased() else { return nil }
-        let lineage = self.lineage(attribute.entity)
-        let own = Set(lineage.map(ObjectIdentifier.init))
-        let others = model.entities.filter { !own.contains(ObjectIdentifier($0)) }
-        if let exact = others.first(where: { $0.name.lowercased() == stem }) { return exact.name }
-        guard identifier, stem.count >= 4, !lineage.contains(where: { endsWithWord($0.name, stem) }) else { return nil }
-        let longer = others.filter { endsWithWord($0.name, stem) }
-        return longer.count == 1 ? longer[0].name : nil
+        KeyTargets(model).target(of: attribute)
     }
 
-    /// Whether `name` ends with the word `stem` (lowercased), or is it: `ShippingMethod` and `Method` end with
-    /// `method`, `Playlist` does not end with `list`.
-    private static func endsWithWord(_ name: String, _ stem: String) -> Bool {
-        guard name.count >= stem.count, name.lowercased().hasSuffix(stem) else { return false }
-        return name[name.index(name.endIndex, offsetBy: -stem.count)].isUppercase
+    /// The model's entities by lower-cased name and by every word their name ends with (`ShippingMethod`: `method`,
+    /// `shippingmethod`), made once, so that each key-like attribute looks its stem up instead of testing every entity.
+    struct KeyTargets {
+        private var byName: [String: [EntityDescription]] = [:]
+        private var byWord: [String: [EntityDescription]] = [:]
+
+        init(_ model: ObjectModel) {
+            for entity in model.entities {
+                byName[entity.name.lowercased(), default: []].append(entity)
+                let name = Array(entity.name)
+                for start in name.indices where name[start].isUppercase {
+                    byWord[String(name[start...]).lowercased(), default: []].append(entity)
+                }
+            }
+        }
+
+        func target(of attribute: AttributeDescription) -> String? {
+            let name = attribute.name
+            var stem: String?
+            var identifier = false
+            for suffix in ["ID", "Id", "Key", "Uuid", "UUID"] where name.hasSuffix(suffix) && name.count > suffix.count {
+                stem = String(name.dropLast(suffix.count))
+                identifier = suffix != "Key"
+            }
+            if stem == nil, name.hasPrefix("of"), name.count > 2 { stem = String(name.dropFirst(2)) }
+            guard let stem = stem?.lowercased() else { return nil }
+            let lineage = ModelLint.lineage(attribute.entity)
+            let own = Set(lineage.map(ObjectIdentifier.init))
+            if let exact = (byName[stem] ?? []).first(where: { !own.contains(ObjectIdentifier($0)) }) { return exact.name }
+            let ending = byWord[stem] ?? []
+            guard identifier, stem.count >= 4, !ending.contains(where: { own.contains(ObjectIdentifier($0)) }) else { return nil }
+            let longer = ending.filter { !own.contains(ObjectIdentifier($0)) }
+            return longer.count == 1 ? longer[0].name : nil
+        }
     }
 
     /// The entity and its ancestors, nearest first.
@@ -185,15 +203,37 @@ package enum ModelLint {
     }
 
     /// The longest chain of Cascade rules from `entity` (entity names, cycles cut).
-    static func cascadeChain(from entity: EntityDescription, seen: Set<String> = []) -> [String] {
-        var seen = seen
-        seen.insert(entity.name)
-        var best: [String] = []
-        for relationship in entity.relationships where relationship.deleteRule == .cascade && !seen.contains(relationship.destination.name)
-        {
-            let chain = cascadeChain(from: relationship.destination, seen: seen)
-            if chain.count > best.count { best = chain }
+    static func cascadeChain(from entity: EntityDescription) -> [String] {
+        var chains = CascadeChains()
+        return chains.chain(from: entity)
+    }
+
+    /// Longest Cascade chains, each entity's remembered once its search met no cycle (a search that cut one depends on
+    /// the path that led to it, and is made again): linear over a model whose cascades form no cycle, where searching
+    /// every path from every entity anew was exponential in the worst case.
+    struct CascadeChains {
+        private var known: [ObjectIdentifier: [String]] = [:]
+
+        mutating func chain(from entity: EntityDescription) -> [String] { search(entity, seen: []).chain }
+
+        private mutating func search(_ entity: EntityDescription, seen: Set<String>) -> (chain: [String], cut: Bool) {
+            if let chain = known[ObjectIdentifier(entity)] { return (chain, false) }
+            var seen = seen
+            seen.insert(entity.name)
+            var best: [String] = []
+            var cut = false
+            for relationship in entity.relationships where relationship.deleteRule == .cascade {
+                guard !seen.contains(relationship.destination.name) else {
+                    cut = true
+                    continue
+                }
+                let found = search(relationship.destination, seen: seen)
+                cut = cut || found.cut
+                if found.chain.count > best.count { best = found.chain }
+            }
+            let chain = [entity.name] + best
+            if !cut { known[ObjectIdentifier(entity)] = chain }
+            return (chain, cut)
         }
-        return [entity.name] + best
     }
 }

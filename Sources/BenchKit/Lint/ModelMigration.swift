@@ -77,14 +77,29 @@ package enum ModelMigration {
                         entity.name, identifier, before.model.entity(identifier).map { before.id($0) }, kind: "entity", term: after.term))
             }
         }
+        // Nothing in common: most likely not two versions of one model (another app's, another file), which the removals
+        // below would not say. It comes first.
+        var unrelated: [ModelLint.Finding] = []
+        if matched.isEmpty && !before.model.entities.isEmpty && !after.model.entities.isEmpty {
+            unrelated.append(
+                ModelLint.Finding(
+                    kind: .migration, subject: "model",
+                    message:
+                        "no entity of the model matches one of the older model by name or renaming identifier: they look like two unrelated models, and a migration between them drops every row.",
+                    fix:
+                        "check that --against names an older version of this model; if every entity was renamed, set each one's renaming identifier to its old name."
+                ))
+        }
         let matchedOld = Set(matched.map { ObjectIdentifier($0.old) })
-        let added = after.model.entities.filter { entity in !matched.contains { $0.new === entity } }
+        let matchedNew = Set(matched.map { ObjectIdentifier($0.new) })
+        let added = after.model.entities.filter { !matchedNew.contains(ObjectIdentifier($0)) }
+        // The added entities by their own attributes' names, looked up once each rather than compared with every one.
+        var addedByNames: [Set<String>: EntityDescription] = [:]
+        for candidate in added.reversed() { addedByNames[Set(candidate.ownAttributes.map(\.name))] = candidate }
         // An abstract entity has no rows of its own: its sub-entities' rows and properties are checked one by one.
         for entity in before.model.entities where !matchedOld.contains(ObjectIdentifier(entity)) && !entity.isAbstract {
-            let names = Set(entity.attributes.filter { $0.entity === entity }.map(\.name))
-            let twin = added.first { candidate in
-                !names.isEmpty && Set(candidate.attributes.filter { $0.entity === candidate }.map(\.name)) == names
-            }
+            let names = Set(entity.ownAttributes.map(\.name))
+            let twin = names.isEmpty ? nil : addedByNames[names]
             findings.append(
                 ModelLint.Finding(
                     kind: .migration, subject: entity.name,
@@ -113,7 +128,7 @@ package enum ModelMigration {
         }
         let merged = Set(findings.map(\.subject))
         return Report(
-            findings: findings.sorted { ($0.subject, $0.message) < ($1.subject, $1.message) },
+            findings: unrelated + findings.sorted { ($0.subject, $0.message) < ($1.subject, $1.message) },
             notes: moves.filter { move in
                 !merged.contains(move.newRoot) && !findings.contains { $0.message.contains(move.clause) }
             }.map(\.note))

@@ -19,4 +19,11 @@ enum AllocationCounter {
         let counts = relbench_allocation_counts_now()
         return Reading(allocations: counts.allocations, bytes: counts.bytes, heapInUse: heap)
     }
+
+    /// The calling thread's counts so far (no heap figure); nil where allocations are not counted.
+    static func readThisThread() -> Reading? {
+        guard isAvailable else { return nil }
+        let counts = relbench_allocation_counts_this_thread()
+        return Reading(allocations: counts.allocations, bytes: counts.bytes, heapInUse: 0)
+    }
 }

@@ -72,24 +72,26 @@ extension RunPipeline {
         let folder: RunFolder
         if options.instructions {
             let child = ChildRunPlan(arguments: arguments, suiteOptions: planned.suiteOptions, output: "")
-            folder = try InstructionCount.run(child, output: options.output ?? RunFolder.defaultPath(), quiet: options.quiet)
+            folder = try InstructionCount.run(child, output: options.output, quiet: options.quiet)
         } else {
             guard !plan.repetitions.isEmpty else {
                 throw BenchError.invalidInput(
                     "nothing to run: the chosen scenarios have no sizes for profile \(arguments.profile.rawValue)")
             }
-            folder = try RunFolder(path: options.output ?? RunFolder.defaultPath(), info: info(planned, deviceCosts: options.deviceCosts))
+            // Without --output, a folder of its own under Results/runs: a run started in the same second takes the next name.
+            let started = info(planned, deviceCosts: options.deviceCosts)
+            folder = try options.output.map { try RunFolder(path: $0, info: started) } ?? RunFolder.atDefaultPath(info: started)
             if let modelFile = planned.modelFile {
-                try AtomicFile.write(
+                try folder.writeFile(
                     (modelFile.adjustments.map { "note: \($0)" } + modelFile.findings.map { "\($0)" }).map { $0 + "\n" }.joined(),
-                    to: folder.file("lint.txt"))
+                    named: "lint.txt")
             }
             if let suite = plan.scenarios.first, case let .generated(_, suiteOptions) = suite.origin, let shape = suiteOptions.shape,
                 let size = plan.repetitions.map(\.size).max()
             {
                 let text = ShapeReport.text(
                     store: shape, generated: try GeneratedSuite.generatedShape(suite, size: size, seed: arguments.seed), size: size)
-                try AtomicFile.write(text + "\n", to: folder.file("shape.txt"))
+                try folder.writeFile(text + "\n", named: "shape.txt")
                 say(text + "\n(shape.txt in the run folder)\n")
             }
             try measure(

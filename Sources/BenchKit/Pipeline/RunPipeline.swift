@@ -59,7 +59,8 @@ package enum RunPipeline {
                 if let deviceCosts {
                     try folder.append(deviceCosts.predictions(folder.samples, statements: folder.statements), countsAsRepetition: false)
                 }
-                try folder.finish(status: .complete)
+                // Complete once its conclusions are written too (`conclude` writes its final status).
+                try folder.finishMeasuring(status: .complete)
             } catch {
                 // An error the signal's handler caused (its temporary folders gone) is not a failure.
                 Interruption.parkIfStopping()
@@ -69,46 +70,50 @@ package enum RunPipeline {
         }
     }
 
-    /// Concludes a finished run folder: its verdicts (verdicts.json, verdicts.md), the advice pass over `scenarios`
-    /// (advice.json), the export and the history entry. A signal during it leaves the run as it is, complete.
+    /// Concludes a measured run folder: its verdicts (verdicts.json, verdicts.md), the advice pass over `scenarios`
+    /// (advice.json), its page; then run.json takes the run's status, the last byte written, and only then the export
+    /// and the history entry. A signal or a failure (a full disk) on the way marks the run interrupted or failed, its
+    /// measurements whole and listed in run.json's `files`, never complete without its conclusions.
     package static func conclude(_ folder: RunFolder, scenarios: [Scenario], publishing: Publishing, seed: UInt64) throws -> Conclusion {
         try Interruption.guarding({ signal in
-            FileHandle.standardError.write(
-                Data(
-                    "\nbench: \(Interruption.describe(signal)); the run in \(folder.path) is complete, its verdicts and advice may be missing\n"
-                        .utf8))
+            let outcome = folder.abandon(status: .interrupted)
+            FileHandle.standardError.write(Data("\nbench: \(Interruption.describe(signal)); \(outcome)\n".utf8))
         }) {
             let summary = folder.summary
-            try AtomicFile.write(
-                SummaryTable.render(summary, scenarios: scenarios, deviceCosts: folder.info.deviceCosts) + "\n",
-                to: folder.file("summary.txt"))
-            var warnings = publish(folder, publishing)
-            let evidence = RunEvidence(samples: folder.samples, statements: folder.statements, info: folder.info)
-            let verdicts = VerdictReport.judge(evidence, scenarios: catalogScenarios(besides: scenarios))
-            try AtomicFile.write(
-                String(decoding: try VerdictReport.json(verdicts, run: folder.info), as: UTF8.self) + "\n", to: folder.file("verdicts.json")
-            )
-            try AtomicFile.write(VerdictReport.markdown(verdicts, figures: "plots") + "\n", to: folder.file("verdicts.md"))
+            let verdicts: [Verdict]
             var advice: [AdviceFinding]?
             var pass = AdvicePass(scenarios: scenarios)
-            if publishing.advice && !scenarios.isEmpty {
-                pass.strategies = publishing.strategies
-                pass.variants = publishing.variants
-                pass.seed = seed
-                pass.sizes = largestSizes(summary)
-                let findings = AdvicePass.attachMeasurements(try pass.run(), summary: summary)
-                try AtomicFile.write(
-                    String(decoding: try AdviceReport.json(findings), as: UTF8.self) + "\n", to: folder.file("advice.json"))
-                advice = findings
+            do {
+                try folder.writeFile(
+                    SummaryTable.render(summary, scenarios: scenarios, deviceCosts: folder.info.deviceCosts) + "\n", named: "summary.txt")
+                let evidence = RunEvidence(samples: folder.samples, statements: folder.statements, info: folder.info)
+                verdicts = VerdictReport.judge(evidence, scenarios: catalogScenarios(besides: scenarios))
+                try folder.writeFile(String(decoding: try VerdictReport.json(verdicts, run: folder.info), as: UTF8.self) + "\n", named: "verdicts.json")
+                try folder.writeFile(VerdictReport.markdown(verdicts, figures: "plots") + "\n", named: "verdicts.md")
+                if publishing.advice && !scenarios.isEmpty {
+                    pass.strategies = publishing.strategies
+                    pass.variants = publishing.variants
+                    pass.seed = seed
+                    pass.sizes = largestSizes(summary)
+                    let findings = AdvicePass.attachMeasurements(try pass.run(), summary: summary)
+                    try folder.writeFile(String(decoding: try AdviceReport.json(findings), as: UTF8.self) + "\n", named: "advice.json")
+                    advice = findings
+                }
+                let report = RunReport(
+                    folder: folder.path, info: folder.closingInfo, summary: summary, samples: folder.samples, statements: folder.statements,
+                    scenarios: scenarios, verdicts: verdicts,
+                    advice: advice ?? [])
+                try folder.writeFile(report.markdown, named: "report.md")
+                try folder.writeFile(report.html, named: "report.html")
+                try folder.writeFinalStatus()
+            } catch {
+                Interruption.parkIfStopping()
+                let outcome = folder.abandon(status: .failed)
+                throw BenchError.io("\(error); \(outcome)")
             }
-            try RunReport(
-                folder: folder.path, info: folder.info, summary: summary, samples: folder.samples, statements: folder.statements,
-                scenarios: scenarios, verdicts: verdicts,
-                advice: advice ?? []
-            ).write()
             return Conclusion(
                 folder: folder, scenarios: scenarios, verdicts: verdicts, notes: PhaseNotes.notes(summary, scenarios: scenarios),
-                advice: advice, adviceSizes: Array(Set(scenarios.map(pass.size(of:)))).sorted(), warnings: warnings)
+                advice: advice, adviceSizes: Array(Set(scenarios.map(pass.size(of:)))).sorted(), warnings: publish(folder, publishing))
         }
     }
 
@@ -214,6 +219,13 @@ package enum RunPipeline {
     /// Writes a finished run folder's report.md and report.html again (after `scripts/plot.py` drew its plots): the
     /// verdicts judged anew from its files, the advice its advice.json holds.
     package static func report(folder: String, catalogFolder: String?) throws -> (markdown: String, warnings: [String]) {
+        // A live run (or merge) holds its folder and writes its own report last: one written now would be replaced, or
+        // be of half the samples.
+        if FolderClaim.isHeld(folder) {
+            throw BenchError.invalidInput(
+                "\(folder) is still being written by a bench process; wait for it to finish (it writes its report itself), then run 'bench report' if you need it again"
+            )
+        }
         let info = try RunInfo.load((folder as NSString).appendingPathComponent("run.json"))
         let evidence = try RunEvidence.load(folder: folder)
         let samples = try SamplesFile.load((folder as NSString).appendingPathComponent("samples.csv")).samples

@@ -31,6 +31,12 @@ package final class RunFolder: @unchecked Sendable {
     private var claim: FolderClaim?
     /// Set once the run has its final status: nothing more is written.
     private var closed = false
+    /// Set once its samples' summaries are written (`finishMeasuring`): no more samples, run.json still "running".
+    private var measured = false
+    /// The status `writeFinalStatus` gives the run once its conclusions are written too.
+    private var intendedStatus = RunStatus.complete
+    /// The files written whole so far (besides run.json), in the order written: run.json's `files`.
+    private var written: [String] = []
 
     package var info: RunInfo { lock.withLock { _info } }
     package var samples: [SampleRecord] { lock.withLock { _samples } }
@@ -47,51 +53,67 @@ package final class RunFolder: @unchecked Sendable {
 
     /// Creates the folder (or claims an existing empty one) before anything runs, and holds it until the process
     /// ends: a folder that holds anything, or that another run or merge is writing, is refused. run.json says
-    /// "running" until `finish`, whatever `info.status` says.
-    package init(path: String, info: RunInfo) throws {
+    /// "running" until `finish`, whatever `info.status` says. `new`: the folder must not exist yet (this process makes
+    /// it), else `Taken` is thrown (`atDefaultPath` then tries the next name). `option` is how the user gave the folder
+    /// (nil: merge's first argument), for the messages that say what to do.
+    package init(path: String, info: RunInfo, new: Bool = false, option: String? = "--output") throws {
+        let named = option.map { "\($0) folder" } ?? "output folder (merge's first argument)"
+        let given = option.map { "with \($0)" } ?? "as merge's first argument"
         self.path = path
         _info = info
         _info.status = .running
+        // A new folder is a new run, whatever record it starts from (a merge's is its first shard's).
+        _info.identifier = UUID().uuidString
+        _info.files = nil
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         var made = false
         if !manager.fileExists(atPath: path, isDirectory: &isDirectory) {
             let parent = (path as NSString).deletingLastPathComponent
             if let reason = parent.isEmpty ? nil : Self.makeDirectories(parent) {
-                throw BenchError.invalidInput("cannot create the output folder \(path) (\(reason)); choose a writable --output folder")
+                throw BenchError.invalidInput("cannot create the output folder \(path) (\(reason)); choose a writable \(named)")
             }
             // Until the folder is whole and registered below, a signal's exit removes it rather than leave it half made.
             if StopCleanup.make(path, with: { mkdir(path, 0o755) == 0 }) {
                 made = true
+            } else if errno == EEXIST && new {
+                throw Taken()
             } else if errno != EEXIST {
                 throw BenchError.invalidInput(
-                    "cannot create the output folder \(path) (\(String(cString: strerror(errno)))); choose a writable --output folder")
+                    "cannot create the output folder \(path) (\(String(cString: strerror(errno)))); choose a writable \(named)")
             }
         }
+        if new && !made { throw Taken() }
         // A folder made here but refused below (another process claimed it first) is not this process's to remove.
         defer { if made { StopCleanup.forget(path) {} } }
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw BenchError.invalidInput("output \(path) is a file; give a folder with --output")
+            // A link whose target is missing is not a file: say where it points.
+            if let target = try? manager.destinationOfSymbolicLink(atPath: path), !manager.fileExists(atPath: path) {
+                throw BenchError.invalidInput(
+                    "output \(path) is a symbolic link to \(target), which does not exist; create \(target) or give another folder \(given)"
+                )
+            }
+            throw BenchError.invalidInput("output \(path) is a file; give a folder \(given)")
         }
         guard let claim = try FolderClaim(folder: path) else {
             throw BenchError.invalidInput(
-                "another bench process is writing into \(path); wait for it to end or choose another --output folder")
+                "another bench process is writing into \(path); wait for it to end or choose another \(named)")
         }
         self.claim = claim
         let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
         if contents.contains("samples.csv") || contents.contains("run.json") {
             throw BenchError.invalidInput(
-                "output folder \(path) already holds a run; choose another --output folder so that nothing is overwritten")
+                "output folder \(path) already holds a run; choose another \(named) so that nothing is overwritten")
         }
         if !contents.isEmpty {
             let shown = contents.sorted().prefix(3).joined(separator: ", ") + (contents.count > 3 ? ", ..." : "")
             throw BenchError.invalidInput(
-                "output folder \(path) is not empty (it holds \(shown)); give a new or empty folder with --output so that nothing is overwritten"
+                "output folder \(path) is not empty (it holds \(shown)); give a new or empty folder \(given) so that nothing is overwritten"
             )
         }
         createdFolder = made
         guard manager.isWritableFile(atPath: path) else {
-            throw BenchError.invalidInput("the output folder \(path) is not writable; choose another with --output")
+            throw BenchError.invalidInput("the output folder \(path) is not writable; choose another \(given)")
         }
         do {
             let header = try CSVFiles.encode(header: SamplesFile.columns, rows: [])
@@ -101,6 +123,8 @@ package final class RunFolder: @unchecked Sendable {
                 throw BenchError.io("cannot open \(file("samples.csv")) for appending (\(String(cString: strerror(errno))))")
             }
             samplesLength = off_t(header.utf8.count)
+            written = ["samples.csv"]
+            _info.files = written
             try AtomicFile.write(_info.encoded(), to: file("run.json"))
             StopCleanup.forget(path) { Self.registry.withLock { $0.append(Weak(self)) } }
         } catch {
@@ -153,21 +177,28 @@ package final class RunFolder: @unchecked Sendable {
     package func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
     /// Ends a run that stopped early (`failed`, `interrupted`) so that the folder is whole: its reports, or at least
-    /// run.json with the status; when not even that can be written (a full disk), the folder this run made is
-    /// removed. Returns what was done, for one line on standard error.
+    /// run.json with the status and the files that are whole; when not even that can be written (a full disk), the
+    /// folder this run made is removed. Returns what was done, for one line on standard error.
     @discardableResult
     package func abandon(status: RunStatus) -> String {
-        if let final = lock.withLock({ closed ? _info.status : nil }) { return "\(path) is \(final.rawValue)" }
-        if (try? finish(status: status)) != nil { return "\(path) holds the \(info.finishedRepetitions) repetitions that finished" }
+        guard let wasMeasured = lock.withLock({ closed ? nil : measured }) else { return "\(path) is \(info.status.rawValue)" }
+        if !wasMeasured, (try? finish(status: status)) != nil {
+            return "\(path) holds the \(info.finishedRepetitions) repetitions that finished"
+        }
         let marked: Bool = lock.withLock {
             var marked = _info
             marked.status = status
+            marked.files = written
             guard (try? AtomicFile.write(marked.encoded(), to: file("run.json"))) != nil else { return false }
             _info = marked
             closed = true
             return true
         }
-        if marked { return "\(path) holds the \(info.finishedRepetitions) repetitions that finished, without summaries" }
+        if marked {
+            return lock.withLock({ measured })
+                ? "\(path) is marked \(status.rawValue): its measurements are whole (\(written.joined(separator: ", "))), its conclusions are not"
+                : "\(path) holds the \(info.finishedRepetitions) repetitions that finished, without summaries"
+        }
         if createdFolder, (try? FileManager.default.removeItem(atPath: path)) != nil {
             return "\(path) was removed: not even its status could be written"
         }
@@ -193,6 +224,8 @@ package final class RunFolder: @unchecked Sendable {
             if closed { throw BenchError.io("the run in \(path) is \(_info.status.rawValue); nothing more is written to it") }
             var adopted = info
             adopted.status = _info.status
+            adopted.identifier = _info.identifier
+            adopted.files = _info.files
             try AtomicFile.write(adopted.encoded(), to: file("run.json"))
             _info = adopted
         }
@@ -201,7 +234,9 @@ package final class RunFolder: @unchecked Sendable {
     /// Appends a finished repetition's samples to samples.csv (whole lines, one write) and updates run.json.
     package func append(_ repetition: [SampleRecord], countsAsRepetition: Bool = true) throws {
         try lock.withLock {
-            if closed { throw BenchError.io("the run in \(path) is \(_info.status.rawValue); nothing more is written to it") }
+            if closed || measured {
+                throw BenchError.io("the run in \(path) is \(_info.status.rawValue); nothing more is written to it")
+            }
             try appendLines(SamplesFile.encode(repetition, header: false))
             _samples += repetition
             _summary = nil
@@ -217,23 +252,74 @@ package final class RunFolder: @unchecked Sendable {
 
     package var statements: [PhaseStatements] { lock.withLock { _statements.values.sorted { $0.key < $1.key } } }
 
-    /// Marks the run complete (or interrupted, or failed) and writes summary.csv, complexity.csv, statements.csv
-    /// and run.json; run.json takes the status last, so that a folder marked finished has its summaries. Once
-    /// finished, the folder takes no more samples.
+    /// Marks the run complete (or interrupted, or failed): `finishMeasuring`, then `writeFinalStatus`. A run that has conclusions
+    /// to write (verdicts, advice, its page) calls the two apart, so that run.json takes its status after all of them.
     package func finish(status: RunStatus) throws {
+        try finishMeasuring(status: status)
+        try writeFinalStatus()
+    }
+
+    /// Writes summary.csv, complexity.csv and statements.csv; the folder then takes no more samples. run.json still
+    /// says "running" (read as interrupted if this process dies) until `writeFinalStatus` gives it `status`.
+    package func finishMeasuring(status: RunStatus) throws {
         try lock.withLock {
-            if closed { throw BenchError.io("the run in \(path) is \(_info.status.rawValue); nothing more is written to it") }
-            var finished = _info
-            finished.status = status
+            if closed || measured {
+                throw BenchError.io("the run in \(path) is \(_info.status.rawValue); nothing more is written to it")
+            }
             let summary = SummaryFile.summarize(_samples)
             _summary = summary
-            try AtomicFile.write(SummaryFile.encode(summary), to: file("summary.csv"))
-            try AtomicFile.write(ComplexityFile.encode(ComplexityFit.fits(summary)), to: file("complexity.csv"))
-            try AtomicFile.write(StatementsFile.encode(Array(_statements.values)), to: file("statements.csv"))
+            try writeWhole(SummaryFile.encode(summary), named: "summary.csv")
+            try writeWhole(ComplexityFile.encode(ComplexityFit.fits(summary)), named: "complexity.csv")
+            try writeWhole(StatementsFile.encode(Array(_statements.values)), named: "statements.csv")
+            measured = true
+            intendedStatus = status
+            var progress = _info
+            progress.files = written
+            try AtomicFile.write(progress.encoded(), to: file("run.json"))
+            _info = progress
+        }
+    }
+
+    /// Writes `text` as the folder's file `name` (summary.txt, verdicts.json, ...: a conclusion of a measured run), whole
+    /// or not at all, and lists it in run.json's `files` when the run closes.
+    package func writeFile(_ text: String, named name: String) throws {
+        try lock.withLock {
+            if closed { throw BenchError.io("the run in \(path) is \(_info.status.rawValue); nothing more is written to it") }
+            try writeWhole(text, named: name)
+        }
+    }
+
+    /// Gives run.json the run's final status (complete, or what `finishMeasuring` was told) and the list of the files
+    /// written whole: the last byte the run writes, so that a folder marked complete has every one of them.
+    package func writeFinalStatus() throws {
+        try lock.withLock {
+            if closed { throw BenchError.io("the run in \(path) is \(_info.status.rawValue); nothing more is written to it") }
+            guard measured else { throw BenchError.io("the run in \(path) has no summaries yet; it cannot be closed") }
+            var finished = _info
+            finished.status = intendedStatus
+            finished.files = written
             try AtomicFile.write(finished.encoded(), to: file("run.json"))
             _info = finished
             closed = true
         }
+    }
+
+    /// The files written whole so far, in order.
+    package var files: [String] { lock.withLock { written } }
+
+    /// What run.json will say once `writeFinalStatus` writes it: the status given to `finishMeasuring` (for the page written
+    /// just before).
+    package var closingInfo: RunInfo {
+        lock.withLock {
+            var info = _info
+            if measured && !closed { info.status = intendedStatus }
+            return info
+        }
+    }
+
+    private func writeWhole(_ text: String, named name: String) throws {
+        try AtomicFile.write(text, to: file(name))
+        if !written.contains(name) { written.append(name) }
     }
 
     /// Writes `text` at the end of samples.csv; on a short write (a full disk), cuts the file back to its last

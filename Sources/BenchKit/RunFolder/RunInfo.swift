@@ -66,7 +66,7 @@ package struct RunInfo: Codable, Sendable {
         commandLine.isEmpty ? "bench run" : (["bench"] + commandLine.dropFirst()).joined(separator: " ")
     }
 
-    /// The commit the bench binary was built from (`binaryCommit`), whatever folder the run was started in.
+    /// The commit the bench binary was built from (`binaryCommit`, recorded at build time).
     package var gitCommit: String
     package var utcTime: String
     package var host: String
@@ -90,7 +90,7 @@ package struct RunInfo: Codable, Sendable {
     package var measurement: MeasurementKind?
     /// The deliberate regressions injected into the run (`RELBENCH_INJECT_*` and their values); empty for a real run.
     package var injections: [String: String]?
-    /// The commit of the repository the bench binary was built in (with `-dirty` when its work tree had changes).
+    /// The commit the bench binary was built from (with `-dirty` when its checkout had changes), recorded at build time.
     package var binaryCommit: String?
     /// Metrics the run's platform could not measure (`Metric.unmeasurableHere`); nil in runs before it was recorded.
     package var unmeasurableMetrics: [Metric]?
@@ -104,6 +104,13 @@ package struct RunInfo: Codable, Sendable {
 
     /// Content hashes of each scenario's file and model (absent in runs before they were recorded).
     package var definitionHashes: [String: DefinitionHash]?
+
+    /// A new identifier for every run folder made (a merge's too): a copy of a folder (`cp -r`) keeps it, so that the copy
+    /// is not taken for another run. Absent in runs before it was recorded.
+    package var identifier: String?
+    /// The files of the folder written whole when run.json was last written, in the order written (run.json itself
+    /// aside): what a run marked interrupted or failed holds. Absent in runs before it was recorded.
+    package var files: [String]?
 
     /// What one scenario of a run was measured at.
     package struct Schedule: Codable, Sendable, Equatable {
@@ -161,21 +168,16 @@ package struct RunInfo: Codable, Sendable {
             binaryCommit: binaryCommit, unmeasurableMetrics: Metric.unmeasurableHere)
     }
 
-    /// `bench --version`: the binary's commit and build configuration.
-    package static var version: String { "\(binaryCommit) (\(BuildConfiguration.current.rawValue) build)" }
+    /// `bench --version`: the binary's commit and build configuration (and `git describe`'s name, when a tag gives one).
+    package static var version: String {
+        let described = BuildInfo.described
+        let named = described == "unknown" || binaryCommit.hasPrefix(described.replacingOccurrences(of: "-dirty", with: ""))
+        return "\(binaryCommit) (\(BuildConfiguration.current.rawValue) build\(named ? "" : ", version \(described)"))"
+    }
 
-    /// The commit of the repository holding the running executable (found from its path, not the working folder).
-    package static let binaryCommit: String = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var folder = (executable as NSString).deletingLastPathComponent
-        while folder.count > 1 {
-            if FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(".git")) {
-                return gitCommit(in: folder)
-            }
-            folder = (folder as NSString).deletingLastPathComponent
-        }
-        return "unknown"
-    }()
+    /// The commit the binary was built from, recorded at build time (Plugins/BuildInfo): `-dirty` when the checkout had
+    /// changes, "unknown" when it was built outside git. Whatever checkout or folder the binary later runs in.
+    package static var binaryCommit: String { BuildInfo.commit }
 
     package func encoded() throws -> String {
         let encoder = JSONEncoder()
@@ -214,16 +216,6 @@ package struct RunInfo: Codable, Sendable {
     private static func folder(of file: String) -> String {
         let folder = (file as NSString).deletingLastPathComponent
         return folder.isEmpty ? "." : folder
-    }
-
-    /// The commit of the repository at `folder`, `-dirty` when its tracked files changed.
-    static func gitCommit(in folder: String) -> String {
-        let location = ["-C", folder]
-        guard let head = run("git", location + ["rev-parse", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines), !head.isEmpty else {
-            return "unknown"
-        }
-        let dirty = run("git", location + ["status", "--porcelain", "--untracked-files=no"])?.isEmpty == false
-        return dirty ? head + "-dirty" : head
     }
 
     /// `swift --version`'s first line. The driver leaves an empty `TemporaryDirectory.*` in TMPDIR each time it

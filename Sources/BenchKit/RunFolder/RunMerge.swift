@@ -8,10 +8,7 @@ package enum RunMerge {
     /// repetitions are numbered on.
     package static func merge(_ shards: [String], into output: String, asRepetitions: Bool = false) throws -> RunFolder {
         try refuseRepeatedFolders(shards)
-        var samples: [SampleRecord] = []
-        var seen: [SeriesKey: String] = [:]
-        var repetitionOffset: [SeriesKey: Int] = [:]
-        var infos: [RunInfo] = []
+        var runs: [MergedRun] = []
         var statements: [PhaseStatements] = []
         for shard in shards {
             statements += try StatementsFile.load(folder: shard)
@@ -20,7 +17,17 @@ package enum RunMerge {
                 throw BenchError.invalidInput(
                     "\(shard) holds series this bench cannot read (\(unknown): \(unknown.reason)); merge runs of this build")
             }
-            var shardSamples = contents.samples
+            let info = try RunInfo.load((shard as NSString).appendingPathComponent("run.json"))
+            runs.append(MergedRun(folder: shard, info: info, samples: contents.samples))
+        }
+        guard var info = runs.first?.info else { throw BenchError.invalidInput("name the shards' run folders to merge") }
+        try refuseDifferentKinds(runs, asRepetitions: asRepetitions)
+        let infos = runs.map(\.info)
+        var samples: [SampleRecord] = []
+        var seen: [SeriesKey: String] = [:]
+        var repetitionOffset: [SeriesKey: Int] = [:]
+        for run in runs {
+            var shardSamples = run.samples
             if asRepetitions {
                 var highest: [SeriesKey: Int] = [:]
                 for index in shardSamples.indices {
@@ -33,15 +40,13 @@ package enum RunMerge {
                 for key in Set(shardSamples.map(\.key)) {
                     if let other = seen[key] {
                         throw BenchError.invalidInput(
-                            "\(shard) and \(other) both measured \(key); merge the shards of one run only (or pass --as-repetitions)")
+                            "\(run.folder) and \(other) both measured \(key); merge the shards of one run only (or pass --as-repetitions)")
                     }
-                    seen[key] = shard
+                    seen[key] = run.folder
                 }
             }
             samples += shardSamples
-            infos.append(try RunInfo.load((shard as NSString).appendingPathComponent("run.json")))
         }
-        guard var info = infos.first else { throw BenchError.invalidInput("name the shards' run folders to merge") }
         if let mismatch = infos.first(where: { $0.gitCommit != info.gitCommit || $0.seed != info.seed || $0.profile != info.profile }) {
             throw BenchError.invalidInput(
                 "the shards differ in commit, seed or profile (\(mismatch.gitCommit) \(mismatch.seed) \(mismatch.profile.rawValue) vs \(info.gitCommit) \(info.seed) \(info.profile.rawValue)); merge shards of one run"
@@ -68,11 +73,12 @@ package enum RunMerge {
         info.plannedRepetitions = infos.reduce(0) { $0 + $1.plannedRepetitions }
         info.status = infos.allSatisfy { $0.status == .complete } ? .complete : .incomplete
         info.commandLine = ["bench", "merge", output] + shards
-        let folder = try RunFolder(path: output, info: info)
+        let folder = try RunFolder(path: output, info: info, option: nil)
         folder.record(statements)
         do {
             try folder.append(samples, countsAsRepetition: false)
-            try folder.finish(status: info.status)
+            // Closed by its conclusion (`RunPipeline.conclude`): run.json takes the status after the verdicts and advice.
+            try folder.finishMeasuring(status: info.status)
         } catch {
             // The shards are still there: nothing is lost by removing a merge that could not be written whole.
             folder.discard()
@@ -172,6 +178,13 @@ package enum Baseline {
                         "cannot copy \(file) into \(staging) (\((error as NSError).localizedDescription)); the baseline at \(destination) is unchanged"
                     )
                 }
+            }
+            // run.json lists the files of the run folder; the baseline holds only its reports, and says so.
+            let record = (staging as NSString).appendingPathComponent("run.json")
+            var info = try RunInfo.load(record)
+            if let files = info.files {
+                info.files = files.filter { manager.fileExists(atPath: (staging as NSString).appendingPathComponent($0)) }
+                try Data(info.encoded().utf8).write(to: URL(fileURLWithPath: record))
             }
         } catch {
             try? manager.removeItem(atPath: staging)

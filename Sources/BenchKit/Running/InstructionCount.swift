@@ -15,10 +15,11 @@ package enum InstructionCount {
     /// The environment variable that tells a run it is the child under callgrind, naming its parent's process id.
     static let parentVariable = "RELBENCH_CALLGRIND_PARENT"
 
-    /// Runs `child` (a timed run's plan) once under callgrind and writes its counts to `output`, which is claimed
-    /// before valgrind starts. The child reads its plan from a file in the work folder (`bench run --plan FILE`).
-    /// Ctrl-C or SIGTERM stop the child, whose finished repetitions are counted into `output`, marked interrupted.
-    package static func run(_ child: ChildRunPlan, output: String, quiet: Bool) throws -> RunFolder {
+    /// Runs `child` (a timed run's plan) once under callgrind and writes its counts to `output` (nil: a new folder under
+    /// Results/runs), which is claimed before valgrind starts. The child reads its plan from a file in the work folder
+    /// (`bench run --plan FILE`). Ctrl-C or SIGTERM stop the child, whose finished repetitions are counted into `output`,
+    /// marked interrupted.
+    package static func run(_ child: ChildRunPlan, output: String?, quiet: Bool) throws -> RunFolder {
         let arguments = child.arguments
         guard RunInfo.run("valgrind", ["--version"]) != nil else {
             throw BenchError.invalidInput(
@@ -27,7 +28,7 @@ package enum InstructionCount {
         var placeholder = RunInfo.current(
             profile: arguments.profile, seed: arguments.seed, settings: arguments.settings, scenarios: [], plannedRepetitions: 0)
         placeholder.measurement = .instructions
-        let folder = try RunFolder(path: output, info: placeholder)
+        let folder = try output.map { try RunFolder(path: $0, info: placeholder) } ?? RunFolder.atDefaultPath(info: placeholder)
         let work = try TemporaryFolders.make("callgrind")
         defer { if ProcessInfo.processInfo.environment["RELBENCH_KEEP_CALLGRIND"] == nil { TemporaryFolders.remove(work) } }
         let childRun = (work as NSString).appendingPathComponent("run")
@@ -44,7 +45,8 @@ package enum InstructionCount {
         process.executableURL = URL(fileURLWithPath: executablePath())
         process.arguments =
             [
-                "valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=*callgrindMeasuredPhase*",
+                // --vgdb=no: no gdbserver, so no vgdb-pipe-* files for a SIGKILL to leave behind in /tmp.
+                "valgrind", "--tool=callgrind", "--vgdb=no", "--collect-atstart=no", "--toggle-collect=*callgrindMeasuredPhase*",
                 "--dump-after=\(phaseSymbol)*", "--callgrind-out-file=\(dumps)", "--log-file=\(log)",
                 executablePath(), "run", "--plan", planFile,
             ]
@@ -67,7 +69,7 @@ package enum InstructionCount {
             let outcome: String
             do {
                 try collect(childRun, dumps: dumps, into: folder, partial: true)
-                outcome = "\(output) holds the \(folder.info.finishedRepetitions) repetitions counted before"
+                outcome = "\(folder.path) holds the \(folder.info.finishedRepetitions) repetitions counted before"
             } catch {
                 outcome = folder.abandon(status: .interrupted) + " (none counted: \(error))"
             }
@@ -94,15 +96,15 @@ package enum InstructionCount {
     /// Puts the child's samples, their timings replaced by the dumps' counts, into `folder` with the child's status;
     /// `partial`: the child was stopped, and dumps past its last finished repetition are left out.
     private static func collect(_ childRun: String, dumps: String, into folder: RunFolder, partial: Bool) throws {
-        var info = try RunInfo.load((childRun as NSString).appendingPathComponent("run.json"))
+        let child = try RunInfo.load((childRun as NSString).appendingPathComponent("run.json"))
         let samples = try SamplesFile.load((childRun as NSString).appendingPathComponent("samples.csv")).samples
         let merged = try attach(try phaseCounts(dumps, partial: partial), to: samples, partial: partial)
-        info.commandLine = CommandLine.arguments
-        info.measurement = .instructions
+        var info = folder.info.reporting(child)
         if partial && info.status == .complete { info.status = .interrupted }
         try folder.adopt(info)
         try folder.append(merged, countsAsRepetition: false)
-        try folder.finish(status: info.status)
+        // A whole run is closed by its conclusion (`RunPipeline.conclude`), a stopped one here.
+        if partial { try folder.finish(status: info.status) } else { try folder.finishMeasuring(status: info.status) }
     }
 
     /// Set for the process that becomes valgrind (`followParent`).
@@ -182,5 +184,27 @@ package enum InstructionCount {
     /// This executable's path, for running it again under valgrind.
     static func executablePath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+extension RunInfo {
+    /// This process's record (commit, time, host, build, command line: what the child under valgrind cannot know or
+    /// would say of valgrind) with what the child planned and measured: its scenarios, their definitions and schedules,
+    /// its repetitions and status.
+    fileprivate func reporting(_ child: RunInfo) -> RunInfo {
+        var record = self
+        record.profile = child.profile
+        record.seed = child.seed
+        record.sqliteSettings = child.sqliteSettings
+        record.scenarios = child.scenarios
+        record.scenarioOrigins = child.scenarioOrigins
+        record.schedules = child.schedules
+        record.definitionHashes = child.definitionHashes
+        record.plannedRepetitions = child.plannedRepetitions
+        record.finishedRepetitions = child.finishedRepetitions
+        record.unmeasurableMetrics = child.unmeasurableMetrics
+        record.status = child.status
+        record.measurement = .instructions
+        return record
     }
 }

@@ -112,6 +112,16 @@ package struct RunPlan {
         if let shard = request.shard {
             scenarios = scenarios.sorted { $0.name < $1.name }.enumerated()
                 .filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+            // More shards than scenarios: this one would run nothing and write an empty run.
+            guard !scenarios.isEmpty else {
+                let count = seen.count
+                let empty =
+                    count + 1 == shard.count
+                    ? "shard \(shard.count) of \(shard.count) runs" : "shards \(count + 1)-\(shard.count) of \(shard.count) run"
+                throw BenchError.invalidInput(
+                    "--shard \(shard) is empty: the run chose \(count) scenario\(count == 1 ? "" : "s"), one per shard, so \(empty) none; give at most \(count) shards (--shard K/\(count))"
+                )
+            }
         }
         var planned: [PlannedRepetition] = []
         var used: [Scenario] = []

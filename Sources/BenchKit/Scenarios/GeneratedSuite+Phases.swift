@@ -11,51 +11,18 @@ extension GeneratedSuite {
     }
 
     /// The attributes the find and sorted phases of the suite filter and sort on.
-    package static func filters(_ model: ObjectModel) -> [Filter] {
+    package static func filters(_ model: ObjectModel) -> [Filter] { filters(model, AttributeChoices(model)) }
+
+    static func filters(_ model: ObjectModel, _ choices: AttributeChoices) -> [Filter] {
         model.entities.filter { !$0.isAbstract }.flatMap { entity -> [Filter] in
             var filters: [Filter] = []
-            if let lookup = lookupAttribute(entity) {
+            if let lookup = choices.lookupAttribute(entity) {
                 filters.append(Filter(entity: entity, attribute: lookup, phase: "find-\(entity.name).\(lookup.name)", sorts: false))
             }
-            if let sort = sortAttribute(entity) {
+            if let sort = choices.sortAttribute(entity) {
                 filters.append(Filter(entity: entity, attribute: sort, phase: "sorted-\(entity.name).\(sort.name)", sorts: true))
             }
             return filters
-        }
-    }
-
-    /// Stored attributes of the entity (its own and inherited), in the model's order.
-    static func stored(_ entity: EntityDescription) -> [AttributeDescription] {
-        entity.attributes.filter { !$0.isTransient && $0.type != .undefined }
-    }
-
-    /// What a screen reads to show an object: its first stored attribute that is not data.
-    static func readable(_ entity: EntityDescription) -> String? {
-        stored(entity).first { $0.type != .binary && $0.type != .transformable }?.name
-    }
-
-    /// The attribute objects are looked up by: one an index or a uniqueness constraint leads with, else one named
-    /// as an identifier (`id`, `remoteID`, `uuid`, `identifier`, `email`, `slug`, `code`); strings, UUIDs and integers.
-    static func lookupAttribute(_ entity: EntityDescription) -> AttributeDescription? {
-        let candidates = stored(entity).filter { [.string, .uuid, .int16, .int32, .int64].contains($0.type) }
-        let lineage = Array(sequence(first: entity, next: \.superentity))
-        let leading = Set(
-            lineage.flatMap { $0.fetchIndexes.compactMap(\.elements.first?.property) + $0.uniquenessConstraints.compactMap(\.first) })
-        if let indexed = candidates.first(where: { $0.isIndexed || leading.contains($0.name) }) { return indexed }
-        return candidates.first { attribute in
-            let name = attribute.name
-            return ["id", "uuid", "identifier", "email", "slug", "code"].contains(name.lowercased())
-                || ["ID", "Id", "UUID", "Uuid", "Identifier"].contains { name.hasSuffix($0) && name.count > $0.count }
-        }
-    }
-
-    /// The date a list of the entity sorts by: the first named as one (`createdAt`, `date`, `timestamp`, `updatedOn`).
-    static func sortAttribute(_ entity: EntityDescription) -> AttributeDescription? {
-        stored(entity).first { attribute in
-            let name = attribute.name.lowercased()
-            return attribute.type == .date
-                && (["date", "time", "created", "updated", "modified"].contains { name.contains($0) } || attribute.name.hasSuffix("At")
-                    || attribute.name.hasSuffix("On"))
         }
     }
 
@@ -92,6 +59,8 @@ extension GeneratedSuite {
     /// over an entity the data has no objects of at any size is left out: there is nothing to look up.
     static func phases(_ model: ObjectModel, counts: [String: DataSpec.Count], steps: SuiteSteps) throws -> [DeclaredScenario.Phase] {
         let concrete = model.entities.filter { !$0.isAbstract }
+        let choices = AttributeChoices(model)
+        func readable(_ entity: EntityDescription) -> String? { choices.readable(entity) }
         func rows(_ entity: EntityDescription) -> DataSpec.Count {
             let parts = entity.subtree.compactMap { counts[$0.name] }
             if parts.count == 1 { return parts[0] }
@@ -118,7 +87,7 @@ extension GeneratedSuite {
                     "every \(entity.name) (\(amount(rows(entity))) rows) in one fetch, faults off\(attribute.map { ", reading \($0)" } ?? "")"
                 ))
         }
-        for filter in filters(model) {
+        for filter in filters(model, choices) {
             let entity = filter.entity
             let name = filter.attribute.name
             if filter.sorts {

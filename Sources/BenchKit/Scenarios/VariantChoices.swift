@@ -54,6 +54,12 @@ struct VariantChoices {
             }
             let values = wanted.array ?? [wanted]
             let known = axes.first { $0.name == axis }?.values ?? []
+            guard !values.isEmpty else {
+                throw fail(
+                    field,
+                    "'when' gives the variant '\(axis)' an empty list of values, so the step would run in no variant; name the values it runs for (\(known.map(\.description).joined(separator: ", "))) or remove the step"
+                )
+            }
             if let unknown = values.first(where: { value in !known.contains { Self.matches(value, $0) } }) {
                 throw fail(
                     field,

@@ -16,6 +16,10 @@ int relbench_allocation_counting_available(void);
 /// The process's counts so far (the sum of every thread's).
 relbench_allocation_counts relbench_allocation_counts_now(void);
 
+/// The calling thread's counts so far (those of its slot; threads past the 512th share slots): work measured on one
+/// thread while others allocate (a test among tests running in parallel).
+relbench_allocation_counts relbench_allocation_counts_this_thread(void);
+
 /// Bytes the heap holds for the program now (glibc's mallinfo2: chunks in use plus mmapped regions); 0 where
 /// unknown.
 uint64_t relbench_heap_bytes_in_use(void);

@@ -93,7 +93,7 @@ extension ObjectContext {
         for entity in model.entities where !entity.uniquenessConstraints.isEmpty {
             for constraint in entity.uniquenessConstraints {
                 let slots = constraint.map { name -> Int in
-                    switch entity.propertiesByName[name] {
+                    switch entity.propertyNamed(name) {
                     case let .attribute(a)?: return a.slot
                     case let .derived(d)?: return d.slot
                     case let .relationship(r)?: return r.slot

@@ -51,8 +51,9 @@ public final class ObjectContext {
     /// which stays smaller for the many entities with no transient attribute.
     @exclusivity(unchecked) var transientValues: [ObjectIdentifier: ContiguousArray<Value>] = [:]
 
-    /// The member keys of the to-many fault being fired, kept between faults so that firing one allocates no list.
-    @exclusivity(unchecked) var faultKeys = ContiguousArray<Int64>()
+    /// The members' keys and registry slots of the to-many fault being fired, kept between faults so that firing
+    /// one allocates no list.
+    @exclusivity(unchecked) var faultMembers = ContiguousArray<FaultMember>()
 
     /// The thread confinement or queue of the context.
     public let concurrencyType: ConcurrencyType
@@ -195,17 +196,22 @@ public final class ObjectContext {
 
     /// The registered object for a row, or a new fault registered for it.
     func object(_ entity: EntityDescription, primaryKey: Int64) -> ManagedObject {
-        let object: ManagedObject
-        if primaryKey > 0 {
-            // One walk of the registry's pages for the lookup and the registration.
-            let registration = registry.slot(entity.rootNumber, primaryKey)
-            if let registered = registration.pointee?.takeUnretainedValue() { return registered }
-            object = ManagedObject(faultOf: entity, primaryKey: primaryKey, snapshot: nil, owner: self)
-            registry.fill(entity.rootNumber, registration, with: Unmanaged.passUnretained(object))
-        } else {
+        guard primaryKey > 0 else {
             // No row has such a key: an unregistered fault, which firing reports missing.
-            object = ManagedObject(faultOf: entity, primaryKey: primaryKey, snapshot: nil, owner: self)
+            counters.objectsMaterialized &+= 1
+            store.counters.objectsMaterialized &+= 1
+            return ManagedObject(faultOf: entity, primaryKey: primaryKey, snapshot: nil, owner: self)
         }
+        // One walk of the registry's pages for the lookup and the registration.
+        let registration = registry.slot(entity.rootNumber, primaryKey)
+        if let registered = registration.pointee?.takeUnretainedValue() { return registered }
+        return registerFault(of: entity, primaryKey: primaryKey, in: registration)
+    }
+
+    /// A new fault for the row `primaryKey` (positive) of `entity`, registered in `slot`, its empty registry slot.
+    func registerFault(of entity: EntityDescription, primaryKey: Int64, in slot: RegistrySlot) -> ManagedObject {
+        let object = ManagedObject(faultOf: entity, primaryKey: primaryKey, snapshot: nil, owner: self)
+        registry.fill(entity.rootNumber, slot, with: Unmanaged.passUnretained(object))
         counters.objectsMaterialized &+= 1
         store.counters.objectsMaterialized &+= 1
         return object
@@ -342,4 +348,14 @@ public final class ObjectContext {
         object.isUpdated = false
         object.isDeleted = false
     }
+}
+
+/// A registry slot: where the registered object of one row is (or will be), stable while the registry lives.
+typealias RegistrySlot = UnsafeMutablePointer<Unmanaged<ManagedObject>?>
+
+/// A member row of a to-many fault being fired: its key, and its registry slot (nil for a key below 1, which no
+/// row has and no registry holds).
+struct FaultMember {
+    let key: Int64
+    let slot: RegistrySlot?
 }

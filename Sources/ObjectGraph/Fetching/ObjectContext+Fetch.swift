@@ -199,8 +199,8 @@ struct FetchedIDs {
     @inline(__always)
     func entity(at index: Int) -> EntityDescription {
         guard !entityNumbers.isEmpty else { return entity }
-        let offset = Int(entityNumbers[index]) - entity.number
-        return entity.subtree.indices.contains(offset) ? entity.subtree[offset] : entity
+        let position = entity.subtree.startIndex + Int(entityNumbers[index]) - entity.number
+        return entity.subtree.indices.contains(position) ? entity.subtree[position] : entity
     }
 
     func map<T>(_ transform: ((entity: EntityDescription, primaryKey: Int64)) throws -> T) rethrows -> [T] {

@@ -241,6 +241,7 @@ extension ObjectModel {
     /// a constant of the wrong type for its key path, a sort through a to-many. For tools that check a fetch they
     /// are given before running it (a scenario file).
     public func check(_ request: FetchRequest) throws {
+        prepareStatements()
         _ = try QueryCompiler.compile(request, entity: try requireEntity(request.entityName), model: self, mode: .rows)
     }
 }

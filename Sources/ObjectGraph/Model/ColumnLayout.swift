@@ -10,7 +10,30 @@
 /// slots extend its parent's.
 struct ColumnLayout {
     let root: EntityDescription
-    let model: [EntityDescription]
+    let placement: Placement
+
+    /// The relationships whose columns go on an entity other than their own, grouped once by that entity: a
+    /// many-to-nil's hidden owner column on its destination, an ordered to-many's order column on its members.
+    /// (Each entity scanning every relationship of the model for its own was O(entities × relationships): 24× the work
+    /// for 4× the entities of a generated model.)
+    struct Placement {
+        fileprivate var hiddenOwners: [ObjectIdentifier: [RelationshipDescription]] = [:]
+        fileprivate var ordered: [ObjectIdentifier: [RelationshipDescription]] = [:]
+
+        init(_ declared: [RelationshipDescription]) {
+            for relationship in declared {
+                if relationship.kind == .manyToNil {
+                    hiddenOwners[ObjectIdentifier(relationship.destination), default: []].append(relationship)
+                }
+                guard relationship.isOrdered else { continue }
+                if relationship.kind == .oneToMany {
+                    ordered[ObjectIdentifier(relationship.requiredInverse.entity), default: []].append(relationship)
+                } else if relationship.kind == .manyToNil {
+                    ordered[ObjectIdentifier(relationship.destination), default: []].append(relationship)
+                }
+            }
+        }
+    }
 
     private struct Own {
         var main: [Column] = []
@@ -18,14 +41,13 @@ struct ColumnLayout {
     }
 
     func layOut() {
-        let declared = model.flatMap { entity in entity.relationships.filter { $0.entity === entity } }
         var namer = UniqueNamer(reserved: ["Z_PK", "Z_ENT", "Z_OPT"])
         var own: [ObjectIdentifier: Own] = [:]
         for entity in root.subtree {
-            own[ObjectIdentifier(entity)] = Own(main: mainColumns(of: entity, declared: declared, namer: &namer))
+            own[ObjectIdentifier(entity)] = Own(main: mainColumns(of: entity, namer: &namer))
         }
         for entity in root.subtree {
-            own[ObjectIdentifier(entity), default: Own()].extra = extraColumns(of: entity, declared: declared, namer: &namer)
+            own[ObjectIdentifier(entity), default: Own()].extra = extraColumns(of: entity, namer: &namer)
         }
         var table: [Column] = []
         let owned = root.subtree.map { own[ObjectIdentifier($0), default: Own()] }
@@ -35,43 +57,52 @@ struct ColumnLayout {
         root.tableColumns = table
 
         for entity in root.subtree {
-            let parent = entity.parent
-            var columns = parent?.columns ?? []
-            var defaults = parent?.defaultRow ?? []
-            entity.inheritedColumnCount = columns.count
+            let inherited = entity.parent?.columnCount ?? 0
             let mine = own[ObjectIdentifier(entity), default: Own()]
-            for column in mine.main + mine.extra {
-                let slot = columns.count
+            let ownColumns = mine.main + mine.extra
+            for (offset, column) in ownColumns.enumerated() {
+                let slot = inherited + offset
                 switch column.kind {
-                case let .attribute(attribute):
-                    attribute.slot = slot
-                    defaults.append(attribute.defaultValue)
-                case let .derived(derived):
-                    derived.slot = slot
-                    defaults.append(Self.initialValue(of: derived))
-                case let .foreignKey(relationship), let .hiddenOwner(relationship):
-                    relationship.slot = slot
-                    defaults.append(.null)
-                case let .order(relationship):
-                    relationship.orderSlot = slot
-                    defaults.append(.null)
-                case let .foreignEntity(relationship):
-                    relationship.entitySlot = slot
-                    defaults.append(.null)
+                case let .attribute(attribute): attribute.slot = slot
+                case let .derived(derived): derived.slot = slot
+                case let .foreignKey(relationship), let .hiddenOwner(relationship): relationship.slot = slot
+                case let .order(relationship): relationship.orderSlot = slot
+                case let .foreignEntity(relationship): relationship.entitySlot = slot
                 }
-                columns.append(column)
             }
-            entity.columns = columns
-            entity.defaultRow = ContiguousArray(defaults)
-            entity.rowShapeOwner = RowShape.Owner(
-                tableNumber: entity.rootNumber, types: columns.map(\.attributeType), defaults: entity.defaultRow)
-            entity.hiddenOwnerRelationships = columns.compactMap { if case let .hiddenOwner(r) = $0.kind { return r } else { return nil } }
-            entity.orderedInverseRelationships = columns.compactMap { if case let .order(r) = $0.kind { return r } else { return nil } }
-            entity.saveComputedSlots = columns.indices.filter {
-                switch columns[$0].kind {
-                case .hiddenOwner, .order: return true
-                default: return false
-                }
+            entity.inheritedColumnCount = inherited
+            entity.ownColumns = ownColumns
+            entity.columnCount = inherited + ownColumns.count
+        }
+    }
+
+    /// Makes the entity's row layout from its parent's (made first: entities are numbered parents first) and its own
+    /// columns: `columns`, `defaultRow`, `rowShape`, and the columns only a save writes.
+    static func materializeRow(_ entity: EntityDescription) {
+        var columns = entity.parent?.columns ?? []
+        var defaults = entity.parent?.defaultRow ?? []
+        columns.reserveCapacity(entity.columnCount)
+        defaults.reserveCapacity(entity.columnCount)
+        for column in entity.ownColumns {
+            switch column.kind {
+            case let .attribute(attribute): defaults.append(attribute.defaultValue)
+            case let .derived(derived): defaults.append(initialValue(of: derived))
+            case .foreignKey, .hiddenOwner, .order, .foreignEntity: defaults.append(.null)
+            }
+            columns.append(column)
+        }
+        entity.columns = columns
+        entity.defaultRow = defaults
+        entity.rowShapeOwner = RowShape.Owner(tableNumber: entity.rootNumber, types: columns.map(\.attributeType), defaults: defaults)
+        for column in entity.ownColumns {
+            if case let .attribute(attribute) = column.kind { attribute.payloadWord = entity.rowShape.columns[attribute.slot].word }
+        }
+        entity.hiddenOwnerRelationships = columns.compactMap { if case let .hiddenOwner(r) = $0.kind { return r } else { return nil } }
+        entity.orderedInverseRelationships = columns.compactMap { if case let .order(r) = $0.kind { return r } else { return nil } }
+        entity.saveComputedSlots = columns.indices.filter {
+            switch columns[$0].kind {
+            case .hiddenOwner, .order: return true
+            default: return false
             }
         }
     }
@@ -79,10 +110,10 @@ struct ColumnLayout {
     /// Attributes sorted by name, then keys sorted by name. A many-to-nil relationship gets a "virtual" to-one on
     /// its destination named "<source entity number><name>" (Core Data's _addVirtualToOneForToMany), so
     /// Student (3).subjects puts Z3SUBJECTS on ZSUBJECT.
-    private func mainColumns(of entity: EntityDescription, declared: [RelationshipDescription], namer: inout UniqueNamer) -> [Column] {
+    private func mainColumns(of entity: EntityDescription, namer: inout UniqueNamer) -> [Column] {
         enum Item { case attribute(AttributeDescription), derived(DerivedAttributeDescription) }
-        var items: [(String, Item)] = entity.storedAttributes.filter { $0.entity === entity }.map { ($0.name, .attribute($0)) }
-        items += entity.derivedAttributes.filter { $0.entity === entity }.map { ($0.name, .derived($0)) }
+        var items: [(String, Item)] = entity.ownStoredAttributes.map { ($0.name, .attribute($0)) }
+        items += entity.ownDerivedAttributes.map { ($0.name, .derived($0)) }
         items.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
         var columns: [Column] = []
         for (_, item) in items {
@@ -96,8 +127,8 @@ struct ColumnLayout {
             }
         }
         enum Key { case toOne(RelationshipDescription), hidden(RelationshipDescription) }
-        var keys: [(String, Key)] = entity.toOneRelationships.filter { $0.entity === entity }.map { ($0.name, .toOne($0)) }
-        keys += declared.filter { $0.kind == .manyToNil && $0.destination === entity }.map { (Self.virtualName($0), .hidden($0)) }
+        var keys: [(String, Key)] = entity.ownToOneRelationships.map { ($0.name, .toOne($0)) }
+        keys += (placement.hiddenOwners[ObjectIdentifier(entity)] ?? []).map { (Self.virtualName($0), .hidden($0)) }
         keys.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
         for (name, key) in keys {
             switch key {
@@ -116,14 +147,9 @@ struct ColumnLayout {
     /// named after the to-one this entity declares, or `Z_FOK_<n><NAME>` for a many-to-nil: inferred, no real
     /// store seen), sorted by name; then foreign entity keys of this entity's to-ones whose destination has
     /// sub-entities (decompiled NSSQLForeignEntityKey: `Z<destination number>_<NAME>`; no real store seen).
-    private func extraColumns(of entity: EntityDescription, declared: [RelationshipDescription], namer: inout UniqueNamer) -> [Column] {
-        var ordered: [(String, RelationshipDescription)] = []
-        for relationship in declared where relationship.isOrdered {
-            if relationship.kind == .oneToMany, relationship.requiredInverse.entity === entity {
-                ordered.append((relationship.requiredInverse.name, relationship))
-            } else if relationship.kind == .manyToNil, relationship.destination === entity {
-                ordered.append((Self.virtualName(relationship), relationship))
-            }
+    private func extraColumns(of entity: EntityDescription, namer: inout UniqueNamer) -> [Column] {
+        var ordered = (placement.ordered[ObjectIdentifier(entity)] ?? []).map { relationship in
+            (relationship.kind == .oneToMany ? relationship.requiredInverse.name : Self.virtualName(relationship), relationship)
         }
         ordered.sort { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
         var columns: [Column] = []
@@ -131,8 +157,7 @@ struct ColumnLayout {
             relationship.orderColumnName = namer.unique("Z_FOK_" + name.uppercased())
             columns.append(Column(name: relationship.orderColumnName, sqlType: "INTEGER", kind: .order(relationship)))
         }
-        for relationship in entity.toOneRelationships where relationship.entity === entity && !relationship.destination.subentities.isEmpty
-        {
+        for relationship in entity.ownToOneRelationships where !relationship.destination.subentities.isEmpty {
             relationship.entityColumnName = namer.unique("Z\(relationship.destination.number)_\(relationship.name.uppercased())")
             columns.append(Column(name: relationship.entityColumnName, sqlType: "INTEGER", kind: .foreignEntity(relationship)))
         }

@@ -28,18 +28,28 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     @exclusivity(unchecked) var rootNumber = 0
     /// The largest entity number in this entity's sub-tree (its own number when it has no sub-entities).
     @exclusivity(unchecked) var subtreeMaxNumber = 0
-    /// This entity and every descendant, in entity-number order.
-    @exclusivity(unchecked) public internal(set) var subtree: [EntityDescription] = []
+    /// This entity and every descendant, in entity-number order: a slice of the model's entities (their numbers are
+    /// contiguous), so that every entity's sub-tree shares one array (a copy each was O(d²) over a chain of depth d).
+    @exclusivity(unchecked) public internal(set) var subtree: ArraySlice<EntityDescription> = []
 
-    /// The columns of this entity's row after Z_PK, Z_ENT and Z_OPT, in slot order: inherited, then own.
+    /// The columns of this entity's row after Z_PK, Z_ENT and Z_OPT, in slot order: inherited, then own. Made with the
+    /// rest of the row's layout (`defaultRow`, `rowShape`, ...) when the first store opens on the model
+    /// (`ColumnLayout.materializeRow`): a row per entity of a chain of depth d is O(d²), which `bench schema` and
+    /// `bench lint` never need.
     @exclusivity(unchecked) var columns: [Column] = []
+    /// The columns the entity adds to its parent's row (all of them for a root), in slot order.
+    @exclusivity(unchecked) var ownColumns: [Column] = []
+    /// How many columns the entity's row has (`columns.count` once made).
+    @exclusivity(unchecked) var columnCount = 0
     /// How many of `columns` this entity inherits (the rest are its own).
     @exclusivity(unchecked) var inheritedColumnCount = 0
     /// For a root: every column of the table (all sub-entities'), in the order the entities are walked.
     @exclusivity(unchecked) var tableColumns: [Column] = []
     /// Column slots in INSERT order: keys first, then attributes (Core Data's `_NSSQLGenerator`).
     @exclusivity(unchecked) var insertOrder: [Int] = []
-    @exclusivity(unchecked) var propertiesByName: [String: PropertyDescription] = [:]
+    /// The properties the entity declares itself, by name; `propertyNamed` looks up its ancestors' too. (A copy of every
+    /// inherited property per entity was O(d²) memory over an inheritance chain of depth d: 96 MB at depth 2,000.)
+    @exclusivity(unchecked) var ownPropertiesByName: [String: PropertyDescription] = [:]
     /// The row of a newly inserted object: attribute defaults, zero counts, null foreign keys.
     @exclusivity(unchecked) var defaultRow: ContiguousArray<Value> = []
     /// How the entity's rows lay out their values, and a new object's row as it starts (`rowShapeOwner`'s shape).
@@ -103,33 +113,45 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     /// The attribute called `name`, if any.
     public func attribute(_ name: String) -> AttributeDescription? {
-        if case let .attribute(attribute)? = propertiesByName[name] { return attribute }
+        if case let .attribute(attribute)? = propertyNamed(name) { return attribute }
         return nil
     }
 
     /// The relationship called `name`, if any.
     public func relationship(_ name: String) -> RelationshipDescription? {
-        if case let .relationship(relationship)? = propertiesByName[name] { return relationship }
+        if case let .relationship(relationship)? = propertyNamed(name) { return relationship }
         return nil
     }
 
     /// The derived attribute called `name`, if any.
     public func derivedAttribute(_ name: String) -> DerivedAttributeDescription? {
-        if case let .derived(derived)? = propertiesByName[name] { return derived }
+        if case let .derived(derived)? = propertyNamed(name) { return derived }
         return nil
     }
 
     /// The columns a fetch of this entity selects after Z_PK and Z_OPT, in order (`ZNAME`, `ZADDRESS`, ...): for the
     /// harness's peers, which read the rows Core Data would.
-    package var rowColumnNames: [String] { columns.map(\.name) }
+    package var rowColumnNames: [String] { sequence(first: self, next: \.parent).reversed().flatMap(\.ownColumns).map(\.name) }
 
     /// Every property name, sorted.
-    public var propertyNames: [String] { propertiesByName.keys.sorted() }
+    public var propertyNames: [String] {
+        sequence(first: self, next: \.parent).flatMap(\.ownPropertiesByName.keys).sorted()
+    }
+
+    /// The property called `name`, the entity's own or inherited (a walk up its ancestors, as deep as the entity).
+    func propertyNamed(_ name: String) -> PropertyDescription? {
+        var entity: EntityDescription? = self
+        while let current = entity {
+            if let property = current.ownPropertiesByName[name] { return property }
+            entity = current.parent
+        }
+        return nil
+    }
 
     /// The property called `name`, or an error naming the entity and listing what exists.
     func property(_ name: String) throws -> PropertyDescription {
-        if let property = propertiesByName[name] { return property }
-        let known = propertiesByName.keys.sorted().joined(separator: ", ")
+        if let property = propertyNamed(name) { return property }
+        let known = propertyNames.joined(separator: ", ")
         throw ObjectGraphError.invalidOperation("entity \(self.name) has no property '\(name)' (it has: \(known))")
     }
 }

@@ -20,7 +20,7 @@ struct JoinTableNaming {
         var namer = UniqueNamer()
         var tables: [JoinTable] = []
         for entity in entities {
-            let own = entity.relationships.filter { $0.entity === entity && $0.kind == .manyToMany }
+            let own = entity.ownRelationships.filter { $0.kind == .manyToMany }
             for relationship in own.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) where Self.namesTable(relationship)
             {
                 let inverse = relationship.requiredInverse

@@ -16,11 +16,12 @@ struct ModelCompiler {
         let declarationsByName = Dictionary(uniqueKeysWithValues: declarations.map { ($0.name, $0) })
         let entities = try numberEntities(byName, declarations: declarationsByName)
 
+        var declarers = Declarers()
         for entity in entities {
             guard let declaration = declarationsByName[entity.name] else { continue }
-            try declareProperties(declaration, into: entity)
+            try declareProperties(declaration, into: entity, declarers: &declarers)
         }
-        let declared = entities.flatMap { entity in entity.relationships.filter { $0.entity === entity } }
+        let declared = entities.flatMap(\.ownRelationships)
         for relationship in declared { try resolve(relationship, entities: byName) }
         var warnings: [String] = []
         for relationship in declared {
@@ -28,9 +29,10 @@ struct ModelCompiler {
             if relationship.inverse == nil { warnings.append(Self.noInverseWarning(relationship)) }
         }
         for entity in entities {
-            for derived in entity.derivedAttributes where derived.entity === entity { try resolve(derived) }
+            for derived in entity.ownDerivedAttributes { try resolve(derived) }
         }
-        for root in entities where root.parent == nil { ColumnLayout(root: root, model: entities).layOut() }
+        let placement = ColumnLayout.Placement(declared)
+        for root in entities where root.parent == nil { ColumnLayout(root: root, placement: placement).layOut() }
         for relationship in declared where relationship.kind == .oneToMany {
             let inverse = relationship.requiredInverse
             relationship.columnName = inverse.columnName
@@ -83,15 +85,20 @@ struct ModelCompiler {
             entity.parent = parent
             parent.subentities.append(entity)
         }
-        for entity in byName.values {
-            var seen: Set<ObjectIdentifier> = [ObjectIdentifier(entity)]
-            var ancestor = entity.parent
-            while let current = ancestor {
-                guard seen.insert(ObjectIdentifier(current)).inserted else {
+        // Each entity's walk up its parents stops at one already known to reach a root: every entity is walked over
+        // once (a walk from each entity to its root was O(d²) over a chain of depth d).
+        var reachesRoot: Set<ObjectIdentifier> = []
+        for declaration in declarations {
+            guard let entity = byName[declaration.name] else { continue }
+            var path: Set<ObjectIdentifier> = []
+            var current: EntityDescription? = entity
+            while let node = current, !reachesRoot.contains(ObjectIdentifier(node)) {
+                guard path.insert(ObjectIdentifier(node)).inserted else {
                     throw ObjectGraphError.model(entity: entity.name, property: nil, reason: "its parent entities form a cycle")
                 }
-                ancestor = current.parent
+                current = node.parent
             }
+            reachesRoot.formUnion(path)
         }
         return byName
     }
@@ -126,7 +133,7 @@ struct ModelCompiler {
         }
         for root in roots { visit(root, root: root) }
         for entity in ordered {
-            entity.subtree = Array(ordered[(entity.number - 1)..<entity.subtreeMaxNumber])
+            entity.subtree = ordered[(entity.number - 1)..<entity.subtreeMaxNumber]
             guard let declaration = declarations[entity.name] else { continue }
             entity.fetchIndexes = declaration.fetchIndexes
             entity.uniquenessConstraints = declaration.uniquenessConstraints
@@ -138,24 +145,23 @@ struct ModelCompiler {
 
     /// Inherited properties first (the parent is compiled before its sub-entities), then the entity's own,
     /// sorted by name as Core Data keeps them.
-    private func declareProperties(_ declaration: Entity, into entity: EntityDescription) throws {
+    private func declareProperties(_ declaration: Entity, into entity: EntityDescription, declarers: inout Declarers) throws {
         if let parent = entity.parent {
             entity.attributes = parent.attributes
             entity.relationships = parent.relationships
             entity.derivedAttributes = parent.derivedAttributes
-            entity.propertiesByName = parent.propertiesByName
         }
-        var transientCount = entity.attributes.filter(\.isTransient).count
+        var transientCount = entity.parent?.transientDefaults.count ?? 0
         for property in declaration.properties.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
             try Self.checkName(property.name, entity: entity.name, property: property.name)
-            if let existing = entity.propertiesByName[property.name] {
-                let origin = Self.declaringEntity(existing)
+            if let origin = declarers.declaring(property.name, for: entity) {
                 throw ObjectGraphError.model(
                     entity: entity.name, property: property.name,
                     reason: origin === entity
                         ? "duplicate property name"
                         : "duplicate property name: \(origin.name) already declares it")
             }
+            declarers.add(property.name, declaredBy: entity)
             switch property.kind {
             case let .attribute(spec):
                 try check(spec, entity: entity, property: property.name)
@@ -165,7 +171,7 @@ struct ModelCompiler {
                     transientCount += 1
                 }
                 entity.attributes.append(attribute)
-                entity.propertiesByName[property.name] = .attribute(attribute)
+                entity.ownPropertiesByName[property.name] = .attribute(attribute)
             case let .relationship(spec):
                 if spec.isToMany, spec.minCount < 0 || spec.maxCount < 0 || (spec.maxCount > 0 && spec.minCount > spec.maxCount) {
                     throw ObjectGraphError.model(
@@ -176,31 +182,48 @@ struct ModelCompiler {
                     name: property.name, spec: spec, entity: entity,
                     index: entity.relationships.count)
                 entity.relationships.append(relationship)
-                entity.propertiesByName[property.name] = .relationship(relationship)
+                entity.ownPropertiesByName[property.name] = .relationship(relationship)
             case let .derived(derivation, type):
                 let derived = DerivedAttributeDescription(name: property.name, derivation: derivation, type: type, entity: entity)
                 entity.derivedAttributes.append(derived)
-                entity.propertiesByName[property.name] = .derived(derived)
+                entity.ownPropertiesByName[property.name] = .derived(derived)
             }
         }
-        entity.toManyRelationships = entity.relationships.filter(\.isToMany)
-        entity.toOneRelationships = entity.relationships.filter { !$0.isToMany }
-        entity.storedAttributes = entity.attributes.filter { !$0.isTransient }
+        // Each list is its parent's followed by what the entity's own properties add (the inherited ones come first):
+        // filtering every inherited property again in each entity was O(d²) over an inheritance chain of depth d.
+        let parent = entity.parent
+        let ownRelationships = entity.ownRelationships
+        let ownStored = entity.ownAttributes.filter { !$0.isTransient }
+        entity.toManyRelationships = (parent?.toManyRelationships ?? []) + ownRelationships.filter(\.isToMany)
+        entity.toOneRelationships = (parent?.toOneRelationships ?? []) + ownRelationships.filter { !$0.isToMany }
+        entity.storedAttributes = (parent?.storedAttributes ?? []) + ownStored
         // Int64's range is the column's, so only Integer 16 and 32 need a range check.
-        entity.validatedAttributes = entity.storedAttributes.filter {
-            !$0.isOptional || $0.hasValueRules
-        }
-        entity.validatedRelationships = entity.relationships.filter {
-            !$0.isOptional || ($0.isToMany && ($0.minCount > 0 || $0.maxCount > 0))
-        }
-        entity.transientDefaults = ContiguousArray(entity.attributes.filter(\.isTransient).map(\.defaultValue))
+        entity.validatedAttributes = (parent?.validatedAttributes ?? []) + ownStored.filter { !$0.isOptional || $0.hasValueRules }
+        entity.validatedRelationships =
+            (parent?.validatedRelationships ?? [])
+            + ownRelationships.filter { !$0.isOptional || ($0.isToMany && ($0.minCount > 0 || $0.maxCount > 0)) }
+        entity.transientDefaults =
+            (parent?.transientDefaults ?? []) + ContiguousArray(entity.ownAttributes.filter(\.isTransient).map(\.defaultValue))
     }
 
-    private static func declaringEntity(_ property: PropertyDescription) -> EntityDescription {
-        switch property {
-        case let .attribute(a): return a.entity
-        case let .relationship(r): return r.entity
-        case let .derived(d): return d.entity
+    /// The entities declaring each property name, in entity-number order (parents first), for the duplicate check:
+    /// the ancestor (or the entity itself) that declares a name already is the last declarer numbered at most the
+    /// entity's number, found by a binary search; any other ancestor declaring it would have been refused as that
+    /// declarer's duplicate. (Looking each name up the whole lineage was O(d²) over a chain.)
+    struct Declarers {
+        private var byName: [String: [EntityDescription]] = [:]
+
+        mutating func add(_ name: String, declaredBy entity: EntityDescription) { byName[name, default: []].append(entity) }
+
+        func declaring(_ name: String, for entity: EntityDescription) -> EntityDescription? {
+            guard let list = byName[name] else { return nil }
+            var (low, high) = (0, list.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if list[middle].number <= entity.number { low = middle + 1 } else { high = middle }
+            }
+            guard low > 0, entity.isKind(of: list[low - 1]) else { return nil }
+            return list[low - 1]
         }
     }
 
@@ -364,7 +387,7 @@ struct ModelCompiler {
 
     /// The column an index element names: a stored attribute, a derived attribute or a to-one relationship.
     static func indexColumnName(_ name: String, of entity: EntityDescription) -> String? {
-        switch entity.propertiesByName[name] {
+        switch entity.propertyNamed(name) {
         case let .attribute(attribute)? where !attribute.isTransient: return attribute.columnName
         case let .derived(derived)?: return derived.columnName
         case let .relationship(relationship)? where !relationship.isToMany: return relationship.columnName

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A validated, compiled model: entities numbered, relationships resolved, tables and columns named.
 ///
 /// Descriptions (entities, attributes, relationships) belong to their model and are valid while it lives;
@@ -30,7 +32,7 @@ public final class ObjectModel: @unchecked Sendable {
         entities = compiled.entities
         warnings = compiled.warnings
         joinTables = compiled.joinTables
-        let relationships = compiled.entities.flatMap(\.relationships)
+        let relationships = compiled.entities.flatMap(\.ownRelationships)
         hasManyToNil = relationships.contains { $0.kind == .manyToNil }
         hasOrdered = relationships.contains(where: \.isOrdered)
         saveOrder = Self.saveOrder(compiled.entities)
@@ -42,15 +44,39 @@ public final class ObjectModel: @unchecked Sendable {
                 ($0.name, fnv1a64Hex(Self.canonicalDescription(of: [$0])))
             })
         for entity in entities {
-            entity.insertOrder = entity.columns.indices.sorted { (entity.columns[$0].writeRank, $0) < (entity.columns[$1].writeRank, $1) }
             entity.unresolvedRelations = RelationSlots(unresolved: entity.relationships.count)
             entity.relationsOverflow = entity.relationships.count > RelationSlots.inlineCount
-            entity.toOneColumns = entity.toOneRelationships.map { ToOneColumn(index: $0.index, slot: $0.slot, entitySlot: $0.entitySlot) }
-            entity.toManyIndices = entity.toManyRelationships.map(\.index)
+            // The parent's, then the entity's own (entities come parents first).
+            let parent = entity.parent
+            entity.toOneColumns =
+                (parent?.toOneColumns ?? [])
+                + entity.toOneRelationships[(parent?.toOneRelationships.count ?? 0)...].map {
+                    ToOneColumn(index: $0.index, slot: $0.slot, entitySlot: $0.entitySlot)
+                }
+            entity.toManyIndices =
+                (parent?.toManyIndices ?? []) + entity.toManyRelationships[(parent?.toManyRelationships.count ?? 0)...].map(\.index)
+        }
+    }
+
+    /// Makes every entity's row layout (`ColumnLayout.materializeRow`) and statement text (`EntitySQL`,
+    /// `RelationshipSQL`) the first time a store opens on the model, not when it compiles: what no store opens on
+    /// (`bench schema`, `bench lint`) never pays for what grows with the square of a hierarchy's depth (each entity of a
+    /// chain of depth d has a row of up to d columns and selects all d: 862 MB at depth 800 before).
+    func prepareStatements() {
+        statementsLock.lock()
+        defer { statementsLock.unlock() }
+        guard !statementsPrepared else { return }
+        for entity in entities {
+            ColumnLayout.materializeRow(entity)
+            entity.insertOrder = Self.insertOrder(entity)
         }
         for entity in entities { entity.sql = EntitySQL(entity: entity) }
-        for relationship in relationships { relationship.sql = relationship.sql ?? RelationshipSQL(relationship) }
+        for relationship in entities.flatMap(\.ownRelationships) { relationship.sql = RelationshipSQL(relationship) }
+        statementsPrepared = true
     }
+
+    private let statementsLock = NSLock()
+    private var statementsPrepared = false
 
     /// The entity called `name`, if any.
     public func entity(_ name: String) -> EntityDescription? { entitiesByName[name] }
@@ -77,7 +103,7 @@ public final class ObjectModel: @unchecked Sendable {
             lines.append(
                 "entity \(entity.number) \(entity.name) \(entity.tableName) parent=\(entity.parent?.name ?? "-") abstract=\(entity.isAbstract)"
             )
-            for attribute in entity.attributes where attribute.entity === entity {
+            for attribute in entity.ownAttributes {
                 let validation =
                     attribute.validation.isEmpty
                     ? ""
@@ -86,10 +112,10 @@ public final class ObjectModel: @unchecked Sendable {
                     "  attribute \(attribute.name) \(attribute.type.rawValue) optional=\(attribute.isOptional) default=\(attribute.defaultValue) indexed=\(attribute.isIndexed) transient=\(attribute.isTransient) column=\(attribute.columnName)\(validation)"
                 )
             }
-            for derived in entity.derivedAttributes where derived.entity === entity {
+            for derived in entity.ownDerivedAttributes {
                 lines.append("  derived \(derived.name) \(derived.derivation) \(derived.type.rawValue) column=\(derived.columnName)")
             }
-            for relationship in entity.relationships where relationship.entity === entity {
+            for relationship in entity.ownRelationships {
                 lines.append(
                     "  relationship \(relationship.name) -> \(relationship.destination.name) \(relationship.kind.rawValue) inverse=\(relationship.inverse?.name ?? "-") optional=\(relationship.isOptional) delete=\(relationship.deleteRule.rawValue) ordered=\(relationship.isOrdered) count=\(relationship.minCount)...\(relationship.maxCount) column=\(relationship.columnName) join=\(relationship.joinTable?.tableName ?? "-")"
                 )
@@ -103,12 +129,40 @@ public final class ObjectModel: @unchecked Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// Column slots in INSERT order, by (write rank, slot): the parent's order (entities are numbered parents first)
+    /// merged with the entity's own columns, which follow the inherited ones. (Sorting every entity's columns was
+    /// O(d² log d) over an inheritance chain.)
+    static func insertOrder(_ entity: EntityDescription) -> [Int] {
+        let inherited = entity.parent?.insertOrder ?? []
+        let own = (entity.inheritedColumnCount..<entity.columns.count).sorted {
+            (entity.columns[$0].writeRank, $0) < (entity.columns[$1].writeRank, $1)
+        }
+        var order: [Int] = []
+        order.reserveCapacity(inherited.count + own.count)
+        var (i, j) = (0, 0)
+        while i < inherited.count || j < own.count {
+            if j == own.count
+                || (i < inherited.count && entity.columns[inherited[i]].writeRank <= entity.columns[own[j]].writeRank)
+            {
+                order.append(inherited[i])
+                i += 1
+            } else {
+                order.append(own[j])
+                j += 1
+            }
+        }
+        return order
+    }
+
     /// Entities ordered so that owners of derived counts come before the entities they count (the owner's row
-    /// then exists when a member's row fires the count trigger); ties and cycles fall back to entity number.
+    /// then exists when a member's row fires the count trigger); ties and cycles fall back to entity number: the
+    /// ready entity of the lowest number goes first, or, when none is ready (a cycle), the unplaced one of the lowest
+    /// number. Kahn's algorithm over a heap of ready entities, O((entities + edges) log entities): picking the first
+    /// ready entity by scanning them all was O(entities²).
     static func saveOrder(_ entities: [EntityDescription]) -> [EntityDescription] {
         var mustFollow: [Int: Set<Int>] = [:]
         for entity in entities {
-            for derived in entity.derivedAttributes where derived.entity === entity {
+            for derived in entity.ownDerivedAttributes {
                 guard let relationship = derived.relationship, relationship.isToMany, relationship.kind != .manyToMany else { continue }
                 for owner in entity.subtree {
                     for member in relationship.destination.subtree where member.number != owner.number {
@@ -117,18 +171,72 @@ public final class ObjectModel: @unchecked Sendable {
                 }
             }
         }
+        var waiting = [Int](repeating: 0, count: entities.count + 1)
+        var followers: [Int: [Int]] = [:]
+        for (member, owners) in mustFollow {
+            waiting[member] = owners.count
+            for owner in owners { followers[owner, default: []].append(member) }
+        }
+        var ready = MinHeap(entities.map(\.number).filter { waiting[$0] == 0 })
+        var placed = [Bool](repeating: false, count: entities.count + 1)
         var ordered: [EntityDescription] = []
-        var placed = Set<Int>()
+        var lowestUnplaced = 1
         while ordered.count < entities.count {
-            guard
-                let ready = entities.first(where: { !placed.contains($0.number) && mustFollow[$0.number, default: []].isSubset(of: placed) }
-                )
-                    ?? entities.first(where: { !placed.contains($0.number) })
-            else { break }
-            ordered.append(ready)
-            placed.insert(ready.number)
+            var next = ready.pop()
+            while let number = next, placed[number] { next = ready.pop() }
+            let number: Int
+            if let popped = next {
+                number = popped
+            } else {
+                while placed[lowestUnplaced] { lowestUnplaced += 1 }
+                number = lowestUnplaced
+            }
+            placed[number] = true
+            ordered.append(entities[number - 1])
+            for member in followers[number] ?? [] {
+                waiting[member] -= 1
+                if waiting[member] == 0 && !placed[member] { ready.push(member) }
+            }
         }
         return ordered.filter { !$0.isAbstract }
+    }
+}
+
+/// A binary min-heap of entity numbers.
+struct MinHeap {
+    private var items: [Int] = []
+
+    init(_ numbers: [Int]) { for number in numbers { push(number) } }
+
+    mutating func push(_ number: Int) {
+        items.append(number)
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard items[child] < items[parent] else { break }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func pop() -> Int? {
+        guard let first = items.first else { return nil }
+        let last = items.removeLast()
+        if !items.isEmpty {
+            items[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var smallest = parent
+                if left < items.count && items[left] < items[smallest] { smallest = left }
+                if right < items.count && items[right] < items[smallest] { smallest = right }
+                if smallest == parent { break }
+                items.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        return first
     }
 }
 

@@ -28,6 +28,10 @@ public final class AttributeDescription: @unchecked Sendable {
     /// Position of the column in the row of the declaring entity and its sub-entities; for a transient
     /// attribute, the position among the object's transient values.
     @exclusivity(unchecked) var slot = -1
+    /// Where the column's payload starts in a row of the declaring entity (`RowShape.Column.word`); -1 for a
+    /// transient attribute. Sub-entities' rows may lay it out elsewhere: only a read of an object of the declaring
+    /// entity uses it.
+    @exclusivity(unchecked) var payloadWord = -1
 
     init(name: String, spec: Property.AttributeSpec, entity: EntityDescription) {
         self.name = name

@@ -111,7 +111,18 @@ struct RowSlots {
     /// The value in `slot`.
     @inline(__always)
     func value(_ slot: Int) -> Value {
-        let payload = payload(slot)
+        value(slot, at: payload(slot))
+    }
+
+    /// The value in `slot`, whose payload starts at `word` (`RowShape.Column.word` of the row's shape): no sum of
+    /// the tag words before it.
+    @inline(__always)
+    func value(_ slot: Int, atWord word: Int) -> Value {
+        value(slot, at: payload(atWord: word))
+    }
+
+    @inline(__always)
+    private func value(_ slot: Int, at payload: UnsafeMutableRawPointer) -> Value {
         switch tag(slot) {
         case .null: return .null
         case .int: return .int(payload.load(as: Int64.self))

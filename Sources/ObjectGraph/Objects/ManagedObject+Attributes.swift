@@ -14,8 +14,22 @@ extension ManagedObject {
     }
 
     /// The value of `attribute`, firing the fault if needed (a transient attribute never fires it).
-    @inline(__always)
+    ///
+    /// A fired object of the attribute's own entity, read on its context's thread, takes one path with no call:
+    /// the slot's payload at the attribute's `payloadWord` (profiled, callgrind at 10,000 students: the general path
+    /// was 116 instructions a name, summing tag words for the payload and entering the thread check and the fault
+    /// check as calls; the walk reads a name per member, fetch-all one per row).
     public func value(_ attribute: AttributeDescription) throws -> Value {
+        if entity === attribute.declaringEntity, !isFault, !attribute.isTransient, let slots = shownSlots,
+            let owner = ownerReference, owner._withUnsafeGuaranteedRef({ $0.isOnItsThreadWithNothingToMerge })
+        {
+            return slots.value(attribute.slot, atWord: attribute.payloadWord)
+        }
+        return try valueSlowly(attribute)
+    }
+
+    @inline(never)
+    private func valueSlowly(_ attribute: AttributeDescription) throws -> Value {
         guard entity === attribute.declaringEntity || entity.isKind(of: attribute.entity) else {
             throw wrongEntity(attribute.name, of: attribute.entity)
         }

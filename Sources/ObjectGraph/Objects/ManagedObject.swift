@@ -94,6 +94,13 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         }
     }
 
+    /// The slots of the row the object shows (`localRow` or `snapshot`), borrowed: valid until the object's row
+    /// changes; nil if it has none. No retain of the row (profiled: binding the row itself cost an attribute read a
+    /// retain and a release).
+    var shownSlots: RowSlots? {
+        @inline(__always) get { row?.slots }
+    }
+
     /// The address of the row the object shows (`localRow` or `snapshot`), for cache hints; nil if it has none.
     var rowAddress: UnsafeMutableRawPointer? {
         @inline(__always) get { row.map { Unmanaged.passUnretained($0).toOpaque() } }

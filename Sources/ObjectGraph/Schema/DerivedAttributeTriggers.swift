@@ -6,7 +6,7 @@ extension SchemaBuilder {
     var triggers: [String] {
         var sql: [String] = []
         for entity in model.entities {
-            for derived in entity.derivedAttributes where derived.entity === entity {
+            for derived in entity.ownDerivedAttributes {
                 sql += Self.triggers(for: derived)
             }
         }

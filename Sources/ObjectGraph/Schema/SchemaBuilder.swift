@@ -24,7 +24,7 @@ struct SchemaBuilder {
     }
 
     /// The indexes of `entities`' tables, entity by entity.
-    func indexes(of entities: [EntityDescription]) -> [String] {
+    func indexes(of entities: some Sequence<EntityDescription>) -> [String] {
         var sql: [String] = []
         for entity in entities {
             let table = entity.tableName
@@ -43,7 +43,7 @@ struct SchemaBuilder {
             if entity.parent == nil && !entity.subentities.isEmpty {
                 sql.append("CREATE INDEX \(table)_Z_ENT_INDEX ON \(table) (Z_ENT)")
             }
-            for attribute in entity.storedAttributes where attribute.entity === entity && attribute.isIndexed {
+            for attribute in entity.ownStoredAttributes where attribute.isIndexed {
                 sql.append(createIndex(entity, name: attribute.name, columns: [(attribute.columnName, true)], unique: false))
             }
             for index in entity.fetchIndexes {
@@ -100,11 +100,11 @@ struct SchemaBuilder {
     }
 
     /// The join tables whose naming side is declared by one of `entities`, by table name.
-    private func joinTables(ownedIn entities: [EntityDescription]) -> [JoinTable] {
+    private func joinTables(ownedIn entities: some Sequence<EntityDescription>) -> [JoinTable] {
         let owners = Set(entities.map(ObjectIdentifier.init))
         var tables: [JoinTable] = []
         for entity in entities where owners.contains(ObjectIdentifier(entity)) {
-            for relationship in entity.relationships where relationship.entity === entity {
+            for relationship in entity.ownRelationships {
                 if let join = relationship.joinTable, join.isPrimarySide { tables.append(join) }
             }
         }

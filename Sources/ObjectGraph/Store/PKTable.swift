@@ -138,40 +138,91 @@ final class PKTable<Element> {
 ///
 /// Profiled (perf, insert and save of 100,000 objects): indexing an array of tables retained and released the
 /// table on every registration and every row cached.
+///
+/// A table is made on its first write; until then its entry is a shared empty table that is only read. Profiled
+/// (perf, `bench explain --model` of 1,000 entities): making a table for every entity in every context and store,
+/// counting and emptying them all, was 20% of the run, growing with the square of the entities (one context per
+/// phase, a few phases per entity).
 struct PKTables<Element> {
-    /// Owns the tables.
-    let all: [PKTable<Element>]
-    private let references: [Unmanaged<PKTable<Element>>]
+    private let storage: Storage
+
+    private final class Storage {
+        let references: UnsafeMutablePointer<Unmanaged<PKTable<Element>>>
+        let capacity: Int
+        /// Read by the tables no one wrote to.
+        let empty = PKTable<Element>()
+        let emptyReference: UnsafeMutableRawPointer
+        /// The tables made, by table number (owning them).
+        var made: [(number: Int, table: PKTable<Element>)] = []
+
+        init(count: Int) {
+            capacity = count
+            emptyReference = Unmanaged.passUnretained(empty).toOpaque()
+            references = .allocate(capacity: Swift.max(count, 1))
+            references.initialize(repeating: Unmanaged.passUnretained(empty), count: count)
+        }
+
+        deinit {
+            references.deinitialize(count: capacity)
+            references.deallocate()
+        }
+
+        @inline(never)
+        func make(_ number: Int) -> Unmanaged<PKTable<Element>> {
+            let table = PKTable<Element>()
+            let at = made.firstIndex { $0.number > number } ?? made.count
+            made.insert((number, table), at: at)
+            let reference = Unmanaged.passUnretained(table)
+            references[number] = reference
+            return reference
+        }
+    }
 
     init(count: Int) {
-        all = (0..<count).map { _ in PKTable() }
-        references = all.map { Unmanaged.passUnretained($0) }
+        storage = Storage(count: count)
+    }
+
+    /// The tables written to, by table number.
+    var all: [PKTable<Element>] { storage.made.map(\.table) }
+
+    /// Table `number`, made if it is still the shared empty one.
+    @inline(__always)
+    private func writable(_ number: Int) -> Unmanaged<PKTable<Element>> {
+        let reference = storage.references[number]
+        if reference.toOpaque() != storage.emptyReference { return reference }
+        return storage.make(number)
     }
 
     subscript(table: Int, key: Int64) -> Element? {
-        @inline(__always) get { references[table]._withUnsafeGuaranteedRef { $0[key] } }
-        @inline(__always) nonmutating set { references[table]._withUnsafeGuaranteedRef { $0[key] = newValue } }
+        @inline(__always) get { storage.references[table]._withUnsafeGuaranteedRef { $0[key] } }
+        @inline(__always) nonmutating set {
+            if newValue == nil {
+                storage.references[table]._withUnsafeGuaranteedRef { $0[key] = nil }
+            } else {
+                writable(table)._withUnsafeGuaranteedRef { $0[key] = newValue }
+            }
+        }
     }
 
     /// Asks the cache line of `key`'s slot in `table` in (`PKTable.prefetch(_:)`).
     @inline(__always)
     func prefetch(_ table: Int, _ key: Int64) {
-        references[table]._withUnsafeGuaranteedRef { $0.prefetch(key) }
+        storage.references[table]._withUnsafeGuaranteedRef { $0.prefetch(key) }
     }
 
     /// The slot of `key` (positive) in `table`, made if missing (`PKTable.slot(_:)`).
     @inline(__always)
     func slot(_ table: Int, _ key: Int64) -> UnsafeMutablePointer<Element?> {
-        references[table]._withUnsafeGuaranteedRef { $0.slot(key) }
+        writable(table)._withUnsafeGuaranteedRef { $0.slot(key) }
     }
 
     /// Stores `element` in an empty slot of `table` (`PKTable.fill(_:with:)`).
     @inline(__always)
     func fill(_ table: Int, _ slot: UnsafeMutablePointer<Element?>, with element: Element) {
-        references[table]._withUnsafeGuaranteedRef { $0.fill(slot, with: element) }
+        writable(table)._withUnsafeGuaranteedRef { $0.fill(slot, with: element) }
     }
 
-    var count: Int { all.reduce(0) { $0 + $1.count } }
+    var count: Int { storage.made.reduce(0) { $0 + $1.table.count } }
 
-    func removeAll() { for table in all { table.removeAll() } }
+    func removeAll() { for (_, table) in storage.made { table.removeAll() } }
 }

@@ -78,6 +78,7 @@ public final class PersistentStore {
         self.model = model
         self.location = location
         self.options = options
+        model.prepareStatements()
         connection = try SQLiteConnection(path: location.sqlitePath)
         rowCache = RowCache(entityCount: model.entities.count)
         try connection.installIntArrays(count: 4)

@@ -20,6 +20,13 @@ public struct SQLDebugLogParser: Sendable {
 
     public init() {}
 
+    /// A parser of a stream known to be single (ObjectGraph's own trace, read as it is written): no prologue is held
+    /// to tell a doubled stream, so each line's events come as it is fed, which a reader that asks for a segment's
+    /// findings at its end marker needs (a held prologue of 24 messages kept a short phase's lines back).
+    public init(singleStream: Bool) {
+        if singleStream { prologue = nil }
+    }
+
     /// The log's first lines, kept whole (bounded) until enough Core Data messages show whether every one of them
     /// came twice in a row: a doubled stream (os_log and standard error both captured) that starts with messages
     /// which may repeat (pragmas, metadata reads) is then read as one from its first line.

@@ -8,7 +8,8 @@ package final class TraceAdvisor {
     /// The SQLDebug level the advice reads: bound values (to tell one value repeated from many), no query plans.
     package static let level = 2
 
-    private var parser = SQLDebugLogParser()
+    /// ObjectGraph's trace is one stream: no prologue held back (see `SQLDebugLogParser.init(singleStream:)`).
+    private var parser = SQLDebugLogParser(singleStream: true)
     private var analyzer: LogAnalyzer
     private var phase: String?
 

@@ -88,7 +88,8 @@ package enum RunPipeline {
                     SummaryTable.render(summary, scenarios: scenarios, deviceCosts: folder.info.deviceCosts) + "\n", named: "summary.txt")
                 let evidence = RunEvidence(samples: folder.samples, statements: folder.statements, info: folder.info)
                 verdicts = VerdictReport.judge(evidence, scenarios: catalogScenarios(besides: scenarios))
-                try folder.writeFile(String(decoding: try VerdictReport.json(verdicts, run: folder.info), as: UTF8.self) + "\n", named: "verdicts.json")
+                let verdictsJSON = try VerdictReport.json(verdicts, run: folder.info)
+                try folder.writeFile(String(decoding: verdictsJSON, as: UTF8.self) + "\n", named: "verdicts.json")
                 try folder.writeFile(VerdictReport.markdown(verdicts, figures: "plots") + "\n", named: "verdicts.md")
                 if publishing.advice && !scenarios.isEmpty {
                     pass.strategies = publishing.strategies

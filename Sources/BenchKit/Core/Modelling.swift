@@ -4,6 +4,7 @@ package enum Modelling: String, CaseIterable, Codable, Sendable, CustomStringCon
     case manyToOne = "many-to-one"
     case manyToMany = "many-to-many"
     case manyToNil = "many-to-nil"
+    case manyToNilUnindexed = "many-to-nil-unindexed"
     case manualFK = "manual-fk"
     case manualFKUnindexed = "manual-fk-unindexed"
     case oneToOne = "one-to-one"
@@ -17,6 +18,8 @@ package enum Modelling: String, CaseIterable, Codable, Sendable, CustomStringCon
         case .manyToOne: return "a to-many with a to-one inverse (Class.students <-> Student.class): a key on the member, indexed"
         case .manyToMany: return "a to-many with a to-many inverse: a join table with a reverse index"
         case .manyToNil: return "a to-many without inverse: a hidden owner column on the member, one owner per row"
+        case .manyToNilUnindexed:
+            return "many-to-nil without the index on the hidden owner column (whether Core Data indexes that column is inferred)"
         case .manualFK:
             return "no relationship: each member keeps its owner's UUID (seed 003's hand-kept key), indexed; members found by fetch"
         case .manualFKUnindexed: return "manual-fk without the index on the kept key"

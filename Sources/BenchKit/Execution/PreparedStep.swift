@@ -23,6 +23,7 @@ indirect enum PreparedStep {
     case save(mayFail: Bool)
     case reset
     case letGo
+    case undoManager
     case newContext
     case merge([PreparedStep])
     /// Re-read `relationship` of every `entity` in a new context; `intended`: the links the phase inserted.
@@ -183,6 +184,7 @@ struct StepPreparer {
         case let .save(mayFail): return .save(mayFail: mayFail)
         case .reset: return .reset
         case .letGo: return .letGo
+        case .undoManager: return .undoManager
         case .newContext: return .newContext
         case let .merge(inner): return .merge(try prepareSteps(inner, phase: "\(phase).merge"))
         case let .insertData(inline):

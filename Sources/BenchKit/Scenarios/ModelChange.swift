@@ -130,7 +130,7 @@ struct ModelChange: Sendable {
             {
                 return "one-to-one needs the inverse of '\(name)' to be a to-one"
             }
-        case .oneToNil, .manyToNil:
+        case .oneToNil, .manyToNil, .manyToNilUnindexed:
             break
         case .manualFK, .manualFKUnindexed:
             guard let keyAttribute, let ownerKey else {
@@ -180,6 +180,9 @@ struct ModelChange: Sendable {
                 switch modelling {
                 case .oneToOne: break
                 case .oneToNil, .manyToNil: removeInverse()
+                case .manyToNilUnindexed:
+                    removeInverse()
+                    result[index].properties[position] = result[index].properties[position].settingHiddenOwnerIndex(false)
                 case .manyToOne, .manyToMany:
                     guard let other, let inversePosition, let inverse else { continue }
                     let toMany = modelling == .manyToMany

@@ -103,6 +103,9 @@ indirect enum Step: Sendable {
     /// The steps' own references to what they made or fetched are dropped, as an app's loop iteration ends: what
     /// the context does not hold is freed now, in the timed phase.
     case letGo
+    /// From here the context has an undo manager (a Mac context's default when Core Data began), which holds every
+    /// object a step inserts, updates or deletes until the context is reset.
+    case undoManager
     case newContext
     case merge([Step])
     /// Re-reads `relationship` for every source in a new context (prefetching it), and counts the links kept against
@@ -127,6 +130,7 @@ indirect enum Step: Sendable {
         case .save: return .save
         case .reset: return .reset
         case .letGo: return .letGo
+        case .undoManager: return .undoManager
         case .newContext: return .newContext
         case .merge: return .merge
         case .countLinks: return .countLinks

@@ -17,6 +17,7 @@ enum StepKind: String, CaseIterable, Sendable {
     case save
     case reset
     case letGo = "let-go"
+    case undoManager = "undo-manager"
     case newContext = "new-context"
     case merge
     case countLinks = "count-links"
@@ -35,7 +36,7 @@ enum StepKind: String, CaseIterable, Sendable {
         case .link, .unlink, .batchInsert: return ["count"]
         case .batchUpdate: return ["predicate", "set"]
         case .batchDelete: return ["predicate"]
-        case .insertData, .deleteFetched, .save, .reset, .letGo, .newContext, .merge, .countLinks: return []
+        case .insertData, .deleteFetched, .save, .reset, .letGo, .undoManager, .newContext, .merge, .countLinks: return []
         }
     }
 

@@ -125,7 +125,7 @@ struct StepParser {
                     field, "'\(entity.name)' has no to-many relationship '\(name)'" + DataSpec.relationshipSuggestion(name, of: entity))
             }
             return .countLinks(entity: entity, relationship: relationship)
-        case .reset, .newContext, .deleteFetched, .letGo:
+        case .reset, .newContext, .deleteFetched, .letGo, .undoManager:
             guard case .bool(true) = value else { throw fail(field, "write {\"\(kind.rawValue)\": true}") }
             switch kind {
             case .deleteFetched:
@@ -133,6 +133,7 @@ struct StepParser {
                 return .deleteFetched
             case .reset: return .reset
             case .letGo: return .letGo
+            case .undoManager: return .undoManager
             default: return .newContext
             }
         case .merge:

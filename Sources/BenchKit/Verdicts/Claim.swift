@@ -27,11 +27,14 @@ package struct Claim: Sendable {
     /// The inferred behaviour the outcome turns on, named in the verdict's headline (`holds (inferred: the to-one
     /// prefetch's SQL)`); nil where an inference only colours the evidence.
     package var decidingInference: String?
+    /// Where the outcome rests on RelBench's reading of the source rather than the source's own test (its code cannot
+    /// run on Core Data as written), that reading, named in the headline (`holds (tested as RelBench's reading: ...)`).
+    package var decidingReading: String?
 
     package init(
         id: String, statement: String, test: String? = nil, source: ClaimSource, asserts: Assertion, sizes: SizeScope = .any,
         margin: Double = 0.10, repetitions: Int = Rule.repetitionsForAnInterval, scenarios: [ScenarioName], figure: String?, rule: Rule,
-        inferred: [String] = [], decidingInference: String? = nil
+        inferred: [String] = [], decidingInference: String? = nil, decidingReading: String? = nil
     ) {
         self.repetitions = repetitions
         self.id = id
@@ -46,6 +49,7 @@ package struct Claim: Sendable {
         self.rule = rule
         self.inferred = inferred
         self.decidingInference = decidingInference
+        self.decidingReading = decidingReading
     }
 }
 

@@ -178,10 +178,13 @@ package struct Verdict: Sendable {
     /// The outcome in full, naming the inference it turns on where there is one.
     package var label: String { outcome.label + inferenceNote }
 
-    /// ` (inferred: ...)` for an outcome of a claim whose outcome turns on an inference; empty otherwise and for a
-    /// claim the run did not measure.
+    /// ` (inferred: ...)` for an outcome of a claim whose outcome turns on an inference, ` (tested as RelBench's
+    /// reading: ...)` for one that rests on RelBench's reading of the source; empty otherwise and for a claim the run
+    /// did not measure.
     package var inferenceNote: String {
-        guard let inference = claim.decidingInference, outcome.kind != "not-measured" else { return "" }
-        return " (inferred: \(inference))"
+        guard outcome.kind != "not-measured" else { return "" }
+        let notes = [claim.decidingReading.map { "tested as RelBench's reading: \($0)" }, claim.decidingInference.map { "inferred: \($0)" }]
+        let present = notes.compactMap { $0 }
+        return present.isEmpty ? "" : " (" + present.joined(separator: "; ") + ")"
     }
 }

@@ -197,6 +197,7 @@ package enum VerdictReport {
             let figure: String?
             let inferred: [String]
             let decidingInference: String?
+            let decidingReading: String?
         }
         let entries = verdicts.map { verdict -> Entry in
             var sizes: [String: Detail]?
@@ -218,7 +219,7 @@ package enum VerdictReport {
                 rule: verdict.rule, basis: verdict.basis, asserts: verdict.claim.asserts.rawValue, test: verdict.claim.test,
                 source: verdict.claim.source, evidence: verdict.evidence, reason: verdict.outcome.reason, sizes: sizes, parts: parts,
                 decide: verdict.command, figure: verdict.claim.figure, inferred: verdict.claim.inferred,
-                decidingInference: verdict.claim.decidingInference)
+                decidingInference: verdict.claim.decidingInference, decidingReading: verdict.claim.decidingReading)
         }
         let document = Document(
             run: run.map { Run(command: $0.command, profile: $0.profile.rawValue, commit: $0.gitCommit, status: $0.status.rawValue) },

@@ -217,11 +217,12 @@ struct Column {
         }
     }
 
-    /// Whether the column gets Core Data's default `<TABLE>_<COLUMN>_INDEX`: foreign keys and hidden owners
-    /// (entity and order keys get none).
+    /// Whether the column gets Core Data's default `<TABLE>_<COLUMN>_INDEX`: foreign keys and hidden owners unless
+    /// their relationship declines it (entity and order keys get none).
     var hasForeignKeyIndex: Bool {
         switch kind {
-        case .foreignKey, .hiddenOwner: return true
+        case .foreignKey: return true
+        case let .hiddenOwner(relationship): return relationship.hiddenOwnerIndex
         default: return false
         }
     }

@@ -35,6 +35,13 @@ extension Property {
         return Property(name: name, kind: .relationship(spec))
     }
 
+    /// The same to-many relationship, its hidden owner column (when it has no inverse) indexed or not.
+    package func settingHiddenOwnerIndex(_ indexed: Bool) -> Property {
+        guard case var .relationship(spec) = kind, spec.isToMany else { return self }
+        spec.hiddenOwnerIndex = indexed
+        return Property(name: name, kind: .relationship(spec))
+    }
+
     /// The same to-many relationship, ordered or not.
     package func settingOrdered(_ ordered: Bool) -> Property {
         guard case var .relationship(spec) = kind, spec.isToMany else { return self }

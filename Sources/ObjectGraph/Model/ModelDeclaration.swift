@@ -102,6 +102,9 @@ public struct Property: Sendable {
         /// A many-to-many's join table gets the reverse index current stores have (`(destination, source)`);
         /// stores of about 2015 had only the composite primary key (pgor's ManyAToManyB).
         var joinReverseIndex = true
+        /// A to-many without inverse: its hidden owner column on the destination gets `<TABLE>_<COLUMN>_INDEX`, as
+        /// Core Data indexes a to-one's foreign key (inferred: no real store with such a column was examined).
+        var hiddenOwnerIndex = true
     }
 
     enum Kind: Sendable {

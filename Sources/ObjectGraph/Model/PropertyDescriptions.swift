@@ -176,6 +176,8 @@ public final class RelationshipDescription: @unchecked Sendable {
     @exclusivity(unchecked) public internal(set) var joinTable: JoinTable?
     /// Whether this side asks for the join table's reverse index (both sides must, for the table to have it).
     let joinReverseIndex: Bool
+    /// Whether the hidden owner column of this to-many without inverse is indexed.
+    let hiddenOwnerIndex: Bool
     /// Derived attributes computed over this relationship.
     @exclusivity(unchecked) var derivedAttributes: [DerivedAttributeDescription] = []
     /// This relationship's fault and prefetch statements, built once.
@@ -195,6 +197,7 @@ public final class RelationshipDescription: @unchecked Sendable {
         self.declaredDestinationName = spec.destination
         self.declaredInverseName = spec.inverse
         self.joinReverseIndex = spec.joinReverseIndex
+        self.hiddenOwnerIndex = spec.hiddenOwnerIndex
     }
 
     /// `Entity.name`, as Core Data names a property in messages.

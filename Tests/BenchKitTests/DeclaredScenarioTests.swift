@@ -385,7 +385,7 @@ import Testing
         ),
         (
             "{\"delete\": \"Author\", \"share\": 0.25}", "{\"delet\": \"Author\", \"share\": 0.25}",
-            "field 'phases[3].steps[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, let-go, new-context, merge, count-links (did you mean 'delete'?)"
+            "field 'phases[3].steps[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, let-go, undo-manager, new-context, merge, count-links (did you mean 'delete'?)"
         ),
         (
             "\"limit\": 10,", "\"limit\": 10, \"limt\": 3,",
@@ -427,7 +427,7 @@ import Testing
 
         (
             "{\"merge\": [{\"insert\": \"Author\"", "{\"merge\": [{\"insrt\": \"Author\"",
-            "field 'phases[5].steps[1].merge[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, let-go, new-context, merge, count-links (did you mean 'insert'?)"
+            "field 'phases[5].steps[1].merge[0]': with prefetch=off: no step kind; a step is one of fetch, count, read, insert, insert-data, update, delete, delete-fetched, link, unlink, batch-insert, batch-update, batch-delete, save, reset, let-go, undo-manager, new-context, merge, count-links (did you mean 'insert'?)"
         ),
         ("\"Series\": 4}", "\"Series\": 4, \"Ghost\": 1}", "field 'data': entities: no entity 'Ghost' in the model"),
         (

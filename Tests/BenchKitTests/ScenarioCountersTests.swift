@@ -167,8 +167,9 @@ import Testing
 
     @Test func prefetch() {
         // Without prefetching: N+1, with the destinations' faults; with it: one query per key path.
-        check("prefetch", "objectgraph", "keyPath=to-one;prefetch=off", "walk", statements: 3, objectFaults: 2, rows: 102)
-        check("prefetch", "objectgraph", "keyPath=to-one;prefetch=on", "walk", statements: 2, objectFaults: 0, rows: 102)
+        // The fetch returns faults (Core Data's default): each student's fault fires from the row cache as its class is read.
+        check("prefetch", "objectgraph", "keyPath=to-one;prefetch=off", "walk", statements: 3, objectFaults: 102, rows: 102)
+        check("prefetch", "objectgraph", "keyPath=to-one;prefetch=on", "walk", statements: 2, objectFaults: 100, rows: 102)
         check("prefetch", "objectgraph", "keyPath=to-many;prefetch=off", "walk", statements: 103, objectFaults: 100, relationshipFaults: 2)
         check("prefetch", "objectgraph", "keyPath=to-many;prefetch=on", "walk", statements: 2, objectFaults: 0, relationshipFaults: 0)
         check(

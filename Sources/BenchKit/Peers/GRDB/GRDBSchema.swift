@@ -110,6 +110,8 @@ enum GRDBNamesRegistry {
 enum GRDBSchool1: GRDBSchemaSource {}
 enum GRDBManyToMany: GRDBSchemaSource {}
 enum GRDBManyToNil: GRDBSchemaSource {}
+/// Many-to-nil without the index on the hidden owner column (the same names, another schema).
+enum GRDBManyToNilUnindexed: GRDBSchemaSource {}
 enum GRDBManualFK: GRDBSchemaSource {}
 enum GRDBSubjectsManyToNil: GRDBSchemaSource {}
 enum GRDBOneToNil: GRDBSchemaSource {}
@@ -125,7 +127,11 @@ func makeGRDBSchool(_ schema: SchoolSchema, location: StoreLocation, pageCacheKi
     switch (modelling.membership, modelling.subjects, modelling.address) {
     case (.manyToOne, .manyToMany, .oneToOne): return try make(GRDBSchool1.self)
     case (.manyToMany, .manyToMany, .oneToOne): return try make(GRDBManyToMany.self)
-    case (.manyToNil, .manyToMany, .oneToOne): return try make(GRDBManyToNil.self)
+    case (.manyToNil, .manyToMany, .oneToOne):
+        guard case let .ownerColumn(column) = schema.membership,
+            !schema.schemaSQL.contains(where: { $0.hasSuffix("ON \(schema.student.name) (\(column))") })
+        else { return try make(GRDBManyToNil.self) }
+        return try make(GRDBManyToNilUnindexed.self)
     case (.manualFK, .manyToMany, .oneToOne): return try make(GRDBManualFK.self)
     case (.manyToOne, .manyToNil, .oneToOne): return try make(GRDBSubjectsManyToNil.self)
     case (.manyToOne, .manyToMany, .oneToNil): return try make(GRDBOneToNil.self)

@@ -44,8 +44,10 @@ import Testing
             #expect(Self.value(samples, "reset=on;undo-manager=on", "import", .objectsRegistered, size: size) == 0)
             #expect(Self.value(samples, "reset=off;undo-manager=off", "import", .objectsRegistered, size: size) == 0)
             #expect(Self.value(samples, "reset=on;undo-manager=off", "import", .objectsRegistered, size: size) == 0)
-            let statements = ["reset=off;undo-manager=on", "reset=on;undo-manager=on", "reset=off;undo-manager=off", "reset=on;undo-manager=off"]
-                .map { Self.value(samples, $0, "import", .sqlStatements, size: size) }
+            let statements = [
+                "reset=off;undo-manager=on", "reset=on;undo-manager=on", "reset=off;undo-manager=off", "reset=on;undo-manager=off",
+            ]
+            .map { Self.value(samples, $0, "import", .sqlStatements, size: size) }
             #expect(Set(statements).count == 1, "\(statements)")
             #expect(statements.first == (size == 1000 ? 1010 : 3026))
         }
@@ -121,9 +123,11 @@ import Testing
         }
         #expect(try schema("many-to-nil").contains { $0.contains("ZSTUDENT_Z2STUDENTS_INDEX") })
         #expect(try !schema("many-to-nil-unindexed").contains { $0.contains("_Z2STUDENTS_INDEX") })
-        #expect(try schema("many-to-nil-unindexed").filter { !$0.contains("_Z2STUDENTS_INDEX") } == schema("many-to-nil").filter {
-            !$0.contains("_Z2STUDENTS_INDEX")
-        })
+        #expect(
+            try schema("many-to-nil-unindexed").filter { !$0.contains("_Z2STUDENTS_INDEX") }
+                == schema("many-to-nil").filter {
+                    !$0.contains("_Z2STUDENTS_INDEX")
+                })
         let samples = try Self.run("query", sizes: [100])
         for metric in [Metric.sqlStatements, .rowsRead, .objectFaults, .relationshipFaults] {
             #expect(

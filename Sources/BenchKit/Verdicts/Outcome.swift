@@ -183,7 +183,9 @@ package struct Verdict: Sendable {
     /// did not measure.
     package var inferenceNote: String {
         guard outcome.kind != "not-measured" else { return "" }
-        let notes = [claim.decidingReading.map { "tested as RelBench's reading: \($0)" }, claim.decidingInference.map { "inferred: \($0)" }]
+        let notes = [
+            claim.decidingReading.map { "tested as RelBench's reading: \($0)" }, claim.decidingInference.map { "inferred: \($0)" },
+        ]
         let present = notes.compactMap { $0 }
         return present.isEmpty ? "" : " (" + present.joined(separator: "; ") + ")"
     }

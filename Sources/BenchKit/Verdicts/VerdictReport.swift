@@ -64,7 +64,10 @@ package enum VerdictReport {
         func hasSizes(_ profile: Profile) -> Bool {
             files.allSatisfy { ($0.sizes[profile] ?? []).contains(where: claim.sizes.contains) }
         }
-        func hasRepetitions(_ profile: Profile) -> Bool { files.allSatisfy { ($0.repetitions[profile] ?? 0) >= needed } }
+        // A sequential profile (all but smoke) runs a claim's arms on until its design decides.
+        func hasRepetitions(_ profile: Profile) -> Bool {
+            profile != .smoke || files.allSatisfy { ($0.repetitions[profile] ?? 0) >= needed }
+        }
         if let profile = Profile.allCases.first(where: { hasSizes($0) && hasRepetitions($0) }) {
             command.profile = profile
             return command

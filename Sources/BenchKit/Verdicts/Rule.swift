@@ -39,7 +39,8 @@ package indirect enum Rule: Sendable {
         var judge = Judging(run: run, claim: claim)
         let (outcome, evidence, text) = judge.evaluate(self)
         return Judgement(
-            outcome: outcome, evidence: evidence, rule: text, sizes: judge.sizes, repetitions: judge.repetitions, pending: judge.pending)
+            outcome: outcome, evidence: evidence, rule: text, sizes: judge.sizes, repetitions: judge.repetitions, pending: judge.pending,
+            stops: judge.stops)
     }
 
     /// Every series the rule reads, with the metric it reads of it (a test checks each against the shipped scenarios).
@@ -77,6 +78,8 @@ struct Judgement {
     let repetitions: [Int]
     /// The sequential comparisons whose next look the run has not reached.
     let pending: [PendingComparison]
+    /// Where each comparison of time or memory stopped.
+    let stops: [ComparisonStop]
 }
 
 /// A comparison of time or memory a sequential run has not decided yet: its arms, the size, and the rounds of its next
@@ -100,6 +103,9 @@ private struct Judging {
     var sizes = Set<Int>()
     var repetitions: [Int] = []
     var pending: [PendingComparison] = []
+    var stops: [ComparisonStop] = []
+    /// The part being evaluated, for `stops`.
+    private var part: String?
 
     mutating func evaluate(_ rule: Rule) -> (Outcome, [String], String) {
         switch rule {
@@ -115,6 +121,8 @@ private struct Judging {
             var evidence: [String] = []
             var texts: [String] = []
             for part in parts {
+                self.part = part.label
+                defer { self.part = nil }
                 let (outcome, partEvidence, text) = evaluate(part.rule)
                 outcomes.append(Outcome.PartOutcome(label: part.label, outcome: outcome))
                 evidence += partEvidence.map { "\(part.label): \($0)" }
@@ -313,6 +321,16 @@ private struct Judging {
                     format: "; ratio %.2f [%.2f, %.2f] (%.1f%%%@)", wide.ratio, wide.low, wide.high, wide.coverage * 100,
                     result.paired ? ", paired by round" : "")
                 + "; " + Self.stopping(result, design)
+            let stopped: String
+            switch result.finding {
+            case .lower, .higher, .equivalent: stopped = "decided"
+            case .undecided(next: nil): stopped = "cap"
+            case .undecided: stopped = "pending"
+            }
+            stops.append(
+                ComparisonStop(
+                    part: part, size: size, rounds: result.rounds, roundsRun: result.available, look: result.look, looks: design.looks,
+                    stopped: stopped))
             switch result.finding {
             case .higher: return (.higher, line)
             case .lower: return (.lower, line)

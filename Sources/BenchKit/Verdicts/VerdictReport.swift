@@ -18,11 +18,13 @@ package enum VerdictReport {
                     claim: claim, outcome: .notMeasured("this run did not measure \(names)"), evidence: [], rule: judgement.rule,
                     basis: "nothing of this run", decider: command(claim, scenarios: scenarios))
             }
-            return Verdict(
+            var verdict = Verdict(
                 claim: claim, outcome: judgement.outcome, evidence: judgement.evidence, rule: judgement.rule,
                 basis: basis(judgement, claim: claim, run: run),
                 decider: judgement.outcome.needsMoreData
                     ? command(claim, scenarios: scenarios, ran: run.info?.profile, repetitions: judgement.repetitions.max()) : nil)
+            verdict.stops = judgement.stops
+            return verdict
         }
     }
 
@@ -200,6 +202,8 @@ package enum VerdictReport {
             let figure: String?
             let inferred: [String]
             let decidingInference: String?
+            /// Where each comparison of time or memory stopped (rounds, looks, why).
+            let rounds: [ComparisonStop]?
         }
         let entries = verdicts.map { verdict -> Entry in
             var sizes: [String: Detail]?
@@ -221,7 +225,7 @@ package enum VerdictReport {
                 rule: verdict.rule, basis: verdict.basis, asserts: verdict.claim.asserts.rawValue, test: verdict.claim.test,
                 source: verdict.claim.source, evidence: verdict.evidence, reason: verdict.outcome.reason, sizes: sizes, parts: parts,
                 decide: verdict.command, figure: verdict.claim.figure, inferred: verdict.claim.inferred,
-                decidingInference: verdict.claim.decidingInference)
+                decidingInference: verdict.claim.decidingInference, rounds: verdict.stops.isEmpty ? nil : verdict.stops)
         }
         let document = Document(
             run: run.map { Run(command: $0.command, profile: $0.profile.rawValue, commit: $0.gitCommit, status: $0.status.rawValue) },

@@ -105,7 +105,7 @@ private struct Judging {
     var pending: [PendingComparison] = []
     var stops: [ComparisonStop] = []
     /// The part being evaluated, for `stops`.
-    private var part: String?
+    var part: String?
 
     mutating func evaluate(_ rule: Rule) -> (Outcome, [String], String) {
         switch rule {

@@ -494,6 +494,8 @@ import Testing
         #expect(read == plan)
         var expected = arguments
         expected.warmup = 0
+        // Instructions are exact: the child runs no sequential rounds.
+        expected.fixedRepetitions = true
         #expect(read.arguments == expected)
         #expect(throws: BenchError.self) { try ChildRunPlan.load(file + ".missing") }
     }

@@ -128,14 +128,14 @@ import Testing
         #expect(wrong > Self.bound(rate: 0.05))
     }
 
-    /// A real difference (0.8) is decided, nearly always at the first look.
+    /// A real difference (0.7, against each arm's 10% noise) is decided, nearly always at the first look.
     @Test func aClearDifferenceIsDecidedEarly() {
-        let counts = Self.findings(ratio: 0.8, question: .difference, seed: 7)
+        let counts = Self.findings(ratio: 0.7, question: .difference, seed: 7)
         print(
-            "ratio 0.8: \(counts.lower) lower, \(counts.undecided) undecided; \(Double(counts.rounds) / Double(Self.experiments)) rounds on average"
+            "ratio 0.7: \(counts.lower) lower, \(counts.undecided) undecided; \(Double(counts.rounds) / Double(Self.experiments)) rounds on average"
         )
         #expect(counts.lower >= Self.experiments * 99 / 100)
-        #expect(counts.rounds <= Self.experiments * 8)
+        #expect(counts.rounds <= Self.experiments * 15 / 2)
     }
 
     /// Rounds short of the first look, or between looks, name the next look; past the cap the finding stays undecided.

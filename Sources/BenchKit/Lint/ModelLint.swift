@@ -41,7 +41,11 @@ package enum ModelLint {
         var findings = model.warnings.map { warning -> Finding in
             let subject = String(warning.prefix { $0 != " " })
             let rule: LintRule = warning.contains("does not have an inverse") ? .xcodeToManyWithoutInverse : .xcodeToOneWithoutInverse
-            return Finding(rule: rule, subject: subject, message: "warning: " + warning, fix: "")
+            let names = subject.split(separator: ".", maxSplits: 1).map(String.init)
+            let destination = names.count == 2 ? model.entity(names[0])?.relationship(names[1])?.destination.name : nil
+            return Finding(
+                rule: rule, subject: subject, message: "Xcode warns \"\(warning)\".",
+                fix: destination.map { "add an inverse relationship on \($0) (Core Data keeps both ends consistent only through one)." } ?? "")
         }
         if model.entities.isEmpty {
             findings.insert(

@@ -15,7 +15,8 @@ struct GateOptions: ParsableArguments {
             "A baseline file (written by --write-baseline): the findings it lists are shown as known and never fail; only new ones do.")
     var baseline: String?
 
-    @Option(help: "Write every finding's fingerprint (rule, subject, severity, a short text) to this JSON file, to pass as --baseline later.")
+    @Option(
+        help: "Write every finding's fingerprint (rule, subject, severity, a short text) to this JSON file, to pass as --baseline later.")
     var writeBaseline: String?
 
     @Option(
@@ -46,7 +47,8 @@ struct GateOptions: ParsableArguments {
     /// Writes the baseline when asked, prints the gate's line (when asked for one, or `always`), and exits 1 when a
     /// new finding of the gate's severities is found. Writing a baseline accepts every finding: exit 0.
     func finish<Finding: GatedFinding>(
-        _ findings: [Finding], baseline: FindingBaseline?, command: String, always: Bool = false, to output: (String) -> Void = { print($0) }
+        _ findings: [Finding], baseline: FindingBaseline?, command: String, always: Bool = false,
+        to output: (String) -> Void = { print($0) }
     ) throws {
         if let writeBaseline {
             let file = FindingBaseline(command: command, findings: findings)

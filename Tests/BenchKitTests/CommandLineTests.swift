@@ -325,7 +325,10 @@ import Testing
         #expect(!summed.output.contains("a list showing"))
         let social = try Self.bench(["lint", "Scenarios/models/SocialFeed.xcdatamodeld", "--suggestions"])
         #expect(social.status == 0)
-        #expect(social.output.contains("suggestion [count-through-faults-guess] User: a list showing how many comments, followers, following, likes, posts each User has"))
+        #expect(
+            social.output.contains(
+                "suggestion [count-through-faults-guess] User: a list showing how many comments, followers, following, likes, posts each User has"
+            ))
         #expect(social.output.hasPrefix("model Scenarios/models/SocialFeed.xcdatamodeld, version SocialFeed (current)\n"))
         #expect(
             social.output.contains(
@@ -380,7 +383,9 @@ import Testing
             <entity name="Product"><attribute name="statusKey" optional="YES" attributeType="String"/>
             <attribute name="historyID" optional="YES" attributeType="UUID"/><attribute name="groupID" optional="YES" attributeType="String"/></entity></model>
             """)
-        #expect(guesses.output.contains("risk [unindexed-hand-kept-key] Track.mangaId: looks like a hand-kept key to Manga "), "\(guesses.output)")
+        #expect(
+            guesses.output.contains("risk [unindexed-hand-kept-key] Track.mangaId: looks like a hand-kept key to Manga "),
+            "\(guesses.output)")
         #expect(guesses.output.contains("every fetch of a History's Products scans all Product rows"), "\(guesses.output)")
         #expect(guesses.output.contains("every fetch of a User's Photos scans"), "\(guesses.output)")
         for quiet in ["ShippingMethod.methodID", "Product.statusKey", "Product.groupID", "User.userID"] {
@@ -391,7 +396,9 @@ import Testing
             <model><entity name="LibraryManga"/><entity name="Chapter"><attribute name="mangaId" optional="YES" attributeType="String"/></entity>
             <entity name="OrderStatus"/><entity name="Entry"><attribute name="ofOrderStatus" optional="YES" attributeType="String"/></entity></model>
             """)
-        #expect(oneLonger.output.contains("risk [unindexed-hand-kept-key] Chapter.mangaId: looks like a hand-kept key to LibraryManga "), "\(oneLonger.output)")
+        #expect(
+            oneLonger.output.contains("risk [unindexed-hand-kept-key] Chapter.mangaId: looks like a hand-kept key to LibraryManga "),
+            "\(oneLonger.output)")
         #expect(
             oneLonger.output.contains(
                 "every fetch of an OrderStatus's Entries scans all Entry rows, and deleting an OrderStatus leaves its Entries behind"),

@@ -56,10 +56,18 @@ import Testing
     @Test func fingerprintsAreRuleAndSubjectOnly() {
         let finding = ModelLint.Finding(rule: .manyToNilLoss, subject: "Tag.notes", message: "one wording", fix: "one fix")
         #expect(finding.fingerprint == "f270b1699d1fd29f")
-        #expect(ModelLint.Finding(rule: .manyToNilLoss, subject: "Tag.notes", message: "reworded: other", fix: "").fingerprint == "f270b1699d1fd29f")
-        #expect(ModelLint.Finding(rule: .denyReachedByCascade, subject: "OrderLine.product", message: "", fix: "").fingerprint == "66647903e2809a5e")
-        #expect(ModelLint.Finding(rule: .orderedRelationship, subject: "Tag.notes", message: "one wording", fix: "").fingerprint != finding.fingerprint)
-        #expect(ModelLint.Finding(rule: .manyToNilLoss, subject: "Tag.note", message: "one wording", fix: "").fingerprint != finding.fingerprint)
+        #expect(
+            ModelLint.Finding(rule: .manyToNilLoss, subject: "Tag.notes", message: "reworded: other", fix: "").fingerprint
+                == "f270b1699d1fd29f")
+        #expect(
+            ModelLint.Finding(rule: .denyReachedByCascade, subject: "OrderLine.product", message: "", fix: "").fingerprint
+                == "66647903e2809a5e")
+        #expect(
+            ModelLint.Finding(rule: .orderedRelationship, subject: "Tag.notes", message: "one wording", fix: "").fingerprint
+                != finding.fingerprint)
+        #expect(
+            ModelLint.Finding(rule: .manyToNilLoss, subject: "Tag.note", message: "one wording", fix: "").fingerprint != finding.fingerprint
+        )
         #expect(FindingID.hash([]) == "cbf29ce484222325")
         #expect(finding.description == "risk [many-to-nil-loss] Tag.notes: one wording Fix: one fix")
     }
@@ -104,7 +112,9 @@ import Testing
 
     /// --fail-on chooses the severities that fail; suggestions alone never fail by default.
     @Test func failOnChoosesTheSeverities() throws {
-        let shop: [(String?, Int32)] = [(nil, 1), ("problem", 1), ("risk", 1), ("suggestion", 1), ("problem,risk", 1), ("none", 0), ("all", 1)]
+        let shop: [(String?, Int32)] = [
+            (nil, 1), ("problem", 1), ("risk", 1), ("suggestion", 1), ("problem,risk", 1), ("none", 0), ("all", 1),
+        ]
         for (failOn, status) in shop {
             let result = try CommandLineTests.bench(["lint", Self.shop] + (failOn.map { ["--fail-on", $0] } ?? []))
             #expect(result.status == status, "--fail-on \(failOn ?? "default"): \(result.output)")
@@ -137,7 +147,11 @@ import Testing
         #expect(written.status == 0, "\(written.error)")
         #expect(written.output.hasSuffix("\nbaseline: wrote 5 findings to \(file)\n"), "\(written.output)")
         let baseline = try FindingBaseline.load(file, command: "advise")
-        #expect(baseline.findings.map(\.rule).sorted() == ["fetch-per-object", "large-unbatched-fetch", "to-many-fault-per-owner", "to-many-fault-per-owner", "to-many-fault-per-owner"])
+        #expect(
+            baseline.findings.map(\.rule).sorted() == [
+                "fetch-per-object", "large-unbatched-fetch", "to-many-fault-per-owner", "to-many-fault-per-owner",
+                "to-many-fault-per-owner",
+            ])
         #expect(baseline.findings.allSatisfy { $0.subject.hasPrefix("query objectgraph modelling=") })
         let checked = try CommandLineTests.bench(["advise", "--scenario", "query", "--baseline", file])
         #expect(checked.status == 0, "\(checked.output)")
@@ -148,11 +162,14 @@ import Testing
         try partial.write(to: path("partial.json"))
         let newOne = try CommandLineTests.bench(["advise", "--scenario", "query", "--baseline", path("partial.json")])
         #expect(newOne.status == 1)
-        #expect(newOne.output.hasSuffix("\n1 new finding (1 risk), 4 known (in \(path("partial.json"))); exit 1 (--fail-on problem,risk)\n"))
+        #expect(
+            newOne.output.hasSuffix("\n1 new finding (1 risk), 4 known (in \(path("partial.json"))); exit 1 (--fail-on problem,risk)\n"))
         // Without a gate advise reports and exits 0; --fail-on-findings is still --fail-on problem,risk.
         #expect(try CommandLineTests.bench(["advise", "--scenario", "query"]).status == 0)
         let old = try CommandLineTests.bench(["advise", "--scenario", "query", "--fail-on-findings"])
-        #expect(old.status == 1 && old.output.hasSuffix("\n5 findings (4 risk, 1 suggestion); exit 1 (--fail-on problem,risk)\n"), "\(old.output)")
+        #expect(
+            old.status == 1 && old.output.hasSuffix("\n5 findings (4 risk, 1 suggestion); exit 1 (--fail-on problem,risk)\n"),
+            "\(old.output)")
         #expect(try CommandLineTests.bench(["advise", "--scenario", "query", "--fail-on", "suggestion"]).status == 1)
         #expect(try CommandLineTests.bench(["advise", "--scenario", "query", "--fail-on", "problem"]).status == 0)
     }
@@ -163,7 +180,8 @@ import Testing
         #expect(written.status == 0, "\(written.error)")
         #expect(written.output.hasSuffix("\nbaseline: wrote 1 finding to \(file)\n"), "\(written.output)")
         let baseline = try FindingBaseline.load(file, command: "log")
-        #expect(baseline.findings.map { "\($0.fingerprint) \($0.rule) \($0.severity.rawValue)" } == ["dc1913bbcc7566ce unindexed-sort risk"])
+        #expect(
+            baseline.findings.map { "\($0.fingerprint) \($0.rule) \($0.severity.rawValue)" } == ["dc1913bbcc7566ce unindexed-sort risk"])
         let checked = try CommandLineTests.bench(["log", Self.log, "--baseline", file])
         #expect(checked.status == 0)
         #expect(checked.output.contains("\n  known risk unindexed-sort [dc1913bbcc7566ce]: "), "\(checked.output)")
@@ -175,7 +193,9 @@ import Testing
         #expect(newOne.output.hasSuffix("\n1 new finding (1 risk), 0 known (in \(path("empty.json"))); exit 1 (--fail-on problem,risk)\n"))
         // Under --json standard output stays one JSON document: the gate's line is on standard error.
         let json = try CommandLineTests.bench(["log", Self.log, "--json", "--fail-on", "risk"])
-        #expect(json.status == 1 && json.output.hasPrefix("{") && json.error == "bench: 1 finding (1 risk); exit 1 (--fail-on risk)\n", "\(json.error)")
+        #expect(
+            json.status == 1 && json.output.hasPrefix("{") && json.error == "bench: 1 finding (1 risk); exit 1 (--fail-on risk)\n",
+            "\(json.error)")
         #expect(try CommandLineTests.bench(["log", Self.log]).status == 0)
         #expect(try CommandLineTests.bench(["log", Self.log, "--fail-on", "problem"]).status == 0)
     }
@@ -198,7 +218,10 @@ import Testing
                 "bench: error: --baseline \(path("eslint.json")) is not a RelBench findings baseline (no \"format\": \"relbench-findings-baseline\"); write one with 'bench lint ... --write-baseline \(path("eslint.json"))'\n"
             ),
             (
-                ["lint", Self.shop, "--baseline", try write("v9.json", #"{"format": "relbench-findings-baseline", "version": 9, "command": "lint", "findings": []}"#)],
+                [
+                    "lint", Self.shop, "--baseline",
+                    try write("v9.json", #"{"format": "relbench-findings-baseline", "version": 9, "command": "lint", "findings": []}"#),
+                ],
                 "bench: error: --baseline \(path("v9.json")) has layout version 9, this bench reads 1; write one with 'bench lint ... --write-baseline \(path("v9.json"))'\n"
             ),
             (
@@ -206,7 +229,12 @@ import Testing
                 "bench: error: --baseline \(lintFile) was written by 'bench lint', not 'bench log': findings of one command are no baseline of another; write one with 'bench log ... --write-baseline \(lintFile)'\n"
             ),
             (
-                ["lint", Self.shop, "--baseline", try write("broken.json", #"{"format": "relbench-findings-baseline", "version": 1, "command": "lint", "findings": [{"rule": "x"}]}"#)],
+                [
+                    "lint", Self.shop, "--baseline",
+                    try write(
+                        "broken.json",
+                        #"{"format": "relbench-findings-baseline", "version": 1, "command": "lint", "findings": [{"rule": "x"}]}"#),
+                ],
                 "bench: error: --baseline \(path("broken.json")): field 'findings[0].fingerprint' is missing; write one with 'bench lint ... --write-baseline \(path("broken.json"))'\n"
             ),
             (

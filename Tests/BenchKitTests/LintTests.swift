@@ -48,7 +48,8 @@ import Testing
             })
         #expect(
             lines.contains {
-                $0.hasPrefix("risk [unindexed-filter] Order.total: the model's fetched property Customer.bigOrders (total > 100) filters Orders")
+                $0.hasPrefix(
+                    "risk [unindexed-filter] Order.total: the model's fetched property Customer.bigOrders (total > 100) filters Orders")
             })
         // The generated suite's own lookups and sorted screens, a guess at what screens do, are one finding.
         #expect(

@@ -83,11 +83,13 @@ package struct FindingBaseline: Codable, Equatable, Sendable {
             let command: String?
         }
         guard let header = try? JSONDecoder().decode(Header.self, from: data), header.format == formatName else {
-            throw BenchError.invalidInput("--baseline \(path) is not a RelBench findings baseline (no \"format\": \"\(formatName)\"); \(remedy)")
+            throw BenchError.invalidInput(
+                "--baseline \(path) is not a RelBench findings baseline (no \"format\": \"\(formatName)\"); \(remedy)")
         }
         guard header.version == version else {
             throw BenchError.invalidInput(
-                "--baseline \(path) has layout version \(header.version.map(String.init) ?? "none"), this bench reads \(version); \(remedy)")
+                "--baseline \(path) has layout version \(header.version.map(String.init) ?? "none"), this bench reads \(version); \(remedy)"
+            )
         }
         guard header.command == command else {
             throw BenchError.invalidInput(

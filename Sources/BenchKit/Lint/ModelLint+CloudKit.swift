@@ -31,7 +31,8 @@ extension ModelLint {
             for attribute in declaring.reversed().flatMap(\.ownAttributes) where !attribute.isTransient {
                 if !attribute.isOptional && attribute.defaultValue == .null {
                     refuse(
-                        attribute.qualifiedName, .cloudKitRequiredAttribute, "requires every attribute to be optional or to have a default value",
+                        attribute.qualifiedName, .cloudKitRequiredAttribute,
+                        "requires every attribute to be optional or to have a default value",
                         "make \(attribute.name) optional, or give it a default value.")
                 }
             }
@@ -56,10 +57,14 @@ extension ModelLint {
                         "add an inverse relationship on \(relationship.destination.name).")
                 }
                 if !relationship.isOptional {
-                    refuse(name, .cloudKitRequiredRelationship, "requires every relationship to be optional", "make \(relationship.name) optional and check it in code.")
+                    refuse(
+                        name, .cloudKitRequiredRelationship, "requires every relationship to be optional",
+                        "make \(relationship.name) optional and check it in code.")
                 }
                 if relationship.deleteRule == .deny {
-                    refuse(name, .cloudKitDenyRule, "does not support the Deny delete rule", "use Nullify or Cascade, and refuse the delete in code.")
+                    refuse(
+                        name, .cloudKitDenyRule, "does not support the Deny delete rule",
+                        "use Nullify or Cascade, and refuse the delete in code.")
                 }
             }
         }

@@ -45,7 +45,8 @@ package enum ModelLint {
             let destination = names.count == 2 ? model.entity(names[0])?.relationship(names[1])?.destination.name : nil
             return Finding(
                 rule: rule, subject: subject, message: "Xcode warns \"\(warning)\".",
-                fix: destination.map { "add an inverse relationship on \($0) (Core Data keeps both ends consistent only through one)." } ?? "")
+                fix: destination.map { "add an inverse relationship on \($0) (Core Data keeps both ends consistent only through one)." }
+                    ?? "")
         }
         if model.entities.isEmpty {
             findings.insert(

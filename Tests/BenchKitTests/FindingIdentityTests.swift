@@ -141,6 +141,34 @@ import Testing
             ], "\(result.output)")
     }
 
+    /// One cause, one finding: Xcode's no-inverse warning is said inside the CloudKit refusal of the same relationship,
+    /// and a synced to-many without inverse is one CloudKit finding that also says the many-to-nil loss.
+    @Test func aMissingInverseIsOneFinding() throws {
+        let model = try write(
+            "synced",
+            """
+            <model usedWithCloudKit="YES"><entity name="Trip"><relationship name="stops" optional="YES" toMany="YES" destinationEntity="Stop"/>
+            <relationship name="owner" optional="YES" maxCount="1" destinationEntity="Stop"/></entity><entity name="Stop"/></model>
+            """)
+        let result = try CommandLineTests.bench(["lint", model])
+        #expect(result.status == 1)
+        #expect(
+            result.output.split(separator: "\n").dropFirst().map(String.init) == [
+                "problem [cloudkit-missing-inverse] Trip.owner: used with CloudKit, which requires every relationship to have an inverse: NSPersistentCloudKitContainer refuses to load the store. Xcode warns about it too (no inverse). Fix: add an inverse relationship on Stop.",
+                "problem [cloudkit-missing-inverse] Trip.stops: used with CloudKit, which requires every relationship to have an inverse: NSPersistentCloudKitContainer refuses to load the store. Without CloudKit too, a to-many without inverse keeps one owner per member, so a member added to two owners' sets loses one membership on save (many-to-nil). Xcode warns about it too (no inverse). Fix: add an inverse relationship on Stop.",
+                "2 findings (2 problem); exit 1 (--fail-on problem,risk)",
+            ], "\(result.output)")
+        // Not synced: Xcode's to-one warning stays (nothing else says it), with a fix; the to-many is many-to-nil's.
+        let local = try write(
+            "local", try String(contentsOfFile: model, encoding: .utf8).replacingOccurrences(of: " usedWithCloudKit=\"YES\"", with: ""))
+        let text = try CommandLineTests.bench(["lint", local]).output
+        #expect(
+            text.contains(
+                "\nrisk [xcode-to-one-without-inverse] Trip.owner: Xcode warns \"Trip.owner should have an inverse\". Fix: add an inverse relationship on Stop (Core Data keeps both ends consistent only through one).\n"
+            ), "\(text)")
+        #expect(text.contains("\nrisk [many-to-nil-loss] Trip.stops: ") && !text.contains("does not have an inverse"), "\(text)")
+    }
+
     @Test func adviseWritesABaselineAndReadsItBack() throws {
         let file = path("advise.json")
         let written = try CommandLineTests.bench(["advise", "--scenario", "query", "--write-baseline", file])

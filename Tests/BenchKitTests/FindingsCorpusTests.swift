@@ -245,7 +245,7 @@ extension FindingsCorpusTests {
                 request.warmup = 0
                 request.strategies = [.objectGraph]
                 let samples = try Runner(request: request, plan: try RunPlan(request), folder: nil, progress: nil).run()
-                findings = AdvicePass.attachMeasurements(findings, summary: SummaryFile.summarize(samples))
+                findings = AdvicePass.attachMeasurements(findings, summary: SummaryFile.summarize(samples), scenarios: [scenario])
             }
             return findings.map(Self.found)
         default:

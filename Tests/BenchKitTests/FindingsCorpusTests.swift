@@ -266,67 +266,10 @@ extension FindingsCorpusTests {
             variant: variant, fix: finding.fix, measured: measured, line: line ?? finding.line)
     }
 
+    /// A lint finding: its rule's id, and whether CI fails on its severity (a suggestion is a guess).
     static func found(_ finding: ModelLint.Finding) -> Found {
-        let rule = LintRuleIdentity.rule(of: finding)
-        return Found(
-            rule: rule, subject: finding.subject, gates: !LintRuleIdentity.suggestions.contains(rule), fix: finding.fix,
+        Found(
+            rule: finding.rule.rawValue, subject: finding.subject, gates: finding.severity != .suggestion, fix: finding.fix,
             line: finding.description)
-    }
-}
-
-/// Lint findings' rule ids, told from their kind and words until lint findings carry a typed rule (i36-ident's
-/// LintRule, whose ids these are): the one place to switch to `finding.rule` once it exists.
-enum LintRuleIdentity {
-    /// The rules of severity suggestion (guesses about how the app uses the model): CI does not fail on them.
-    static let suggestions: Set<String> = ["unindexed-lookup-guess", "count-through-faults-guess"]
-
-    static func rule(of finding: ModelLint.Finding) -> String {
-        let message = finding.message
-        let fix = finding.fix
-        switch finding.kind {
-        case .xcode:
-            return message.contains("does not have an inverse") ? "xcode-to-many-without-inverse" : "xcode-to-one-without-inverse"
-        case .problem:
-            if message.contains("declares no entity") { return "model-empty" }
-            if fix.hasPrefix("name it") { return "model-unnamed-property" }
-            if fix.hasPrefix("choose one of Core Data's types") { return "model-unknown-attribute-type" }
-            if fix.hasPrefix("give it a type") { return "model-undefined-not-transient" }
-            if fix.hasPrefix("write the derivation") { return "model-unsupported-derivation" }
-            if fix.hasPrefix("set its destination") { return "model-missing-destination" }
-            return "model-index-on-missing-property"
-        case .risk:
-            if message.contains("many-to-nil") { return "many-to-nil-loss" }
-            if message.hasPrefix("Cascade rules reach this Deny rule") { return "deny-reached-by-cascade" }
-            if message.contains("every attribute to be optional") { return "cloudkit-required-attribute" }
-            if message.contains("unique constraints") { return "cloudkit-unique-constraint" }
-            if message.contains("ordered relationships") { return "cloudkit-ordered-relationship" }
-            if message.contains("every relationship to be optional") { return "cloudkit-required-relationship" }
-            if message.contains("Deny delete rule") { return "cloudkit-deny-rule" }
-            return "cloudkit-missing-inverse"
-        case .cost:
-            if message.hasPrefix("looks like a hand-kept key") { return "unindexed-hand-kept-key" }
-            if message.hasPrefix("a list showing how many") { return "count-through-faults-guess" }
-            if message.hasPrefix("ordered:") { return "ordered-relationship" }
-            if message.hasPrefix("deleting") && message.contains("cascades") { return "deep-cascade" }
-            if message.hasPrefix("bench run --model looks objects up") { return "unindexed-lookup-guess" }
-            return "unindexed-filter"
-        case .migration:
-            if message.hasPrefix("no entity of the model matches") { return "migration-unrelated-models" }
-            if message.hasPrefix("removed") {
-                return finding.subject.contains(".") ? "migration-property-removed" : "migration-entity-removed"
-            }
-            if message.hasPrefix("its renaming identifier") || message.contains("names no") { return "migration-broken-rename" }
-            if message.hasPrefix("type changes") { return "migration-type-change" }
-            if message.hasPrefix("optional becomes required without a default") { return "migration-attribute-now-required" }
-            if message.hasPrefix("added as required without a default value") { return "migration-required-attribute-added" }
-            if message.hasPrefix("to-many becomes to-one") { return "migration-to-many-becomes-to-one" }
-            if message.hasPrefix("its destination changes") { return "migration-destination-change" }
-            if message.hasPrefix("optional becomes required") { return "migration-relationship-now-required" }
-            if message.hasPrefix("added as required") { return "migration-required-relationship-added" }
-            if message.hasPrefix("changes from") { return "migration-kind-change" }
-            if message.contains("drops the unique index") { return "migration-constraint-dropped" }
-            if message.contains("uniqueness constraints change") { return "migration-constraint-added" }
-            return "migration-hierarchies-merged"
-        }
     }
 }

@@ -60,9 +60,15 @@ package struct AdvicePass {
             advisor.attach(to: runner)
             final class Found { var findings: [Finding] = [] }
             let found = Found()
+            // A reference phase's pattern is the comparison's point (the suite's walk without prefetching): no advice.
+            let references = Set(
+                (repetition.scenario.declared.plans[repetition.variant]?.phases ?? []).filter(\.isReference).map(\.name))
             runner.observer = PhaseRecorder.Observer(
                 phaseStarted: { advisor.phaseStarted($0) },
-                phaseEnded: { phase, _ in found.findings += advisor.phaseEnded(phase) })
+                phaseEnded: { phase, _ in
+                    let findings = advisor.phaseEnded(phase)
+                    if !references.contains(phase) { found.findings += findings }
+                })
             _ = try runner.run(repetition)
             findings += found.findings.map {
                 AdviceFinding(

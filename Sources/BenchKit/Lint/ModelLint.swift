@@ -138,7 +138,7 @@ package enum ModelLint {
             }
         }
         advice += denyChainFindings(model)
-        let handKept = Set(advice.filter { $0.message.hasPrefix("looks like a hand-kept key") }.map(\.subject))
+        let handKept = Set(advice.filter { $0.rule == .unindexedHandKeptKey }.map(\.subject))
         advice += indexFindings(model, fetchRequests: fetchRequests).filter { !handKept.contains($0.subject) }
         findings += advice.sorted { ($0.subject, $0.rule.rawValue) < ($1.subject, $1.rule.rawValue) }
         return oneFindingPerCause(findings)

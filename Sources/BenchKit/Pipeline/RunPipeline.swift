@@ -101,7 +101,7 @@ package enum RunPipeline {
                     pass.variants = publishing.variants
                     pass.seed = seed
                     pass.sizes = largestSizes(summary)
-                    let findings = AdvicePass.attachMeasurements(try pass.run(), summary: summary)
+                    let findings = AdvicePass.attachMeasurements(try pass.run(), summary: summary, scenarios: scenarios)
                     try folder.writeFile(String(decoding: try AdviceReport.json(findings), as: UTF8.self) + "\n", named: "advice.json")
                     advice = findings
                 }

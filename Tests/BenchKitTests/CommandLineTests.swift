@@ -602,7 +602,7 @@ import Testing
                 "); --scenarios DIR reads your own folder of scenario files, --model MODEL runs the suite generated from an Xcode model\n"))
         try check(
             ["run", "query", "--variant", "modelling=one-to-one", "--allow-debug"],
-            "no chosen scenario has the variant modelling=one-to-one; they have modelling=many-to-one|many-to-nil|many-to-many|manual-fk, prefetch=off|on (see 'bench list')"
+            "no chosen scenario has the variant modelling=one-to-one; they have modelling=many-to-one|many-to-nil|many-to-nil-unindexed|many-to-many|manual-fk, prefetch=off|on (see 'bench list')"
         )
         try check(
             ["run", "query", "--sizes", "100,ten", "--allow-debug"],

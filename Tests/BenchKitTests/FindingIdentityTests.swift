@@ -177,30 +177,30 @@ import Testing
         let file = path("advise.json")
         let written = try CommandLineTests.bench(["advise", "--scenario", "query", "--write-baseline", file])
         #expect(written.status == 0, "\(written.error)")
-        #expect(written.output.hasSuffix("\nbaseline: wrote 5 findings to \(file)\n"), "\(written.output)")
+        #expect(written.output.hasSuffix("\nbaseline: wrote 6 findings to \(file)\n"), "\(written.output)")
         let baseline = try FindingBaseline.load(file, command: "advise")
         #expect(
             baseline.findings.map(\.rule).sorted() == [
                 "fetch-per-object", "large-unbatched-fetch", "to-many-fault-per-owner", "to-many-fault-per-owner",
-                "to-many-fault-per-owner",
+                "to-many-fault-per-owner", "to-many-fault-per-owner",
             ])
         #expect(baseline.findings.allSatisfy { $0.subject.hasPrefix("query objectgraph modelling=") })
         let checked = try CommandLineTests.bench(["advise", "--scenario", "query", "--baseline", file])
         #expect(checked.status == 0, "\(checked.output)")
-        #expect(checked.output.hasSuffix("\n0 new findings, 5 known (in \(file)); exit 0 (--fail-on problem,risk)\n"), "\(checked.output)")
-        #expect(checked.output.split(separator: "\n").filter { $0.hasPrefix("  known ") }.count == 5)
+        #expect(checked.output.hasSuffix("\n0 new findings, 6 known (in \(file)); exit 0 (--fail-on problem,risk)\n"), "\(checked.output)")
+        #expect(checked.output.split(separator: "\n").filter { $0.hasPrefix("  known ") }.count == 6)
         var partial = baseline
         partial.findings.removeAll { $0.rule == "fetch-per-object" }
         try partial.write(to: path("partial.json"))
         let newOne = try CommandLineTests.bench(["advise", "--scenario", "query", "--baseline", path("partial.json")])
         #expect(newOne.status == 1)
         #expect(
-            newOne.output.hasSuffix("\n1 new finding (1 risk), 4 known (in \(path("partial.json"))); exit 1 (--fail-on problem,risk)\n"))
+            newOne.output.hasSuffix("\n1 new finding (1 risk), 5 known (in \(path("partial.json"))); exit 1 (--fail-on problem,risk)\n"))
         // Without a gate advise reports and exits 0; --fail-on-findings is still --fail-on problem,risk.
         #expect(try CommandLineTests.bench(["advise", "--scenario", "query"]).status == 0)
         let old = try CommandLineTests.bench(["advise", "--scenario", "query", "--fail-on-findings"])
         #expect(
-            old.status == 1 && old.output.hasSuffix("\n5 findings (4 risk, 1 suggestion); exit 1 (--fail-on problem,risk)\n"),
+            old.status == 1 && old.output.hasSuffix("\n6 findings (5 risk, 1 suggestion); exit 1 (--fail-on problem,risk)\n"),
             "\(old.output)")
         #expect(try CommandLineTests.bench(["advise", "--scenario", "query", "--fail-on", "suggestion"]).status == 1)
         #expect(try CommandLineTests.bench(["advise", "--scenario", "query", "--fail-on", "problem"]).status == 0)

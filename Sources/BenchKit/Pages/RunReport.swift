@@ -53,7 +53,7 @@ package struct RunReport {
     }
 
     /// Whether `scenario` is one of the repository's (its file in the Scenarios folder).
-    static func isBuiltIn(_ scenario: Scenario) -> Bool {
+    package static func isBuiltIn(_ scenario: Scenario) -> Bool {
         guard case let .file(path) = scenario.origin else { return false }
         let builtIn = URL(fileURLWithPath: ScenarioCatalog.defaultFolder()).standardizedFileURL.path
         return URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path == builtIn

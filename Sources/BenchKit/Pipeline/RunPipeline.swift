@@ -32,7 +32,9 @@ package enum RunPipeline {
             }
             lines += notes.map { "note: \($0)" }
             if let advice {
-                lines += AdviceLines.screenLines(advice, sizes: adviceSizes, summary: folder.summary, folder: folder.path)
+                lines += AdviceLines.screenLines(
+                    advice, sizes: adviceSizes, summary: folder.summary, folder: folder.path,
+                    listed: Set(scenarios.filter { !RunReport.isBuiltIn($0) }.map(\.name)))
             }
             let decided = VerdictReport.lines(verdicts)
             if !decided.isEmpty { lines.append(decided) }

@@ -74,16 +74,18 @@ package enum AdviceLines {
         return (place(finding), body(finding) + (tail.map { "; \($0)" } ?? ""))
     }
 
-    /// The first screen's advice: a count line, then the `limit` findings that save the most statements, each with
-    /// where it belongs and without the statement's text (`bench advise RUN` prints it).
+    /// The first screen's advice: a count line, then the `limit` findings on the user's own scenarios (`listed`) that
+    /// save the most statements, each with where it belongs and without the statement's text (`bench advise RUN`
+    /// prints it); the built-in scenarios' findings are their deliberate comparisons, counted only.
     package static func screenLines(
-        _ advice: [AdviceFinding], sizes: [Int], summary: [SummaryRow], folder: String, limit: Int = 5
+        _ advice: [AdviceFinding], sizes: [Int], summary: [SummaryRow], folder: String, listed: Set<ScenarioName>, limit: Int = 5
     ) -> [String] {
         let phases = Set(advice.map { "\($0.scenario) \($0.strategy) \($0.variant) \($0.phase)" }).count
         var lines = [
             "N+1 advice: \(advice.isEmpty ? "no repeated statement" : "\(counted(advice.count, "finding")) in \(counted(phases, "phase"))") at the size\(sizes.count == 1 ? "" : "s") run, \(sizes.map(formatCount).joined(separator: ", ")) (bench advise \(folder) prints them)"
         ]
-        let ranked = advice.enumerated().sorted {
+        let own = advice.filter { listed.contains($0.scenario) }
+        let ranked = own.enumerated().sorted {
             ($0.element.finding.statementsSaved ?? 0, -$0.offset) > ($1.element.finding.statementsSaved ?? 0, -$1.offset)
         }
         for (_, finding) in ranked.prefix(limit) {
@@ -95,7 +97,7 @@ package enum AdviceLines {
             let tail = cleanSibling(finding, among: advice, summary: summary).map { "; \($0)" } ?? ""
             lines.append("  \(place(finding)): \(found.summary): \(found.fix)\(saving)\(tail)")
         }
-        if advice.count > limit { lines.append("  and \(advice.count - limit) more") }
+        if own.count > limit { lines.append("  and \(own.count - limit) more") }
         return lines
     }
 }

@@ -59,10 +59,10 @@ import Testing
             lines,
             [
                 "lint of model \(LintTests.shop), version Shop 2 (current): 1 problem, 3 risks, 3 suggestions",
-                "  problem: OrderLine.product: Cascade rules reach this Deny rule",
-                "  risk: Order.lines: ordered:",
-                "  risk: Order.total: ",
-                "  risk: Product.sku: ",
+                "  problem [deny-reached-by-cascade] OrderLine.product: Cascade rules reach this Deny rule",
+                "  risk [ordered-relationship] Order.lines: ordered:",
+                "  risk [unindexed-filter] Order.total: ",
+                "  risk [unindexed-filter] Product.sku: ",
                 "  3 suggestions (Order, Product, model): lint.txt in the run folder has them, with their fixes",
                 "model-Shop (1 variant, size 30)",
                 "  52 phases besides the setup (insert); the most statements per row read among the ",
@@ -74,7 +74,7 @@ import Testing
                 "...",
                 "reports: \(folder) ",
             ])
-        #expect(lines.filter { $0.hasPrefix("  problem: ") || $0.hasPrefix("  risk: ") }.allSatisfy { $0.contains(" Fix: ") })
+        #expect(lines.filter { $0.hasPrefix("  problem [") || $0.hasPrefix("  risk [") }.allSatisfy { $0.contains(" Fix: ") })
         #expect(!lines.contains { $0.contains("the most statements: insert") })
         #expect(lines.contains { $0.hasSuffix("; the suite's phase walk-Order.lines-prefetch runs it in 2 statements, with no finding") })
         let outline = try Self.outline(folder)
@@ -88,7 +88,7 @@ import Testing
                 ], "\(outline)")
         #expect(outline.last?.hasPrefix("details ") == true && outline.last?.hasSuffix(" claims not measured by this run") == true)
         let page = try String(contentsOfFile: folder + "/report.md", encoding: .utf8)
-        #expect(page.contains("| OrderLine.product | Cascade rules reach this Deny rule"))
+        #expect(page.contains("| OrderLine.product | deny-reached-by-cascade | Cascade rules reach this Deny rule"))
         #expect(page.contains("At a glance: 52 phases besides the setup (insert); the most statements per row read among the "))
         #expect(page.contains("- **model-Shop walk-Order.lines (objectgraph, size 30)**: "))
         #expect(!page.contains("Verdicts this run decided"))

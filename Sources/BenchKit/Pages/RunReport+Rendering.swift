@@ -171,17 +171,21 @@ extension RunReport {
                 guard !findings.isEmpty else { continue }
                 blocks.append(.heading(3, "\(severity == .problem ? "Problems" : "Risks") (\(findings.count))"))
                 blocks.append(.paragraph(severity == .problem ? Self.problemMeaning : Self.riskMeaning))
-                blocks.append(.table(header: ["subject", "finding", "fix"], rows: findings.map { [$0.subject, $0.message, $0.fix] }))
+                blocks.append(.table(header: ["subject", "rule", "finding", "fix"], rows: findings.map(Self.lintRow)))
             }
             let suggestions = model.findings(.suggestion)
             if !suggestions.isEmpty {
                 blocks.append(
                     .collapsedTable(
                         summary: "\(counted(suggestions.count, "suggestion")): guesses about how the app uses the model",
-                        header: ["subject", "finding", "fix"], rows: suggestions.map { [$0.subject, $0.message, $0.fix] }))
+                        header: ["subject", "rule", "finding", "fix"], rows: suggestions.map(Self.lintRow)))
             }
         }
         return blocks
+    }
+
+    static func lintRow(_ finding: ModelLint.Finding) -> [String] {
+        [finding.subject, finding.rule.rawValue, finding.message, finding.fix]
     }
 
     static let problemMeaning = "A save or a migration fails, or data is lost."

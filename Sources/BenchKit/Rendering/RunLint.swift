@@ -25,25 +25,9 @@ package struct RunLint: Sendable {
         }
     }
 
-    /// A finding's severity: a save or migration that fails or data lost (problem), a likely cost or fragility
-    /// (risk), a guess about how the app uses the model (suggestion).
-    ///
-    /// Read from the finding's kind and, for costs, whether the cost rests on a guess (a list showing counts, a key
-    /// kept by hand, the generated suite's own lookups) or on the model itself (an ordered relationship, a fetch the
-    /// model declares, a deep cascade).
-    package static func severity(_ finding: ModelLint.Finding) -> FindingSeverity {
-        switch finding.kind {
-        case .problem, .migration, .risk: return .problem
-        case .xcode: return .risk
-        case .cost:
-            let guesses = ["a list showing how many", "looks like a hand-kept key", "bench run --model looks objects up"]
-            return guesses.contains(where: finding.message.hasPrefix) ? .suggestion : .risk
-        }
-    }
-
     /// The findings of `severity`, in lint's order.
     package func findings(_ severity: FindingSeverity) -> [ModelLint.Finding] {
-        findings.filter { Self.severity($0) == severity }
+        findings.filter { $0.severity == severity }
     }
 
     /// `1 problem, 3 risks, 3 suggestions`, or `no findings`.
@@ -55,17 +39,12 @@ package struct RunLint: Sendable {
         return parts.isEmpty ? "no findings" : parts.joined(separator: ", ")
     }
 
-    /// `subject: message Fix: fix`, without the kind (the severity heads it).
-    static func text(_ finding: ModelLint.Finding) -> String {
-        "\(finding.subject): \(finding.message)" + (finding.fix.isEmpty ? "" : " Fix: \(finding.fix)")
-    }
-
     /// The first screen's lines: a heading with the counts, each problem and risk with its subject and fix, and the
     /// suggestions in one line naming their subjects.
     package var lines: [String] {
         var lines = ["lint of \(heading): \(counts)"]
         for severity in [FindingSeverity.problem, .risk] {
-            lines += findings(severity).map { "  \(severity.rawValue): \(Self.text($0))" }
+            lines += findings(severity).map { "  \($0)" }
         }
         let suggestions = findings(.suggestion)
         if !suggestions.isEmpty {

@@ -70,27 +70,25 @@ import Testing
                 "note: model-Shop delete-",
                 "...",
                 "N+1 advice: ",
-                "  model-Shop walk-",
                 "...",
                 "reports: \(folder) ",
             ])
         #expect(lines.filter { $0.hasPrefix("  problem [") || $0.hasPrefix("  risk [") }.allSatisfy { $0.contains(" Fix: ") })
         #expect(!lines.contains { $0.contains("the most statements: insert") })
-        #expect(lines.contains { $0.hasSuffix("; the suite's phase walk-Order.lines-prefetch runs it in 2 statements, with no finding") })
         let outline = try Self.outline(folder)
+        // The suite's reference phases are comparisons, not advice: whether any advice is left depends on the advice pass.
         #expect(
-            Array(outline.dropLast())
+            Array(outline.dropLast()).filter { $0 != "h2 N+1 advice" }
                 == [
                     "h1 RelBench run \((folder as NSString).lastPathComponent)", "h2 Lint of the model: 1 problem, 3 risks, 3 suggestions",
                     "h3 Problems (1)", "h3 Risks (3)", "details 3 suggestions: guesses about how the app uses the model",
                     "h2 What this run measured", "h3 model-Shop", "details the setup (insert): it fills the store the phases above read",
-                    "details every series of model-Shop (106 rows)", "details What each phase covers", "h2 N+1 advice",
+                    "details every series of model-Shop (106 rows)", "details What each phase covers",
                 ], "\(outline)")
         #expect(outline.last?.hasPrefix("details ") == true && outline.last?.hasSuffix(" claims not measured by this run") == true)
         let page = try String(contentsOfFile: folder + "/report.md", encoding: .utf8)
         #expect(page.contains("| OrderLine.product | deny-reached-by-cascade | Cascade rules reach this Deny rule"))
         #expect(page.contains("At a glance: 52 phases besides the setup (insert); the most statements per row read among the "))
-        #expect(page.contains("- **model-Shop walk-Order.lines (objectgraph, size 30)**: "))
         #expect(!page.contains("Verdicts this run decided"))
     }
 

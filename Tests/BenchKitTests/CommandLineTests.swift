@@ -479,8 +479,11 @@ import Testing
         let note = "note: Note: fetch index 'byText' on text is an R-tree index; ObjectGraph makes binary indexes only, so it is skipped"
         let problem =
             "problem [model-index-on-missing-property] Note: an index names 'gone', which is not a stored property; the index is skipped: the index is left out, so the fetches it was meant for are measured without it. Fix: name a stored attribute or to-one relationship of the entity in the index, or delete the index."
+        // Counted before the run starts, listed by severity when it ends (its first screen).
         #expect(
-            result.output.hasPrefix(note + "\nlint of model \(model): 1 finding\n  " + problem + "\n"), "\(result.output.prefix(600))")
+            result.output.hasPrefix(note + "\nlint of model \(model): 1 problem (listed when the run ends; lint.txt)\n"),
+            "\(result.output.prefix(600))")
+        #expect(result.output.contains("\nlint of model \(model): 1 problem\n  " + problem + "\n"), "\(result.output)")
         #expect(try String(contentsOf: output.appendingPathComponent("lint.txt"), encoding: .utf8) == note + "\n" + problem + "\n")
     }
 

@@ -103,7 +103,7 @@ import Testing
     }
 
     /// A scenario without variants to compare (a generated suite) is headlined by the phase running the most
-    /// statements, the slowest of those, not by the first phase in the alphabet.
+    /// statements per row read, the slowest of those, not by the first phase in the alphabet.
     @Test func aSuiteWithoutVariantsHeadlinesItsCostliestPhase() {
         var samples: [SampleRecord] = []
         for (phase, statements, time) in [("a", 2.0, 1.0), ("b", 40.0, 3.0), ("c", 40.0, 5.0)] {
@@ -113,8 +113,30 @@ import Testing
         }
         #expect(
             FirstScreen.render(samples, scenarios: []) == [
-                "suite (1 variant, size 100)", "  3 phases; the most statements: c: 40 statements, 5 ms at 100",
+                "suite (1 variant, size 100)", "  3 phases; the most statements per row read: c: 40 statements, 5 ms at 100",
             ])
+    }
+
+    /// The suite's setup (its insert) is not a screen: a headline never names it, however many statements it runs; the
+    /// phase with the most statements per row read does, or among the phases the advice points at, the one of those.
+    @Test func aSuiteIsHeadlinedByItsCostliestPhasePerRowRead() {
+        var values: [SeriesKey: [Double]] = [:]
+        for (phase, statements, rows) in [("insert", 721.0, 9.0), ("walk", 145.0, 188.0), ("find", 10.0, 10.0), ("count", 100.0, 144.0)] {
+            let key = SeriesKey.of("suite", .objectGraph, "", size: 100, phase: PhaseName(phase), metric: .wallMs)
+            values[key] = [1]
+            values[key.with(.sqlStatements)] = [statements]
+            values[key.with(.rowsRead)] = [rows]
+        }
+        let headline = { (pointed: Set<PhaseName>) in
+            FirstScreen.headline("suite", values: values, work: [:], setup: ["insert"], pointedAt: pointed)
+        }
+        #expect(
+            headline([])
+                == "3 phases besides the setup (insert); the most statements per row read: find: 10 statements, 10 rows read, 1 ms at 100")
+        #expect(
+            headline(["walk", "count"])
+                == "3 phases besides the setup (insert); the most statements per row read among the 2 the advice or a refused save points at: walk: 145 statements, 188 rows read, 1 ms at 100"
+        )
     }
 
     /// Arms with as many statements are said to run the same SQL only where statements.csv shows the same shapes,

@@ -1,4 +1,5 @@
 import Foundation
+import SQLDebugLog
 
 /// report.md and report.html from one outline: the same sections, headings and tables in both.
 extension RunReport {
@@ -11,16 +12,26 @@ extension RunReport {
         case collapsed(summary: String, items: [String])
         case collapsedTable(summary: String, header: [String], rows: [[String]])
         case list([String])
+        /// Items that each start with a bold lead (where the item belongs), then the text.
+        case ledList([(lead: String, text: String)])
     }
 
+    /// The page: the model's lint by severity (a `--model` run), what the run measured (the user's scenarios first,
+    /// each headlined, its setup apart), then, where the run measured the user's own scenarios, the advice with the
+    /// variant each finding belongs to before the verdicts; the claims it did not measure collapse at the end.
     var outline: [Block] {
         var blocks: [Block] = [
             .heading(1, "RelBench run \((folder as NSString).lastPathComponent)"),
             .paragraph(facts),
             .paragraph(VerdictReport.fidelity),
-            .heading(2, "What this run measured"),
         ]
+        blocks += lintBlocks
+        blocks.append(.heading(2, "What this run measured"))
         let plots = self.plots
+        // A run of the user's own scenarios shows its plots after the advice, so that the phases' table is followed
+        // by what to change rather than by charts several screens long.
+        let usersFirst = measuresTheUsersScenarios
+        var figures: [Block] = []
         let work = FirstScreen.work(statements)
         for scenario in orderedScenarios {
             blocks.append(.heading(3, scenario.name.rawValue))
@@ -28,14 +39,34 @@ extension RunReport {
             let values = Dictionary(grouping: samples.filter { $0.key.scenario == scenario.name }, by: \.key).mapValues {
                 $0.compactMap(\.value)
             }
-            if let headline = FirstScreen.headline(scenario.name, values: values, work: work) {
+            let setup = FirstScreen.setupPhases(scenario)
+            if let headline = FirstScreen.headline(
+                scenario.name, values: values, work: work, setup: setup, pointedAt: FirstScreen.pointedAt(advice, scenario.name))
+            {
                 blocks.append(.paragraph("At a glance: \(headline)."))
             }
             if let size = largestSize(scenario.name) {
+                // Strategy and size are the paragraph's (ObjectGraph, the largest size); the variant column only where
+                // the scenario has variants.
                 let largest = rows(scenario.name, size: size, strategy: .objectGraph)
+                let kept = largest.header.indices.filter { index in
+                    ![0, 2].contains(index) && (index != 1 || !scenario.axes.isEmpty)
+                }
+                func columns(_ row: [String]) -> [String] { kept.map { row[$0] } }
+                let own = largest.rows.filter { !setup.contains(PhaseName($0[3])) }.map(columns)
+                let apart = largest.rows.filter { setup.contains(PhaseName($0[3])) }.map(columns)
                 blocks.append(
-                    .paragraph("ObjectGraph at size \(formatCount(size)), each variant (× floor: its time over the same SQL replayed):"))
-                blocks.append(.table(header: largest.header, rows: largest.rows))
+                    .paragraph(
+                        "ObjectGraph at size \(formatCount(size)), each \(setup.isEmpty ? "phase" : "measured phase") of each variant (× floor: its time over the same SQL replayed):"
+                    ))
+                blocks.append(.table(header: columns(largest.header), rows: own))
+                if !apart.isEmpty {
+                    let names = setup.map(\.rawValue).sorted().joined(separator: ", ")
+                    blocks.append(
+                        .collapsedTable(
+                            summary: "the setup (\(names)): \(setup.count == 1 ? "it fills" : "they fill") the store the phases above read",
+                            header: columns(largest.header), rows: apart))
+                }
             }
             let all = rows(scenario.name)
             blocks.append(
@@ -57,7 +88,8 @@ extension RunReport {
                 let parts = [stem] + Array((2...).lazy.map { "\(stem)-\($0)" }.prefix(while: plots.contains))
                 for (index, part) in parts.enumerated() {
                     let of = parts.count > 1 ? " (part \(index + 1) of \(parts.count))" : ""
-                    blocks.append(.image(path: "plots/\(part).png", caption: "\(scenario.name): \(caption)\(of)"))
+                    let image = Block.image(path: "plots/\(part).png", caption: "\(scenario.name): \(caption)\(of)")
+                    if usersFirst { figures.append(image) } else { blocks.append(image) }
                 }
             }
         }
@@ -86,40 +118,86 @@ extension RunReport {
                         ]
                     }))
         }
-        blocks.append(.heading(2, "Verdicts this run decided"))
-        if decided.isEmpty {
-            blocks.append(.paragraph("None: the run measured no scenario a claim rests on, or too little of it."))
-        } else {
-            blocks.append(
-                .table(
-                    header: ["verdict", "claim", "source", "evidence", "rests on"],
-                    rows: decided.map { verdict in
-                        [
-                            verdict.label, verdict.claim.statement,
-                            verdict.claim.source.citation + (verdict.claim.source.url.map { " <\($0)>" } ?? ""),
-                            (verdict.evidence + (verdict.outcome.reason.map { ["why: \($0)"] } ?? [])).joined(separator: "\n"),
-                            verdict.basis,
-                        ]
-                    }))
+        // A run of the user's own scenarios is read for its advice first; a run of the built-in ones for its verdicts.
+        let advised = adviceBlocks
+        if usersFirst {
+            blocks += advised
+            if !figures.isEmpty { blocks += [.heading(2, "Plots")] + figures }
         }
-        if !undecided.isEmpty {
-            blocks.append(
-                .paragraph(
-                    "\(counted(undecided.count, "claim")) \(undecided.count == 1 ? "needs" : "need") a larger run: "
-                        + undecided.map { "\($0.claim.id) (`\($0.command ?? "")`)" }.joined(separator: ", ")
-                ))
+        if !decided.isEmpty || !undecided.isEmpty || !usersFirst {
+            blocks.append(.heading(2, "Verdicts this run decided"))
+            if decided.isEmpty {
+                blocks.append(.paragraph("None: the run measured no scenario a claim rests on, or too little of it."))
+            } else {
+                blocks.append(
+                    .table(
+                        header: ["verdict", "claim", "source", "evidence", "rests on"],
+                        rows: decided.map { verdict in
+                            [
+                                verdict.label, verdict.claim.statement,
+                                verdict.claim.source.citation + (verdict.claim.source.url.map { " <\($0)>" } ?? ""),
+                                (verdict.evidence + (verdict.outcome.reason.map { ["why: \($0)"] } ?? [])).joined(separator: "\n"),
+                                verdict.basis,
+                            ]
+                        }))
+            }
+            if !undecided.isEmpty {
+                blocks.append(
+                    .paragraph(
+                        "\(counted(undecided.count, "claim")) \(undecided.count == 1 ? "needs" : "need") a larger run: "
+                            + undecided.map { "\($0.claim.id) (`\($0.command ?? "")`)" }.joined(separator: ", ")
+                    ))
+            }
         }
+        if !usersFirst { blocks += advised }
         if !unmeasured.isEmpty {
             blocks.append(
                 .collapsed(
-                    summary: "\(counted(unmeasured.count, "claim")) about scenarios this run did not measure",
+                    summary: "\(counted(unmeasured.count, "claim")) not measured by this run",
                     items: unmeasured.map { "\($0.claim.id): \($0.claim.statement) (`\($0.command ?? "")`)" }))
         }
-        if !advice.isEmpty {
-            blocks.append(.heading(2, "N+1 advice"))
-            blocks.append(.list(advice.map(\.line)))
+        return blocks
+    }
+
+    /// The lint of each model the run's suites were generated from: its counts, the problems and the risks each with
+    /// subject and fix, the suggestions collapsed.
+    private var lintBlocks: [Block] {
+        var blocks: [Block] = []
+        for model in lint {
+            blocks.append(.heading(2, "Lint of the model: \(model.counts)"))
+            blocks.append(.paragraph("`bench lint` of \(model.heading), as the run read it (lint.txt):"))
+            for severity in [FindingSeverity.problem, .risk] {
+                let findings = model.findings(severity)
+                guard !findings.isEmpty else { continue }
+                blocks.append(.heading(3, "\(severity == .problem ? "Problems" : "Risks") (\(findings.count))"))
+                blocks.append(.paragraph(severity == .problem ? Self.problemMeaning : Self.riskMeaning))
+                blocks.append(.table(header: ["subject", "rule", "finding", "fix"], rows: findings.map(Self.lintRow)))
+            }
+            let suggestions = model.findings(.suggestion)
+            if !suggestions.isEmpty {
+                blocks.append(
+                    .collapsedTable(
+                        summary: "\(counted(suggestions.count, "suggestion")): guesses about how the app uses the model",
+                        header: ["subject", "rule", "finding", "fix"], rows: suggestions.map(Self.lintRow)))
+            }
         }
         return blocks
+    }
+
+    static func lintRow(_ finding: ModelLint.Finding) -> [String] {
+        [finding.subject, finding.rule.rawValue, finding.message, finding.fix]
+    }
+
+    static let problemMeaning = "A save or a migration fails, or data is lost."
+    static let riskMeaning = "Likely slow or fragile as the data grows."
+
+    /// The advice, each finding with the scenario, variant, strategy and size it belongs to.
+    private var adviceBlocks: [Block] {
+        guard !advice.isEmpty else { return [] }
+        return [
+            .heading(2, "N+1 advice"),
+            .ledList(advice.map { AdviceLines.pageItem($0, among: advice, summary: summary) }),
+        ]
     }
 
     package var markdown: String {
@@ -137,6 +215,7 @@ extension RunReport {
             case let .collapsed(summary, items):
                 lines += ["<details><summary>\(summary)</summary>", ""] + items.map { "- \($0)" } + ["", "</details>", ""]
             case let .list(items): lines += items.map { "- \($0)" } + [""]
+            case let .ledList(items): lines += items.map { "- **\($0.lead)**: \($0.text)" } + [""]
             case let .collapsedTable(summary, header, rows):
                 lines += ["<details><summary>\(summary)</summary>", ""]
                 lines.append("| " + header.map(cell).joined(separator: " | ") + " |")
@@ -170,6 +249,8 @@ extension RunReport {
                     "<details><summary>\(escape(summary))</summary><ul>" + items.map { "<li>\(inline($0))</li>" }.joined()
                         + "</ul></details>")
             case let .list(items): body.append("<ul>" + items.map { "<li>\(escape($0))</li>" }.joined() + "</ul>")
+            case let .ledList(items):
+                body.append("<ul>" + items.map { "<li><strong>\(escape($0.lead))</strong>: \(escape($0.text))</li>" }.joined() + "</ul>")
             case let .collapsedTable(summary, header, rows):
                 body.append("<details><summary>\(escape(summary))</summary>")
                 body.append(

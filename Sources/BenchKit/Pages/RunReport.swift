@@ -1,8 +1,9 @@
 import Foundation
 
-/// A run's page, as report.md and report.html: what the run measured first (the user's own scenarios and models
-/// before the built-in ones), then the verdicts it decided, the claims that need a larger run in one line, those it
-/// did not measure collapsed, the N+1 advice, and the plots `scripts/plot.py` drew, embedded where they exist.
+/// A run's page, as report.md and report.html: a `--model` run's lint by severity, what the run measured (the user's
+/// own scenarios and models before the built-in ones, each with its plots where `scripts/plot.py` drew them), the
+/// N+1 advice (before the verdicts when the user's own scenarios ran, after them otherwise), the verdicts it decided,
+/// the claims that need a larger run in one line, and those it did not measure collapsed at the end.
 package struct RunReport {
     package let folder: String
     package let info: RunInfo
@@ -13,11 +14,14 @@ package struct RunReport {
     package let scenarios: [Scenario]
     package let verdicts: [Verdict]
     package let advice: [AdviceFinding]
+    /// The lint of the model a `--model` run generated its suite from.
+    package let lint: [RunLint]
 
     package init(
         folder: String, info: RunInfo, summary: [SummaryRow], samples: [SampleRecord], statements: [PhaseStatements],
-        scenarios: [Scenario], verdicts: [Verdict], advice: [AdviceFinding]
+        scenarios: [Scenario], verdicts: [Verdict], advice: [AdviceFinding], lint: [RunLint] = []
     ) {
+        self.lint = lint
         self.folder = folder
         self.info = info
         self.summary = summary
@@ -39,12 +43,20 @@ package struct RunReport {
     var orderedScenarios: [Scenario] {
         let measured = Set(summary.map(\.key.scenario))
         let run = scenarios.filter { measured.contains($0.name) }
-        func isBuiltIn(_ scenario: Scenario) -> Bool {
-            guard case let .file(path) = scenario.origin else { return false }
-            let builtIn = URL(fileURLWithPath: ScenarioCatalog.defaultFolder()).standardizedFileURL.path
-            return URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path == builtIn
-        }
-        return run.filter { !isBuiltIn($0) } + run.filter(isBuiltIn)
+        return run.filter { !Self.isBuiltIn($0) } + run.filter(Self.isBuiltIn)
+    }
+
+    /// Whether the run measured a scenario of the user's (a file outside the repository's Scenarios folder, or a
+    /// suite generated from a model).
+    var measuresTheUsersScenarios: Bool {
+        orderedScenarios.contains { !Self.isBuiltIn($0) }
+    }
+
+    /// Whether `scenario` is one of the repository's (its file in the Scenarios folder).
+    package static func isBuiltIn(_ scenario: Scenario) -> Bool {
+        guard case let .file(path) = scenario.origin else { return false }
+        let builtIn = URL(fileURLWithPath: ScenarioCatalog.defaultFolder()).standardizedFileURL.path
+        return URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path == builtIn
     }
 
     /// One row per (strategy, variant, size, phase) of a scenario: the time with its interval labelled by its real

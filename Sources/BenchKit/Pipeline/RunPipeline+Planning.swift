@@ -45,8 +45,10 @@ extension RunPipeline {
             modelFile = file
             let suite = try GeneratedSuite.scenario(modelPath: model, options: suiteOptions ?? GeneratedSuite.Options())
             preamble += file.adjustments.map { "note: \($0)" }
-            preamble.append("lint of \(file.heading): \(file.findings.isEmpty ? "no findings" : counted(file.findings.count, "finding"))")
-            preamble += file.findings.map { "  \($0)" }
+            // Listed by severity when the run ends (its first screen), and in lint.txt as soon as the run starts.
+            let lint = RunLint(heading: file.heading, findings: file.findings)
+            preamble.append(
+                "lint of \(file.heading): \(lint.counts)\(file.findings.isEmpty ? "" : " (listed when the run ends; lint.txt)")")
             preamble.append("")
             let lines = GeneratedSuite.countsLines(suite)
             if !lines.isEmpty { preamble += lines + [""] }

@@ -16,26 +16,28 @@ package enum RunPipeline {
         package let adviceSizes: [Int]
         /// One line each: the history or export could not take the run, or took nothing.
         package let warnings: [String]
+        /// The lint of the model a `--model` run generated its suite from.
+        package var lint: [RunLint] = []
 
-        /// What the run prints when it is over: a headline per scenario (the full tables with `verbose`), the notes,
-        /// the verdicts it decides, the advice count and where the reports are.
+        /// What the run prints when it is over: the model's lint by severity (a `--model` run), a headline per
+        /// scenario (the full tables with `verbose`), the notes, the advice with the variant each finding belongs to,
+        /// the verdicts it decides and where the reports are.
         package func text(verbose: Bool = false) -> String {
-            var lines: [String] = []
+            var lines: [String] = lint.flatMap(\.lines)
             if verbose {
                 lines.append(SummaryTable.render(folder.summary, scenarios: scenarios, deviceCosts: folder.info.deviceCosts))
             } else {
-                lines += FirstScreen.render(folder.samples, scenarios: scenarios, statements: folder.statements)
+                lines += FirstScreen.render(folder.samples, scenarios: scenarios, statements: folder.statements, advice: advice ?? [])
                 lines.append(SummaryTable.fidelity)
             }
             lines += notes.map { "note: \($0)" }
+            if let advice {
+                lines += AdviceLines.screenLines(
+                    advice, sizes: adviceSizes, summary: folder.summary, folder: folder.path,
+                    listed: Set(scenarios.filter { !RunReport.isBuiltIn($0) }.map(\.name)))
+            }
             let decided = VerdictReport.lines(verdicts)
             if !decided.isEmpty { lines.append(decided) }
-            if let advice {
-                let phases = Set(advice.map { "\($0.scenario) \($0.strategy) \($0.variant) \($0.phase)" }).count
-                lines.append(
-                    "N+1 advice: \(advice.isEmpty ? "no repeated statement" : "\(counted(advice.count, "finding")) in \(counted(phases, "phase"))") at the size\(adviceSizes.count == 1 ? "" : "s") run, \(adviceSizes.map(formatCount).joined(separator: ", ")) (bench advise \(folder.path) prints them)"
-                )
-            }
             lines.append("reports: \(folder.path) (summary.txt: every series; report.html: the page)")
             return lines.joined(separator: "\n")
         }
@@ -85,6 +87,7 @@ package enum RunPipeline {
             FileHandle.standardError.write(Data("\nbench: \(Interruption.describe(signal)); \(outcome)\n".utf8))
         }) {
             let summary = folder.summary
+            let lint = RunLint.of(scenarios)
             let verdicts: [Verdict]
             var advice: [AdviceFinding]?
             var pass = AdvicePass(scenarios: scenarios)
@@ -108,7 +111,7 @@ package enum RunPipeline {
                 let report = RunReport(
                     folder: folder.path, info: folder.closingInfo, summary: summary, samples: folder.samples, statements: folder.statements,
                     scenarios: scenarios, verdicts: verdicts,
-                    advice: advice ?? [])
+                    advice: advice ?? [], lint: lint)
                 try folder.writeFile(report.markdown, named: "report.md")
                 try folder.writeFile(report.html, named: "report.html")
                 try folder.writeFinalStatus()
@@ -119,7 +122,8 @@ package enum RunPipeline {
             }
             return Conclusion(
                 folder: folder, scenarios: scenarios, verdicts: verdicts, notes: PhaseNotes.notes(summary, scenarios: scenarios),
-                advice: advice, adviceSizes: Array(Set(scenarios.map(pass.size(of:)))).sorted(), warnings: publish(folder, publishing))
+                advice: advice, adviceSizes: Array(Set(scenarios.map(pass.size(of:)))).sorted(), warnings: publish(folder, publishing),
+                lint: lint)
         }
     }
 
@@ -242,7 +246,7 @@ package enum RunPipeline {
         let report = RunReport(
             folder: folder, info: info, summary: SummaryFile.summarize(samples), samples: samples,
             statements: try StatementsFile.load(folder: folder), scenarios: scenarios,
-            verdicts: verdicts, advice: advice)
+            verdicts: verdicts, advice: advice, lint: RunLint.of(scenarios))
         try report.write()
         return (report.markdown, warnings)
     }

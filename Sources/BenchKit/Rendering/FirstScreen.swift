@@ -7,7 +7,10 @@ import Foundation
 package enum FirstScreen {
     /// `statements` (ObjectGraph's, from statements.csv) tell arms that run the same SQL, whose time difference is
     /// ObjectGraph's own, from arms with as many statements but other SQL, plans or rows, whose difference SQLite makes.
-    package static func render(_ samples: [SampleRecord], scenarios: [Scenario], statements: [PhaseStatements] = []) -> [String] {
+    /// `advice` points the headline of a scenario without variants at the phases it found something in.
+    package static func render(
+        _ samples: [SampleRecord], scenarios: [Scenario], statements: [PhaseStatements] = [], advice: [AdviceFinding] = []
+    ) -> [String] {
         let work = work(statements)
         var values: [SeriesKey: [Double]] = [:]
         for sample in samples { if let value = sample.value { values[sample.key, default: []].append(value) } }
@@ -22,7 +25,10 @@ package enum FirstScreen {
             lines.append(
                 "\(scenario) (\(variants == 1 ? "1 variant" : "\(variants) variants"), size\(sizes.count == 1 ? "" : "s") \(sizes.map(formatCount).joined(separator: ", ")))"
             )
-            if let headline = headline(scenario, values: values, work: work) { lines.append("  " + headline) }
+            let setup = scenarios.first { $0.name == scenario }.map(setupPhases) ?? []
+            if let headline = headline(scenario, values: values, work: work, setup: setup, pointedAt: pointedAt(advice, scenario)) {
+                lines.append("  " + headline)
+            }
         }
         return lines
     }
@@ -30,12 +36,35 @@ package enum FirstScreen {
     /// The scenario's headline on ObjectGraph at the largest size it timed (or counted instructions at); `work` is
     /// each phase's SQL by shape (`PhaseStatements.work`).
     package static func headline(
-        _ scenario: ScenarioName, values: [SeriesKey: [Double]], work: [PhaseStatements.Key: [String: PhaseStatements.Use]]
+        _ scenario: ScenarioName, values: [SeriesKey: [Double]], work: [PhaseStatements.Key: [String: PhaseStatements.Use]],
+        setup: Set<PhaseName> = [], pointedAt: Set<PhaseName> = []
     ) -> String? {
         let keys = values.keys.filter { $0.scenario == scenario && $0.strategy == .objectGraph }
         let measure: Metric = keys.contains { $0.metric == .wallMs } ? .wallMs : .instructions
         guard let size = keys.filter({ $0.metric == measure }).map(\.size).max() else { return nil }
-        return headline(scenario, size: size, measure: measure, values: values, work: work)
+        return headline(scenario, size: size, measure: measure, values: values, work: work, setup: setup, pointedAt: pointedAt)
+    }
+
+    /// The phases of `scenario` that only fill the store (insert the data and save it) for the others to read: the
+    /// suite's bookkeeping, not a screen of the app. None when every phase does (the insert scenario measures that).
+    package static func setupPhases(_ scenario: Scenario) -> Set<PhaseName> {
+        let phases = scenario.declared.first.phases
+        func fills(_ phase: DeclaredScenario.Phase) -> Bool {
+            !phase.steps.isEmpty
+                && phase.steps.allSatisfy { step in
+                    switch step {
+                    case .insertData, .save: return true
+                    default: return false
+                    }
+                }
+        }
+        let setup = phases.filter(fills).map(\.name)
+        return setup.count == phases.count ? [] : Set(setup)
+    }
+
+    /// The phases of `scenario` an advice finding on ObjectGraph points at.
+    package static func pointedAt(_ advice: [AdviceFinding], _ scenario: ScenarioName) -> Set<PhaseName> {
+        Set(advice.filter { $0.scenario == scenario && $0.strategy == .objectGraph }.map(\.phase))
     }
 
     /// Each phase's SQL by shape, for `headline`.
@@ -47,9 +76,11 @@ package enum FirstScreen {
     /// values that differ, the others in parentheses; without variants, the phase that runs the most statements.
     static func headline(
         _ scenario: ScenarioName, size: Int, measure: Metric, values: [SeriesKey: [Double]],
-        work: [PhaseStatements.Key: [String: PhaseStatements.Use]]
+        work: [PhaseStatements.Key: [String: PhaseStatements.Use]], setup: Set<PhaseName> = [], pointedAt: Set<PhaseName> = []
     ) -> String? {
-        let rows = values.keys.filter { $0.scenario == scenario && $0.strategy == .objectGraph && $0.size == size && $0.metric == measure }
+        let rows = values.keys.filter {
+            $0.scenario == scenario && $0.strategy == .objectGraph && $0.size == size && $0.metric == measure && !setup.contains($0.phase)
+        }
         func statements(_ key: SeriesKey) -> Double { values[key.with(.sqlStatements)].map(Statistics.median) ?? 0 }
         func differing(_ a: SeriesKey, _ b: SeriesKey) -> [AxisName] {
             a.variant.values.map(\.name).filter { a.variant[$0]?.description != b.variant[$0]?.description }
@@ -108,13 +139,30 @@ package enum FirstScreen {
             }
         }
         guard let best else {
-            // No variants to compare (a generated suite, a user's one screen): the phase that runs the most statements,
-            // the slowest of those.
+            // No variants to compare (a generated suite, a user's one screen): the phase that runs the most statements
+            // per row it reads, among those the advice or a refused save points at when there are any; the setup that
+            // fills the store (the suite's insert) is not a screen, and is left out.
             func median(_ key: SeriesKey) -> Double { Statistics.median(values[key] ?? []) }
-            guard let most = rows.max(by: { (statements($0), median($0)) < (statements($1), median($1)) }) else { return nil }
+            func rowsRead(_ key: SeriesKey) -> Double? { values[key.with(.rowsRead)].map(Statistics.median) }
+            func perRow(_ key: SeriesKey) -> Double { statements(key) / max(rowsRead(key) ?? 0, 1) }
+            func refused(_ key: SeriesKey) -> Bool { (values[key.with(.failedSaves)].map(Statistics.median) ?? 0) > 0 }
+            let pointed = rows.filter { pointedAt.contains($0.phase) || refused($0) }
+            let candidates = pointed.isEmpty ? rows : pointed
+            guard
+                let most = candidates.max(by: {
+                    (perRow($0), statements($0), median($0), $1.phase.rawValue) < (
+                        perRow($1), statements($1), median($1), $0.phase.rawValue
+                    )
+                })
+            else { return nil }
             let phases = Set(rows.map(\.phase)).count
-            return (phases == 1 ? "" : "\(phases) phases; the most statements: ")
-                + "\(most.phase): \(counted(Int(statements(most)), "statement")), \(time(most)) at \(formatCount(size))\(refusedNote([most]))"
+            let apart = setup.isEmpty ? "" : " besides the setup (\(setup.map(\.rawValue).sorted().joined(separator: ", ")))"
+            let among =
+                pointed.isEmpty
+                ? "" : " among the \(Set(pointed.map(\.phase)).count) the advice or a refused save points at"
+            let read = rowsRead(most).map { ", \(counted(Int($0), "row")) read" } ?? ""
+            return (phases == 1 && setup.isEmpty ? "" : "\(counted(phases, "phase"))\(apart); the most statements per row read\(among): ")
+                + "\(most.phase): \(counted(Int(statements(most)), "statement"))\(read), \(time(most)) at \(formatCount(size))\(refusedNote([most]))"
         }
         let axis = differing(best.low, best.high)[0]
         let shared = best.low.variant.values.filter { $0.name != axis }.map { "\($0.name)=\($0.value)" }

@@ -39,7 +39,9 @@ package enum ResultsSection {
     }
 
     /// The insert, fetch and walk phases of many-to-one at each size: ObjectGraph's median, its ratio to the floor
-    /// (the same statements replayed), to hand-written SQL, and GRDB's slowdown.
+    /// (the same statements replayed), to hand-written SQL, and GRDB's slowdown. A ratio needs
+    /// `SampleSummary.repetitionsForARatio` repetitions a side (the floor's is summary.csv's `ratio_to_floor`, gated
+    /// alike); with fewer it says `n < 3`, as one sample's noise can turn its direction.
     static func keyNumbers(_ summary: [SummaryRow]) -> [String] {
         let phases: [(label: String, scenario: ScenarioName, variant: String, phase: PhaseName)] = [
             ("insert and save", "insert", "modelling=many-to-one", "insert"),
@@ -47,34 +49,49 @@ package enum ResultsSection {
             ("walk every class's students, faults", "query", "modelling=many-to-one;prefetch=off", "walk"),
             ("the same walk, prefetching", "query", "modelling=many-to-one;prefetch=on", "walk"),
         ]
-        var medians: [SeriesKey: Double] = [:]
-        for row in summary where row.key.metric == .wallMs { medians[row.key] = row.summary?.median }
-        func median(_ scenario: ScenarioName, _ strategy: Strategy, _ variant: String, _ size: Int, _ phase: PhaseName) -> Double? {
+        var rows: [SeriesKey: SummaryRow] = [:]
+        for row in summary where row.key.metric == .wallMs && row.summary != nil { rows[row.key] = row }
+        func row(_ scenario: ScenarioName, _ strategy: Strategy, _ variant: String, _ size: Int, _ phase: PhaseName) -> SummaryRow? {
             guard let variant = Variant(parsing: variant) else { return nil }
-            return medians[SeriesKey(scenario: scenario, strategy: strategy, variant: variant, size: size, phase: phase, metric: .wallMs)]
+            return rows[SeriesKey(scenario: scenario, strategy: strategy, variant: variant, size: size, phase: phase, metric: .wallMs)]
         }
-        let sizes = Set(medians.keys.filter { $0.scenario == "query" && $0.strategy == .objectGraph }.map(\.size)).sorted()
+        let sizes = Set(rows.keys.filter { $0.scenario == "query" && $0.strategy == .objectGraph }.map(\.size)).sorted()
         guard !sizes.isEmpty else { return [] }
+        let few = "n < \(SampleSummary.repetitionsForARatio)"
         var lines = [
             "| phase | " + sizes.map { "\(formatCount($0)) students" }.joined(separator: " | ") + " |",
             "|---|" + sizes.map { _ in "---|" }.joined(),
         ]
-        for row in phases {
+        for phase in phases {
             let cells = sizes.map { size -> String in
-                guard let graph = median(row.scenario, .objectGraph, row.variant, size, row.phase) else { return "-" }
+                guard let graphRow = row(phase.scenario, .objectGraph, phase.variant, size, phase.phase), let graphStats = graphRow.summary
+                else { return "-" }
+                let graph = graphStats.median
+                // The other side's median where both sides have enough repetitions for a ratio, else nil.
+                func comparable(_ strategy: Strategy) -> (present: Bool, median: Double?) {
+                    guard let other = row(phase.scenario, strategy, phase.variant, size, phase.phase)?.summary else { return (false, nil) }
+                    let enough = min(other.n, graphStats.n) >= SampleSummary.repetitionsForARatio
+                    return (true, enough && other.median > 0 ? other.median : nil)
+                }
                 var cell = Metric.wallMs.format(graph, .evidence)
-                if let floor = median(row.scenario, .sqlReplay, row.variant, size, row.phase), floor > 0 {
-                    cell += String(format: ": %.2f× floor", graph / floor)
+                if graphRow.floor != nil || comparable(.sqlReplay).present {
+                    cell += graphRow.ratioToFloor.map { String(format: ": %.2f× floor", $0) } ?? ": \(few) for × floor"
                 }
-                if let raw = median(row.scenario, .rawSQLite, row.variant, size, row.phase), raw > 0 {
-                    cell += String(format: ", %.2f× raw", graph / raw)
-                }
-                if let grdb = median(row.scenario, .grdb, row.variant, size, row.phase), graph > 0, grdb > 0 {
-                    cell += grdb >= graph ? "; grdb \(formatFactor(grdb / graph))× slower" : "; grdb \(formatFactor(graph / grdb))× faster"
+                let raw = comparable(.rawSQLite)
+                if raw.present { cell += raw.median.map { String(format: ", %.2f× raw", graph / $0) } ?? ", \(few) for × raw" }
+                let grdb = comparable(.grdb)
+                if grdb.present, graph > 0 {
+                    if let other = grdb.median {
+                        cell +=
+                            other >= graph
+                            ? "; grdb \(formatFactor(other / graph))× slower" : "; grdb \(formatFactor(graph / other))× faster"
+                    } else {
+                        cell += "; grdb: \(few), no comparison"
+                    }
                 }
                 return cell
             }
-            lines.append("| \(row.label) | " + cells.joined(separator: " | ") + " |")
+            lines.append("| \(phase.label) | " + cells.joined(separator: " | ") + " |")
         }
         return lines
     }

@@ -35,14 +35,41 @@ struct LintCommand: ParsableCommand {
     )
     var against: String?
 
+    @Option(
+        help:
+            "With --against: a store of the older version (Core Data's or ObjectGraph's .sqlite, its -wal and -shm beside it) whose copy is migrated as lightweight migration would, naming the rows that fail; the store itself is only read."
+    )
+    var data: String?
+
+    @Option(
+        help:
+            "With --against: migrate the data bench run --model makes for the older version with these counts (e.g. Customer=1000,Order=4000) instead of a store.",
+        transform: parseCounts)
+    var counts: [String: Int]?
+
+    func validate() throws {
+        guard data == nil || counts == nil else {
+            throw BenchError.invalidInput("--data and --counts both give the rows to migrate; give one of them")
+        }
+        guard against != nil || (data == nil && counts == nil) else {
+            throw BenchError.invalidInput(
+                "--\(data != nil ? "data" : "counts") gives rows of the older version to migrate; name that version with --against OLD")
+        }
+    }
+
     func run() throws {
         let file = try ModelFile(path: model)
         let findings: [ModelLint.Finding]
+        var dryRun: MigrationDryRun.Report?
         if let against {
-            let migration = try file.migration(from: against)
+            let previous = try file.olderVersion(against)
+            let migration = try file.migration(from: previous)
             print("\(file.heading), against \(migration.heading.dropFirst("model ".count))")
             for note in migration.notes { print("note: \(note)") }
             findings = migration.findings
+            if let source = data.map(MigrationDryRun.Source.store) ?? counts.map(MigrationDryRun.Source.counts) {
+                dryRun = try MigrationDryRun.run(new: file, old: previous, source: source)
+            }
         } else {
             print(file.heading)
             for note in file.adjustments { print("note: \(note)") }
@@ -50,6 +77,11 @@ struct LintCommand: ParsableCommand {
         }
         for finding in findings { print(finding) }
         print(findings.isEmpty ? "no findings" : counted(findings.count, "finding"))
-        if !findings.isEmpty { throw ExitCode(1) }
+        if let dryRun {
+            for line in dryRun.summary(modelFindings: findings) { print(line) }
+            if !dryRun.passes(modelFindings: findings) { throw ExitCode(1) }
+        } else if !findings.isEmpty {
+            throw ExitCode(1)
+        }
     }
 }

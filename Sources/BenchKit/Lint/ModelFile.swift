@@ -56,6 +56,11 @@ package struct ModelFile {
     /// model cannot infer or will lose, the older model's heading, and notes: the moves between tables migration
     /// infers, or the mapping model that replaces inference for this step (then there are no findings).
     package func migration(from older: String) throws -> (heading: String, findings: [ModelLint.Finding], notes: [String]) {
+        try migration(from: olderVersion(older))
+    }
+
+    /// The older model `older` names: a model path, or a version of this model's .xcdatamodeld or SwiftData sources.
+    package func olderVersion(_ older: String) throws -> ModelFile {
         var isDirectory: ObjCBool = false
         let previous: ModelFile
         if FileManager.default.fileExists(atPath: older, isDirectory: &isDirectory) {
@@ -76,6 +81,11 @@ package struct ModelFile {
                 "--against: no model at '\(older)'; give the older model's path (.xcdatamodeld, .xcdatamodel, contents or Swift sources), or a version name when the model is a .xcdatamodeld or SwiftData sources with VersionedSchemas"
             )
         }
+        return previous
+    }
+
+    /// What lightweight migration from `previous` to this model cannot infer or will lose, as `migration(from:)`.
+    package func migration(from previous: ModelFile) throws -> (heading: String, findings: [ModelLint.Finding], notes: [String]) {
         do {
             let report = try ModelMigration.report(old: previous.xcode, new: xcode)
             if let oldVersion = Self.version(of: previous), let newVersion = Self.version(of: self) {

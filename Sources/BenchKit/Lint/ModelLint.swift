@@ -17,6 +17,8 @@ package enum ModelLint {
             case cost
             /// What lightweight migration from the older version cannot infer, or will lose (`--against`).
             case migration
+            /// What fails on the rows of a store migrated to the newer version (`--against` with `--data` or `--counts`).
+            case migrationData = "migration-data"
         }
 
         package let kind: Kind

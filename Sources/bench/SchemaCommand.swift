@@ -23,7 +23,7 @@ struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract:
-            "Xcode's warnings for a model, CloudKit's rules for the entities it syncs, and RelBench's advice on its relationships, delete rules and indexes with the reason and the fix; with --against, what lightweight migration from an older version cannot infer or will lose. Exit 0 with no findings, 1 with findings, 64 for an unreadable model."
+            "Xcode's warnings for a model, CloudKit's rules for the entities it syncs, and RelBench's advice on its relationships, delete rules and indexes with the reason and the fix; with --against, what lightweight migration from an older version cannot infer or will lose, and with --data or --counts what fails on the rows of a copy migrated as it would. Exit 0 with no findings (with --data: when the rows migrate cleanly), 1 with findings, 64 for an unreadable model or store."
     )
 
     @Argument(help: "The model: a .xcdatamodeld (its current version) or .xcdatamodel folder, or its contents file.")
@@ -64,12 +64,13 @@ struct LintCommand: ParsableCommand {
         if let against {
             let previous = try file.olderVersion(against)
             let migration = try file.migration(from: previous)
-            print("\(file.heading), against \(migration.heading.dropFirst("model ".count))")
-            for note in migration.notes { print("note: \(note)") }
-            findings = migration.findings
+            // The dry run refuses a store that is not the older version's before anything is printed.
             if let source = data.map(MigrationDryRun.Source.store) ?? counts.map(MigrationDryRun.Source.counts) {
                 dryRun = try MigrationDryRun.run(new: file, old: previous, source: source)
             }
+            print("\(file.heading), against \(migration.heading.dropFirst("model ".count))")
+            for note in migration.notes { print("note: \(note)") }
+            findings = migration.findings
         } else {
             print(file.heading)
             for note in file.adjustments { print("note: \(note)") }

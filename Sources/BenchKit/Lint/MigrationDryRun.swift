@@ -103,9 +103,9 @@ package enum MigrationDryRun {
     ) throws
         -> [String: Int]
     {
-        guard try store.hasTable("Z_PRIMARYKEY"), try store.hasTable("Z_METADATA") else {
+        guard try store.hasTable("Z_PRIMARYKEY") else {
             throw BenchError.invalidInput(
-                "\(option): \(path) has no Z_PRIMARYKEY or Z_METADATA table, so it is no Core Data or SwiftData store; give the app's store file of the older version"
+                "\(option): \(path) has no Z_PRIMARYKEY table, so it is no Core Data or SwiftData store; give the app's store file of the older version"
             )
         }
         var numbers: [String: Int] = [:]

@@ -20,6 +20,7 @@ extension MigrationDryRun.Report {
     package func summary(modelFindings: [ModelLint.Finding]) -> [String] {
         var out = warnings.map { "warning: \($0)" }
         if let refusal { return out + ["dry run: \(refusal)."] }
+        if let skipped { return out + ["dry run: \(skipped)."] }
         out += lines
         out += findings.map(\.description)
         let decided = modelFindings.filter(Self.isDecidedByRows).count

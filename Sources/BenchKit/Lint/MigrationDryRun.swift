@@ -33,6 +33,8 @@ package enum MigrationDryRun {
         package var findings: [ModelLint.Finding] = []
         /// Why no row could be migrated: lightweight migration cannot infer the mapping. Nil when it ran.
         package var refusal: String?
+        /// Why the rows were not checked although the migration works: a mapping model migrates this step.
+        package var skipped: String?
     }
 
     /// The example primary keys a finding quotes.
@@ -52,10 +54,6 @@ package enum MigrationDryRun {
             before: ModelMigration.Version(model: oldModel, renaming: old.xcode.renamingIdentifiers),
             after: ModelMigration.Version(model: newModel, renaming: new.xcode.renamingIdentifiers))
         var report = Report()
-        if let refusal = mapping.refusal {
-            report.refusal = refusal
-            return report
-        }
         let storePath: String
         var generated: URL?
         defer { if let generated { try? FileManager.default.removeItem(at: generated) } }
@@ -71,6 +69,16 @@ package enum MigrationDryRun {
         report.warnings += store.warnings
         let numbers = try storeNumbers(
             store, model: oldModel, path: storePath, modelName: old.heading.dropFirst("model ".count).description, option: source.option)
+        // The store is checked first: a wrong one is refused even where its rows would not be migrated.
+        if let model = new.mappingModel(from: old) {
+            report.skipped =
+                "not run: \(model.name) migrates this step, and Core Data infers no mapping; the rows were not checked (a custom mapping's own rules apply)"
+            return report
+        }
+        if let refusal = mapping.refusal {
+            report.refusal = refusal
+            return report
+        }
         let oldVersion = ModelFile.version(of: old) ?? old.path
         let what: String
         switch source {

@@ -89,14 +89,7 @@ package struct ModelFile {
         do {
             let report = try ModelMigration.report(old: previous.xcode, new: xcode)
             if let oldVersion = Self.version(of: previous), let newVersion = Self.version(of: self) {
-                let packages = [previous.path, path].compactMap(Self.package).map { URL(fileURLWithPath: $0) }
-                let folders = Array(Set(packages.map { $0.deletingLastPathComponent().path })).sorted()
-                if packages.count == 2,
-                    let mapping = folders.lazy.compactMap({
-                        MappingModel.mapping(
-                            from: oldVersion, of: packages[0].lastPathComponent, to: newVersion, of: packages[1].lastPathComponent, in: $0)
-                    }).first
-                {
+                if let mapping = mappingModel(from: previous) {
                     let policies =
                         mapping.policies.isEmpty ? "" : ", with the custom migration policies \(ModelLint.series(mapping.policies, "and"))"
                     let count = report.findings.count
@@ -112,6 +105,18 @@ package struct ModelFile {
         } catch let error as ObjectGraphError {
             throw BenchError.invalidInput("\(error)")
         }
+    }
+
+    /// The mapping model (`.xcmappingmodel`) beside the two models' .xcdatamodeld(s) that maps `previous` to this
+    /// version, which Core Data migrates with instead of inferring a mapping.
+    func mappingModel(from previous: ModelFile) -> MappingModel? {
+        guard let oldVersion = Self.version(of: previous), let newVersion = Self.version(of: self) else { return nil }
+        let packages = [previous.path, path].compactMap(Self.package).map { URL(fileURLWithPath: $0) }
+        guard packages.count == 2 else { return nil }
+        let folders = Array(Set(packages.map { $0.deletingLastPathComponent().path })).sorted()
+        return folders.lazy.compactMap {
+            MappingModel.mapping(from: oldVersion, of: packages[0].lastPathComponent, to: newVersion, of: packages[1].lastPathComponent, in: $0)
+        }.first
     }
 
     /// The version a model file is: the version read from its .xcdatamodeld, or the .xcdatamodel folder given (or

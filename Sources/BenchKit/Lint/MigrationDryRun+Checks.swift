@@ -4,10 +4,22 @@ import ObjectGraph
 /// The rules the migrated rows are held to, as Core Data's migration and ObjectGraph's save validation hold them: one
 /// finding per failing rule, with how many rows fail and the first primary keys.
 extension MigrationDryRun {
+    /// What the rows break: a finding per rule of NEW the migrated rows fail, and a warning per rule they broke
+    /// already under OLD (the same rule on the same values: the data breaks its own model, the migration is not why).
+    struct Outcome {
+        var findings: [ModelLint.Finding] = []
+        var warnings: [String] = []
+
+        static func += (lhs: inout Outcome, rhs: Outcome) {
+            lhs.findings += rhs.findings
+            lhs.warnings += rhs.warnings
+        }
+    }
+
     /// Every failing rule of NEW on the migrated rows in `database`, by entity and property, then the uniqueness
     /// constraints' duplicates.
-    static func check(_ database: ScratchDatabase, model: ObjectModel, mapping: Mapping) throws -> [ModelLint.Finding] {
-        var findings: [ModelLint.Finding] = []
+    static func check(_ database: ScratchDatabase, model: ObjectModel, mapping: Mapping) throws -> Outcome {
+        var findings = Outcome()
         for entity in model.entities where !entity.isAbstract {
             guard let previous = mapping.oldEntity(for: entity) else { continue }
             let rows = "FROM \(entity.tableName) o WHERE o.Z_ENT = \(entity.number)"
@@ -47,7 +59,7 @@ extension MigrationDryRun {
                 }
             }
         }
-        findings += try duplicates(database, model: model)
+        findings.findings += try duplicates(database, model: model)
         return findings
     }
 
@@ -72,15 +84,29 @@ extension MigrationDryRun {
             return (parts.isEmpty ? nil : parts.joined(separator: ", "), false)
         }
 
-        /// The required attribute or to-one that `failing` (count, Z_PKs) rows have no value of.
-        func missing(_ member: Member, _ failing: [StoredValue?]?) -> [ModelLint.Finding] {
-            guard let failing, let count = failing[0]?.integer, count > 0 else { return [] }
+        /// The warning for rows that break a rule OLD had too on the same values.
+        func already(_ name: String, _ keys: [Int], _ rule: String) -> String {
+            "\(entity.name).\(name): \(of(keys.count)) already break the older version's same rule (\(rule)): the data breaks its own model, not because of the migration (the first Z_PK \(keys.sorted().prefix(examples).map(String.init).joined(separator: ", ")))"
+        }
+
+        /// The required attribute or to-one that `failing` (count, Z_PKs) rows have no value of; a warning when OLD
+        /// required it too.
+        func missing(_ member: Member, _ failing: [StoredValue?]?) -> Outcome {
+            guard let failing, let count = failing[0]?.integer, count > 0 else { return Outcome() }
             let keys = exampleKeys(failing[1])
+            switch mapping.oldMember(member, in: previous) {
+            case let .attribute(was)? where !was.isOptional:
+                return Outcome(warnings: [already(member.name, allKeys(failing[1]), "\(was.name) is required")])
+            case let .relationship(was)? where !was.isOptional && !was.isToMany:
+                return Outcome(warnings: [already(member.name, allKeys(failing[1]), "\(was.name) is required")])
+            default:
+                break
+            }
             let (from, isNew) = self.origin(member)
             let origin = isNew ? from ?? "added" : "nil in the older version's rows" + (from.map { ", \($0)" } ?? "")
             let subject = "\(entity.name).\(member.name)"
             if case .attribute = member {
-                return [
+                return Outcome(findings: [
                     ModelLint.Finding(
                         kind: .migrationData, subject: subject,
                         message:
@@ -89,35 +115,44 @@ extension MigrationDryRun {
                             ? "give \(member.name) a default value (the migration fills it in), or make it optional; or set it on every stored \(entity.name) in a staged migration."
                             : "fill \(member.name) in those rows before migrating (a staged migration's first stage), give it a default value, or keep it optional."
                     )
-                ]
+                ])
             }
-            return [
+            return Outcome(findings: [
                 ModelLint.Finding(
                     kind: .migrationData, subject: subject,
                     message:
                         "\(of(count)) would have no \(member.name) (a required to-one; \(origin)): each fails validation (NSValidationMissingMandatoryPropertyError, 1570) at its next save, the first Z_PK \(keys).",
                     fix: "make \(member.name) optional, or set it on every stored \(entity.name) in a custom migration stage.")
-            ]
+            ])
         }
 
-        /// The rows whose number of members breaks a required to-many or its minimum or maximum count.
-        func memberCounts(_ relationship: RelationshipDescription, _ counts: [[StoredValue?]]) -> [ModelLint.Finding] {
-            var empty: [Int] = []
-            var few: [Int] = []
-            var many: [Int] = []
+        /// The first rule of a to-many that `count` members break: required with none, fewer than its minimum, more
+        /// than its maximum (0: no limit).
+        static func broken(_ relationship: RelationshipDescription, _ count: Int) -> Int? {
+            if !relationship.isOptional && count == 0 { return 0 }
+            if (count > 0 || !relationship.isOptional) && count < relationship.minCount { return 1 }
+            if relationship.maxCount > 0 && count > relationship.maxCount { return 2 }
+            return nil
+        }
+
+        /// The rows whose number of members breaks a required to-many or its minimum or maximum count; a warning for
+        /// those that broke OLD's rules on the same members.
+        func memberCounts(_ relationship: RelationshipDescription, _ counts: [[StoredValue?]]) -> Outcome {
+            var keysByRule: [[Int]] = [[], [], []]
+            var before: [Int] = []
+            let was: RelationshipDescription? =
+                if case let .relationship(old)? = mapping.oldMember(.relationship(relationship), in: previous), old.isToMany { old } else { nil }
             for row in counts {
-                guard let key = row[0]?.integer, let count = row[1]?.integer else { continue }
-                if !relationship.isOptional && count == 0 {
-                    empty.append(key)
-                } else if (count > 0 || !relationship.isOptional) && count < relationship.minCount {
-                    few.append(key)
-                } else if relationship.maxCount > 0 && count > relationship.maxCount {
-                    many.append(key)
-                }
+                guard let key = row[0]?.integer, let count = row[1]?.integer, let rule = Self.broken(relationship, count) else { continue }
+                if let was, Self.broken(was, count) != nil { before.append(key) } else { keysByRule[rule].append(key) }
+            }
+            let (empty, few, many) = (keysByRule[0], keysByRule[1], keysByRule[2])
+            var outcome = Outcome()
+            if !before.isEmpty {
+                outcome.warnings.append(already(relationship.name, before, "a count of members \(was?.name ?? relationship.name) must have"))
             }
             let subject = "\(entity.name).\(relationship.name)"
             let fix = "relax the count, or move the members in a custom migration stage."
-            var findings: [ModelLint.Finding] = []
             for (keys, what, code) in [
                 (empty, "no member in \(relationship.name), a required to-many", "NSValidationMissingMandatoryPropertyError, 1570"),
                 (
@@ -129,14 +164,14 @@ extension MigrationDryRun {
                     "NSValidationRelationshipExceedsMaximumCountError, 1590"
                 ),
             ] where !keys.isEmpty {
-                findings.append(
+                outcome.findings.append(
                     ModelLint.Finding(
                         kind: .migrationData, subject: subject,
                         message:
                             "\(of(keys.count)) would have \(what): each fails validation (\(code)) at its next save, the first Z_PK \(keys.sorted().prefix(examples).map(String.init).joined(separator: ", ")).",
                         fix: relationship.isOptional ? fix : "make it optional, or " + fix))
             }
-            return findings
+            return outcome
         }
     }
 }

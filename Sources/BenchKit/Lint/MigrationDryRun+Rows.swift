@@ -200,8 +200,15 @@ extension MigrationDryRun {
 
     /// Up to `examples` primary keys of a `group_concat(Z_PK)`, in order, as `1, 2, 3, 4, 5`.
     static func exampleKeys(_ keys: StoredValue?) -> String {
-        guard case let .text(text)? = keys else { return keys?.shown ?? "" }
-        let all = text.split(separator: ",").compactMap { Int($0) }.sorted()
-        return all.prefix(examples).map(String.init).joined(separator: ", ")
+        allKeys(keys).prefix(examples).map(String.init).joined(separator: ", ")
+    }
+
+    /// Every primary key of a `group_concat(Z_PK)`, in order.
+    static func allKeys(_ keys: StoredValue?) -> [Int] {
+        switch keys {
+        case let .text(text)?: return text.split(separator: ",").compactMap { Int($0) }.sorted()
+        case let .integer(key)?: return [key]
+        default: return []
+        }
     }
 }

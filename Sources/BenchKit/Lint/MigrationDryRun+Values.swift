@@ -11,80 +11,31 @@ extension MigrationDryRun.Context {
     }
 
     /// The rows (Z_PK, value) whose value `attribute`'s validation refuses, one finding per rule broken (ObjectGraph's
-    /// save validation, `ObjectContext.validateValue`, with Core Data's codes).
-    func outOfRange(_ attribute: AttributeDescription, _ values: [[StoredValue?]]) -> [ModelLint.Finding] {
-        let validation = attribute.validation
+    /// save validation, `ObjectContext.validateValue`, with Core Data's codes); a warning for the values the OLD
+    /// attribute refused too.
+    func outOfRange(_ attribute: AttributeDescription, _ values: [[StoredValue?]]) -> MigrationDryRun.Outcome {
+        let was: AttributeDescription? =
+            if case let .attribute(old)? = mapping.oldMember(.attribute(attribute), in: previous) { old } else { nil }
         var order: [Breach] = []
         var failing: [Breach: (keys: [Int], first: String)] = [:]
-        func fail(_ breach: Breach, _ key: Int, _ value: StoredValue) {
+        var before: [Int] = []
+        for row in values {
+            guard let key = row[0]?.integer, let value = row[1], let breach = Self.breach(attribute, value) else { continue }
+            if let was, Self.breach(was, value) != nil {
+                before.append(key)
+                continue
+            }
             if failing[breach] == nil {
                 order.append(breach)
                 failing[breach] = ([], value.shown)
             }
             failing[breach]?.keys.append(key)
         }
-        let width: ClosedRange<Int>? =
-            switch attribute.type {
-            case .int16: Int(Int16.min)...Int(Int16.max)
-            case .int32: Int(Int32.min)...Int(Int32.max)
-            default: nil
-            }
-        for row in values {
-            guard let key = row[0]?.integer, let value = row[1] else { continue }
-            if let width, let integer = value.integer, !width.contains(integer) {
-                fail(
-                    Breach(
-                        text: "\(attribute.name) outside an \(attribute.type.xcodeName) (\(width.lowerBound)...\(width.upperBound))",
-                        code: integer > width.upperBound ? "NSValidationNumberTooLargeError, 1610" : "NSValidationNumberTooSmallError, 1620"
-                    ), key, value)
-                continue
-            }
-            switch attribute.type {
-            case .int16, .int32, .int64, .decimal, .double, .float, .date:
-                guard let number = value.number else { continue }
-                let isDate = attribute.type == .date
-                if let maximum = validation.maximum, number > maximum {
-                    fail(
-                        Breach(
-                            text: isDate
-                                ? "\(attribute.name) after the latest date allowed"
-                                : "\(attribute.name) above the maximum \(shown(maximum))",
-                            code: isDate ? "NSValidationDateTooLateError, 1630" : "NSValidationNumberTooLargeError, 1610"), key, value)
-                } else if let minimum = validation.minimum, number < minimum {
-                    fail(
-                        Breach(
-                            text: isDate
-                                ? "\(attribute.name) before the earliest date allowed"
-                                : "\(attribute.name) below the minimum \(shown(minimum))",
-                            code: isDate ? "NSValidationDateTooSoonError, 1640" : "NSValidationNumberTooSmallError, 1620"), key, value)
-                }
-            case .string, .binary, .transformable:
-                let length: Int
-                switch value {
-                case let .text(text): length = text.utf16.count
-                case let .blob(bytes): length = bytes
-                default: continue
-                }
-                if let maximum = validation.maximum, Double(length) > maximum {
-                    fail(
-                        Breach(text: "\(attribute.name) longer than \(shown(maximum))", code: "NSValidationStringTooLongError, 1660"), key,
-                        value)
-                } else if let minimum = validation.minimum, Double(length) < minimum {
-                    fail(
-                        Breach(text: "\(attribute.name) shorter than \(shown(minimum))", code: "NSValidationStringTooShortError, 1670"),
-                        key, value)
-                } else if let pattern = validation.pattern, case let .text(text) = value, !Self.matches(text, pattern) {
-                    fail(
-                        Breach(text: "\(attribute.name) not matching /\(pattern)/", code: "NSValidationStringPatternMatchingError, 1680"),
-                        key, value)
-                }
-            default:
-                break
-            }
-        }
         let (from, isNew) = origin(.attribute(attribute))
         let origin = (isNew ? "its default value" : "the older version's values") + (from.map { ", \($0)" } ?? "")
-        return order.compactMap { breach in
+        var outcome = MigrationDryRun.Outcome()
+        if !before.isEmpty { outcome.warnings.append(already(attribute.name, before, "\(was?.name ?? attribute.name)'s range, length or pattern")) }
+        outcome.findings = order.compactMap { breach in
             guard let (keys, first) = failing[breach] else { return nil }
             return ModelLint.Finding(
                 kind: .migrationData, subject: "\(entity.name).\(attribute.name)",
@@ -92,9 +43,61 @@ extension MigrationDryRun.Context {
                     "\(of(keys.count)) would have \(breach.text) (\(origin); e.g. \(first)): the migration copies the values as they are, and each row fails validation (\(breach.code)) at its next save, the first Z_PK \(keys.sorted().prefix(MigrationDryRun.examples).map(String.init).joined(separator: ", ")).",
                 fix: "widen the rule, or correct those values in a staged migration's first stage.")
         }
+        return outcome
     }
 
-    private func shown(_ bound: Double) -> String { bound == bound.rounded() ? String(Int(bound)) : String(bound) }
+    /// The first rule of `attribute`'s validation `value` breaks, or nil.
+    private static func breach(_ attribute: AttributeDescription, _ value: StoredValue) -> Breach? {
+        let validation = attribute.validation
+        let name = attribute.name
+        let width: ClosedRange<Int>? =
+            switch attribute.type {
+            case .int16: Int(Int16.min)...Int(Int16.max)
+            case .int32: Int(Int32.min)...Int(Int32.max)
+            default: nil
+            }
+        if let width, let integer = value.integer, !width.contains(integer) {
+            return Breach(
+                text: "\(name) outside an \(attribute.type.xcodeName) (\(width.lowerBound)...\(width.upperBound))",
+                code: integer > width.upperBound ? "NSValidationNumberTooLargeError, 1610" : "NSValidationNumberTooSmallError, 1620")
+        }
+        switch attribute.type {
+        case .int16, .int32, .int64, .decimal, .double, .float, .date:
+            guard let number = value.number else { return nil }
+            let isDate = attribute.type == .date
+            if let maximum = validation.maximum, number > maximum {
+                return Breach(
+                    text: isDate ? "\(name) after the latest date allowed" : "\(name) above the maximum \(shown(maximum))",
+                    code: isDate ? "NSValidationDateTooLateError, 1630" : "NSValidationNumberTooLargeError, 1610")
+            }
+            if let minimum = validation.minimum, number < minimum {
+                return Breach(
+                    text: isDate ? "\(name) before the earliest date allowed" : "\(name) below the minimum \(shown(minimum))",
+                    code: isDate ? "NSValidationDateTooSoonError, 1640" : "NSValidationNumberTooSmallError, 1620")
+            }
+        case .string, .binary, .transformable:
+            let length: Int
+            switch value {
+            case let .text(text): length = text.utf16.count
+            case let .blob(bytes): length = bytes
+            default: return nil
+            }
+            if let maximum = validation.maximum, Double(length) > maximum {
+                return Breach(text: "\(name) longer than \(shown(maximum))", code: "NSValidationStringTooLongError, 1660")
+            }
+            if let minimum = validation.minimum, Double(length) < minimum {
+                return Breach(text: "\(name) shorter than \(shown(minimum))", code: "NSValidationStringTooShortError, 1670")
+            }
+            if let pattern = validation.pattern, case let .text(text) = value, !matches(text, pattern) {
+                return Breach(text: "\(name) not matching /\(pattern)/", code: "NSValidationStringPatternMatchingError, 1680")
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    private static func shown(_ bound: Double) -> String { bound == bound.rounded() ? String(Int(bound)) : String(bound) }
 
     /// Whether `text` matches `pattern` whole, as Core Data's regular expression validation (ICU's) does; a pattern
     /// that does not compile here refuses nothing (the model reader notes it).

@@ -100,7 +100,9 @@ package enum MigrationDryRun {
         report.lines.append(
             "dry run: \(what), migrated to \(ModelFile.version(of: new) ?? new.path) as lightweight migration infers; rows checked: "
                 + (counts.isEmpty ? "none (no entity of the model was in the older one)" : counts.joined(separator: ", ")))
-        report.findings += try check(database, model: newModel, mapping: mapping)
+        let outcome = try check(database, model: newModel, mapping: mapping)
+        report.findings += outcome.findings
+        report.warnings += outcome.warnings
         return report
     }
 

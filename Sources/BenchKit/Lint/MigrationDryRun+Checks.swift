@@ -108,7 +108,7 @@ extension MigrationDryRun {
             if case .attribute = member {
                 return Outcome(findings: [
                     ModelLint.Finding(
-                        kind: .migrationData, subject: subject,
+                        rule: .migrationDataRequired, subject: subject,
                         message:
                             "\(of(count)) would have no \(member.name) (required, no default value; \(origin)): lightweight migration fails on the first (Z_PK \(keys)) with \"Validation error missing attribute values on mandatory destination attribute\" (NSMigrationError, 134110), and the store does not open.",
                         fix: isNew
@@ -119,7 +119,7 @@ extension MigrationDryRun {
             }
             return Outcome(findings: [
                 ModelLint.Finding(
-                    kind: .migrationData, subject: subject,
+                    rule: .migrationDataRequired, subject: subject,
                     message:
                         "\(of(count)) would have no \(member.name) (a required to-one; \(origin)): each fails validation (NSValidationMissingMandatoryPropertyError, 1570) at its next save, the first Z_PK \(keys).",
                     fix: "make \(member.name) optional, or set it on every stored \(entity.name) in a custom migration stage.")
@@ -141,7 +141,9 @@ extension MigrationDryRun {
             var keysByRule: [[Int]] = [[], [], []]
             var before: [Int] = []
             let was: RelationshipDescription? =
-                if case let .relationship(old)? = mapping.oldMember(.relationship(relationship), in: previous), old.isToMany { old } else { nil }
+                if case let .relationship(old)? = mapping.oldMember(.relationship(relationship), in: previous), old.isToMany { old } else {
+                    nil
+                }
             for row in counts {
                 guard let key = row[0]?.integer, let count = row[1]?.integer, let rule = Self.broken(relationship, count) else { continue }
                 if let was, Self.broken(was, count) != nil { before.append(key) } else { keysByRule[rule].append(key) }
@@ -149,7 +151,8 @@ extension MigrationDryRun {
             let (empty, few, many) = (keysByRule[0], keysByRule[1], keysByRule[2])
             var outcome = Outcome()
             if !before.isEmpty {
-                outcome.warnings.append(already(relationship.name, before, "a count of members \(was?.name ?? relationship.name) must have"))
+                outcome.warnings.append(
+                    already(relationship.name, before, "a count of members \(was?.name ?? relationship.name) must have"))
             }
             let subject = "\(entity.name).\(relationship.name)"
             let fix = "relax the count, or move the members in a custom migration stage."
@@ -166,7 +169,7 @@ extension MigrationDryRun {
             ] where !keys.isEmpty {
                 outcome.findings.append(
                     ModelLint.Finding(
-                        kind: .migrationData, subject: subject,
+                        rule: .migrationDataCount, subject: subject,
                         message:
                             "\(of(keys.count)) would have \(what): each fails validation (\(code)) at its next save, the first Z_PK \(keys.sorted().prefix(examples).map(String.init).joined(separator: ", ")).",
                         fix: relationship.isOptional ? fix : "make it optional, or " + fix))

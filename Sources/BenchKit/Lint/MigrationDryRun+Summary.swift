@@ -4,36 +4,36 @@ extension MigrationDryRun.Report {
     /// required value added or made required, a uniqueness constraint added), so a dry run that finds no failing row
     /// answers them for this store.
     package static func isDecidedByRows(_ finding: ModelLint.Finding) -> Bool {
-        guard finding.kind == .migration else { return false }
-        return finding.message.hasPrefix("added as required") || finding.message.hasPrefix("optional becomes required")
-            || (finding.message.hasPrefix("uniqueness constraints change from")
-                && finding.message.contains("the migration fails on rows that already share values"))
+        switch finding.rule {
+        case .migrationRequiredAttributeAdded, .migrationAttributeNowRequired, .migrationRequiredRelationshipAdded,
+            .migrationRelationshipNowRequired, .migrationConstraintAdded:
+            return true
+        default:
+            return false
+        }
     }
 
-    /// Passes when no row fails and lightweight migration can infer the mapping, and every model finding is one the
-    /// rows decided.
-    package func passes(modelFindings: [ModelLint.Finding]) -> Bool {
-        refusal == nil && findings.isEmpty && modelFindings.allSatisfy(Self.isDecidedByRows)
+    /// What the gate judges: the findings on the rows, and the model findings the rows do not decide (all of them
+    /// when the rows were not migrated).
+    package func gated(modelFindings: [ModelLint.Finding]) -> [ModelLint.Finding] {
+        guard refusal == nil && skipped == nil else { return modelFindings }
+        return modelFindings.filter { !Self.isDecidedByRows($0) } + findings
     }
 
-    /// The dry run's lines: warnings, what was migrated, each failing rule, and the verdict.
-    package func summary(modelFindings: [ModelLint.Finding]) -> [String] {
+    /// The dry run's lines: warnings, what was migrated, each failing rule (`known` ones, by fingerprint, marked as
+    /// lint marks them), and the verdict.
+    package func summary(modelFindings: [ModelLint.Finding], known: Set<String> = []) -> [String] {
         var out = warnings.map { "warning: \($0)" }
         if let refusal { return out + ["dry run: \(refusal)."] }
         if let skipped { return out + ["dry run: \(skipped)."] }
         out += lines
-        out += findings.map(\.description)
+        out += ModelLint.lines(findings, known: known, suggestions: true)
         let decided = modelFindings.filter(Self.isDecidedByRows).count
-        let standing = modelFindings.count - decided
         if findings.isEmpty {
             var verdict = "dry run: the rows migrate cleanly, no rule of the newer model fails on them"
             if decided > 0 {
                 verdict +=
-                    "; \(decided == 1 ? "the finding" : "the \(decided) findings") above about required values or uniqueness \(decided == 1 ? "does" : "do") not fail on these rows"
-            }
-            if standing > 0 {
-                verdict +=
-                    "; \(standing == 1 ? "1 finding" : "\(standing) findings") above \(standing == 1 ? "stands" : "stand") whatever the rows"
+                    "; \(decided == 1 ? "the finding" : "the \(decided) findings") above about required values or uniqueness \(decided == 1 ? "does" : "do") not fail on these rows and \(decided == 1 ? "is" : "are") left out of the gate"
             }
             out.append(verdict)
         } else {

@@ -115,7 +115,8 @@ package struct ModelFile {
         guard packages.count == 2 else { return nil }
         let folders = Array(Set(packages.map { $0.deletingLastPathComponent().path })).sorted()
         return folders.lazy.compactMap {
-            MappingModel.mapping(from: oldVersion, of: packages[0].lastPathComponent, to: newVersion, of: packages[1].lastPathComponent, in: $0)
+            MappingModel.mapping(
+                from: oldVersion, of: packages[0].lastPathComponent, to: newVersion, of: packages[1].lastPathComponent, in: $0)
         }.first
     }
 

@@ -137,7 +137,7 @@ extension MigrationDryRun {
                     ModelLint.Finding(
                         rule: .migrationDataUnique, subject: entity.name,
                         message:
-                            "\(formatCount(rows)) \(entity.name)\(scope) rows share \(formatCount(groups.count)) value\(groups.count == 1 ? "" : "s") of the uniqueness constraint (\(constraint.joined(separator: ", "))), e.g. \(value) in Z_PK \(exampleKeys(first[1])): the migration fails on them (NSMigrationConstraintViolationError, 134111) and the store does not open; the first Z_PK \(keys.prefix(examples).map(String.init).joined(separator: ", ")).",
+                            "\(formatCount(rows)) \(entity.name)\(scope) rows share \(formatCount(groups.count)) value\(groups.count == 1 ? "" : "s") of the uniqueness constraint (\(constraint.joined(separator: ", "))), e.g. \(value) in Z_PK \(exampleKeys(first[1])): the migration fails on them (NSMigrationConstraintViolationError, 134111) and the store does not open\(groups.count == 1 ? "" : "; the first Z_PK \(keys.prefix(examples).map(String.init).joined(separator: ", "))").",
                         fix:
                             "remove or merge the duplicates before migrating (a staged migration's first stage), or keep the constraint out of this version."
                     ))

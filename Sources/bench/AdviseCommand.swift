@@ -89,7 +89,7 @@ struct AdviseCommand: ParsableCommand {
         pass.size = size ?? 1000
         pass.threshold = threshold
         var findings = try pass.run()
-        if !summary.isEmpty { findings = AdvicePass.attachMeasurements(findings, summary: summary) }
+        if !summary.isEmpty { findings = AdvicePass.attachMeasurements(findings, summary: summary, scenarios: pass.scenarios) }
         if let json { try AtomicFile.write(String(decoding: try AdviceReport.json(findings), as: UTF8.self), to: json) }
         print(
             AdviceReport.text(

@@ -261,7 +261,8 @@ import Testing
             #expect(verdict("background-ui") == "not-measured")
             #expect(verdict("hand-kept-key") == "undecided")
             let unmeasured = entries.first { $0["id"] as? String == "fig7-insert" }
-            #expect((unmeasured?["decide"] as? String) == "bench run insert --profile smoke --repetitions 7")
+            // The default profile runs a claim's arms on sequentially until its design decides: no --repetitions needed.
+            #expect((unmeasured?["decide"] as? String) == "bench run insert --profile default")
             #expect(entries.first { $0["id"] as? String == "to-one-fetches" }?["decide"] == nil)
             // Every verdict says what it rests on and where its claim comes from.
             for entry in entries {

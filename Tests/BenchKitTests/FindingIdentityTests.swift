@@ -37,8 +37,9 @@ import Testing
                 "migration-attribute-now-required", "migration-required-attribute-added", "migration-to-many-becomes-to-one",
                 "migration-destination-change", "migration-relationship-now-required", "migration-required-relationship-added",
                 "migration-kind-change", "migration-constraint-dropped", "migration-constraint-added", "migration-hierarchies-merged",
-                "migration-data-required", "migration-data-unique", "migration-data-value", "migration-data-count",
-                "migration-data-unknown-entity",
+                "migration-data-required-value-missing", "migration-data-required-relationship-missing",
+                "migration-data-relationship-count", "migration-data-value-rule", "migration-data-duplicates",
+                "migration-data-unknown-entity-rows",
             ])
         #expect(Set(LintRule.allCases.map(\.rawValue)).count == LintRule.allCases.count)
         #expect(LintRule.allCases.allSatisfy { $0.rawValue.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } })
@@ -50,8 +51,8 @@ import Testing
                 .deepCascade, .orderedRelationship, .migrationConstraintDropped,
             ])
         #expect(LintRule.denyReachedByCascade.severity == .problem && LintRule.cloudKitDenyRule.severity == .problem)
-        // 15 rules on the two models, 5 on the rows of a migrated store (lint --against --data).
-        #expect(LintRule.allCases.filter(\.isMigration).count == 20)
+        #expect(LintRule.allCases.filter(\.isMigration).count == 21)
+        #expect(LintRule.allCases.filter(\.isMigrationData).count == 6)
     }
 
     /// FNV-1a (64 bits) of "lint", the rule id and the subject, each closed by 0x1F: the values a Python reference

@@ -55,7 +55,7 @@ import Testing
         #expect(
             Array(lines.suffix(4)) == [
                 "dry run: a copy of \(path) (a store of V1), migrated to V2 as lightweight migration infers; rows checked: Customer 12",
-                "problem [migration-data-required] Customer.email: 12 of 12 Customer rows would have no email (required, no default value; added, inherited from Account): lightweight migration fails on the first (Z_PK 1, 2, 3, 4, 5) with \"Validation error missing attribute values on mandatory destination attribute\" (NSMigrationError, 134110), and the store does not open. Fix: give email a default value (the migration fills it in), or make it optional; or set it on every stored Customer in a staged migration.",
+                "problem [migration-data-required-value-missing] Customer.email: 12 of 12 Customer rows would have no email (required, no default value; added, inherited from Account): lightweight migration fails on the first (Z_PK 1, 2, 3, 4, 5) with \"Validation error missing attribute values on mandatory destination attribute\" (NSMigrationError, 134110), and the store does not open. Fix: give email a default value (the migration fills it in), or make it optional; or set it on every stored Customer in a staged migration.",
                 "dry run: 1 rule of the newer model fails on the rows",
                 "1 finding (1 problem); exit 1 (--fail-on problem,risk)",
             ], "\(lines)")
@@ -118,7 +118,7 @@ import Testing
         #expect(
             Array(lines.suffix(4)) == [
                 "dry run: a copy of \(duplicated) (a store of V1), migrated to V2 as lightweight migration infers; rows checked: Customer 5, Staff 4",
-                "problem [migration-data-unique] Account: 5 Account and its sub-entities rows share 2 values of the uniqueness constraint (email), e.g. email 'a@x' in Z_PK 1, 3: the migration fails on them (NSMigrationConstraintViolationError, 134111) and the store does not open; the first Z_PK 1, 3, 2, 6, 8. Fix: remove or merge the duplicates before migrating (a staged migration's first stage), or keep the constraint out of this version.",
+                "problem [migration-data-duplicates] Account: 5 Account and its sub-entities rows share 2 values of the uniqueness constraint (email), e.g. email 'a@x' in Z_PK 1, 3: the migration fails on them (NSMigrationConstraintViolationError, 134111) and the store does not open; the first Z_PK 1, 3, 2, 6, 8. Fix: remove or merge the duplicates before migrating (a staged migration's first stage), or keep the constraint out of this version.",
                 "dry run: 1 rule of the newer model fails on the rows",
                 "1 finding (1 problem); exit 1 (--fail-on problem,risk)",
             ], "\(lines)")
@@ -159,11 +159,11 @@ import Testing
         #expect(
             Array(lines.drop { !$0.hasPrefix("dry run") }) == [
                 "dry run: a copy of \(path) (a store of V1), migrated to V2 as lightweight migration infers; rows checked: Item 10, Shelf 2",
-                "problem [migration-data-value] Item.alias: 2 of 10 Item rows would have alias shorter than 3 (the older version's values, renamed from nickname; e.g. 'ab'): the migration copies the values as they are, and each row fails validation (NSValidationStringTooShortError, 1670) at its next save, the first Z_PK 5, 10. Fix: widen the rule, or correct those values in a staged migration's first stage.",
-                "problem [migration-data-value] Item.quantity: 3 of 10 Item rows would have quantity above the maximum 100 (the older version's values; e.g. 150): the migration copies the values as they are, and each row fails validation (NSValidationNumberTooLargeError, 1610) at its next save, the first Z_PK 3, 6, 9. Fix: widen the rule, or correct those values in a staged migration's first stage.",
-                "problem [migration-data-required] Item.title: 2 of 10 Item rows would have no title (required, no default value; nil in the older version's rows): lightweight migration fails on the first (Z_PK 4, 8) with \"Validation error missing attribute values on mandatory destination attribute\" (NSMigrationError, 134110), and the store does not open. Fix: fill title in those rows before migrating (a staged migration's first stage), give it a default value, or keep it optional.",
-                "problem [migration-data-required] Item.shelf: 3 of 10 Item rows would have no shelf (a required to-one; nil in the older version's rows): each fails validation (NSValidationMissingMandatoryPropertyError, 1570) at its next save, the first Z_PK 8, 9, 10. Fix: make shelf optional, or set it on every stored Item in a custom migration stage.",
-                "problem [migration-data-count] Shelf.items: 1 of 2 Shelf rows would have more than 3 members in items: each fails validation (NSValidationRelationshipExceedsMaximumCountError, 1590) at its next save, the first Z_PK 1. Fix: relax the count, or move the members in a custom migration stage.",
+                "problem [migration-data-value-rule] Item.alias: 2 of 10 Item rows would have alias shorter than 3 (the older version's values, renamed from nickname; e.g. 'ab'): the migration copies the values as they are, and each row fails validation (NSValidationStringTooShortError, 1670) at its next save, the first Z_PK 5, 10. Fix: widen the rule, or correct those values in a staged migration's first stage.",
+                "problem [migration-data-value-rule] Item.quantity: 3 of 10 Item rows would have quantity above the maximum 100 (the older version's values; e.g. 150): the migration copies the values as they are, and each row fails validation (NSValidationNumberTooLargeError, 1610) at its next save, the first Z_PK 3, 6, 9. Fix: widen the rule, or correct those values in a staged migration's first stage.",
+                "problem [migration-data-required-value-missing] Item.title: 2 of 10 Item rows would have no title (required, no default value; nil in the older version's rows): lightweight migration fails on the first (Z_PK 4, 8) with \"Validation error missing attribute values on mandatory destination attribute\" (NSMigrationError, 134110), and the store does not open. Fix: fill title in those rows before migrating (a staged migration's first stage), give it a default value, or keep it optional.",
+                "problem [migration-data-required-relationship-missing] Item.shelf: 3 of 10 Item rows would have no shelf (a required to-one; nil in the older version's rows): each fails validation (NSValidationMissingMandatoryPropertyError, 1570) at its next save, the first Z_PK 8, 9, 10. Fix: make shelf optional, or set it on every stored Item in a custom migration stage.",
+                "problem [migration-data-relationship-count] Shelf.items: 1 of 2 Shelf rows would have more than 3 members in items: each fails validation (NSValidationRelationshipExceedsMaximumCountError, 1590) at its next save, the first Z_PK 1. Fix: relax the count, or move the members in a custom migration stage.",
                 "dry run: 5 rules of the newer model fail on the rows",
                 "5 findings (5 problem); exit 1 (--fail-on problem,risk)",
             ], "\(lines)")
@@ -202,7 +202,7 @@ import Testing
         let (lines, status) = try dryRun("NewParentRequired", ["--data", path])
         #expect(status == 1)
         #expect(
-            lines.contains { $0.hasPrefix("problem [migration-data-required] Customer.email: 3 of 3 Customer rows would have no email") },
+            lines.contains { $0.hasPrefix("problem [migration-data-required-value-missing] Customer.email: 3 of 3 Customer rows would have no email") },
             "\(lines)")
         let after = try snapshot(path)
         for suffix in ["", "-wal", "-shm"] {
@@ -222,7 +222,7 @@ import Testing
             "\(lines)")
         #expect(
             lines.suffix(3).first?.hasPrefix(
-                "problem [migration-data-required] Customer.email: 20 of 20 Customer rows would have no email (required, no default value; added, inherited from Account): lightweight migration fails on the first (Z_PK 1, 2, 3, 4, 5)"
+                "problem [migration-data-required-value-missing] Customer.email: 20 of 20 Customer rows would have no email (required, no default value; added, inherited from Account): lightweight migration fails on the first (Z_PK 1, 2, 3, 4, 5)"
             ) == true, "\(lines)")
         #expect(
             Array(lines.suffix(2)) == [
@@ -247,7 +247,7 @@ import Testing
         #expect(
             Array(lines.suffix(4)) == [
                 "dry run: a copy of \(path) (a store of V1), migrated to V2 as lightweight migration infers; rows checked: Customer 2",
-                "problem [migration-data-unknown-entity] ZCUSTOMER: 2 rows have Z_ENT 9, no entity of the older model (its Z_PRIMARYKEY has no such number); Core Data cannot map them (Z_PK 7, 8). Fix: check that the store is of the older version given with --against; remove the rows if they are left over.",
+                "problem [migration-data-unknown-entity-rows] ZCUSTOMER: 2 rows have Z_ENT 9, no entity of the older model (its Z_PRIMARYKEY has no such number); Core Data cannot map them (Z_PK 7, 8). Fix: check that the store is of the older version given with --against; remove the rows if they are left over.",
                 "dry run: 1 rule of the newer model fails on the rows",
                 "1 finding (1 problem); exit 1 (--fail-on problem,risk)",
             ], "\(lines)")

@@ -84,17 +84,20 @@ package enum LintRule: String, Sendable, Codable, CaseIterable {
     /// Two hierarchies merged into one table.
     case migrationHierarchiesMerged = "migration-hierarchies-merged"
 
-    // What fails on the rows of a store migrated as lightweight migration would (`--against` with `--data` or `--counts`).
-    /// Rows that would have no value of a required attribute or to-one.
-    case migrationDataRequired = "migration-data-required"
-    /// Rows that share the values of a uniqueness constraint.
-    case migrationDataUnique = "migration-data-unique"
-    /// Rows whose value breaks a range, length, pattern or integer width.
-    case migrationDataValue = "migration-data-value"
-    /// Rows whose to-many breaks its required, minimum or maximum count.
-    case migrationDataCount = "migration-data-count"
-    /// Rows whose Z_ENT is no entity of the older model.
-    case migrationDataUnknownEntity = "migration-data-unknown-entity"
+    // What fails on the rows of a store migrated as lightweight migration would (`--against` with `--data` or
+    // `--counts`): each names how many rows and the first primary keys.
+    /// Stored rows would have no value for a required attribute without a default.
+    case migrationDataRequiredValueMissing = "migration-data-required-value-missing"
+    /// Stored rows would have no destination for a required to-one.
+    case migrationDataRequiredRelationshipMissing = "migration-data-required-relationship-missing"
+    /// Stored rows would break a to-many's minimum or maximum count.
+    case migrationDataRelationshipCount = "migration-data-relationship-count"
+    /// Stored values would break an attribute's validation rule (range, length, pattern).
+    case migrationDataValueRule = "migration-data-value-rule"
+    /// Stored rows share values of a uniqueness constraint.
+    case migrationDataDuplicates = "migration-data-duplicates"
+    /// Rows whose entity the older model does not have (Z_ENT of no entity, or of an abstract one).
+    case migrationDataUnknownEntityRows = "migration-data-unknown-entity-rows"
 
     /// On the scale: problem (a save, a migration or the store's loading will fail, or data is lost), risk
     /// (likely slow or fragile), suggestion (a guess about how the app uses the model).
@@ -107,8 +110,9 @@ package enum LintRule: String, Sendable, Codable, CaseIterable {
             .migrationPropertyRemoved, .migrationBrokenRename, .migrationTypeChange, .migrationAttributeNowRequired,
             .migrationRequiredAttributeAdded, .migrationToManyBecomesToOne, .migrationDestinationChange,
             .migrationRelationshipNowRequired, .migrationRequiredRelationshipAdded, .migrationKindChange,
-            .migrationConstraintAdded, .migrationHierarchiesMerged, .migrationDataRequired, .migrationDataUnique,
-            .migrationDataValue, .migrationDataCount, .migrationDataUnknownEntity:
+            .migrationConstraintAdded, .migrationHierarchiesMerged, .migrationDataRequiredValueMissing,
+            .migrationDataRequiredRelationshipMissing, .migrationDataRelationshipCount, .migrationDataValueRule,
+            .migrationDataDuplicates, .migrationDataUnknownEntityRows:
             return .problem
         // Many-to-nil loses a membership only when the app puts one member in two owners' sets.
         case .manyToNilLoss, .xcodeToOneWithoutInverse, .xcodeToManyWithoutInverse, .unindexedHandKeptKey, .unindexedFilter,
@@ -124,4 +128,18 @@ package enum LintRule: String, Sendable, Codable, CaseIterable {
 
     /// Whether the rule compares two versions (`bench lint --against`).
     package var isMigration: Bool { rawValue.hasPrefix("migration-") }
+
+    /// Whether the rule reports rows of a store migrated in a dry run (`--data`, `--counts`), not the models alone.
+    package var isMigrationData: Bool { rawValue.hasPrefix("migration-data-") }
+
+    /// Whether a dry run on a store's rows decides the finding: it says that stored rows may lack a value or share
+    /// one, which the rows show or refute.
+    package var isDecidedByRows: Bool {
+        switch self {
+        case .migrationRequiredAttributeAdded, .migrationAttributeNowRequired, .migrationRequiredRelationshipAdded,
+            .migrationRelationshipNowRequired, .migrationConstraintAdded:
+            return true
+        default: return false
+        }
+    }
 }

@@ -108,7 +108,7 @@ extension MigrationDryRun {
             if case .attribute = member {
                 return Outcome(findings: [
                     ModelLint.Finding(
-                        rule: .migrationDataRequired, subject: subject,
+                        rule: .migrationDataRequiredValueMissing, subject: subject,
                         message:
                             "\(of(count)) would have no \(member.name) (required, no default value; \(origin)): lightweight migration fails on the first (Z_PK \(keys)) with \"Validation error missing attribute values on mandatory destination attribute\" (NSMigrationError, 134110), and the store does not open.",
                         fix: isNew
@@ -119,7 +119,7 @@ extension MigrationDryRun {
             }
             return Outcome(findings: [
                 ModelLint.Finding(
-                    rule: .migrationDataRequired, subject: subject,
+                    rule: .migrationDataRequiredRelationshipMissing, subject: subject,
                     message:
                         "\(of(count)) would have no \(member.name) (a required to-one; \(origin)): each fails validation (NSValidationMissingMandatoryPropertyError, 1570) at its next save, the first Z_PK \(keys).",
                     fix: "make \(member.name) optional, or set it on every stored \(entity.name) in a custom migration stage.")
@@ -169,7 +169,7 @@ extension MigrationDryRun {
             ] where !keys.isEmpty {
                 outcome.findings.append(
                     ModelLint.Finding(
-                        rule: .migrationDataCount, subject: subject,
+                        rule: .migrationDataRelationshipCount, subject: subject,
                         message:
                             "\(of(keys.count)) would have \(what): each fails validation (\(code)) at its next save, the first Z_PK \(keys.sorted().prefix(examples).map(String.init).joined(separator: ", ")).",
                         fix: relationship.isOptional ? fix : "make it optional, or " + fix))

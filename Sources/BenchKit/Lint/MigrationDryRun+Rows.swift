@@ -88,7 +88,7 @@ extension MigrationDryRun {
                     let keys = exampleKeys(row[2])
                     findings.append(
                         ModelLint.Finding(
-                            rule: .migrationDataUnknownEntity, subject: root.tableName,
+                            rule: .migrationDataUnknownEntityRows, subject: root.tableName,
                             message:
                                 "\(formatCount(count)) rows have Z_ENT \(number), \(name.map { "the abstract entity \($0), which has no rows of its own" } ?? "no entity of the older model (its Z_PRIMARYKEY has no such number)"); Core Data cannot map them (Z_PK \(keys)).",
                             fix: "check that the store is of the older version given with --against; remove the rows if they are left over."

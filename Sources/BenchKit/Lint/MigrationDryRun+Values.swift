@@ -40,7 +40,7 @@ extension MigrationDryRun.Context {
         outcome.findings = order.compactMap { breach in
             guard let (keys, first) = failing[breach] else { return nil }
             return ModelLint.Finding(
-                rule: .migrationDataValue, subject: "\(entity.name).\(attribute.name)",
+                rule: .migrationDataValueRule, subject: "\(entity.name).\(attribute.name)",
                 message:
                     "\(of(keys.count)) would have \(breach.text) (\(origin); e.g. \(first)): the migration copies the values as they are, and each row fails validation (\(breach.code)) at its next save, the first Z_PK \(keys.sorted().prefix(MigrationDryRun.examples).map(String.init).joined(separator: ", ")).",
                 fix: "widen the rule, or correct those values in a staged migration's first stage.")
@@ -135,7 +135,7 @@ extension MigrationDryRun {
                 let scope = entity.subtree.count > 1 ? " and its sub-entities" : ""
                 findings.append(
                     ModelLint.Finding(
-                        rule: .migrationDataUnique, subject: entity.name,
+                        rule: .migrationDataDuplicates, subject: entity.name,
                         message:
                             "\(formatCount(rows)) \(entity.name)\(scope) rows share \(formatCount(groups.count)) value\(groups.count == 1 ? "" : "s") of the uniqueness constraint (\(constraint.joined(separator: ", "))), e.g. \(value) in Z_PK \(exampleKeys(first[1])): the migration fails on them (NSMigrationConstraintViolationError, 134111) and the store does not open\(groups.count == 1 ? "" : "; the first Z_PK \(keys.prefix(examples).map(String.init).joined(separator: ", "))").",
                         fix:

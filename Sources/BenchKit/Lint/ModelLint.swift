@@ -90,10 +90,12 @@ package enum ModelLint {
                             fix: "unless users choose the order, drop Ordered and sort by an attribute (a date, a position you set)."))
                 }
             }
-            // A count kept on the entity, a parent or a sub-entity (Customer.orderCount for Account.orders) is there.
+            // A count kept on the entity, a parent or a sub-entity (Customer.orderCount for Account.orders) is there,
+            // derived or kept by hand (amperfy's Album.songCount, iNaturalist's Observation.commentsCount).
             let uncounted = entity.ownRelationships.filter { relationship in
                 relationship.isToMany && relationship.inverse != nil
                     && !(counters[relationship.name] ?? []).contains { entity.isKind(of: $0) || $0.isKind(of: entity) }
+                    && !keepsCount(of: relationship, on: entity)
             }.map(\.name)
             if !uncounted.isEmpty {
                 advice.append(
@@ -110,8 +112,9 @@ package enum ModelLint {
                     !entity.fetchIndexes.contains(where: { $0.elements.first?.property == attribute.name }),
                     !entity.uniquenessConstraints.contains(where: { $0.first == attribute.name }),
                     let target = keyTargets.target(of: attribute),
-                    // A key kept beside a relationship to the same entity (Mastodon's userID and user) is a copy.
-                    !entity.relationships.contains(where: { $0.destination.name == target })
+                    // A key kept beside a relationship to the same entity (Mastodon's userID and user) is a copy, and so
+                    // is one beside a chain of to-ones that reaches it (AltStore's AppScreenshot.sourceID: app.source).
+                    !reachesByToOnes(entity, target)
                 else { continue }
                 advice.append(
                     Finding(
@@ -135,7 +138,7 @@ package enum ModelLint {
             }
         }
         advice += denyChainFindings(model)
-        let handKept = Set(advice.filter { $0.message.hasPrefix("looks like a hand-kept key") }.map(\.subject))
+        let handKept = Set(advice.filter { $0.rule == .unindexedHandKeptKey }.map(\.subject))
         advice += indexFindings(model, fetchRequests: fetchRequests).filter { !handKept.contains($0.subject) }
         findings += advice.sorted { ($0.subject, $0.rule.rawValue) < ($1.subject, $1.rule.rawValue) }
         return oneFindingPerCause(findings)
@@ -216,6 +219,32 @@ package enum ModelLint {
             guard identifier, stem.count >= 4, !ending.contains(where: { own.contains(ObjectIdentifier($0)) }) else { return nil }
             let longer = ending.filter { !own.contains(ObjectIdentifier($0)) }
             return longer.count == 1 ? longer[0].name : nil
+        }
+    }
+
+    /// Whether `entity` (or a parent or sub-entity) keeps an integer attribute that counts `relationship` by hand:
+    /// `songCount` or `songsCount` for `songs`, `numberOfSongs`.
+    static func keepsCount(of relationship: RelationshipDescription, on entity: EntityDescription) -> Bool {
+        let name = relationship.name.lowercased()
+        var stems = [name]
+        if name.hasSuffix("ies") { stems.append(String(name.dropLast(3)) + "y") }
+        if name.hasSuffix("s") { stems.append(String(name.dropLast())) }
+        let names = Set(stems.map { $0 + "count" } + ["numberof" + name, name + "total"])
+        let family = lineage(entity) + entity.subtree
+        return family.contains { member in
+            member.ownAttributes.contains { attribute in
+                [.int16, .int32, .int64].contains(attribute.type) && !attribute.isTransient
+                    && names.contains(attribute.name.lowercased().replacingOccurrences(of: "_", with: ""))
+            }
+        }
+    }
+
+    /// Whether a relationship of `entity`, or a to-one after a to-one (`app.source`), leads to the entity named `target`.
+    static func reachesByToOnes(_ entity: EntityDescription, _ target: String) -> Bool {
+        entity.relationships.contains { relationship in
+            relationship.destination.name == target
+                || (!relationship.isToMany
+                    && relationship.destination.relationships.contains { !$0.isToMany && $0.destination.name == target })
         }
     }
 

@@ -202,7 +202,9 @@ import Testing
         let (lines, status) = try dryRun("NewParentRequired", ["--data", path])
         #expect(status == 1)
         #expect(
-            lines.contains { $0.hasPrefix("problem [migration-data-required-value-missing] Customer.email: 3 of 3 Customer rows would have no email") },
+            lines.contains {
+                $0.hasPrefix("problem [migration-data-required-value-missing] Customer.email: 3 of 3 Customer rows would have no email")
+            },
             "\(lines)")
         let after = try snapshot(path)
         for suffix in ["", "-wal", "-shm"] {

@@ -565,6 +565,7 @@ def cases() -> list:
         + FAST + ["--output", "{d}/out"], BAD)
     # --- run/explain --model --counts and --shape-from, lint --against ---------------------------------------------
     shop = str(REPO / "Tests" / "BenchKitTests" / "Fixtures" / "Shop.xcdatamodeld")
+    migrating = str(REPO / "Tests" / "BenchKitTests" / "Fixtures" / "Migrations" / "NewParentRequired.xcdatamodeld")
     no_sizes = [arg for index, arg in enumerate(FAST) if arg != "--sizes" and (index == 0 or FAST[index - 1] != "--sizes")]
     for label, value in [("empty", ""), ("no-equals", "Customer"), ("no-count", "Customer="), ("zero", "Customer=0"),
                          ("negative", "Customer=-5"), ("non-numeric", "Customer=abc"), ("overflow", "Customer=99999999999999999999"),
@@ -598,6 +599,13 @@ def cases() -> list:
                 remember(x, "store.sqlite")
         add(f"run-model/shape-from-{label}", ["run", "--model", shop, "--shape-from", "{d}/store.sqlite"] + FAST
             + ["--output", "{d}/out"], BAD, keep, check=unchanged("store.sqlite"), why="the store is read from a copy, never changed")
+        # The migration dry run reads the store the same way: every one of these is one line, the store unchanged.
+        add(f"lint/data-{label}", ["lint", migrating, "--against", "V1", "--data", "{d}/store.sqlite"], BAD, keep,
+            check=unchanged("store.sqlite"), why="the store is migrated in a copy, never changed")
+    add("lint/data-and-counts", ["lint", migrating, "--against", "V1", "--data", "{d}/store.sqlite", "--counts", "Customer=5"], BAD)
+    add("lint/data-without-against", ["lint", migrating, "--data", "{d}/store.sqlite"], BAD)
+    add("lint/counts-without-against", ["lint", migrating, "--counts", "Customer=5"], BAD)
+    add("lint/counts-unknown-entity-of-the-older-version", ["lint", migrating, "--against", "V1", "--counts", "Account=5"], BAD)
     add("explain/model-counts-with-size", ["explain", "--model", shop, "--counts", "Customer=10", "--size", "5"], BAD)
     add("explain/counts-without-model", ["explain", "query", "--counts", "Customer=10"], BAD)
     add("explain/model-shape-from-missing", ["explain", "--model", shop, "--shape-from", "{d}/nope.sqlite"], BAD)

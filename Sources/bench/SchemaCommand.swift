@@ -23,7 +23,7 @@ struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract:
-            "Xcode's warnings for a model, CloudKit's rules for the entities it syncs, and RelBench's advice on its relationships, delete rules and indexes with the reason and the fix; with --against, what lightweight migration from an older version cannot infer or will lose.",
+            "Xcode's warnings for a model, CloudKit's rules for the entities it syncs, and RelBench's advice on its relationships, delete rules and indexes with the reason and the fix; with --against, what lightweight migration from an older version cannot infer or will lose, and with --data or --counts what fails on the rows of a copy migrated as it would.",
         discussion: """
             Each finding reads 'SEVERITY [RULE-ID] SUBJECT: what it costs. Fix: what to change.' Severities: problem (a \
             save, a migration or the store's loading will fail, or data is lost), risk (likely slow or fragile), \
@@ -33,7 +33,9 @@ struct LintCommand: ParsableCommand {
 
             Exit codes: 0 when no new finding has a severity of --fail-on (default problem,risk; suggestions never fail \
             by default), and after --write-baseline; 1 when one has; 64 for an unreadable model, a bad option or a \
-            baseline that is missing, unreadable or not lint's.
+            baseline that is missing, unreadable or not lint's. With --data or --counts, the model findings the rows \
+            decide (a required value added or made required, a uniqueness constraint added) are gated by the dry run's \
+            findings on the rows instead.
             """
     )
 
@@ -46,6 +48,28 @@ struct LintCommand: ParsableCommand {
     )
     var against: String?
 
+    @Option(
+        help:
+            "With --against: a store of the older version (Core Data's or ObjectGraph's .sqlite, its -wal and -shm beside it) whose copy is migrated as lightweight migration would, naming the rows that fail; the store itself is only read."
+    )
+    var data: String?
+
+    @Option(
+        help:
+            "With --against: migrate the data bench run --model makes for the older version with these counts (e.g. Customer=1000,Order=4000) instead of a store.",
+        transform: parseCounts)
+    var counts: [String: Int]?
+
+    func validate() throws {
+        guard data == nil || counts == nil else {
+            throw BenchError.invalidInput("--data and --counts both give the rows to migrate; give one of them")
+        }
+        guard against != nil || (data == nil && counts == nil) else {
+            throw BenchError.invalidInput(
+                "--\(data != nil ? "data" : "counts") gives rows of the older version to migrate; name that version with --against OLD")
+        }
+    }
+
     @Flag(help: "Print each suggestion (a guess about how the app uses the model) instead of one line summing them up.")
     var suggestions = false
 
@@ -55,8 +79,14 @@ struct LintCommand: ParsableCommand {
         let baseline = try gateOptions.prepare(command: "lint")
         let file = try ModelFile(path: model)
         let findings: [ModelLint.Finding]
+        var dryRun: MigrationDryRun.Report?
         if let against {
-            let migration = try file.migration(from: against)
+            let previous = try file.olderVersion(against)
+            let migration = try file.migration(from: previous)
+            // The dry run refuses a store that is not the older version's before anything is printed.
+            if let source = data.map(MigrationDryRun.Source.store) ?? counts.map(MigrationDryRun.Source.counts) {
+                dryRun = try MigrationDryRun.run(new: file, old: previous, source: source)
+            }
             print("\(file.heading), against \(migration.heading.dropFirst("model ".count))")
             for note in migration.notes { print("note: \(note)") }
             findings = migration.findings
@@ -67,6 +97,11 @@ struct LintCommand: ParsableCommand {
         }
         let known = baseline?.fingerprints ?? []
         for line in ModelLint.lines(findings, known: known, suggestions: suggestions) { print(line) }
-        try gateOptions.finish(findings, baseline: baseline, command: "lint", always: true)
+        var gated = findings
+        if let dryRun {
+            for line in dryRun.summary(modelFindings: findings, known: known) { print(line) }
+            gated = dryRun.gated(modelFindings: findings)
+        }
+        try gateOptions.finish(gated, baseline: baseline, command: "lint", always: true)
     }
 }

@@ -56,6 +56,11 @@ package struct ModelFile {
     /// model cannot infer or will lose, the older model's heading, and notes: the moves between tables migration
     /// infers, or the mapping model that replaces inference for this step (then there are no findings).
     package func migration(from older: String) throws -> (heading: String, findings: [ModelLint.Finding], notes: [String]) {
+        try migration(from: olderVersion(older))
+    }
+
+    /// The older model `older` names: a model path, or a version of this model's .xcdatamodeld or SwiftData sources.
+    package func olderVersion(_ older: String) throws -> ModelFile {
         var isDirectory: ObjCBool = false
         let previous: ModelFile
         if FileManager.default.fileExists(atPath: older, isDirectory: &isDirectory) {
@@ -76,17 +81,15 @@ package struct ModelFile {
                 "--against: no model at '\(older)'; give the older model's path (.xcdatamodeld, .xcdatamodel, contents or Swift sources), or a version name when the model is a .xcdatamodeld or SwiftData sources with VersionedSchemas"
             )
         }
+        return previous
+    }
+
+    /// What lightweight migration from `previous` to this model cannot infer or will lose, as `migration(from:)`.
+    package func migration(from previous: ModelFile) throws -> (heading: String, findings: [ModelLint.Finding], notes: [String]) {
         do {
             let report = try ModelMigration.report(old: previous.xcode, new: xcode)
             if let oldVersion = Self.version(of: previous), let newVersion = Self.version(of: self) {
-                let packages = [previous.path, path].compactMap(Self.package).map { URL(fileURLWithPath: $0) }
-                let folders = Array(Set(packages.map { $0.deletingLastPathComponent().path })).sorted()
-                if packages.count == 2,
-                    let mapping = folders.lazy.compactMap({
-                        MappingModel.mapping(
-                            from: oldVersion, of: packages[0].lastPathComponent, to: newVersion, of: packages[1].lastPathComponent, in: $0)
-                    }).first
-                {
+                if let mapping = mappingModel(from: previous) {
                     let policies =
                         mapping.policies.isEmpty ? "" : ", with the custom migration policies \(ModelLint.series(mapping.policies, "and"))"
                     let count = report.findings.count
@@ -102,6 +105,19 @@ package struct ModelFile {
         } catch let error as ObjectGraphError {
             throw BenchError.invalidInput("\(error)")
         }
+    }
+
+    /// The mapping model (`.xcmappingmodel`) beside the two models' .xcdatamodeld(s) that maps `previous` to this
+    /// version, which Core Data migrates with instead of inferring a mapping.
+    func mappingModel(from previous: ModelFile) -> MappingModel? {
+        guard let oldVersion = Self.version(of: previous), let newVersion = Self.version(of: self) else { return nil }
+        let packages = [previous.path, path].compactMap(Self.package).map { URL(fileURLWithPath: $0) }
+        guard packages.count == 2 else { return nil }
+        let folders = Array(Set(packages.map { $0.deletingLastPathComponent().path })).sorted()
+        return folders.lazy.compactMap {
+            MappingModel.mapping(
+                from: oldVersion, of: packages[0].lastPathComponent, to: newVersion, of: packages[1].lastPathComponent, in: $0)
+        }.first
     }
 
     /// The version a model file is: the version read from its .xcdatamodeld, or the .xcdatamodel folder given (or

@@ -45,9 +45,18 @@ package enum GeneratedSuite {
     /// file's are.
     package static func scenario(modelPath: String, options: Options = Options()) throws -> Scenario {
         let absolute = modelPath.hasPrefix("/") ? modelPath : FileManager.default.currentDirectoryPath + "/" + modelPath
+        do {
+            return try scenario(xcode: try ModelSource.load(path: absolute), path: modelPath, options: options)
+        } catch let error as ObjectGraphError {
+            throw BenchError.invalidInput("\(error)")
+        }
+    }
+
+    /// The scenario for `xcode`, read from `modelPath` (a version of it when the file has several).
+    static func scenario(xcode: XcodeModel, path modelPath: String, options: Options) throws -> Scenario {
+        let absolute = modelPath.hasPrefix("/") ? modelPath : FileManager.default.currentDirectoryPath + "/" + modelPath
         let file = absolute + " (generated suite)"
         do {
-            let xcode = try ModelSource.load(path: absolute)
             let declared = DeclaredModel(entities: xcode.entities, notes: xcode.notes, source: absolute, path: absolute)
             let model = try xcode.makeModel()
             guard model.entities.contains(where: { !$0.isAbstract }) else {

@@ -5,27 +5,34 @@ import Foundation
 /// (a store keeps its latest saves in `-wal`, and opening a WAL store writes beside it, even read-only), the copy
 /// opened read-only. The user's files are only read.
 final class ReadOnlyStore {
-    private let folder: URL
+    /// The temporary folder holding the copy (removed with the store): a dry run writes its migrated store beside it.
+    let folder: URL
+    /// The copy of the store file, opened read-only here.
+    let copyPath: String
+    /// The option that named the store, which messages start with.
+    let option: String
     private let handle: OpaquePointer
     /// What a reader of the shape should know: a WAL store copied without its `-wal`.
     private(set) var warnings: [String] = []
 
-    init(path: String) throws {
+    /// Copies and opens the store at `path`; `option` names the command-line option in messages.
+    init(path: String, option: String = "--shape-from") throws {
+        self.option = option
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw BenchError.invalidInput(
-                "--shape-from: no store file at \(path); give the store's .sqlite file (SwiftData's default.store), with its -wal and -shm beside it"
+                "\(option): no store file at \(path); give the store's .sqlite file (SwiftData's default.store), with its -wal and -shm beside it"
             )
         }
         guard let file = FileHandle(forReadingAtPath: path) else {
-            throw BenchError.invalidInput("--shape-from: \(path) cannot be read; check its permissions")
+            throw BenchError.invalidInput("\(option): \(path) cannot be read; check its permissions")
         }
         let header = (try? file.read(upToCount: 100)) ?? Data()
         try? file.close()
         guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
             throw BenchError.invalidInput(
-                "--shape-from: \(path) is not an SQLite database; a Core Data store is one (MyApp.sqlite, SwiftData's default.store)")
+                "\(option): \(path) is not an SQLite database; a Core Data store is one (MyApp.sqlite, SwiftData's default.store)")
         }
         // Bytes 18 and 19 are 2 in a WAL database: its latest saves may be only in the -wal file.
         if header[18] == 2 && !manager.fileExists(atPath: path + "-wal") {
@@ -34,8 +41,10 @@ final class ReadOnlyStore {
             )
         }
         folder = manager.temporaryDirectory.appendingPathComponent(
-            "relbench-shape-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+            "relbench-\(option == "--shape-from" ? "shape" : "dry-run")-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+        )
         let copy = folder.appendingPathComponent("store.sqlite").path
+        copyPath = copy
         do {
             try manager.createDirectory(at: folder, withIntermediateDirectories: true)
             for suffix in ["", "-wal", "-shm"] where manager.fileExists(atPath: path + suffix) {
@@ -44,13 +53,13 @@ final class ReadOnlyStore {
         } catch {
             try? manager.removeItem(at: folder)
             throw BenchError.io(
-                "--shape-from: cannot copy \(path) into \(folder.path) (\(error.localizedDescription)); check that TMPDIR is writable")
+                "\(option): cannot copy \(path) into \(folder.path) (\(error.localizedDescription)); check that TMPDIR is writable")
         }
         var db: OpaquePointer?
         guard sqlite3_open_v2(copy, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
             if let db { sqlite3_close_v2(db) }
             try? manager.removeItem(at: folder)
-            throw BenchError.invalidInput("--shape-from: SQLite cannot open a copy of \(path); is it a complete store?")
+            throw BenchError.invalidInput("\(option): SQLite cannot open a copy of \(path); is it a complete store?")
         }
         handle = db
     }
@@ -65,7 +74,7 @@ final class ReadOnlyStore {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             let message = String(cString: sqlite3_errmsg(handle))
-            throw BenchError.invalidInput("--shape-from: the store cannot be read (\(message))")
+            throw BenchError.invalidInput("\(option): the store cannot be read (\(message))")
         }
         defer { sqlite3_finalize(statement) }
         var rows: [[String?]] = []
@@ -73,7 +82,7 @@ final class ReadOnlyStore {
             let status = sqlite3_step(statement)
             if status == SQLITE_DONE { break }
             guard status == SQLITE_ROW else {
-                throw BenchError.invalidInput("--shape-from: the store cannot be read (\(String(cString: sqlite3_errmsg(handle))))")
+                throw BenchError.invalidInput("\(option): the store cannot be read (\(String(cString: sqlite3_errmsg(handle))))")
             }
             rows.append(
                 (0..<sqlite3_column_count(statement)).map { column in

@@ -76,8 +76,9 @@ extension StoreShape {
     }
 
     /// Refuses a store whose entities (Z_PRIMARYKEY's names below 16000) or their parents are not the model's.
-    private static func checkEntities(
-        numbers: [String: Int], parents: [String: Int], model: ObjectModel, path: String, modelName: String
+    static func checkEntities(
+        numbers: [String: Int], parents: [String: Int], model: ObjectModel, path: String, modelName: String,
+        option: String = "--shape-from"
     ) throws {
         let names = Set(model.entities.map(\.name))
         var differences: [String] = []
@@ -94,13 +95,13 @@ extension StoreShape {
         }
         guard differences.isEmpty else {
             throw BenchError.invalidInput(
-                "--shape-from: \(path) is not a store of \(modelName): \(differences.joined(separator: "; ")); give a store this model version made"
+                "\(option): \(path) is not a store of \(modelName): \(differences.joined(separator: "; ")); give a store this model version made"
             )
         }
     }
 
     /// Refuses a store whose entity and join tables lack a column the model's schema has, or have one it lacks.
-    private static func checkTables(_ store: ReadOnlyStore, model: ObjectModel, path: String, modelName: String) throws {
+    static func checkTables(_ store: ReadOnlyStore, model: ObjectModel, path: String, modelName: String) throws {
         var differences: [String] = []
         for statement in model.schemaSQL where statement.hasPrefix("CREATE TABLE ") {
             let table = String(statement.dropFirst("CREATE TABLE ".count).prefix { $0 != " " && $0 != "(" })
@@ -123,7 +124,7 @@ extension StoreShape {
         guard differences.isEmpty else {
             let shown = differences.prefix(6).joined(separator: "; ") + (differences.count > 6 ? "; and \(differences.count - 6) more" : "")
             throw BenchError.invalidInput(
-                "--shape-from: \(path) is not a store of \(modelName): \(shown); give a store this model version made (bench schema prints the model's tables)"
+                "\(store.option): \(path) is not a store of \(modelName): \(shown); give a store this model version made (bench schema prints the model's tables)"
             )
         }
     }

@@ -43,7 +43,7 @@ import Testing
         #expect(
             lines.contains {
                 $0.hasPrefix(
-                    "risk [unindexed-filter] Product.sku: the model's fetch request ProductBySKU (sku == $SKU) filters Products on sku, and no index covers it: each such fetch reads every row of ZPRODUCT (SQLite's plan: SCAN ZPRODUCT)."
+                    "risk [unindexed-filter] Product.sku: the model's fetch request ProductBySKU (sku == $SKU) filters Products on sku, and no index covers it: each such fetch reads every row of ZPRODUCT (SQLite's plan: SCAN t0)."
                 )
             })
         #expect(
@@ -54,7 +54,7 @@ import Testing
         // The generated suite's own lookups and sorted screens, a guess at what screens do, are one finding.
         #expect(
             lines.contains(
-                "suggestion [unindexed-lookup-guess] model: bench run --model looks objects up by identifiers and lists them sorted by dates, and no index covers these 5 attributes: Account.createdAt (sorted-Customer.createdAt, sorted-Staff.createdAt), Account.email (find-Customer.email), Delivery.shippedAt (sorted-Delivery.shippedAt), Order.orderID (find-Order.orderID), Order.placedAt (sorted-Order.placedAt); each such fetch reads every row of its table (SQLite's plan: SCAN). Fix: index those your screens find or sort by (a fetch index, or Indexed); the find- and sorted- phases measure each fetch without the index, and again once you add it."
+                "suggestion [unindexed-lookup-guess] model: bench run --model looks objects up by identifiers and lists them sorted by dates, and no index covers these 5 attributes: Account.createdAt (sorted-Customer.createdAt, sorted-Staff.createdAt), Account.email (find-Customer.email), Delivery.shippedAt (sorted-Delivery.shippedAt), Order.orderID (find-Order.orderID), Order.placedAt (sorted-Order.placedAt); each such fetch reads every row of its entity, which no index narrows. Fix: index those your screens find or sort by (a fetch index, or Indexed); the find- and sorted- phases measure each fetch without the index, and again once you add it."
             ))
         // Staff.badge leads a uniqueness constraint, whose unique index covers the lookups by it.
         #expect(!result.output.contains("Staff.badge"))
@@ -87,6 +87,28 @@ import Testing
             <entity name="Line"><relationship name="order" optional="YES" maxCount="1" destinationEntity="Order" inverseName="lines" inverseEntity="Order"/></entity></model>
             """, in: folder)
         #expect(counted.status == 0 && counted.output.hasSuffix("no findings\n"), "\(counted.output)")
+    }
+
+    /// The index finding quotes SQLite's own plan for the model's fetch request: a sub-entity's fetch searches its
+    /// hierarchy's table through the entity index and sorts in a temporary B-tree, not "SCAN".
+    @Test func theIndexFindingQuotesSQLitesRealPlan() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try lint(
+            """
+            <model><entity name="Account" isAbstract="YES"><attribute name="email" optional="YES" attributeType="String"/></entity>
+            <entity name="Customer" parentEntity="Account"><attribute name="tier" optional="YES" attributeType="Integer 16"/></entity>
+            <entity name="Staff" parentEntity="Account"/>
+            <entity name="Note"><attribute name="text" optional="YES" attributeType="String"/></entity>
+            <fetchRequest name="ByEmail" entity="Customer" predicateString="email == $EMAIL"/>
+            <fetchRequest name="ByText" entity="Note" predicateString="text == $T"/></model>
+            """, in: folder)
+        let findings = result.output.split(separator: "\n").filter { $0.contains("[unindexed-filter]") }.map(String.init)
+        #expect(
+            findings == [
+                "risk [unindexed-filter] Account.email: the model's fetch request ByEmail (email == $EMAIL) filters Accounts on email, and no index covers it: each such fetch reads every Customer row of ZACCOUNT through the index it can use (SQLite's plan: SEARCH t0 USING INDEX ZACCOUNT_Z_ENT_INDEX (Z_ENT=?)). Fix: add a fetch index on email to Account (or check Indexed): the fetch then searches the index; bench run --model measures it before and after.",
+                "risk [unindexed-filter] Note.text: the model's fetch request ByText (text == $T) filters Notes on text, and no index covers it: each such fetch reads every row of ZNOTE (SQLite's plan: SCAN t0). Fix: add a fetch index on text to Note (or check Indexed): the fetch then searches the index; bench run --model measures it before and after.",
+            ], "\(result.output)")
     }
 
     @Test func aDirectDenyIsNoChainButEveryCascadeIntoOneIs() throws {

@@ -106,7 +106,7 @@ import Testing
         let findings = result.output.split(separator: "\n").filter { $0.contains("[unindexed-filter]") }.map(String.init)
         #expect(
             findings == [
-                "risk [unindexed-filter] Account.email: the model's fetch request ByEmail (email == $EMAIL) filters Accounts on email, and no index covers it: each such fetch reads every Customer row of ZACCOUNT through the index it can use (SQLite's plan: SEARCH t0 USING INDEX ZACCOUNT_Z_ENT_INDEX (Z_ENT=?)). Fix: add a fetch index on email to Account (or check Indexed): the fetch then searches the index; bench run --model measures it before and after.",
+                "risk [unindexed-filter] Account.email: the model's fetch request ByEmail (email == $EMAIL) and bench run --model's find-Customer.email and find-Staff.email filter Accounts on email, and no index covers it: each such fetch reads every Customer row of ZACCOUNT through the index it can use (SQLite's plan: SEARCH t0 USING INDEX ZACCOUNT_Z_ENT_INDEX (Z_ENT=?)). Fix: add a fetch index on email to Account (or check Indexed): the fetch then searches the index; bench run --model measures it before and after.",
                 "risk [unindexed-filter] Note.text: the model's fetch request ByText (text == $T) filters Notes on text, and no index covers it: each such fetch reads every row of ZNOTE (SQLite's plan: SCAN t0). Fix: add a fetch index on text to Note (or check Indexed): the fetch then searches the index; bench run --model measures it before and after.",
             ], "\(result.output)")
     }

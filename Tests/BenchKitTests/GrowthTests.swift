@@ -31,6 +31,21 @@ import Testing
         }
     }
 
+    /// `bench explain --model` runs the generated suite (about ten phases per entity) twice: the work grows linearly.
+    /// Before, each prepared phase (one delete per entity) opened a new connection, which parses the schema of every
+    /// entity's table: the allocations of n entities grew as n² (exponents 1.4-1.6 at these sizes).
+    @Test func explainingTheGeneratedSuiteOfManyEntitiesGrowsLinearly() throws {
+        try Self.expectLinear("n entities in a ring (bench explain --model)", sizes: [20, 40, 80]) { count in
+            let path = try Self.write(Self.ring(count), name: "Ring")
+            let scenario = try GeneratedSuite.scenario(modelPath: path)
+            var lines = 0
+            var explanation = Explanation(scenario: scenario, strategy: .objectGraph, variant: scenario.variants[0], size: 5)
+            explanation.undoesChanges = ProcessInfo.processInfo.environment["RELBENCH_GROWTH_REOPEN"] == nil
+            try explanation.run { _ in lines += 1 }
+            #expect(lines > count * 10)
+        }
+    }
+
     /// A context (one per phase) costs the same whatever the number of entities: its key tables are made as it
     /// registers objects, not one per entity up front.
     @Test func aContextCostsTheSameWhateverTheModelsEntities() throws {

@@ -4,8 +4,8 @@
     python3 scripts/bad_input_sweep.py [--bench PATH] [--only TEXT] [--keep] [--timeout S] [--strict-multiline]
 
 The rule (README, BenchCommand.swift): bad input gets ONE clear line on standard error and a non-zero exit code
-(64 for bad input; `bench compare` 0/2/4/5 and 1 for every other error; `bench lint` 0/1/64; `bench advise
---fail-on-findings` 1), never a backtrace or a signal, and never a half-written report.
+(64 for bad input; `bench compare` 0/2/4/5 and 1 for every other error; `bench lint` 0/1/64; `bench advise` and
+`bench log` with --fail-on or --baseline 1 on a new finding), never a backtrace or a signal, and never a half-written report.
 
 Every case runs in a fresh temporary working folder (a copy of Scenarios/ and Results/baseline/, never the
 repository's Results/), with a timeout and an address-space limit, and is checked for:
@@ -640,7 +640,7 @@ def cases() -> list:
             "</entity>", '<attribute name="n" optional="YES" attributeType="Integer 64" derived="YES" derivationExpression="books.@avg"/></entity>'), BOOK))),
     ]
     for label, setup in problems:
-        add(f"lint/{label}-is-a-finding", ["lint", "{d}/contents"], (1,), setup, check=stdout_has("problem: "),
+        add(f"lint/{label}-is-a-finding", ["lint", "{d}/contents"], (1,), setup, check=stdout_has("problem [model-"),
             why="a model the reader had to skip part of is not clean")
 
     # --- explain ---------------------------------------------------------------------------------------------------
@@ -832,7 +832,7 @@ def cases() -> list:
     add("advise/json-is-a-folder", ["advise", "--scenario", "query", "--size=50", "--json", "{d}/dir"], WRITE,
         lambda x: (x.d / "dir").mkdir())
     add("advise/fail-on-findings", ["advise", "--scenario", "query", "--size=1000", "--fail-on-findings", "--json", "{d}/a.json"],
-        (1,), allow=("a.json",), why="documented: exit 1 with findings; the JSON is whole")
+        (1,), allow=("a.json",), why="documented: exit 1 with findings (the gate's line on stdout); the JSON is whole")
 
     # --- verdicts --------------------------------------------------------------------------------------------------
     add("verdicts/run-empty-string", ["verdicts", ""], BAD)
@@ -903,6 +903,52 @@ def cases() -> list:
         lambda x: x.write("a.log", timed_log))
     add("log/diff-scenario-unknown", ["log", "diff", "{d}/a.log", "nosuch"], BAD, lambda x: x.write("a.log", timed_log))
     add("log/diff-no-scenario", ["log", "diff", "{d}/a.log"], BAD, lambda x: x.write("a.log", timed_log))
+    # --- baselines and gates of lint, advise and log (--baseline, --write-baseline, --fail-on) ----------------------
+    shop_model = str(REPO / "Tests" / "BenchKitTests" / "Fixtures" / "Shop.xcdatamodeld")
+    gated = {
+        "lint": (["lint", shop_model], None),
+        "log": (["log", "{d}/a.log"], lambda x: x.write("a.log", timed_log)),
+        "advise": (["advise", "--scenario", "query", "--size=50"], None),
+    }
+    header = '{"format": "relbench-findings-baseline", "version": 1, "command": "%s", "findings": %s}'
+    bad_baselines = [
+        ("missing", None),
+        ("empty", ""),
+        ("random-bytes", random.Random(13).randbytes(2048)),
+        ("not-json", "fingerprint,rule\n"),
+        ("other-tools-json", '{"version": 1, "results": []}'),
+        ("other-version", '{"format": "relbench-findings-baseline", "version": 7, "command": "lint", "findings": []}'),
+        ("truncated", header[:60]),
+        ("field-missing", header % ("COMMAND", '[{"rule": "x"}]')),
+        ("findings-not-a-list", header % ("COMMAND", '{"a": 1}')),
+        ("unreadable", "UNREADABLE"),
+    ]
+    for command, (argv, setup) in gated.items():
+        for label, content in bad_baselines:
+            def make(x, content=content, setup=setup, command=command):
+                if setup:
+                    setup(x)
+                if content == "UNREADABLE":
+                    x.write("b.json", header % (command, "[]"), mode=0)
+                elif content is not None:
+                    x.write("b.json", content.replace("COMMAND", command) if isinstance(content, str) else content)
+            add(f"{command}/baseline-{label}", argv + ["--baseline", "{d}/b.json"], BAD, make)
+        other = "log" if command != "log" else "lint"
+        add(f"{command}/baseline-of-another-command", argv + ["--baseline", "{d}/b.json"], BAD,
+            lambda x, setup=setup, other=other: (setup and setup(x), x.write("b.json", header % (other, "[]"))))
+        add(f"{command}/baseline-is-a-folder", argv + ["--baseline", "{d}/dir"], BAD,
+            lambda x, setup=setup: (setup and setup(x), (x.d / "dir").mkdir()))
+        add(f"{command}/baseline-and-write-baseline", argv + ["--baseline", "{d}/b.json", "--write-baseline", "{d}/c.json"], BAD,
+            lambda x, setup=setup, command=command: (setup and setup(x), x.write("b.json", header % (command, "[]"))))
+        add(f"{command}/write-baseline-missing-folder", argv + ["--write-baseline", "{d}/nope/b.json"], BAD, setup)
+        add(f"{command}/write-baseline-is-a-folder", argv + ["--write-baseline", "{d}/dir"], BAD,
+            lambda x, setup=setup: (setup and setup(x), (x.d / "dir").mkdir()))
+        for label, value in [("empty", ""), ("unknown", "problme"), ("trailing-comma", "problem,"), ("all-and-more", "all,risk")]:
+            add(f"{command}/fail-on-{label}", argv + ["--fail-on", value], BAD, setup)
+        add(f"{command}/write-baseline", argv + ["--write-baseline", "{d}/b.json"], (0,), setup, allow=("b.json",),
+            why="documented: writing a baseline accepts every finding, exit 0; the file is whole")
+    add("advise/fail-on-findings-and-fail-on", ["advise", "--scenario", "query", "--size=50", "--fail-on-findings", "--fail-on", "risk"],
+        BAD)
     add("log/diff-log-missing", ["log", "diff", "{d}/nope.log", "faulting", "--size", "3"], BAD)
     add("log/diff-log-without-core-data", ["log", "diff", "{d}/a.log", "faulting", "--size", "3"], BAD,
         lambda x: x.write("a.log", "nothing here\n"))
@@ -1240,8 +1286,10 @@ def judge(case: Case, result: Result) -> tuple:
     multi = False
     expecting_success = 0 in case.expect
     if not result.timed_out and not markers:
-        # lint's findings and the budgets' breaches (exit 6) are their output, on standard output
-        findings = (case.argv[:1] == ["lint"] and rc == 1) or (case.argv[:1] in (["budget"], ["compare"]) and rc == 6)
+        # lint's, advise's and log's findings (exit 1: a gate's new finding) and the budgets' breaches (exit 6) are
+        # their output, on standard output
+        findings = (case.argv[:1] in (["lint"], ["advise"], ["log"]) and rc == 1) or (
+            case.argv[:1] in (["budget"], ["compare"]) and rc == 6)
         if not lines and not expecting_success and rc != 0 and not findings:
             problems.append("no message on stderr")
         elif lines and not lines[0].strip():

@@ -295,10 +295,16 @@ public enum FindingSubject: Sendable, Hashable, Codable, CustomStringConvertible
 /// and in every process, unlike Swift's seeded `Hasher`).
 public enum FindingID {
     public static func of(rule: FindingRule, segment: String, subject: FindingSubject, statement: String) -> String {
+        hash([rule.rawValue, segment, subjectKey(subject), statement])
+    }
+
+    /// FNV-1a (64 bits) of `parts`, each followed by a separator no name holds, as 16 hex digits: lint's findings are
+    /// identified the same way.
+    public static func hash(_ parts: [String]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for part in [rule.rawValue, segment, subjectKey(subject), statement] {
+        for part in parts {
             for byte in part.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            hash = (hash ^ 0x1F) &* 0x100_0000_01b3 // a separator no name holds
+            hash = (hash ^ 0x1F) &* 0x100_0000_01b3
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex

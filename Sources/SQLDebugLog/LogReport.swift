@@ -2,7 +2,8 @@
 public enum LogReport {
     /// Per segment: the five metrics, statements by kind, transactions and saves, the most frequent fingerprints
     /// with their times, and the findings; then what could not be read.
-    public static func text(_ analysis: LogAnalysis, fingerprintsPerSegment: Int = 8) -> String {
+    /// `known`: the ids of findings a baseline lists, printed with `known ` before them.
+    public static func text(_ analysis: LogAnalysis, fingerprintsPerSegment: Int = 8, known: Set<String> = []) -> String {
         var lines: [String] = []
         for segment in analysis.segments {
             var state = ""
@@ -46,7 +47,7 @@ public enum LogReport {
                     "  \(pad(String(fingerprint.count), 6)) × \(fingerprint.role.rawValue): \(clip(fingerprint.fingerprint, 110))\(time)")
             }
             for finding in segment.findings {
-                lines += findingLines(finding)
+                lines += findingLines(finding, known: known.contains(finding.id))
             }
         }
         lines.append(
@@ -71,7 +72,7 @@ public enum LogReport {
     }
 
     /// A finding as two lines: what was seen (rule, severity, identity) and the fix with what it saves.
-    public static func findingLines(_ finding: Finding, indent: String = "  ") -> [String] {
+    public static func findingLines(_ finding: Finding, indent: String = "  ", known: Bool = false) -> [String] {
         var saving = ""
         if let after = finding.statementsAfter, after < finding.statements {
             saving += " (\(Finding.count(finding.statements)) → \(Finding.count(after)) statements)"
@@ -82,7 +83,7 @@ public enum LogReport {
         let what = finding.repeats > 0 ? "\(Finding.count(finding.repeats)) × " : ""
         let seen = finding.occurrences > 1 ? " (in \(finding.occurrences) of its segments)" : ""
         return [
-            "\(indent)\(finding.severity.rawValue) \(finding.rule.rawValue) [\(finding.id)]: \(what)\(finding.summary)\(seen)",
+            "\(indent)\(known ? "known " : "")\(finding.severity.rawValue) \(finding.rule.rawValue) [\(finding.id)]: \(what)\(finding.summary)\(seen)",
             "\(indent)  fix: \(finding.fix)\(saving)",
         ]
     }

@@ -58,13 +58,17 @@ public struct ModelRelationship: Sendable, Equatable, Codable {
     public var destination: String
     public var isToMany: Bool
     public var inverse: String?
+    /// The derived attributes that keep its count (`Customer.orderCount` for `Account.orders`), when it is a to-many
+    /// some entity counts: a count read through faults is then advised to read them, not to add one.
+    public var countedBy: [String]?
 
-    public init(entity: String, name: String, destination: String, isToMany: Bool, inverse: String?) {
+    public init(entity: String, name: String, destination: String, isToMany: Bool, inverse: String?, countedBy: [String]? = nil) {
         self.entity = entity
         self.name = name
         self.destination = destination
         self.isToMany = isToMany
         self.inverse = inverse
+        self.countedBy = countedBy
     }
 
     /// `Class.students`.

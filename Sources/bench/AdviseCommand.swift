@@ -6,7 +6,14 @@ struct AdviseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "advise",
         abstract:
-            "Find N+1 access patterns: run each scenario's ObjectGraph strategies once with their statements logged, and say which line of a fetch to change and what it saves."
+            "Find N+1 access patterns: run each scenario's ObjectGraph strategies once with their statements logged, and say which line of a fetch to change and what it saves.",
+        discussion: """
+            Exit codes: 0 after the advice (whatever it finds, unless a gate is asked for); with --baseline or \
+            --fail-on, 1 when a finding not in the baseline has a severity of --fail-on (default problem,risk: a \
+            suggestion never fails by default); 0 after --write-baseline; 64 for bad arguments, an unreadable run \
+            folder or a baseline that is missing, unreadable or not advise's. --fail-on-findings is the old name of \
+            --fail-on problem,risk.
+            """
     )
 
     @Argument(help: "A run folder: advise on its scenarios, strategies and variants, with the savings it measured.")
@@ -27,8 +34,10 @@ struct AdviseCommand: ParsableCommand {
     @Option(help: "Also write the findings as JSON to this file.")
     var json: String?
 
-    @Flag(help: "Exit with code 1 when there are findings of severity problem or risk (for a CI gate; suggestions do not fail it).")
+    @Flag(help: ArgumentHelp("The same as --fail-on problem,risk (its old name).", visibility: .hidden))
     var failOnFindings = false
+
+    @OptionGroup var gateOptions: GateOptions
 
     @OptionGroup var scenarioOptions: ScenarioOptions
 
@@ -37,6 +46,9 @@ struct AdviseCommand: ParsableCommand {
             throw BenchError.invalidInput("--size must be a positive integer up to 10000000")
         }
         guard threshold >= 1 else { throw ValidationError("--threshold must be a positive integer") }
+        guard !failOnFindings || gateOptions.failOn == nil else {
+            throw BenchError.invalidInput("--fail-on-findings is the old name of --fail-on problem,risk; give one of them")
+        }
         guard (runFolder == nil) != scenarioNames.isEmpty else {
             throw ValidationError("give a run folder or --scenario NAME (not both)")
         }
@@ -45,6 +57,9 @@ struct AdviseCommand: ParsableCommand {
     func run() throws {
         try AtomicFile.refuseOverwriting(json, option: "--json", reportsOf: runFolder.map { [$0] } ?? [])
         if let json { try AtomicFile.checkWritable(json, option: "--json") }
+        var gateOptions = gateOptions
+        if failOnFindings { gateOptions.failOn = .standard }
+        let baseline = try gateOptions.prepare(command: "advise")
         var pass: AdvicePass
         var summary: [SummaryRow] = []
         if let runFolder {
@@ -74,16 +89,12 @@ struct AdviseCommand: ParsableCommand {
         pass.size = size ?? 1000
         pass.threshold = threshold
         var findings = try pass.run()
-        if !summary.isEmpty { findings = AdvicePass.attachMeasurements(findings, summary: summary) }
+        if !summary.isEmpty { findings = AdvicePass.attachMeasurements(findings, summary: summary, scenarios: pass.scenarios) }
         if let json { try AtomicFile.write(String(decoding: try AdviceReport.json(findings), as: UTF8.self), to: json) }
-        print(AdviceReport.text(findings, size: pass.scenarios.map(pass.size(of:)).max() ?? pass.size, threshold: threshold))
-        let failing = findings.filter(\.failsGate)
-        if failOnFindings && !failing.isEmpty {
-            FileHandle.standardError.write(
-                Data(
-                    "bench: \(counted(failing.count, "finding")) of severity problem or risk (above); exit 1 as --fail-on-findings asks\n"
-                        .utf8))
-            throw ExitCode(1)
-        }
+        print(
+            AdviceReport.text(
+                findings, size: pass.scenarios.map(pass.size(of:)).max() ?? pass.size, threshold: threshold,
+                known: baseline?.fingerprints ?? []))
+        try gateOptions.finish(findings, baseline: baseline, command: "advise")
     }
 }

@@ -10,6 +10,11 @@ struct LogCommand: ParsableCommand {
             Segments are marked by lines the app prints, containing 'RelBench: begin NAME' and 'RelBench: end NAME' \
             (os_signpost intervals of 'log show --signpost' count too); without markers the log is one segment. \
             'bench log diff' compares a log with ObjectGraph's trace of a scenario.
+
+            Exit codes of 'bench log FILE': 0 after the summary (whatever it finds, unless a gate is asked for); with \
+            --baseline or --fail-on, 1 when a finding not in the baseline has a severity of --fail-on (default \
+            problem,risk); 0 after --write-baseline; 64 for bad arguments, a log that cannot be read or holds no Core \
+            Data line, or a baseline that is missing, unreadable or not log's.
             """,
         subcommands: [Read.self, Diff.self], defaultSubcommand: Read.self)
 
@@ -60,6 +65,8 @@ struct LogCommand: ParsableCommand {
         @Flag(help: "Print how fast the log was read (MB/s) on standard error.")
         var timing = false
 
+        @OptionGroup var gateOptions: GateOptions
+
         func validate() throws {
             guard (0...100_000_000).contains(size) else {
                 throw BenchError.invalidInput("--size must be a whole number from 0 to 100000000")
@@ -79,6 +86,7 @@ struct LogCommand: ParsableCommand {
         func run() throws {
             if let fitCosts { try AtomicFile.checkWritable(fitCosts, option: "--fit-costs") }
             if let output { try checkOutput(output) }
+            let baseline = try gateOptions.prepare(command: "log")
             var options = DeviceLog.Options()
             options.mapping = try model.map(ModelNameMapping.load)
             var namedBy =
@@ -109,11 +117,15 @@ struct LogCommand: ParsableCommand {
                 print(try run.json())
             } else {
                 print(namedBy)
-                print(log.report)
+                print(log.report(known: baseline?.fingerprints ?? []))
                 if let costs = log.costs { print(costs.text(file: fitCosts ?? "")) }
                 if let output { print("reports: \(output) (scenario \(run.scenario), strategy device)") }
             }
             if timing { FileHandle.standardError.write(Data("bench: \(log.timingLine)\n".utf8)) }
+            // Under --json standard output is the JSON document alone: the gate's line goes to standard error.
+            try gateOptions.finish(log.analysis.findings, baseline: baseline, command: "log") { line in
+                if json { FileHandle.standardError.write(Data("bench: \(line)\n".utf8)) } else { print(line) }
+            }
         }
 
         /// Refuses, before the log is read, an output that is a file or already holds a run.

@@ -39,6 +39,12 @@ struct RunCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Measured repetitions per series instead of the scenario's.")
     var repetitions: Int?
 
+    @Flag(
+        help:
+            "Run the profile's repetitions and no more: no sequential rounds for the arms a claim compares on time or memory (--repetitions implies it)."
+    )
+    var fixedRepetitions = false
+
     @Option(parsing: .unconditional, help: "Unrecorded warmup repetitions per series instead of the scenario's.")
     var warmup: Int?
 
@@ -158,6 +164,7 @@ struct RunCommand: ParsableCommand {
         arguments.strategies = strategies
         arguments.variants = variants.isEmpty ? nil : variants
         arguments.repetitions = repetitions
+        arguments.fixedRepetitions = fixedRepetitions ? true : nil
         arguments.warmup = warmup
         arguments.profile = profile
         arguments.seed = seed

@@ -23,7 +23,18 @@ struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract:
-            "Xcode's warnings for a model, CloudKit's rules for the entities it syncs, and RelBench's advice on its relationships, delete rules and indexes with the reason and the fix; with --against, what lightweight migration from an older version cannot infer or will lose. Exit 0 with no findings, 1 with findings, 64 for an unreadable model."
+            "Xcode's warnings for a model, CloudKit's rules for the entities it syncs, and RelBench's advice on its relationships, delete rules and indexes with the reason and the fix; with --against, what lightweight migration from an older version cannot infer or will lose.",
+        discussion: """
+            Each finding reads 'SEVERITY [RULE-ID] SUBJECT: what it costs. Fix: what to change.' Severities: problem (a \
+            save, a migration or the store's loading will fail, or data is lost), risk (likely slow or fragile), \
+            suggestion (a guess about how the app uses the model, such as a list showing counts). Suggestions are \
+            summed up in one line unless --suggestions is given. A finding Xcode also warns about is said once, by \
+            RelBench, with the fix.
+
+            Exit codes: 0 when no new finding has a severity of --fail-on (default problem,risk; suggestions never fail \
+            by default), and after --write-baseline; 1 when one has; 64 for an unreadable model, a bad option or a \
+            baseline that is missing, unreadable or not lint's.
+            """
     )
 
     @Argument(help: "The model: a .xcdatamodeld (its current version) or .xcdatamodel folder, or its contents file.")
@@ -35,7 +46,13 @@ struct LintCommand: ParsableCommand {
     )
     var against: String?
 
+    @Flag(help: "Print each suggestion (a guess about how the app uses the model) instead of one line summing them up.")
+    var suggestions = false
+
+    @OptionGroup var gateOptions: GateOptions
+
     func run() throws {
+        let baseline = try gateOptions.prepare(command: "lint")
         let file = try ModelFile(path: model)
         let findings: [ModelLint.Finding]
         if let against {
@@ -48,8 +65,8 @@ struct LintCommand: ParsableCommand {
             for note in file.adjustments { print("note: \(note)") }
             findings = file.findings
         }
-        for finding in findings { print(finding) }
-        print(findings.isEmpty ? "no findings" : counted(findings.count, "finding"))
-        if !findings.isEmpty { throw ExitCode(1) }
+        let known = baseline?.fingerprints ?? []
+        for line in ModelLint.lines(findings, known: known, suggestions: suggestions) { print(line) }
+        try gateOptions.finish(findings, baseline: baseline, command: "lint", always: true)
     }
 }

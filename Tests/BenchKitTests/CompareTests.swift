@@ -494,6 +494,8 @@ import Testing
         #expect(read == plan)
         var expected = arguments
         expected.warmup = 0
+        // Instructions are exact: the child runs no sequential rounds.
+        expected.fixedRepetitions = true
         #expect(read.arguments == expected)
         #expect(throws: BenchError.self) { try ChildRunPlan.load(file + ".missing") }
     }
@@ -607,6 +609,35 @@ import Testing
             try RunMerge.merge([same, try run(.objectGraph, repetitions: 3)], into: output + "-3", asRepetitions: true).samples.count == 5)
         let samples = try SamplesFile.load(output + "-3/samples.csv").samples
         #expect(samples.map(\.repetition) == [1, 2, 3, 4, 5])
+    }
+
+    /// Sequential runs ran some arms more rounds than others: merged as repetitions, the next run's rounds of a scenario
+    /// and size start after the last round of any of its series, so that one round's arms keep one number and pair, and
+    /// the merge stays sequential.
+    @Test func sequentialRunsMergeRoundByRound() throws {
+        func sequential(_ rounds: [Strategy: Int]) throws -> String {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-merge-\(UUID().uuidString)").path
+            var info = RunInfo.current(profile: .default, seed: 1, settings: StoreSettings(), scenarios: ["q"], plannedRepetitions: 0)
+            info.schedules = ["q": RunInfo.Schedule(sizes: [10], repetitions: 2, warmup: 0, sequential: true)]
+            let runFolder = try RunFolder(path: folder, info: info)
+            for (strategy, count) in rounds.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                for round in 1...count {
+                    try runFolder.append([
+                        SampleRecord(key: .of("q", strategy, "", size: 10, phase: "p", metric: .wallMs), repetition: round, value: 1)
+                    ])
+                }
+            }
+            try runFolder.finish(status: .complete)
+            return folder
+        }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-merged-\(UUID().uuidString)").path
+        let merged = try RunMerge.merge(
+            [try sequential([.objectGraph: 5, .sqlReplay: 2]), try sequential([.objectGraph: 2, .sqlReplay: 2])], into: output,
+            asRepetitions: true)
+        let rounds = Dictionary(grouping: merged.samples, by: \.key.strategy).mapValues { $0.map(\.repetition).sorted() }
+        #expect(rounds[.objectGraph] == [1, 2, 3, 4, 5, 6, 7])
+        #expect(rounds[.sqlReplay] == [1, 2, 6, 7])
+        #expect(merged.info.schedules?["q"]?.sequential == true)
     }
 
     @Test func theMergeCommandAddsTheMergedRunToTheHistory() throws {

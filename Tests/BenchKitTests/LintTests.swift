@@ -22,36 +22,39 @@ import Testing
     }
 
     @Test func theShopsLintNamesItsVersionTheDenyChainAndTheUnindexedFilters() throws {
-        let result = try CommandLineTests.bench(["lint", Self.shop])
+        let result = try CommandLineTests.bench(["lint", Self.shop, "--suggestions"])
         #expect(result.status == 1, "\(result.error)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.first == "model \(Self.shop), version Shop 2 (current)")
         #expect(
-            lines.dropFirst().dropLast().map { String($0.prefix { $0 != ":" }) + ":" + $0.split(separator: ":")[1] } == [
-                "cost: Order", "cost: Order.lines", "cost: Order.total", "risk: OrderLine.product", "cost: Product", "cost: Product.sku",
-                "cost: model",
+            lines.dropFirst().dropLast().map { String($0.prefix { $0 != ":" }) } == [
+                "suggestion [count-through-faults-guess] Order", "risk [ordered-relationship] Order.lines",
+                "risk [unindexed-filter] Order.total", "problem [deny-reached-by-cascade] OrderLine.product",
+                "suggestion [count-through-faults-guess] Product", "risk [unindexed-filter] Product.sku",
+                "suggestion [unindexed-lookup-guess] model",
             ])
-        #expect(lines.last == "7 findings")
+        #expect(lines.last == "7 findings (1 problem, 3 risk, 3 suggestion); exit 1 (--fail-on problem,risk)")
         #expect(
             lines.contains(
-                "risk: OrderLine.product: Cascade rules reach this Deny rule (Account.orders → Order.lines → OrderLine.product Deny): deleting a Customer, a Staff or an Order cascades into OrderLines, and an OrderLine with a product cannot be deleted, so each of those saves fails (NSValidationRelationshipDeniedDeleteError, 1600), as deleting an OrderLine itself does. Fix: if a Product that has OrderLines must not be deleted, put Deny on Product.lines and Nullify on OrderLine.product; otherwise make OrderLine.product Nullify, or set each OrderLine's product to nil before deleting."
+                "problem [deny-reached-by-cascade] OrderLine.product: Cascade rules reach this Deny rule (Account.orders → Order.lines → OrderLine.product Deny): deleting a Customer, a Staff or an Order cascades into OrderLines, and an OrderLine with a product cannot be deleted, so each of those saves fails (NSValidationRelationshipDeniedDeleteError, 1600), as deleting an OrderLine itself does. Fix: if a Product that has OrderLines must not be deleted, put Deny on Product.lines and Nullify on OrderLine.product; otherwise make OrderLine.product Nullify, or set each OrderLine's product to nil before deleting."
             ))
         // Customer.orderCount = orders.@count counts Account.orders (declared on the parent): no suggestion for it.
-        #expect(!result.output.contains("cost: Account: a list showing"))
+        #expect(!result.output.contains("Account: a list showing"))
         #expect(
             lines.contains {
                 $0.hasPrefix(
-                    "cost: Product.sku: the model's fetch request ProductBySKU (sku == $SKU) filters Products on sku, and no index covers it: each such fetch reads every row of ZPRODUCT (SQLite's plan: SCAN ZPRODUCT)."
+                    "risk [unindexed-filter] Product.sku: the model's fetch request ProductBySKU (sku == $SKU) filters Products on sku, and no index covers it: each such fetch reads every row of ZPRODUCT (SQLite's plan: SCAN ZPRODUCT)."
                 )
             })
         #expect(
             lines.contains {
-                $0.hasPrefix("cost: Order.total: the model's fetched property Customer.bigOrders (total > 100) filters Orders")
+                $0.hasPrefix(
+                    "risk [unindexed-filter] Order.total: the model's fetched property Customer.bigOrders (total > 100) filters Orders")
             })
         // The generated suite's own lookups and sorted screens, a guess at what screens do, are one finding.
         #expect(
             lines.contains(
-                "cost: model: bench run --model looks objects up by identifiers and lists them sorted by dates, and no index covers these 5 attributes: Account.createdAt (sorted-Customer.createdAt, sorted-Staff.createdAt), Account.email (find-Customer.email), Delivery.shippedAt (sorted-Delivery.shippedAt), Order.orderID (find-Order.orderID), Order.placedAt (sorted-Order.placedAt); each such fetch reads every row of its table (SQLite's plan: SCAN). Fix: index those your screens find or sort by (a fetch index, or Indexed); the find- and sorted- phases measure each fetch without the index, and again once you add it."
+                "suggestion [unindexed-lookup-guess] model: bench run --model looks objects up by identifiers and lists them sorted by dates, and no index covers these 5 attributes: Account.createdAt (sorted-Customer.createdAt, sorted-Staff.createdAt), Account.email (find-Customer.email), Delivery.shippedAt (sorted-Delivery.shippedAt), Order.orderID (find-Order.orderID), Order.placedAt (sorted-Order.placedAt); each such fetch reads every row of its table (SQLite's plan: SCAN). Fix: index those your screens find or sort by (a fetch index, or Indexed); the find- and sorted- phases measure each fetch without the index, and again once you add it."
             ))
         // Staff.badge leads a uniqueness constraint, whose unique index covers the lookups by it.
         #expect(!result.output.contains("Staff.badge"))
@@ -73,7 +76,7 @@ import Testing
             <fetchRequest name="C" entity="Order" predicateString="SUBQUERY(x, $x, $x == 1).@count > 0"/></model>
             """, in: folder)
         let indexFindings = covered.output.split(separator: "\n").filter { $0.contains("no index covers") }
-        #expect(indexFindings.map { String($0.prefix(16)) } == ["cost: Order.note"], "\(covered.output)")
+        #expect(indexFindings.map { String($0.prefix(35)) } == ["risk [unindexed-filter] Order.note:"], "\(covered.output)")
         let counted = try lint(
             """
             <model><entity name="Account" isAbstract="YES"><relationship name="orders" optional="YES" toMany="YES" destinationEntity="Order" inverseName="account" inverseEntity="Order"/></entity>
@@ -98,10 +101,10 @@ import Testing
             <entity name="Tag"><relationship name="labels" optional="YES" toMany="YES" deletionRule="Deny" destinationEntity="Label" inverseName="tag" inverseEntity="Label"/></entity>
             <entity name="Label"><relationship name="tag" optional="YES" maxCount="1" destinationEntity="Tag" inverseName="labels" inverseEntity="Tag"/></entity></model>
             """, in: folder)
-        let chains = result.output.split(separator: "\n").filter { $0.hasPrefix("risk:") }
+        let chains = result.output.split(separator: "\n").filter { $0.contains("[deny-reached-by-cascade]") }
         #expect(
             chains == [
-                "risk: Note.attachments: Cascade rules reach this Deny rule (Folder.notes → Note.attachments Deny): deleting a Folder cascades into Notes, and a Note with attachments cannot be deleted, so each of those saves fails (NSValidationRelationshipDeniedDeleteError, 1600), as deleting a Note itself does. Fix: if an Attachment that has Notes must not be deleted, put Deny on Attachment.note and Nullify on Note.attachments; otherwise make Note.attachments Nullify, or set each Note's attachments to nil before deleting."
+                "problem [deny-reached-by-cascade] Note.attachments: Cascade rules reach this Deny rule (Folder.notes → Note.attachments Deny): deleting a Folder cascades into Notes, and a Note with attachments cannot be deleted, so each of those saves fails (NSValidationRelationshipDeniedDeleteError, 1600), as deleting a Note itself does. Fix: if an Attachment that has Notes must not be deleted, put Deny on Attachment.note and Nullify on Note.attachments; otherwise make Note.attachments Nullify, or set each Note's attachments to nil before deleting."
             ], "\(result.output)")
     }
 
@@ -116,9 +119,9 @@ import Testing
                 == "model \(Self.shop), version Shop 2 (current), against \(Self.shop), version Shop 1 (the current version is Shop 2)")
         #expect(
             lines.dropFirst().dropLast().map { line in
-                let parts = line.split(separator: ":", maxSplits: 2)
-                return parts[1].trimmingCharacters(in: .whitespaces) + ": "
-                    + parts[2].prefix(while: { $0 != ":" }).trimmingCharacters(in: .whitespaces)
+                let parts = line.drop { $0 != "]" }.dropFirst(2).split(separator: ":", maxSplits: 1)
+                return parts[0].trimmingCharacters(in: .whitespaces) + ": "
+                    + parts[1].prefix(while: { $0 != ":" }).trimmingCharacters(in: .whitespaces)
             } == [
                 "Account.mail: removed (email, added, is an attribute of type String as it was",
                 "Coupon: removed", "Customer.address: to-many becomes to-one", "Customer.favorites: removed",
@@ -128,7 +131,11 @@ import Testing
                 "Product.price: added as required without a default value", "Shipment: removed (Delivery, added, has its attributes",
                 "Staff: uniqueness constraints change from (badge) to (badge, role)",
             ], "\(result.output)")
-        #expect(lines.allSatisfy { $0.hasPrefix("migration: ") || $0.hasPrefix("model ") || $0 == "13 findings" })
+        #expect(
+            lines.allSatisfy {
+                $0.hasPrefix("problem [migration-") || $0.hasPrefix("risk [migration-") || $0.hasPrefix("model ")
+                    || $0 == "13 findings (12 problem, 1 risk); exit 1 (--fail-on problem,risk)"
+            }, "\(result.output)")
         #expect(result.output.contains("Fix: if email is mail renamed, set Account.email's renaming identifier (elementID) to 'mail'."))
         #expect(
             result.output.contains("Fix: if Delivery is Shipment renamed, set Delivery's renaming identifier (elementID) to 'Shipment'."))
@@ -167,13 +174,13 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.output.contains(
-                "migration: Basic.v2_name: removed (v3_name, added, is an attribute of type String as it was: a rename without a renaming identifier (elementID)?): lightweight migration drops the column ZV2_NAME and every value in it without an error. Basic.v3_name's renaming identifier (elementID) 'v2_name' is its old name, but the migration matches v2_name by its own, 'v1_name'. Fix: if v3_name is v2_name renamed, set Basic.v3_name's renaming identifier (elementID) to 'v1_name'."
+                "problem [migration-property-removed] Basic.v2_name: removed (v3_name, added, is an attribute of type String as it was: a rename without a renaming identifier (elementID)?): lightweight migration drops the column ZV2_NAME and every value in it without an error. Basic.v3_name's renaming identifier (elementID) 'v2_name' is its old name, but the migration matches v2_name by its own, 'v1_name'. Fix: if v3_name is v2_name renamed, set Basic.v3_name's renaming identifier (elementID) to 'v1_name'."
             ), "\(result.output)")
         #expect(
             result.output.contains(
-                "migration: Media: Photo and Video had tables of their own and now share ZMEDIA: lightweight migration cannot merge two hierarchies into one table"
+                "problem [migration-hierarchies-merged] Media: Photo and Video had tables of their own and now share ZMEDIA: lightweight migration cannot merge two hierarchies into one table"
             ), "\(result.output)")
-        #expect(result.output.hasSuffix("2 findings\n"), "\(result.output)")
+        #expect(result.output.hasSuffix("\n2 findings (2 problem); exit 1 (--fail-on problem,risk)\n"), "\(result.output)")
     }
 
     /// Two models with no entity in common (another app's model given to --against) are said to be unrelated, first,
@@ -192,9 +199,9 @@ import Testing
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(
             lines.dropFirst().first?.hasPrefix(
-                "migration: model: no entity of the model matches one of the older model by name or renaming identifier: they look like two unrelated models"
+                "problem [migration-unrelated-models] model: no entity of the model matches one of the older model by name or renaming identifier: they look like two unrelated models"
             ) == true, "\(result.output)")
-        #expect(lines.contains { $0.hasPrefix("migration: Invoice: removed") }, "\(result.output)")
+        #expect(lines.contains { $0.hasPrefix("problem [migration-entity-removed] Invoice: removed") }, "\(result.output)")
         // Versions of one model that share an entity are not called unrelated.
         let shop = try CommandLineTests.bench(["lint", Self.shop, "--against", "Shop 1"])
         #expect(!shop.output.contains("unrelated"), "\(shop.output)")
@@ -221,14 +228,14 @@ import Testing
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.hasPrefix("note: ") } == ["note: Author.fans: a transient relationship is not stored; skipped"])
         #expect(
-            lines.filter { $0.hasPrefix("problem: ") } == [
-                "problem: Author.name: attribute type 'Quaternion' is not one ObjectGraph stores (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable); skipped: Core Data knows no such type, so the store and every number RelBench gives lack this attribute. Fix: choose one of Core Data's types (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary Data, UUID, URI, Transformable).",
-                "problem: Author.shout: derivation 'books.title.@avg' is not supported (only @count, @sum, @max and @min); use <toMany>.@count, <toMany>.<attribute>.@sum|@max|@min, <toOne>.<attribute>, canonical:(<attribute>), uppercase:(...), lowercase:(...) or now(); skipped: the attribute is left out of the store, so nothing RelBench measures keeps it up to date. Fix: write the derivation in a form Core Data supports, or keep the value yourself in a stored attribute.",
-                "problem: Author.agent: its destination 'Agent' is not an entity of the model; skipped: Xcode does not build a model with such a relationship, and RelBench leaves it (and the links it would hold) out. Fix: set its destination to an entity of the model (check an entity renamed or removed in this version), or delete it.",
-                "problem: Author.editor: it has no destination entity; skipped: Xcode does not build a model with such a relationship, and RelBench leaves it (and the links it would hold) out. Fix: set its destination to an entity of the model (check an entity renamed or removed in this version), or delete it.",
-                "problem: Author: an index names 'gone', which is not a stored property; the index is skipped: the index is left out, so the fetches it was meant for are measured without it. Fix: name a stored attribute or to-one relationship of the entity in the index, or delete the index.",
+            lines.filter { $0.hasPrefix("problem [model-") } == [
+                "problem [model-unknown-attribute-type] Author.name: attribute type 'Quaternion' is not one ObjectGraph stores (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary, UUID, URI, Transformable); skipped: Core Data knows no such type, so the store and every number RelBench gives lack this attribute. Fix: choose one of Core Data's types (Integer 16/32/64, Decimal, Double, Float, String, Boolean, Date, Binary Data, UUID, URI, Transformable).",
+                "problem [model-unsupported-derivation] Author.shout: derivation 'books.title.@avg' is not supported (only @count, @sum, @max and @min); use <toMany>.@count, <toMany>.<attribute>.@sum|@max|@min, <toOne>.<attribute>, canonical:(<attribute>), uppercase:(...), lowercase:(...) or now(); skipped: the attribute is left out of the store, so nothing RelBench measures keeps it up to date. Fix: write the derivation in a form Core Data supports, or keep the value yourself in a stored attribute.",
+                "problem [model-missing-destination] Author.agent: its destination 'Agent' is not an entity of the model; skipped: Xcode does not build a model with such a relationship, and RelBench leaves it (and the links it would hold) out. Fix: set its destination to an entity of the model (check an entity renamed or removed in this version), or delete it.",
+                "problem [model-missing-destination] Author.editor: it has no destination entity; skipped: Xcode does not build a model with such a relationship, and RelBench leaves it (and the links it would hold) out. Fix: set its destination to an entity of the model (check an entity renamed or removed in this version), or delete it.",
+                "problem [model-index-on-missing-property] Author: an index names 'gone', which is not a stored property; the index is skipped: the index is left out, so the fetches it was meant for are measured without it. Fix: name a stored attribute or to-one relationship of the entity in the index, or delete the index.",
             ], "\(result.output)")
-        #expect(lines.last == "6 findings")
+        #expect(lines.last == "6 findings (5 problem, 1 suggestion); exit 1 (--fail-on problem,risk)", "\(result.output)")
         // bench schema still prints every note, the problems included, and succeeds: the store it prints is made.
         let path = folder.appendingPathComponent("broken").path
         try Data(

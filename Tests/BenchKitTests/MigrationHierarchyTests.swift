@@ -26,9 +26,9 @@ import Testing
         #expect(status == 1)
         #expect(
             lines == [
-                "migration: Account.email: added as required without a default value, and Customer inherits it: the Customer rows already stored (Customer moves under Account, a new parent: its rows move from ZCUSTOMER into ZACCOUNT) have none, and lightweight migration cannot infer one. Fix: give it a default value, or make it optional.",
-                "migration: Customer: uniqueness constraints change from none to (email): the migration fails on rows that already share values (NSMigrationConstraintViolationError, 134111), and the store does not open. Fix: remove the duplicates before migrating (a staged migration's first stage), or keep the constraints as they were.",
-                "2 findings",
+                "problem [migration-required-attribute-added] Account.email: added as required without a default value, and Customer inherits it: the Customer rows already stored (Customer moves under Account, a new parent: its rows move from ZCUSTOMER into ZACCOUNT) have none, and lightweight migration cannot infer one. Fix: give it a default value, or make it optional.",
+                "problem [migration-constraint-added] Customer: uniqueness constraints change from none to (email): the migration fails on rows that already share values (NSMigrationConstraintViolationError, 134111), and the store does not open. Fix: remove the duplicates before migrating (a staged migration's first stage), or keep the constraints as they were.",
+                "2 findings (2 problem); exit 1 (--fail-on problem,risk)",
             ], "\(lines)")
     }
 
@@ -37,8 +37,8 @@ import Testing
         #expect(status == 1)
         #expect(
             lines == [
-                "migration: Account.region: added as required without a default value, and Customer and Staff inherit it: the Customer and Staff rows already stored have none, and lightweight migration cannot infer one. Fix: give it a default value, or make it optional.",
-                "1 finding",
+                "problem [migration-required-attribute-added] Account.region: added as required without a default value, and Customer and Staff inherit it: the Customer and Staff rows already stored have none, and lightweight migration cannot infer one. Fix: give it a default value, or make it optional.",
+                "1 finding (1 problem); exit 1 (--fail-on problem,risk)",
             ], "\(lines)")
     }
 
@@ -47,8 +47,8 @@ import Testing
         #expect(status == 1)
         #expect(
             lines == [
-                "migration: Account: uniqueness constraints change from none to (email) (for Customer and Staff too, which inherit them): the migration fails on rows that already share values (NSMigrationConstraintViolationError, 134111), and the store does not open. Fix: remove the duplicates before migrating (a staged migration's first stage), or keep the constraints as they were.",
-                "1 finding",
+                "problem [migration-constraint-added] Account: uniqueness constraints change from none to (email) (for Customer and Staff too, which inherit them): the migration fails on rows that already share values (NSMigrationConstraintViolationError, 134111), and the store does not open. Fix: remove the duplicates before migrating (a staged migration's first stage), or keep the constraints as they were.",
+                "1 finding (1 problem); exit 1 (--fail-on problem,risk)",
             ], "\(lines)")
     }
 
@@ -58,8 +58,8 @@ import Testing
         #expect(
             lines == [
                 "note: Customer: Customer leaves Account's hierarchy: its rows move from ZACCOUNT into a table of its own, ZCUSTOMER; lightweight migration infers this (an entity may move under a new parent or out of a hierarchy) and renumbers the rows' Z_ENT.",
-                "migration: Customer.email: removed: lightweight migration drops the column ZEMAIL and every value in it without an error. Fix: keep it, or copy its values elsewhere before migrating (a staged or custom migration).",
-                "1 finding",
+                "problem [migration-property-removed] Customer.email: removed: lightweight migration drops the column ZEMAIL and every value in it without an error. Fix: keep it, or copy its values elsewhere before migrating (a staged or custom migration).",
+                "1 finding (1 problem); exit 1 (--fail-on problem,risk)",
             ], "\(lines)")
     }
 

@@ -335,4 +335,46 @@ import Testing
         #expect(Set(ClaimCatalog.all.map(\.id)).count == ClaimCatalog.all.count)
         #expect(ClaimCatalog.all.count >= 20)
     }
+
+    /// A sequential run (its schedule says so) is judged by the claim's design: the looks at 7, 10, 14 and 20 rounds,
+    /// the evidence saying where it stopped; short of a look the comparison is pending, which is what the runner runs
+    /// another round for.
+    @Test func aSequentialRunIsJudgedAtItsLooks() {
+        var info = RunInfo.current(profile: .default, seed: 42, settings: StoreSettings(), scenarios: ["s"], plannedRepetitions: 0)
+        info.schedules = ["s": RunInfo.Schedule(sizes: [100], repetitions: 5, warmup: 1, sequential: true)]
+        func judged(_ a: [Double], _ b: [Double]) -> Judgement {
+            let samples = Self.samples("a", size: 100, a) + Self.samples("b", size: 100, b)
+            let statements = ["a", "b"].map { Self.statements($0, size: 100, "SELECT \($0)") }
+            let rule = Rule.compare(Self.a, Self.b, .wallMs, .lower)
+            return rule.evaluate(RunEvidence(samples: samples, statements: statements, info: info), for: Self.claim(rule))
+        }
+        // Six rounds: short of the first look, pending until 7.
+        let six = judged(Array(Self.fast.prefix(6)), Array(Self.slow.prefix(6)))
+        #expect(six.outcome == .undecided("needs 7 rounds for its first look (looks at 7, 10, 14 and 20 rounds); this run has 6"))
+        #expect(six.pending.map(\.rounds) == [7])
+        // Seven rounds all one way: decided at the first look, nothing pending.
+        let seven = judged(Self.fast, Self.slow)
+        #expect(seven.outcome == .holds)
+        #expect(seven.pending.isEmpty)
+        #expect(
+            seven.evidence.first?.contains(
+                "decided after 7 rounds at look 1 of 4 (at 7, 10, 14 and 20 rounds); overall error ≤ 5%, Pocock spending") == true)
+        // Mixed rounds: undecided at look 1, the next look at 10 pending.
+        let mixed = judged([1, 1.3, 0.8, 1.2, 0.9, 1.1, 1.0], [1.1, 1.0, 1.0, 1.0, 1.0, 1.0, 1.2])
+        #expect(mixed.pending.map(\.rounds) == [10])
+        // A run of fixed repetitions looks once, as before.
+        info.schedules = ["s": RunInfo.Schedule(sizes: [100], repetitions: 7, warmup: 1)]
+        #expect(judged(Self.fast, Self.slow).evidence.first?.contains("one look at 7 rounds (a run of fixed repetitions)") == true)
+    }
+
+    /// Arms that stop while others go on (a sequential round runs only the arms still pending) pair on the rounds both ran.
+    @Test func armsPairOnTheRoundsBothRan() {
+        let a = Self.samples("a", size: 100, Self.fast + [1.0, 1.0, 1.0])
+        let b = Self.samples("b", size: 100, Self.slow)
+        let rule = Rule.compare(Self.a, Self.b, .wallMs, .lower)
+        let statements = ["a", "b"].map { Self.statements($0, size: 100, "SELECT \($0)") }
+        let judgement = rule.evaluate(RunEvidence(samples: a + b, statements: statements, info: nil), for: Self.claim(rule))
+        #expect(judgement.evidence.first?.contains("paired by round") == true)
+        #expect(judgement.outcome == .holds)
+    }
 }

@@ -23,9 +23,6 @@ package struct AdviceFinding: Sendable, Codable, Equatable {
 
     package var phase: PhaseName { PhaseName(finding.segment) }
 
-    /// Whether `--fail-on-findings` fails on it: a problem or a risk; a suggestion (a guess) never fails a gate.
-    package var failsGate: Bool { finding.severity != .suggestion }
-
     /// `walk: 20 × "SELECT ..." — to-many fault Class.students per owner: add ... (21 → 2 statements); measured ...`.
     package var line: String { finding.line + (measured.map { "; \($0)" } ?? "") }
 }

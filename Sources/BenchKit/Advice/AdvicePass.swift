@@ -61,9 +61,15 @@ package struct AdvicePass {
             advisor.attach(to: runner)
             final class Found { var findings: [Finding] = [] }
             let found = Found()
+            // A reference phase's pattern is the comparison's point (the suite's walk without prefetching): no advice.
+            let references = Set(
+                (repetition.scenario.declared.plans[repetition.variant]?.phases ?? []).filter(\.isReference).map(\.name))
             runner.observer = PhaseRecorder.Observer(
                 phaseStarted: { advisor.phaseStarted($0) },
-                phaseEnded: { phase, _ in found.findings += advisor.phaseEnded(phase) })
+                phaseEnded: { phase, _ in
+                    let findings = advisor.phaseEnded(phase)
+                    if !references.contains(phase) { found.findings += findings }
+                })
             _ = try runner.run(repetition)
             findings += found.findings.map {
                 AdviceFinding(
@@ -74,10 +80,25 @@ package struct AdvicePass {
         return findings
     }
 
-    /// Adds to each finding what the run measured for the same phase without the pattern: the sibling variant
-    /// (same scenario, strategy and size, another value of one axis) with the fewest statements, where it ran fewer.
-    package static func attachMeasurements(_ findings: [AdviceFinding], summary: [SummaryRow]) -> [AdviceFinding] {
+    /// Adds to each finding what the run measured for the same phase without the pattern: a sibling variant (same
+    /// scenario, strategy and size) that differs from the finding's in one axis alone, in which the advice found no such
+    /// pattern, and whose phase (from `scenarios`' declared steps) fetches and reads as the finding's does but for the
+    /// advised change (the prefetch, the count read, the batch size); so the saving quoted is that change's and nothing
+    /// else's. The one with the fewest statements where several qualify; without one, "not measured" when the run had
+    /// other variants.
+    package static func attachMeasurements(
+        _ findings: [AdviceFinding], summary: [SummaryRow], scenarios: [Scenario] = []
+    ) -> [AdviceFinding] {
         let statements = summary.filter { $0.key.metric == .sqlStatements }
+        func pattern(_ finding: AdviceFinding, in variant: Variant) -> String {
+            "\(finding.scenario) \(finding.strategy) \(variant) \(finding.phase) \(finding.finding.rule.rawValue) \(finding.finding.subject)"
+        }
+        let found = Set(findings.map { pattern($0, in: $0.variant) })
+        let byName = Dictionary(scenarios.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func access(_ scenario: ScenarioName, _ variant: Variant, _ phase: PhaseName) -> SegmentAccess? {
+            guard let plan = byName[scenario]?.declared.plans[variant] else { return nil }
+            return PhaseAccess.of(plan)[phase.rawValue]
+        }
         return findings.map { finding in
             var finding = finding
             let siblings = statements.filter {
@@ -85,14 +106,54 @@ package struct AdvicePass {
             }
             guard finding.finding.statementsAfter != nil else { return finding }
             guard let size = siblings.map(\.key.size).filter({ $0 <= max(finding.size, 1) }).max() ?? siblings.map(\.key.size).min(),
-                let own = siblings.first(where: { $0.key.size == size && $0.key.variant == finding.variant })?.summary?.median,
-                let best = siblings.filter({ $0.key.size == size && $0.key.variant != finding.variant })
-                    .min(by: { ($0.summary?.median ?? .infinity) < ($1.summary?.median ?? .infinity) }),
-                let bestMedian = best.summary?.median, bestMedian < own
+                let own = siblings.first(where: { $0.key.size == size && $0.key.variant == finding.variant })?.summary?.median
             else { return finding }
+            let others = siblings.filter { $0.key.size == size && $0.key.variant != finding.variant }
+            let ownAccess = access(finding.scenario, finding.variant, finding.phase)
+            let alike = others.filter { sibling in
+                guard differsInOneAxis(sibling.key.variant, finding.variant), !found.contains(pattern(finding, in: sibling.key.variant))
+                else { return false }
+                guard let ownAccess, let other = access(finding.scenario, sibling.key.variant, finding.phase) else { return true }
+                return differsInTheFixAlone(finding.finding.rule, ownAccess, other)
+            }
+            guard let best = alike.min(by: { ($0.summary?.median ?? .infinity) < ($1.summary?.median ?? .infinity) }),
+                let bestMedian = best.summary?.median, bestMedian < own
+            else {
+                if !others.isEmpty {
+                    finding.measured = "not measured: no variant of the run differs from \(finding.variant) in this change alone"
+                }
+                return finding
+            }
             finding.measured =
                 "measured at size \(formatCount(size)): \(best.key.variant) ran \(formatNumber(bestMedian)) statements against \(formatNumber(own))"
             return finding
+        }
+    }
+
+    /// Whether two variants of one scenario differ in the value of exactly one axis.
+    static func differsInOneAxis(_ one: Variant, _ other: Variant) -> Bool {
+        guard one.values.count == other.values.count else { return false }
+        return zip(one.values, other.values).filter { $0.name != $1.name || $0.value.description != $1.value.description }.count == 1
+    }
+
+    /// Whether a phase's two declared accesses are the same fetches and reads but for what the fix of `rule` changes:
+    /// the prefetched key paths, the key paths read (a derived count for a count through faults), the batch size; for
+    /// a rule whose fix the access does not show (an index, a fetch moved out of a loop), the same access.
+    static func differsInTheFixAlone(_ rule: FindingRule, _ one: SegmentAccess, _ other: SegmentAccess) -> Bool {
+        guard one.fetches.count == other.fetches.count else { return false }
+        return zip(one.fetches, other.fetches).allSatisfy { pair in
+            var (first, second) = pair
+            switch rule {
+            case .toManyFaultPerOwner, .toOneFaultPerObject, .unusedPrefetch:
+                (first.prefetch, second.prefetch) = ([], [])
+            case .countThroughFaults:
+                (first.reads, second.reads) = ([], [])
+            case .smallBatches, .largeUnbatchedFetch, .oversizedBatch:
+                (first.batchSize, second.batchSize) = (0, 0)
+            default:
+                break
+            }
+            return first == second
         }
     }
 }

@@ -6,8 +6,8 @@ package enum AdviceReport {
     /// The version of advice.json's layout: a list of findings, each with `finding` as `bench log --json` writes it.
     package static let version = 2
 
-    /// One block per scenario, strategy and variant, a line per finding.
-    package static func text(_ findings: [AdviceFinding], size: Int, threshold: Int) -> String {
+    /// One block per scenario, strategy and variant, a line per finding; `known ` before those a baseline lists.
+    package static func text(_ findings: [AdviceFinding], size: Int, threshold: Int, known: Set<String> = []) -> String {
         guard !findings.isEmpty else {
             return "no finding: no statement repeated more than \(threshold) times in a phase at size \(formatCount(size)), "
                 + "and no other pattern the analysis knows"
@@ -22,7 +22,7 @@ package enum AdviceReport {
                 current = heading
             }
             let severity = finding.finding.severity == .risk ? "" : "\(finding.finding.severity.rawValue): "
-            lines.append("  " + severity + finding.line)
+            lines.append("  " + (known.contains(finding.fingerprint) ? "known " : "") + severity + finding.line)
         }
         lines.append("")
         lines.append(

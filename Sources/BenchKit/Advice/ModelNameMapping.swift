@@ -34,6 +34,14 @@ package enum ModelNameMapping {
                 add(relationship, to: &mapping)
             }
         }
+        // Derived counts, on the relationship they count (declared on this entity or a parent).
+        for entity in model.entities {
+            for derived in entity.ownDerivedAttributes {
+                guard case let .count(reference) = derived.kind, let counted = entity.relationship(reference.name) else { continue }
+                let counters = mapping.relationships[counted.qualifiedName]?.countedBy ?? []
+                mapping.relationships[counted.qualifiedName]?.countedBy = counters + ["\(entity.name).\(derived.name)"]
+            }
+        }
         return mapping
     }
 

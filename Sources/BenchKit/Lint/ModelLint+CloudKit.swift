@@ -10,11 +10,11 @@ extension ModelLint {
     static func cloudKitFindings(_ model: ObjectModel, synced: [String]) -> [Finding] {
         var findings: [Finding] = []
         var seen = Set<String>()
-        func refuse(_ subject: String, _ rule: String, _ fix: String) {
-            guard seen.insert(subject + "\u{0}" + rule).inserted else { return }
+        func refuse(_ subject: String, _ id: LintRule, _ rule: String, _ fix: String) {
+            guard seen.insert(subject + "\u{0}" + id.rawValue).inserted else { return }
             findings.append(
                 Finding(
-                    kind: .risk, subject: subject,
+                    rule: id, subject: subject,
                     message: "used with CloudKit, which \(rule): NSPersistentCloudKitContainer refuses to load the store.",
                     fix: fix))
         }
@@ -31,7 +31,8 @@ extension ModelLint {
             for attribute in declaring.reversed().flatMap(\.ownAttributes) where !attribute.isTransient {
                 if !attribute.isOptional && attribute.defaultValue == .null {
                     refuse(
-                        attribute.qualifiedName, "requires every attribute to be optional or to have a default value",
+                        attribute.qualifiedName, .cloudKitRequiredAttribute,
+                        "requires every attribute to be optional or to have a default value",
                         "make \(attribute.name) optional, or give it a default value.")
                 }
             }
@@ -39,7 +40,7 @@ extension ModelLint {
                 // Named after the highest ancestor declaring the same constraints.
                 let owner = lineage(entity).last { $0.uniquenessConstraints == entity.uniquenessConstraints } ?? entity
                 refuse(
-                    owner.name, "does not support unique constraints",
+                    owner.name, .cloudKitUniqueConstraint, "does not support unique constraints",
                     "remove the constraint (\(entity.uniquenessConstraints.map { $0.joined(separator: ", ") }.joined(separator: "; "))) and deduplicate after each import instead."
                 )
             }
@@ -47,19 +48,23 @@ extension ModelLint {
                 let name = relationship.qualifiedName
                 if relationship.isOrdered {
                     refuse(
-                        name, "does not support ordered relationships",
+                        name, .cloudKitOrderedRelationship, "does not support ordered relationships",
                         "drop Ordered and sort by an attribute you set (a position, a date).")
                 }
                 if relationship.inverse == nil {
                     refuse(
-                        name, "requires every relationship to have an inverse",
+                        name, .cloudKitMissingInverse, "requires every relationship to have an inverse",
                         "add an inverse relationship on \(relationship.destination.name).")
                 }
                 if !relationship.isOptional {
-                    refuse(name, "requires every relationship to be optional", "make \(relationship.name) optional and check it in code.")
+                    refuse(
+                        name, .cloudKitRequiredRelationship, "requires every relationship to be optional",
+                        "make \(relationship.name) optional and check it in code.")
                 }
                 if relationship.deleteRule == .deny {
-                    refuse(name, "does not support the Deny delete rule", "use Nullify or Cascade, and refuse the delete in code.")
+                    refuse(
+                        name, .cloudKitDenyRule, "does not support the Deny delete rule",
+                        "use Nullify or Cascade, and refuse the delete in code.")
                 }
             }
         }

@@ -44,7 +44,7 @@ extension ModelLint {
             let names = reached.map { withArticle($0.entity.name) }
             let own = deny.entity.subtree.filter { !$0.isAbstract }.map { withArticle($0.name) }
             return Finding(
-                kind: .risk, subject: deny.qualifiedName,
+                rule: .denyReachedByCascade, subject: deny.qualifiedName,
                 message:
                     "Cascade rules reach this Deny rule (\(chainText(longest))): deleting \(series(names)) cascades into \(plural(member)), and \(withArticle(member)) with \(deny.isToMany ? deny.name : withArticle(deny.name)) cannot be deleted, so each of those saves fails (NSValidationRelationshipDeniedDeleteError, 1600), as deleting \(series(own)) itself does.",
                 fix:

@@ -61,7 +61,7 @@ extension ModelLint {
             .compactMap { $0 }
             findings.append(
                 Finding(
-                    kind: .cost, subject: use.attribute.qualifiedName,
+                    rule: .unindexedFilter, subject: use.attribute.qualifiedName,
                     message:
                         "\(series(sources, "and")) \(what.joined(separator: " and ")) \(plural(entity)) on \(use.attribute.name), and no index covers it: each such fetch reads every row of \(table) (SQLite's plan: SCAN \(table))\(all.contains(where: \.sorts) ? " and sorts them" : "").",
                     fix:
@@ -72,7 +72,7 @@ extension ModelLint {
             let listed = guessed.sorted { $0.attribute < $1.attribute }.map { "\($0.attribute) (\($0.phases.joined(separator: ", ")))" }
             findings.append(
                 Finding(
-                    kind: .cost, subject: "model",
+                    rule: .unindexedLookupGuess, subject: "model",
                     message:
                         "bench run --model looks objects up by identifiers and lists them sorted by dates, and no index covers \(guessed.count == 1 ? "the attribute" : "these \(guessed.count) attributes"): \(listed.joined(separator: ", ")); each such fetch reads every row of its table (SQLite's plan: SCAN).",
                     fix:

@@ -1,33 +1,35 @@
 import ObjectGraph
+import SQLDebugLog
 
 /// Advice on a model's relationships, each finding with what it costs and what to change: Xcode's warnings in its
 /// own words, then RelBench's (many-to-nil data loss, Cascade rules that reach a Deny rule, unindexed hand-kept keys
 /// and filters, counts read through faults, deep cascades, ordered relationships, CloudKit's rules for the entities
 /// synced with it); and, against an older version, what lightweight migration cannot infer or will lose.
 package enum ModelLint {
+    /// One finding: its rule (which gives its severity), its subject, what it costs and what to change.
     package struct Finding: Sendable, Equatable, CustomStringConvertible {
-        package enum Kind: String, Sendable {
-            /// Something wrong with the model file itself: what the reader had to skip, or a model with nothing in it.
-            case problem
-            /// Xcode's own warning, as its model editor shows it.
-            case xcode
-            /// Data can be lost or integrity is not kept.
-            case risk
-            /// A measurable cost with a cheaper alternative.
-            case cost
-            /// What lightweight migration from the older version cannot infer, or will lose (`--against`).
-            case migration
-        }
-
-        package let kind: Kind
-        /// `Entity.property`, or `Entity`.
+        package let rule: LintRule
+        /// `Entity.property`, `Entity`, or `model`.
         package let subject: String
         package let message: String
         /// What to change; empty for Xcode's warnings.
         package let fix: String
 
+        package init(rule: LintRule, subject: String, message: String, fix: String) {
+            self.rule = rule
+            self.subject = subject
+            self.message = message
+            self.fix = fix
+        }
+
+        package var severity: FindingSeverity { rule.severity }
+
+        /// The stable identity a baseline lists: FNV-1a of the rule id and the subject, never of the wording.
+        package var fingerprint: String { FindingID.hash(["lint", rule.rawValue, subject]) }
+
+        /// `risk [many-to-nil-loss] Tag.notes: ... Fix: ...`.
         package var description: String {
-            "\(kind.rawValue): \(subject): \(message)" + (fix.isEmpty ? "" : " Fix: \(fix)")
+            "\(severity.rawValue) [\(rule.rawValue)] \(subject): \(message)" + (fix.isEmpty ? "" : " Fix: \(fix)")
         }
     }
 
@@ -38,12 +40,18 @@ package enum ModelLint {
     ) -> [Finding] {
         var findings = model.warnings.map { warning -> Finding in
             let subject = String(warning.prefix { $0 != " " })
-            return Finding(kind: .xcode, subject: subject, message: "warning: " + warning, fix: "")
+            let rule: LintRule = warning.contains("does not have an inverse") ? .xcodeToManyWithoutInverse : .xcodeToOneWithoutInverse
+            let names = subject.split(separator: ".", maxSplits: 1).map(String.init)
+            let destination = names.count == 2 ? model.entity(names[0])?.relationship(names[1])?.destination.name : nil
+            return Finding(
+                rule: rule, subject: subject, message: "Xcode warns \"\(warning)\".",
+                fix: destination.map { "add an inverse relationship on \($0) (Core Data keeps both ends consistent only through one)." }
+                    ?? "")
         }
         if model.entities.isEmpty {
             findings.insert(
                 Finding(
-                    kind: .problem, subject: "model",
+                    rule: .modelEmpty, subject: "model",
                     message: "the model declares no entity: a store of it holds Core Data's system tables and nothing else.",
                     fix:
                         "check that this is the model version you meant (an .xcdatamodeld's current version is named in its .xccurrentversion)."
@@ -66,7 +74,7 @@ package enum ModelLint {
                 if relationship.isToMany && relationship.inverse == nil {
                     advice.append(
                         Finding(
-                            kind: .risk, subject: name,
+                            rule: .manyToNilLoss, subject: name,
                             message:
                                 "a to-many without inverse (many-to-nil) keeps each \(relationship.destination.name)'s owner in one hidden column on its row, so \(withArticle(relationship.destination.name)) added to two \(plural(entity.name))' \(relationship.name) keeps only the last membership after save: the others are lost without an error (seed 000 II.B; measured by RelBench's data-loss scenario).",
                             fix:
@@ -76,21 +84,23 @@ package enum ModelLint {
                 if relationship.isOrdered {
                     advice.append(
                         Finding(
-                            kind: .cost, subject: name,
+                            rule: .orderedRelationship, subject: name,
                             message:
                                 "ordered: Core Data keeps an order column (\(relationship.joinTable?.orderColumn ?? relationship.orderColumnName)) that every insert, move and removal rewrites for the members after it, and that each fault reads.",
                             fix: "unless users choose the order, drop Ordered and sort by an attribute (a date, a position you set)."))
                 }
             }
-            // A count kept on the entity, a parent or a sub-entity (Customer.orderCount for Account.orders) is there.
+            // A count kept on the entity, a parent or a sub-entity (Customer.orderCount for Account.orders) is there,
+            // derived or kept by hand (amperfy's Album.songCount, iNaturalist's Observation.commentsCount).
             let uncounted = entity.ownRelationships.filter { relationship in
                 relationship.isToMany && relationship.inverse != nil
                     && !(counters[relationship.name] ?? []).contains { entity.isKind(of: $0) || $0.isKind(of: entity) }
+                    && !keepsCount(of: relationship, on: entity)
             }.map(\.name)
             if !uncounted.isEmpty {
                 advice.append(
                     Finding(
-                        kind: .cost, subject: entity.name,
+                        rule: .countThroughFaults, subject: entity.name,
                         message:
                             "a list showing how many \(uncounted.joined(separator: ", ")) each \(entity.name) has, through .count, faults that set for every row (one statement each, then the members' rows).",
                         fix:
@@ -102,12 +112,13 @@ package enum ModelLint {
                     !entity.fetchIndexes.contains(where: { $0.elements.first?.property == attribute.name }),
                     !entity.uniquenessConstraints.contains(where: { $0.first == attribute.name }),
                     let target = keyTargets.target(of: attribute),
-                    // A key kept beside a relationship to the same entity (Mastodon's userID and user) is a copy.
-                    !entity.relationships.contains(where: { $0.destination.name == target })
+                    // A key kept beside a relationship to the same entity (Mastodon's userID and user) is a copy, and so
+                    // is one beside a chain of to-ones that reaches it (AltStore's AppScreenshot.sourceID: app.source).
+                    !reachesByToOnes(entity, target)
                 else { continue }
                 advice.append(
                     Finding(
-                        kind: .cost, subject: "\(entity.name).\(attribute.name)",
+                        rule: .unindexedHandKeptKey, subject: "\(entity.name).\(attribute.name)",
                         message:
                             "looks like a hand-kept key to \(target) (seed 003's ofCategory, seed 000's classID) without an index: every fetch of \(withArticle(target))'s \(plural(entity.name)) scans all \(entity.name) rows, and deleting \(withArticle(target)) leaves its \(plural(entity.name)) behind.",
                         fix:
@@ -118,7 +129,7 @@ package enum ModelLint {
             if chain.count >= 4 {
                 advice.append(
                     Finding(
-                        kind: .cost, subject: entity.name,
+                        rule: .deepCascade, subject: entity.name,
                         message:
                             "deleting \(withArticle(entity.name)) cascades \(chain.count - 1) levels (\(chain.joined(separator: " -> "))): each level's objects are faulted in, their own rules applied and deleted one statement each, in one save.",
                         fix:
@@ -127,11 +138,42 @@ package enum ModelLint {
             }
         }
         advice += denyChainFindings(model)
-        let handKept = Set(advice.filter { $0.message.hasPrefix("looks like a hand-kept key") }.map(\.subject))
+        let handKept = Set(advice.filter { $0.rule == .unindexedHandKeptKey }.map(\.subject))
         advice += indexFindings(model, fetchRequests: fetchRequests).filter { !handKept.contains($0.subject) }
-        findings += advice.sorted { ($0.subject, $0.kind.rawValue) < ($1.subject, $1.kind.rawValue) }
-        return findings
+        findings += advice.sorted { ($0.subject, $0.rule.rawValue) < ($1.subject, $1.rule.rawValue) }
+        return oneFindingPerCause(findings)
     }
+
+    /// The findings with each missing inverse said once: Xcode's warning is left out where RelBench's finding on the
+    /// same relationship (CloudKit's refusal, else the many-to-nil loss) says what it costs and the fix, and says that
+    /// Xcode warns too; CloudKit's refusal of a to-many without inverse also says the many-to-nil loss.
+    static func oneFindingPerCause(_ findings: [Finding]) -> [Finding] {
+        let cloudKit = Set(findings.filter { $0.rule == .cloudKitMissingInverse }.map(\.subject))
+        let manyToNil = Set(findings.filter { $0.rule == .manyToNilLoss }.map(\.subject))
+        let xcode = Set(findings.filter(\.rule.isXcodeWarning).map(\.subject))
+        return findings.compactMap { finding in
+            switch finding.rule {
+            case .xcodeToOneWithoutInverse, .xcodeToManyWithoutInverse:
+                return cloudKit.contains(finding.subject) || manyToNil.contains(finding.subject) ? nil : finding
+            case .manyToNilLoss:
+                guard !cloudKit.contains(finding.subject) else { return nil }
+                return xcode.contains(finding.subject)
+                    ? Finding(rule: finding.rule, subject: finding.subject, message: finding.message + xcodeToo, fix: finding.fix)
+                    : finding
+            case .cloudKitMissingInverse:
+                let lost =
+                    manyToNil.contains(finding.subject)
+                    ? " Without CloudKit too, a to-many without inverse keeps one owner per member, so a member added to two owners' sets loses one membership on save (many-to-nil)."
+                    : ""
+                let said = xcode.contains(finding.subject) ? xcodeToo : ""
+                return Finding(rule: finding.rule, subject: finding.subject, message: finding.message + lost + said, fix: finding.fix)
+            default:
+                return finding
+            }
+        }
+    }
+
+    private static let xcodeToo = " Xcode warns about it too (no inverse)."
 
     /// The entity an attribute seems to reference by key: a UUID or string named like `<entity>ID`, `<entity>Id`,
     /// `<entity>UUID`, `<entity>Key` or `of<Entity>`, naming another entity of the model; or, for an ID, the one
@@ -177,6 +219,32 @@ package enum ModelLint {
             guard identifier, stem.count >= 4, !ending.contains(where: { own.contains(ObjectIdentifier($0)) }) else { return nil }
             let longer = ending.filter { !own.contains(ObjectIdentifier($0)) }
             return longer.count == 1 ? longer[0].name : nil
+        }
+    }
+
+    /// Whether `entity` (or a parent or sub-entity) keeps an integer attribute that counts `relationship` by hand:
+    /// `songCount` or `songsCount` for `songs`, `numberOfSongs`.
+    static func keepsCount(of relationship: RelationshipDescription, on entity: EntityDescription) -> Bool {
+        let name = relationship.name.lowercased()
+        var stems = [name]
+        if name.hasSuffix("ies") { stems.append(String(name.dropLast(3)) + "y") }
+        if name.hasSuffix("s") { stems.append(String(name.dropLast())) }
+        let names = Set(stems.map { $0 + "count" } + ["numberof" + name, name + "total"])
+        let family = lineage(entity) + entity.subtree
+        return family.contains { member in
+            member.ownAttributes.contains { attribute in
+                [.int16, .int32, .int64].contains(attribute.type) && !attribute.isTransient
+                    && names.contains(attribute.name.lowercased().replacingOccurrences(of: "_", with: ""))
+            }
+        }
+    }
+
+    /// Whether a relationship of `entity`, or a to-one after a to-one (`app.source`), leads to the entity named `target`.
+    static func reachesByToOnes(_ entity: EntityDescription, _ target: String) -> Bool {
+        entity.relationships.contains { relationship in
+            relationship.destination.name == target
+                || (!relationship.isToMany
+                    && relationship.destination.relationships.contains { !$0.isToMany && $0.destination.name == target })
         }
     }
 

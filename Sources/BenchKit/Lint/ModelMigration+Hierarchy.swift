@@ -74,7 +74,7 @@ extension ModelMigration {
                 let rows = own ? "the rows already stored" : "the \(ModelLint.series(names, "and")) rows already stored"
                 findings.append(
                     ModelLint.Finding(
-                        kind: .migration, subject: attribute.qualifiedName,
+                        rule: .migrationRequiredAttributeAdded, subject: attribute.qualifiedName,
                         message:
                             "added as required without a default value\(inherited): \(rows)\(context) have none, and lightweight migration cannot infer one.",
                         fix: "give it a default value, or make it optional."))
@@ -82,7 +82,7 @@ extension ModelMigration {
                 let stored = ModelLint.series(names.map(ModelLint.plural), "and")
                 findings.append(
                     ModelLint.Finding(
-                        kind: .migration, subject: relationship.qualifiedName,
+                        rule: .migrationRequiredRelationshipAdded, subject: relationship.qualifiedName,
                         message:
                             "added as required\(inherited): the \(stored) already stored\(context) have no \(relationship.name), so each fails validation at its next save.",
                         fix: "make it optional, or set it on every stored \(ModelLint.series(names, "and")) in a custom migration stage."))
@@ -137,12 +137,12 @@ extension ModelMigration {
             findings.append(
                 change.new.isSubset(of: change.old)
                     ? ModelLint.Finding(
-                        kind: .migration, subject: entity.name,
+                        rule: .migrationConstraintDropped, subject: entity.name,
                         message:
                             "\(text): migration drops the unique index, and the duplicates it kept out can be saved from now on, without an error.",
                         fix: "keep the constraint if the values must stay unique (an app merging by it relies on it).")
                     : ModelLint.Finding(
-                        kind: .migration, subject: entity.name,
+                        rule: .migrationConstraintAdded, subject: entity.name,
                         message:
                             "\(text): the migration fails on rows that already share values (NSMigrationConstraintViolationError, 134111), and the store does not open.",
                         fix:

@@ -83,7 +83,7 @@ package enum ModelMigration {
         if matched.isEmpty && !before.model.entities.isEmpty && !after.model.entities.isEmpty {
             unrelated.append(
                 ModelLint.Finding(
-                    kind: .migration, subject: "model",
+                    rule: .migrationUnrelatedModels, subject: "model",
                     message:
                         "no entity of the model matches one of the older model by name or renaming identifier: they look like two unrelated models, and a migration between them drops every row.",
                     fix:
@@ -102,7 +102,7 @@ package enum ModelMigration {
             let twin = names.isEmpty ? nil : addedByNames[names]
             findings.append(
                 ModelLint.Finding(
-                    kind: .migration, subject: entity.name,
+                    rule: .migrationEntityRemoved, subject: entity.name,
                     message:
                         "removed\(twin.map { " (\($0.name), added, has its attributes: a rename?)" } ?? ""): lightweight migration drops every \(entity.name) row of \(entity.tableName) without an error.",
                     fix: twin.map {
@@ -121,7 +121,7 @@ package enum ModelMigration {
             guard tables.count > 1 else { continue }
             findings.append(
                 ModelLint.Finding(
-                    kind: .migration, subject: root.name,
+                    rule: .migrationHierarchiesMerged, subject: root.name,
                     message:
                         "\(ModelLint.series(tables.sorted(), "and")) had tables of their own and now share \(root.tableName): lightweight migration cannot merge two hierarchies into one table (\"Cannot merge multiple root entity source tables into one destination entity root table\").",
                     fix: "keep their hierarchies apart in this version, or migrate with a mapping model."))
@@ -164,7 +164,7 @@ package enum ModelMigration {
                     if case .attribute = member { "the column \(columnName(member)) and every value in it" } else { "every link it holds" }
                 findings.append(
                     ModelLint.Finding(
-                        kind: .migration, subject: "\(previous.name).\(member.name)",
+                        rule: .migrationPropertyRemoved, subject: "\(previous.name).\(member.name)",
                         message:
                             "removed\(twin.map { " (\($0.name), added, is \(kindText($0)) as it was: a rename without a \(after.term)?)" } ?? ""): lightweight migration drops \(what) without an error."
                             + (broken.map {
@@ -190,8 +190,8 @@ package enum ModelMigration {
     static func changes(_ old: Member, _ new: Member, in entity: EntityDescription, before: Version, after: Version) -> [ModelLint.Finding]
     {
         let subject = "\(entity.name).\(new.name)"
-        func finding(_ message: String, _ fix: String) -> ModelLint.Finding {
-            ModelLint.Finding(kind: .migration, subject: subject, message: message, fix: fix)
+        func finding(_ rule: LintRule, _ message: String, _ fix: String) -> ModelLint.Finding {
+            ModelLint.Finding(rule: rule, subject: subject, message: message, fix: fix)
         }
         switch (old, new) {
         case let (.attribute(was), .attribute(now)):
@@ -199,12 +199,14 @@ package enum ModelMigration {
             if was.type != now.type && !widens(was.type, now.type) {
                 found.append(
                     finding(
+                        .migrationTypeChange,
                         "type changes from \(was.type.xcodeName) to \(now.type.xcodeName): lightweight migration converts only wider numbers (Integer 16 to 32 or 64, Float to Double), so Core Data cannot infer the mapping and the store does not open.",
                         "keep the type and add a new attribute, copying the values in a custom migration stage."))
             }
             if was.isOptional && !now.isOptional && now.defaultValue.isNull {
                 found.append(
                     finding(
+                        .migrationAttributeNowRequired,
                         "optional becomes required without a default value: lightweight migration cannot infer a value for the rows that have none.",
                         "give it a default value (the migration then fills it in), or keep it optional."))
             }
@@ -214,18 +216,21 @@ package enum ModelMigration {
             if was.isToMany && !now.isToMany {
                 found.append(
                     finding(
+                        .migrationToManyBecomesToOne,
                         "to-many becomes to-one: an owner's members beyond one are lost, and whether lightweight migration infers it is not documented.",
                         "keep it to-many, or move the members in a custom migration stage."))
             }
             if before.id(was.destination) != after.id(now.destination) {
                 found.append(
                     finding(
+                        .migrationDestinationChange,
                         "its destination changes from \(was.destination.name) to \(now.destination.name): its links cannot be mapped and are lost.",
                         "keep the destination and add a new relationship, linking it in a custom migration stage."))
             }
             if was.isOptional && !now.isOptional {
                 found.append(
                     finding(
+                        .migrationRelationshipNowRequired,
                         "optional becomes required: the stored \(ModelLint.plural(entity.name)) without \(withArticle(now.name)) are migrated as they are and fail validation at their next save.",
                         "keep it optional, or set it on every \(entity.name) in a custom migration stage."))
             }
@@ -233,6 +238,7 @@ package enum ModelMigration {
         default:
             return [
                 finding(
+                    .migrationKindChange,
                     "changes from \(kindText(old)) to \(kindText(new)): lightweight migration cannot map one to the other.",
                     "keep the \(kindText(old)) and add the \(kindText(new)) under a new name.")
             ]
@@ -277,7 +283,7 @@ package enum ModelMigration {
         _ subject: String, _ identifier: String, _ canonical: String?, kind: String, term: String
     ) -> ModelLint.Finding {
         ModelLint.Finding(
-            kind: .migration, subject: subject,
+            rule: .migrationBrokenRename, subject: subject,
             message:
                 "its \(term) '\(identifier)' names no \(kind) of the older version"
                 + (canonical.map { " by its canonical name ('\(identifier)' is now identified as '\($0)')" } ?? "")

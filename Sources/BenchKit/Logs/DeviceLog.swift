@@ -103,6 +103,9 @@ package struct DeviceLog {
     /// The summary per segment with its findings, then what could not be read (`LogReport`).
     package var report: String { LogReport.text(analysis) }
 
+    /// The report with `known ` before the findings whose ids are in `known` (a baseline's).
+    package func report(known: Set<String>) -> String { LogReport.text(analysis, known: known) }
+
     /// `read N MB, L lines in S s: X MB/s; A allocations (B bytes), heap held H bytes`, for standard error under
     /// `--timing`.
     package var timingLine: String {

@@ -50,6 +50,11 @@ package enum RunPipeline {
         _ plan: RunPlan, request: RunRequest, into folder: RunFolder, progress: Progress?, deviceCosts: DeviceCosts? = nil
     ) throws {
         let runner = Runner(request: request, plan: plan, folder: folder, progress: progress)
+        if request.sequential {
+            runner.nextRound = { samples, scenario, size in
+                SequentialRounds.arms(samples: samples, statements: folder.statements, info: folder.info, scenario: scenario, size: size)
+            }
+        }
         try Interruption.guarding({ signal in
             let outcome = folder.abandon(status: .interrupted)
             FileHandle.standardError.write(Data("\nbench: \(Interruption.describe(signal)); \(outcome)\n".utf8))
@@ -96,7 +101,7 @@ package enum RunPipeline {
                     pass.variants = publishing.variants
                     pass.seed = seed
                     pass.sizes = largestSizes(summary)
-                    let findings = AdvicePass.attachMeasurements(try pass.run(), summary: summary)
+                    let findings = AdvicePass.attachMeasurements(try pass.run(), summary: summary, scenarios: scenarios)
                     try folder.writeFile(String(decoding: try AdviceReport.json(findings), as: UTF8.self) + "\n", named: "advice.json")
                     advice = findings
                 }

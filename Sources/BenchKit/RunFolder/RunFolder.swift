@@ -231,8 +231,9 @@ package final class RunFolder: @unchecked Sendable {
         }
     }
 
-    /// Appends a finished repetition's samples to samples.csv (whole lines, one write) and updates run.json.
-    package func append(_ repetition: [SampleRecord], countsAsRepetition: Bool = true) throws {
+    /// Appends a finished repetition's samples to samples.csv (whole lines, one write) and updates run.json; a
+    /// repetition `beyondPlan` (a sequential round) is counted as planned too.
+    package func append(_ repetition: [SampleRecord], countsAsRepetition: Bool = true, beyondPlan: Bool = false) throws {
         try lock.withLock {
             if closed || measured {
                 throw BenchError.io("the run in \(path) is \(_info.status.rawValue); nothing more is written to it")
@@ -241,6 +242,7 @@ package final class RunFolder: @unchecked Sendable {
             _samples += repetition
             _summary = nil
             if countsAsRepetition { _info.finishedRepetitions += 1 }
+            if countsAsRepetition && beyondPlan { _info.plannedRepetitions += 1 }
             try AtomicFile.write(_info.encoded(), to: file("run.json"))
         }
     }

@@ -117,11 +117,16 @@ package struct RunInfo: Codable, Sendable {
         package let sizes: [Int]
         package let repetitions: Int
         package let warmup: Int
+        /// Whether the arms a claim compares on time or memory went on, round by round, until a look of its
+        /// sequential design decided or its cap was reached (`repetitions` is then the fewest each series ran); nil
+        /// (runs before it, or of `--repetitions`) for fixed repetitions.
+        package var sequential: Bool?
 
-        package init(sizes: [Int], repetitions: Int, warmup: Int) {
+        package init(sizes: [Int], repetitions: Int, warmup: Int, sequential: Bool? = nil) {
             self.sizes = sizes
             self.repetitions = repetitions
             self.warmup = warmup
+            self.sequential = sequential
         }
     }
 

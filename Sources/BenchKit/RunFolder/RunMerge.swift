@@ -5,7 +5,10 @@ package enum RunMerge {
     /// Writes the union of the shards' samples to `output` and returns the merged run folder. Two shards that
     /// measured the same series are refused (they were not disjoint shards of one run) unless `asRepetitions`:
     /// then the runs are repetitions of one another (a base and a head run alternately in one CI job), and their
-    /// repetitions are numbered on.
+    /// repetitions are numbered on: a run's rounds of a scenario and size after the last round any series of it had in
+    /// the runs before, so that the arms of one round keep one number (a sequential run's arms ran more rounds than
+    /// its other series; numbering each series on by itself would pair rounds of different runs). A merge with a
+    /// sequential run is judged sequentially: the looks fall at fixed round counts of the merged rounds.
     package static func merge(_ shards: [String], into output: String, asRepetitions: Bool = false) throws -> RunFolder {
         try refuseRepeatedFolders(shards)
         var runs: [MergedRun] = []
@@ -25,13 +28,17 @@ package enum RunMerge {
         let infos = runs.map(\.info)
         var samples: [SampleRecord] = []
         var seen: [SeriesKey: String] = [:]
-        var repetitionOffset: [SeriesKey: Int] = [:]
+        struct Block: Hashable {
+            let scenario: ScenarioName
+            let size: Int
+        }
+        var repetitionOffset: [Block: Int] = [:]
         for run in runs {
             var shardSamples = run.samples
             if asRepetitions {
-                var highest: [SeriesKey: Int] = [:]
+                var highest: [Block: Int] = [:]
                 for index in shardSamples.indices {
-                    let key = shardSamples[index].key
+                    let key = Block(scenario: shardSamples[index].key.scenario, size: shardSamples[index].key.size)
                     shardSamples[index].repetition += repetitionOffset[key, default: 0]
                     highest[key] = max(highest[key, default: 0], shardSamples[index].repetition)
                 }
@@ -65,7 +72,9 @@ package enum RunMerge {
             : schedules.reduce(into: [:]) { merged, shard in
                 merged.merge(shard) { first, other in
                     asRepetitions
-                        ? RunInfo.Schedule(sizes: first.sizes, repetitions: first.repetitions + other.repetitions, warmup: first.warmup)
+                        ? RunInfo.Schedule(
+                            sizes: first.sizes, repetitions: first.repetitions + other.repetitions, warmup: first.warmup,
+                            sequential: first.sequential == true || other.sequential == true ? true : nil)
                         : first
                 }
             }

@@ -8,6 +8,8 @@ package final class Progress {
     private var doneWeight = 0.0
     private let start = MonotonicClock.now()
     private var lastBlock = ""
+    /// Repetitions of sequential rounds run beyond the plan.
+    private var extra = 0
 
     package init(plan: RunPlan) {
         self.plan = plan
@@ -35,9 +37,21 @@ package final class Progress {
         }
     }
 
+    /// A sequential round's repetition (beyond the plan: no count or estimate of it).
+    func sequential(_ repetition: PlannedRepetition) {
+        extra += 1
+        guard interactive else { return }
+        write(
+            "\r\u{1B}[K[sequential round \(repetition.repetition)] \(repetition.scenario.name) \(repetition.strategy) \(repetition.variant.description) n=\(repetition.size)"
+        )
+    }
+
     func done() {
         let elapsed = Double(MonotonicClock.now() - start) / 1e9
-        write((interactive ? "\r\u{1B}[K" : "") + "finished \(plan.repetitions.count) repetitions in \(Self.duration(elapsed))\n")
+        write(
+            (interactive ? "\r\u{1B}[K" : "")
+                + "finished \(plan.repetitions.count + extra) repetitions\(extra == 0 ? "" : " (\(extra) in sequential rounds)") in \(Self.duration(elapsed))\n"
+        )
     }
 
     private var eta: String {

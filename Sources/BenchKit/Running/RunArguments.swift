@@ -14,6 +14,9 @@ package struct RunArguments: Sendable, Codable, Equatable {
     package var strategies: [Strategy]?
     package var variants: [VariantFilter]?
     package var repetitions: Int?
+    /// `--fixed-repetitions`: the profile's repetitions and no more, without sequential rounds (nil: sequential
+    /// where the profile is, see `RunRequest.sequential`).
+    package var fixedRepetitions: Bool?
     package var warmup: Int?
     package var profile: Profile = .default
     package var seed: UInt64 = 42
@@ -37,6 +40,8 @@ package struct ChildRunPlan: Codable, Equatable, Sendable {
     package init(arguments: RunArguments, suiteOptions: GeneratedSuite.Options?, output: String) {
         var arguments = arguments
         arguments.warmup = 0
+        // Instructions are exact: a round more would only cost valgrind's time.
+        arguments.fixedRepetitions = true
         self.arguments = arguments
         self.suiteOptions = suiteOptions
         self.output = output

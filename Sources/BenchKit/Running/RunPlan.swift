@@ -13,6 +13,10 @@ package struct RunRequest {
     package var variants: [VariantFilter]?
     package var repetitions: Int?
     package var warmup: Int?
+    /// Whether the arms a claim compares on time or memory (where their SQL differs) go on, round by round, after the
+    /// profile's repetitions until the claim's sequential design decides or its cap is reached. Off for the smoke
+    /// profile (counts only), for `--repetitions N` (N asked for) and `--fixed-repetitions`.
+    package var sequential = false
     package var seed: UInt64 = 42
     /// SQLite settings for every strategy. The read page cache stays SQLite's default unless set, as an app reads:
     /// a bulk-sized cache would hold a whole 1,000,000-row store and blur what batching saves.
@@ -32,6 +36,7 @@ package struct RunRequest {
         strategies = arguments.strategies
         variants = arguments.variants
         repetitions = arguments.repetitions
+        sequential = arguments.repetitions == nil && arguments.fixedRepetitions != true && arguments.profile != .smoke
         warmup = arguments.warmup
         seed = arguments.seed
         settings = arguments.settings
@@ -143,7 +148,8 @@ package struct RunPlan {
             }
             let repetitions = request.repetitions ?? scenario.repetitions[request.profile] ?? 1
             let warmup = request.warmup ?? scenario.warmup[request.profile] ?? 0
-            schedules[scenario.name.rawValue] = RunInfo.Schedule(sizes: Set(sizes).sorted(), repetitions: repetitions, warmup: warmup)
+            schedules[scenario.name.rawValue] = RunInfo.Schedule(
+                sizes: Set(sizes).sorted(), repetitions: repetitions, warmup: warmup, sequential: request.sequential ? true : nil)
             let combinations = strategies.flatMap { strategy in variants.map { (strategy, $0) } }
             for size in Set(sizes).sorted() {
                 for round in 0..<(warmup + repetitions) {

@@ -52,6 +52,10 @@ package final class Runner {
     package var undoesChanges = false
     /// For the N+1 detector: every statement ObjectGraph runs, with why (untimed passes only).
     package var statementLog: StatementLog?
+    /// Sequential rounds (`RunRequest.sequential`): given a scenario and size's samples so far (its planned rounds and
+    /// the sequential rounds after them), the arms (strategy, variant) to run one more round, none when every claim's
+    /// comparison there is decided or at its cap. Set by the pipeline, which knows the claims.
+    package var nextRound: ((_ samples: [SampleRecord], _ scenario: Scenario, _ size: Int) -> [(Strategy, Variant)])?
 
     private var data: [Key: GraphData] = [:]
     private var templates: [Key: Template] = [:]
@@ -75,17 +79,52 @@ package final class Runner {
     @discardableResult
     package func run() throws -> [SampleRecord] {
         var samples: [SampleRecord] = []
+        // The samples of the scenario and size being run, which its sequential rounds are decided on.
+        var block: [SampleRecord] = []
         for (index, repetition) in plan.repetitions.enumerated() {
             progress?.starting(index: index, repetition)
             let records = try run(repetition)
             if !repetition.isWarmup {
                 samples += records
+                block += records
                 try folder?.append(records)
             }
             progress?.finished(index: index, repetition)
+            let next = index + 1 < plan.repetitions.count ? plan.repetitions[index + 1] : nil
+            if next?.scenario.name != repetition.scenario.name || next?.size != repetition.size {
+                if request.sequential { samples += try runSequentialRounds(repetition.scenario, size: repetition.size, after: block) }
+                block = []
+            }
         }
         progress?.done()
         return samples
+    }
+
+    /// Runs rounds of the arms `nextRound` names, one round at a time (each arm once, the order rotated by one place a
+    /// round, as the planned rounds are), numbered on from the scenario's last planned round, until it names none.
+    private func runSequentialRounds(_ scenario: Scenario, size: Int, after planned: [SampleRecord]) throws -> [SampleRecord] {
+        guard let nextRound else { return [] }
+        var block = planned
+        var added: [SampleRecord] = []
+        let last = planned.map(\.repetition).max() ?? 0
+        var round = last
+        // No design looks past 100 rounds more: a guard against an arm that records no value and so never decides.
+        while round < last + 100 {
+            let arms = nextRound(block, scenario, size)
+            if arms.isEmpty { break }
+            round += 1
+            let shift = round % arms.count
+            for (strategy, variant) in Array(arms[shift...]) + Array(arms[..<shift]) {
+                let repetition = PlannedRepetition(
+                    scenario: scenario, size: size, strategy: strategy, variant: variant, isWarmup: false, repetition: round)
+                progress?.sequential(repetition)
+                let records = try run(repetition)
+                block += records
+                added += records
+                try folder?.append(records, beyondPlan: true)
+            }
+        }
+        return added
     }
 
     /// Runs one repetition and returns its samples.

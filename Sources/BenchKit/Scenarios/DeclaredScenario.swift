@@ -32,6 +32,10 @@ package struct DeclaredScenario: Sendable {
         /// How many times the steps run in the timed phase, each round with its variables chosen anew (1: once); may
         /// grow with the size (`"size/1000"`: an import of size objects in batches of 1,000).
         let rounds: DataSpec.Count
+        /// A deliberate reference of a comparison the scenario makes (the generated suite's walk without prefetching,
+        /// its counts through faults and count requests, its batch sizes): measured, never advised, since it is not
+        /// what the app does.
+        var isReference = false
 
         /// Whether the phase reports the metrics of `origin`: every phase the common ones, a phase with a count step
         /// what it counted, one with a save that may fail the saves refused, one with `count-links` the links.

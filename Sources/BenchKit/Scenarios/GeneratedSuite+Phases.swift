@@ -132,7 +132,8 @@ extension GeneratedSuite {
                             ],
                             "\(owners), reading \(path) of each"
                                 + (prefetch
-                                    ? " with \(relationship.name) prefetched (relationshipKeyPathsForPrefetching)" : " through faults")))
+                                    ? " with \(relationship.name) prefetched (relationshipKeyPathsForPrefetching)" : " through faults"),
+                            isReference: !prefetch))
                 }
                 guard relationship.isToMany else { continue }
                 phases.append(
@@ -142,7 +143,8 @@ extension GeneratedSuite {
                             .fetch(try steps.fetch(entity, limit: sourcesPerWalk)),
                             try steps.read(["\(relationship.name).@count"], of: entity),
                         ],
-                        "\(owners), counting each one's \(relationship.name) by faulting the to-many (\(relationship.name).count)"))
+                        "\(owners), counting each one's \(relationship.name) by faulting the to-many (\(relationship.name).count)",
+                        isReference: true))
                 if let inverse = relationship.inverse, let rounds = rounds(entity, maximum: sourcesPerWalk) {
                     let predicate = (inverse.isToMany ? "ANY " : "") + "\(inverse.name) == $owner"
                     let variables: [String: Step.Variable] = ["owner": .object(entity: entity, pick: .round, memberOf: nil)]
@@ -151,7 +153,7 @@ extension GeneratedSuite {
                             "count-\(entity.name).\(relationship.name)-fetch",
                             [.count(try steps.fetch(relationship.destination, predicate: predicate, variables: variables, faults: true))],
                             "one count request for each of the same owners as the faults, \(owners): countForFetchRequest of \(relationship.destination.name) where \(predicate)",
-                            variables: variables, rounds: rounds))
+                            variables: variables, rounds: rounds, isReference: true))
                 }
                 if let derived = entity.derivedAttributes.first(where: {
                     if case let .count(reference) = $0.kind { return reference.name == relationship.name } else { return false }
@@ -175,7 +177,7 @@ extension GeneratedSuite {
                             + (try attribute.map { [try steps.read([$0], of: largest)] } ?? []),
                         "every \(largest.name) (\(amount(rows(largest))) rows)"
                             + (batch == 0 ? " in one fetch, no batching" : " in batches of \(batch) (fetchBatchSize \(batch))")
-                            + (attribute.map { ", reading \($0)" } ?? "")))
+                            + (attribute.map { ", reading \($0)" } ?? ""), isReference: true))
             }
         }
         for entity in concrete {
@@ -189,7 +191,7 @@ extension GeneratedSuite {
         return phases.map { phase in
             DeclaredScenario.Phase(
                 name: PhaseName(phase.name), description: phase.description, store: phase.store ?? .continued, steps: phase.steps,
-                variables: phase.variables, rounds: phase.rounds)
+                variables: phase.variables, rounds: phase.rounds, isReference: phase.isReference)
         }
     }
 
@@ -201,10 +203,12 @@ extension GeneratedSuite {
         let description: String
         var variables: [String: Step.Variable] = [:]
         var rounds = DataSpec.Count.fixed(1)
+        /// A reference phase of a comparison (see `DeclaredScenario.Phase.isReference`).
+        var isReference = false
 
         init(
             _ name: String, store: DeclaredScenario.Phase.Store? = nil, _ steps: [Step], _ description: String,
-            variables: [String: Step.Variable] = [:], rounds: DataSpec.Count = .fixed(1)
+            variables: [String: Step.Variable] = [:], rounds: DataSpec.Count = .fixed(1), isReference: Bool = false
         ) {
             self.name = name
             self.store = store
@@ -212,6 +216,7 @@ extension GeneratedSuite {
             self.description = description
             self.variables = variables
             self.rounds = rounds
+            self.isReference = isReference
         }
     }
 

@@ -158,6 +158,22 @@ package indirect enum Outcome: Sendable, Equatable {
 
 /// A claim judged from a run: the outcome, the evidence (numbers with units, sizes and the real coverage of each
 /// interval), the rule applied, what it rests on, and the command that would decide what is undecided.
+/// Where one comparison of time or memory stopped: after how many rounds, at which of its design's looks, and why
+/// (`decided`, `cap` reached undecided, or `pending`: the run ended before its next look).
+package struct ComparisonStop: Sendable, Encodable, Equatable {
+    /// The claim's part, where it has parts.
+    package let part: String?
+    package let size: Int
+    /// The rounds the finding rests on (the stopping look's), and the rounds the run had.
+    package let rounds: Int
+    package let roundsRun: Int
+    /// 1-based; 0 when no look was reached.
+    package let look: Int
+    /// The design's looks in rounds: one for a run of fixed repetitions.
+    package let looks: [Int]
+    package let stopped: String
+}
+
 package struct Verdict: Sendable {
     package let claim: Claim
     package let outcome: Outcome
@@ -168,6 +184,8 @@ package struct Verdict: Sendable {
     package let basis: String
     /// The `bench run` that measures what is missing or undecided; nil when nothing is.
     package let decider: DecidingRun?
+    /// How each comparison of time or memory stopped: its rounds, its looks, and why.
+    package var stops: [ComparisonStop] = []
 
     package var command: String? { decider?.description }
 

@@ -38,7 +38,9 @@ package indirect enum Rule: Sendable {
     func evaluate(_ run: RunEvidence, for claim: Claim) -> Judgement {
         var judge = Judging(run: run, claim: claim)
         let (outcome, evidence, text) = judge.evaluate(self)
-        return Judgement(outcome: outcome, evidence: evidence, rule: text, sizes: judge.sizes, repetitions: judge.repetitions)
+        return Judgement(
+            outcome: outcome, evidence: evidence, rule: text, sizes: judge.sizes, repetitions: judge.repetitions, pending: judge.pending,
+            stops: judge.stops)
     }
 
     /// Every series the rule reads, with the metric it reads of it (a test checks each against the shipped scenarios).
@@ -50,6 +52,11 @@ package indirect enum Rule: Sendable {
         case let .all(parts): return parts.flatMap(\.rule.selections)
         case .cannotJudge: return []
         }
+    }
+
+    /// The comparisons of `claim` that `run` (a sequential run, so far) has not decided and that another round could.
+    package func pending(_ run: RunEvidence, for claim: Claim) -> [PendingComparison] {
+        evaluate(run, for: claim).pending
     }
 
     /// Whether the rule compares a time or memory figure anywhere (and so needs repetitions for intervals).
@@ -69,6 +76,19 @@ struct Judgement {
     let rule: String
     let sizes: Set<Int>
     let repetitions: [Int]
+    /// The sequential comparisons whose next look the run has not reached.
+    let pending: [PendingComparison]
+    /// Where each comparison of time or memory stopped.
+    let stops: [ComparisonStop]
+}
+
+/// A comparison of time or memory a sequential run has not decided yet: its arms, the size, and the rounds of its next
+/// look (the runner runs both arms, round by round, until then).
+package struct PendingComparison: Sendable {
+    package let a: SeriesSelector
+    package let b: SeriesSelector
+    package let size: Int
+    package let rounds: Int
 }
 
 extension Metric {
@@ -82,6 +102,10 @@ private struct Judging {
     let claim: Claim
     var sizes = Set<Int>()
     var repetitions: [Int] = []
+    var pending: [PendingComparison] = []
+    var stops: [ComparisonStop] = []
+    /// The part being evaluated, for `stops`.
+    var part: String?
 
     mutating func evaluate(_ rule: Rule) -> (Outcome, [String], String) {
         switch rule {
@@ -97,6 +121,8 @@ private struct Judging {
             var evidence: [String] = []
             var texts: [String] = []
             for part in parts {
+                self.part = part.label
+                defer { self.part = nil }
                 let (outcome, partEvidence, text) = evaluate(part.rule)
                 outcomes.append(Outcome.PartOutcome(label: part.label, outcome: outcome))
                 evidence += partEvidence.map { "\(part.label): \($0)" }
@@ -142,7 +168,7 @@ private struct Judging {
                 : claim.asserts == .magnitude && metric.isStatistical
                     ? "not judged: a magnitude of ObjectGraph's own"
                     : metric.isStatistical
-                        ? "the ratio's 95% interval apart from 1, or its 90% interval within ±\(formatNumber(claim.margin * 100))% (no difference), with \(Rule.repetitionsForAnInterval)+ repetitions a series; not judged where both arms run the same SQL (statements, plans, rows, and the indexes and triggers their writes keep)"
+                        ? "the ratio's interval apart from 1, or within ±\(formatNumber(claim.margin * 100))% (no difference, two one-sided tests), each at 5% overall error: a sequential run looks after \(SequentialDesign.starting(at: max(claim.repetitions, SequentialDesign.firstLook)).looksText) with Pocock spending and stops at the first that decides, a run of fixed repetitions looks once (95% and 90% intervals, \(claim.repetitions)+ repetitions a series); not judged where both arms run the same SQL (statements, plans, rows, and the indexes and triggers their writes keep)"
                         : metric.comparison == .exact ? "exact medians" : "beyond \(metric.rawValue)'s tolerance")
         let x = run.series(a, metric)
         let y = run.series(b, metric)
@@ -244,70 +270,118 @@ private struct Judging {
                     ), against
                 )
             }
-            guard min(x.n, y.n) >= claim.repetitions else {
-                return (
-                    .unknown(
-                        claim.repetitions == Rule.repetitionsForAnInterval
-                            ? "needs \(claim.repetitions) repetitions a series for a 95% interval; this run has \(min(x.n, y.n))"
-                            : "needs \(claim.repetitions) repetitions a series to tell its small differences from the machine's noise; this run has \(min(x.n, y.n))"
-                    ),
-                    against
-                )
-            }
             // Memory a phase held may be zero or negative: its shift is taken in bytes, against b's median (64 KiB at least).
             let scale = metric.unit == .bytes ? max(abs(y.median), 65536) : nil
             // Arms of one scenario ran round by round, interleaved: each round's pair shares the machine's state, so
-            // the paired interval is used where every repetition has its pair.
+            // the paired interval is used where the arms share rounds.
             let paired = pairs(a, b, metric, size: size)
-            let interval: (wide: (ratio: Double, low: Double, high: Double, coverage: Double), narrow: (low: Double, high: Double))
-            if let paired, let wide = PairedShiftInterval(paired, level: 0.95, scale: scale),
-                let narrow = PairedShiftInterval(paired, level: 0.90, scale: scale)
-            {
-                interval = ((wide.ratio, wide.low, wide.high, wide.coverage), (narrow.low, narrow.high))
-            } else if let wide = ShiftInterval(first, second, level: 0.95, scale: scale),
-                let narrow = ShiftInterval(first, second, level: 0.90, scale: scale)
-            {
-                interval = ((wide.ratio, wide.low, wide.high, wide.coverage), (narrow.low, narrow.high))
+            let available = paired?.count ?? min(x.n, y.n)
+            let design: SequentialDesign
+            if run.schedule(a.scenario)?.sequential == true {
+                design = SequentialDesign.starting(at: max(claim.repetitions, SequentialDesign.firstLook))
+                guard available >= design.looks[0] else {
+                    pending.append(PendingComparison(a: a, b: b, size: size, rounds: design.looks[0]))
+                    return (
+                        .unknown(
+                            "needs \(design.looks[0]) rounds for its first look (looks at \(design.looksText)); this run has \(available)"),
+                        against
+                    )
+                }
             } else {
+                guard min(x.n, y.n) >= claim.repetitions else {
+                    return (
+                        .unknown(
+                            claim.repetitions == Rule.repetitionsForAnInterval
+                                ? "needs \(claim.repetitions) repetitions a series for a 95% interval; this run has \(min(x.n, y.n))"
+                                : "needs \(claim.repetitions) repetitions a series to tell its small differences from the machine's noise; this run has \(min(x.n, y.n))"
+                        ),
+                        against
+                    )
+                }
+                design = .fixed(rounds: available)
+            }
+            let margin = claim.margin
+            guard
+                let result = SequentialComparison.decide(
+                    pairs: paired, first: first, second: second, design: design, margin: margin,
+                    question: expect == .notLower ? .notLower : .difference, scale: scale)
+            else {
                 return (.unknown("a value is not positive, so no ratio can be taken"), against)
             }
-            let (wide, narrow) = interval
+            guard let wide = result.interval else {
+                // No look yet had rounds enough for the level it spends.
+                if case let .undecided(next?) = result.finding {
+                    pending.append(PendingComparison(a: a, b: b, size: size, rounds: next))
+                }
+                return (.unknown("\(result.available) rounds give no interval at the level of the design's looks so far"), against)
+            }
             let line =
                 against
                 + String(
                     format: "; ratio %.2f [%.2f, %.2f] (%.1f%%%@)", wide.ratio, wide.low, wide.high, wide.coverage * 100,
-                    paired == nil ? "" : ", paired by round")
-            let margin = claim.margin
-            if expect == .notLower {
-                // Non-inferiority, one-sided: not lower by more than the margin holds, lower by more is the opposite.
-                if wide.low >= 1 / (1 + margin) { return (.higher, line) }
-                if wide.high < 1 / (1 + margin) { return (.lower, line) }
+                    result.paired ? ", paired by round" : "")
+                + "; " + Self.stopping(result, design)
+            let stopped: String
+            switch result.finding {
+            case .lower, .higher, .equivalent: stopped = "decided"
+            case .undecided(next: nil): stopped = "cap"
+            case .undecided: stopped = "pending"
+            }
+            stops.append(
+                ComparisonStop(
+                    part: part, size: size, rounds: result.rounds, roundsRun: result.available, look: result.look, looks: design.looks,
+                    stopped: stopped))
+            switch result.finding {
+            case .higher: return (.higher, line)
+            case .lower: return (.lower, line)
+            case .equivalent: return (.equal, line)
+            case let .undecided(next):
+                if let next { pending.append(PendingComparison(a: a, b: b, size: size, rounds: next)) }
+                let bounds =
+                    expect == .notLower
+                    ? String(format: "reaches below 1/(1+%@%%) and above it", formatNumber(margin * 100))
+                    : String(format: "is neither apart from 1 nor within ±%@%%", formatNumber(margin * 100))
                 return (
                     .unknown(
-                        String(
-                            format: "the ratio's interval [%.2f, %.2f] reaches below 1/(1+%@%%) and above it: more repetitions would tell",
-                            wide.low, wide.high, formatNumber(margin * 100))), line
+                        String(format: "the ratio's interval [%.2f, %.2f] ", wide.low, wide.high) + bounds
+                            + (next == nil
+                                ? (design.isFixed
+                                    ? ": more repetitions would tell"
+                                    : " at the design's cap (\(design.cap) rounds): the difference is too close to the margin for this design")
+                                : ": the next look, at \(next ?? 0) rounds, would tell")), line
                 )
             }
-            if narrow.low >= 1 / (1 + margin) && narrow.high <= 1 + margin { return (.equal, line) }
-            if wide.high < 1 { return (.lower, line) }
-            if wide.low > 1 { return (.higher, line) }
-            return (
-                .unknown(
-                    String(
-                        format: "the ratio's interval [%.2f, %.2f] is neither apart from 1 nor within ±%@%%: more repetitions would tell",
-                        wide.low, wide.high, formatNumber(margin * 100))), line
-            )
         }
     }
 
-    /// Each round's values of two arms of one scenario, when every repetition of each has its pair.
+    /// How a comparison stopped, for its evidence: `decided after 10 rounds at look 2 of 4 (at 7, 10, 14 and 20
+    /// rounds); overall error 5%, Pocock spending`.
+    private static func stopping(_ result: SequentialComparison.Result, _ design: SequentialDesign) -> String {
+        let error = "overall error ≤ \(formatNumber(design.alpha * 100))%"
+        if design.isFixed {
+            return "one look at \(result.rounds) rounds (a run of fixed repetitions); \(error)"
+        }
+        let looks = "of \(design.looks.count) (at \(design.looksText))"
+        let spending = "\(error), Pocock spending"
+        switch result.finding {
+        case .lower, .higher, .equivalent:
+            return "decided after \(result.rounds) rounds at look \(result.look) \(looks); \(spending)"
+        case .undecided(next: nil):
+            return "cap reached: \(design.cap) rounds, \(design.looks.count) looks undecided; \(spending)"
+        case let .undecided(next?):
+            return "\(result.available) rounds: look \(result.look) \(looks) undecided, the next at \(next); \(spending)"
+        }
+    }
+
+    /// Each round's values of two arms of one scenario, in round order, for the rounds both ran (an arm a sequential
+    /// comparison no longer needed stops while the other goes on); nil for arms of two scenarios or without two shared rounds.
     private func pairs(_ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, size: Int) -> [(Double, Double)]? {
         guard a.scenario == b.scenario, let first = run.rounds(a, metric).first(where: { $0.size == size })?.values,
-            let second = run.rounds(b, metric).first(where: { $0.size == size })?.values, first.count == second.count,
-            zip(first, second).allSatisfy({ $0.repetition == $1.repetition })
+            let second = run.rounds(b, metric).first(where: { $0.size == size })?.values
         else { return nil }
-        return zip(first, second).map { ($0.value, $1.value) }
+        let byRound = Dictionary(second.map { ($0.repetition, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let shared = first.compactMap { round in byRound[round.repetition].map { (round.value, $0) } }
+        return shared.count >= 2 ? shared : nil
     }
 
     // MARK: Values, trends and growth

@@ -18,11 +18,13 @@ package enum VerdictReport {
                     claim: claim, outcome: .notMeasured("this run did not measure \(names)"), evidence: [], rule: judgement.rule,
                     basis: "nothing of this run", decider: command(claim, scenarios: scenarios))
             }
-            return Verdict(
+            var verdict = Verdict(
                 claim: claim, outcome: judgement.outcome, evidence: judgement.evidence, rule: judgement.rule,
                 basis: basis(judgement, claim: claim, run: run),
                 decider: judgement.outcome.needsMoreData
                     ? command(claim, scenarios: scenarios, ran: run.info?.profile, repetitions: judgement.repetitions.max()) : nil)
+            verdict.stops = judgement.stops
+            return verdict
         }
     }
 
@@ -64,7 +66,10 @@ package enum VerdictReport {
         func hasSizes(_ profile: Profile) -> Bool {
             files.allSatisfy { ($0.sizes[profile] ?? []).contains(where: claim.sizes.contains) }
         }
-        func hasRepetitions(_ profile: Profile) -> Bool { files.allSatisfy { ($0.repetitions[profile] ?? 0) >= needed } }
+        // A sequential profile (all but smoke) runs a claim's arms on until its design decides.
+        func hasRepetitions(_ profile: Profile) -> Bool {
+            profile != .smoke || files.allSatisfy { ($0.repetitions[profile] ?? 0) >= needed }
+        }
         if let profile = Profile.allCases.first(where: { hasSizes($0) && hasRepetitions($0) }) {
             command.profile = profile
             return command
@@ -197,6 +202,8 @@ package enum VerdictReport {
             let figure: String?
             let inferred: [String]
             let decidingInference: String?
+            /// Where each comparison of time or memory stopped (rounds, looks, why).
+            let rounds: [ComparisonStop]?
         }
         let entries = verdicts.map { verdict -> Entry in
             var sizes: [String: Detail]?
@@ -218,7 +225,7 @@ package enum VerdictReport {
                 rule: verdict.rule, basis: verdict.basis, asserts: verdict.claim.asserts.rawValue, test: verdict.claim.test,
                 source: verdict.claim.source, evidence: verdict.evidence, reason: verdict.outcome.reason, sizes: sizes, parts: parts,
                 decide: verdict.command, figure: verdict.claim.figure, inferred: verdict.claim.inferred,
-                decidingInference: verdict.claim.decidingInference)
+                decidingInference: verdict.claim.decidingInference, rounds: verdict.stops.isEmpty ? nil : verdict.stops)
         }
         let document = Document(
             run: run.map { Run(command: $0.command, profile: $0.profile.rawValue, commit: $0.gitCommit, status: $0.status.rawValue) },

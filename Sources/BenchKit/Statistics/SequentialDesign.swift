@@ -1,0 +1,184 @@
+import Foundation
+
+/// When a comparison of two arms looks at its rounds, and the error it spends at each look: a group-sequential design.
+///
+/// The arms run round by round; after `looks[k]` rounds the ratio's exact interval is computed at the level that look
+/// spends, and the comparison stops at the first look that decides. The error spent by look k is Pocock-type
+/// (Lan-DeMets): α(t) = α·ln(1 + (e − 1)·t), t = looks[k] / looks.last, so look k spends αₖ = α(tₖ) − α(tₖ₋₁).
+///
+/// Why the overall error stays at α: the interval of look k is exact (distribution-free: Wilcoxon signed-rank for
+/// pairs, Mann-Whitney otherwise), so it misses the true ratio with probability at most αₖ, whatever the other looks
+/// saw. A wrong decision needs some look's interval to miss it, so its probability is at most Σ αₖ = α (Bonferroni
+/// over the looks: conservative, never above α, whichever look stops the comparison and why). The looks are fixed in
+/// advance, in rounds, so the data cannot move them. O'Brien-Fleming spending was rejected: its first looks spend
+/// below 0.001, which 7 pairs of an exact rank test cannot reach (the smallest two-sided level of 7 pairs is 1/64).
+package struct SequentialDesign: Sendable, Equatable {
+    /// The rounds after which the comparison looks, increasing; the last is its cap.
+    package let looks: [Int]
+    /// The overall error: of "apart from 1" (two-sided), and of each one-sided test of "within the margin".
+    package let alpha: Double
+
+    package init(looks: [Int], alpha: Double = 0.05) {
+        self.looks = looks
+        self.alpha = alpha
+    }
+
+    /// The fewest rounds of a claim's first look: 7 pairs are the fewest whose exact interval can be apart from 1 at the
+    /// level the first look spends (2/128 ≤ 0.0235).
+    package static let firstLook = 7
+
+    /// The design of a comparison whose first look is after `first` rounds: looks at 1, 10/7, 2 and 20/7 times it
+    /// (7, 10, 14, 20; 15, 21, 30, 43), the last its cap.
+    package static func starting(at first: Int) -> SequentialDesign {
+        let first = max(first, 1)
+        let multiples = [1.0, 10.0 / 7, 2, 20.0 / 7]
+        var looks: [Int] = []
+        for multiple in multiples {
+            let look = Int((Double(first) * multiple).rounded())
+            if look > (looks.last ?? 0) { looks.append(look) }
+        }
+        return SequentialDesign(looks: looks)
+    }
+
+    /// One look after `rounds` rounds, spending all of α there: the fixed-sample test of a run that did not adapt.
+    package static func fixed(rounds: Int) -> SequentialDesign { SequentialDesign(looks: [max(rounds, 1)]) }
+
+    package var cap: Int { looks.last ?? 0 }
+    package var isFixed: Bool { looks.count == 1 }
+
+    /// The error spent by the end of look `index` (0-based): α·ln(1 + (e − 1)·t).
+    package func spent(through index: Int) -> Double {
+        guard index >= 0 else { return 0 }
+        if index >= looks.count - 1 { return alpha }
+        let t = Double(looks[index]) / Double(cap)
+        return alpha * log(1 + (exp(1) - 1) * t)
+    }
+
+    /// The error look `index` (0-based) spends.
+    package func spending(_ index: Int) -> Double { spent(through: index) - spent(through: index - 1) }
+
+    /// `at 7, 10, 14 and 20 rounds` for evidence.
+    package var looksText: String {
+        let list = looks.map(String.init)
+        return list.count == 1 ? "\(list[0]) rounds" : list.dropLast().joined(separator: ", ") + " and \(list.last ?? "") rounds"
+    }
+}
+
+/// A comparison of two arms decided under a `SequentialDesign`: the one function both the runner (whether to run
+/// another round) and the verdicts (what was decided) use, so that the rule that decides is the rule whose error is
+/// stated.
+package enum SequentialComparison {
+    /// What is asked of the ratio a / b.
+    package enum Question: Sendable {
+        /// Apart from 1 (95% two-sided overall), or within ±margin (two one-sided tests, 5% each overall).
+        case difference
+        /// Not below 1/(1 + margin) (non-inferiority, one-sided 2.5% overall), or below it.
+        case notLower
+    }
+
+    package enum Finding: Sendable, Equatable {
+        case lower, higher, equivalent
+        /// No look decided: `next` is the rounds of the next look, nil when the cap was reached.
+        case undecided(next: Int?)
+    }
+
+    /// The interval a look computed.
+    package struct Interval: Sendable, Equatable {
+        package let ratio: Double
+        package let low: Double
+        package let high: Double
+        package let coverage: Double
+        /// The narrower interval of the equivalence test at the same look.
+        package let narrowLow: Double
+        package let narrowHigh: Double
+    }
+
+    package struct Result: Sendable {
+        package let finding: Finding
+        /// The 1-based look that decided, or the last look taken.
+        package let look: Int
+        /// The rounds the finding rests on (the look's), and the rounds there were.
+        package let rounds: Int
+        package let available: Int
+        /// The last look's interval; nil when no look could be taken.
+        package let interval: Interval?
+        package let paired: Bool
+    }
+
+    /// Replays the design's looks over `pairs` (each round's values of a and b, in round order) or, without pairs, over
+    /// the first values of `first` and `second`; stops at the first look that decides. nil when no value is usable
+    /// (a non-positive value without `scale`).
+    package static func decide(
+        pairs: [(Double, Double)]?, first: [Double], second: [Double], design: SequentialDesign, margin: Double, question: Question,
+        scale: Double? = nil
+    ) -> Result? {
+        let available = pairs?.count ?? min(first.count, second.count)
+        var lastInterval: Interval?
+        var lastLook = 0
+        for (index, rounds) in design.looks.enumerated() {
+            guard rounds <= available else {
+                return Result(
+                    finding: .undecided(next: rounds), look: lastLook, rounds: lastLook == 0 ? available : design.looks[lastLook - 1],
+                    available: available, interval: lastInterval, paired: pairs != nil)
+            }
+            let spend = design.spending(index)
+            let wideLevel = 1 - spend
+            let narrowLevel = 1 - 2 * spend
+            let interval: Interval?
+            if let pairs {
+                let used = Array(pairs.prefix(rounds))
+                if let wide = PairedShiftInterval(used, level: wideLevel, scale: scale),
+                    let narrow = PairedShiftInterval(used, level: narrowLevel, scale: scale)
+                {
+                    interval = Interval(
+                        ratio: wide.ratio, low: wide.low, high: wide.high, coverage: wide.coverage, narrowLow: narrow.low,
+                        narrowHigh: narrow.high)
+                } else {
+                    interval = nil
+                }
+            } else {
+                let a = Array(first.prefix(rounds))
+                let b = Array(second.prefix(rounds))
+                if let wide = ShiftInterval(a, b, level: wideLevel, scale: scale),
+                    let narrow = ShiftInterval(a, b, level: narrowLevel, scale: scale)
+                {
+                    interval = Interval(
+                        ratio: wide.ratio, low: wide.low, high: wide.high, coverage: wide.coverage, narrowLow: narrow.low,
+                        narrowHigh: narrow.high)
+                } else {
+                    interval = nil
+                }
+            }
+            lastLook = index + 1
+            guard let interval else {
+                // Too few rounds for this look's level (or a value without a ratio): the look decides nothing.
+                if scale == nil, !(first + second).allSatisfy({ $0 > 0 }) { return nil }
+                continue
+            }
+            lastInterval = interval
+            let edge = 1 + margin
+            let finding: Finding?
+            switch question {
+            case .difference:
+                if interval.narrowLow >= 1 / edge && interval.narrowHigh <= edge {
+                    finding = .equivalent
+                } else if interval.high < 1 {
+                    finding = .lower
+                } else if interval.low > 1 {
+                    finding = .higher
+                } else {
+                    finding = nil
+                }
+            case .notLower:
+                finding = interval.low >= 1 / edge ? .higher : interval.high < 1 / edge ? .lower : nil
+            }
+            if let finding {
+                return Result(
+                    finding: finding, look: index + 1, rounds: rounds, available: available, interval: interval, paired: pairs != nil)
+            }
+        }
+        return Result(
+            finding: .undecided(next: nil), look: lastLook, rounds: design.cap, available: available, interval: lastInterval,
+            paired: pairs != nil)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+@testable import BenchKit
+
+/// The sequential design's stated error rates, checked by simulation: seeded experiments on known distributions, their
+/// wrong decisions counted exactly and held to the binomial bound of the stated rate (deterministic, not timed).
+@Suite struct SequentialDesignTests {
+    /// SplitMix64: the same stream on every machine.
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func uniform() -> Double { (Double(next() >> 11) + 0.5) / Double(1 << 53) }
+        /// A standard normal value (Box-Muller).
+        mutating func normal() -> Double { (-2 * log(uniform())).squareRoot() * cos(2 * .pi * uniform()) }
+    }
+
+    static let experiments = 2000
+    static let design = SequentialDesign.starting(at: SequentialDesign.firstLook)
+
+    /// The largest count of wrong decisions in `experiments` that a true rate `rate` exceeds with probability below
+    /// 0.001 (the exact binomial tail).
+    static func bound(rate: Double, experiments: Int = experiments) -> Int {
+        var cumulative = 0.0
+        for k in 0...experiments {
+            cumulative += exp(Statistics.logChoose(experiments, k) + Double(k) * log(rate) + Double(experiments - k) * log(1 - rate))
+            if cumulative >= 0.999 { return k }
+        }
+        return experiments
+    }
+
+    /// One experiment's rounds: a machine level shared by the round's pair, each arm's own noise (heavy-tailed with
+    /// `spikes`: a tenth of the values three times slower), and arm a's true ratio to b.
+    static func rounds(_ generator: inout Generator, ratio: Double, count: Int = 20, spikes: Bool = false) -> [(Double, Double)] {
+        (0..<count).map { _ in
+            let level = exp(0.3 * generator.normal())
+            func noise(_ generator: inout Generator) -> Double {
+                let spike = spikes && generator.uniform() < 0.1 ? 3.0 : 1.0
+                return exp(0.1 * generator.normal()) * spike
+            }
+            return (ratio * level * noise(&generator), level * noise(&generator))
+        }
+    }
+
+    /// How often each finding came out of `experiments` experiments of `ratio`, decided by the design.
+    static func findings(
+        ratio: Double, question: SequentialComparison.Question, seed: UInt64, spikes: Bool = false, design: SequentialDesign = design
+    ) -> (lower: Int, higher: Int, equivalent: Int, undecided: Int, rounds: Int) {
+        var generator = Generator(state: seed)
+        var counts = (lower: 0, higher: 0, equivalent: 0, undecided: 0, rounds: 0)
+        for _ in 0..<experiments {
+            let pairs = rounds(&generator, ratio: ratio, spikes: spikes)
+            let result = SequentialComparison.decide(
+                pairs: pairs, first: pairs.map(\.0), second: pairs.map(\.1), design: design, margin: 0.10, question: question)!
+            counts.rounds += result.rounds
+            switch result.finding {
+            case .lower: counts.lower += 1
+            case .higher: counts.higher += 1
+            case .equivalent: counts.equivalent += 1
+            case .undecided: counts.undecided += 1
+            }
+        }
+        return counts
+    }
+
+    @Test func theDesignLooksAt7_10_14And20RoundsAndSpends5PercentInAll() {
+        #expect(Self.design.looks == [7, 10, 14, 20])
+        #expect(SequentialDesign.starting(at: 15).looks == [15, 21, 30, 43])
+        let spent = (0..<4).map { Self.design.spending($0) }
+        #expect(abs(spent.reduce(0, +) - 0.05) < 1e-12)
+        #expect(spent.allSatisfy { $0 > 0 })
+        // Pocock-type: the first look spends about 0.0235, enough for 7 pairs all one way (2/128).
+        #expect(abs(spent[0] - 0.0235) < 0.0005)
+        #expect(PairedShiftInterval((0..<7).map { _ in (1.0, 2.0) }, level: 1 - spent[0]) != nil)
+        #expect(SequentialDesign.fixed(rounds: 9).spending(0) == 0.05)
+    }
+
+    /// The true ratio 1: "apart from 1" (holds or the opposite) in at most 5% of the experiments.
+    @Test func apartFromOneWhenTheArmsAreEqualAtMost5Percent() {
+        for (seed, spikes) in [(UInt64(1), false), (UInt64(2), true)] {
+            let counts = Self.findings(ratio: 1, question: .difference, seed: seed, spikes: spikes)
+            let wrong = counts.lower + counts.higher
+            print(
+                "ratio 1 (spikes \(spikes)): \(wrong) of \(Self.experiments) apart from 1 (bound \(Self.bound(rate: 0.05))); \(counts.equivalent) no difference, \(counts.undecided) undecided; \(Double(counts.rounds) / Double(Self.experiments)) rounds on average"
+            )
+            #expect(wrong <= Self.bound(rate: 0.05))
+        }
+    }
+
+    /// The true ratio at the margin's edge (1.1, or 1/1.1): "no difference" in at most 5% of the experiments.
+    @Test func noDifferenceAtTheMarginsEdgeAtMost5Percent() {
+        for (seed, ratio) in [(UInt64(3), 1.1), (UInt64(4), 1 / 1.1)] {
+            let counts = Self.findings(ratio: ratio, question: .difference, seed: seed, spikes: true)
+            print("ratio \(ratio): \(counts.equivalent) of \(Self.experiments) no difference (bound \(Self.bound(rate: 0.05)))")
+            #expect(counts.equivalent <= Self.bound(rate: 0.05))
+        }
+    }
+
+    /// Non-inferiority at its edge (a / b = 1/1.1): "holds" (not lower) in at most 2.5%.
+    @Test func notLowerAtTheMarginsEdgeAtMost2Point5Percent() {
+        let counts = Self.findings(ratio: 1 / 1.1, question: .notLower, seed: 5, spikes: true)
+        print("not lower at 1/1.1: \(counts.higher) of \(Self.experiments) hold (bound \(Self.bound(rate: 0.025)))")
+        #expect(counts.higher <= Self.bound(rate: 0.025))
+    }
+
+    /// The simulation can see an inflated error: looking at the same rounds with 95% at every look (no spending) is
+    /// wrong more often than the 5% bound allows.
+    @Test func lookingWithoutSpendingIsWrongMoreOften() {
+        var generator = Generator(state: 6)
+        var wrong = 0
+        for _ in 0..<Self.experiments {
+            let pairs = Self.rounds(&generator, ratio: 1, spikes: true)
+            let apart = Self.design.looks.contains { look in
+                let result = SequentialComparison.decide(
+                    pairs: Array(pairs.prefix(look)), first: [], second: [], design: .fixed(rounds: look), margin: 0.10,
+                    question: .difference)!
+                return result.finding == .lower || result.finding == .higher
+            }
+            if apart { wrong += 1 }
+        }
+        print("peeking at 95% at every look: \(wrong) of \(Self.experiments) apart from 1 (bound \(Self.bound(rate: 0.05)))")
+        #expect(wrong > Self.bound(rate: 0.05))
+    }
+
+    /// A real difference (0.7, against each arm's 10% noise) is decided, nearly always at the first look.
+    @Test func aClearDifferenceIsDecidedEarly() {
+        let counts = Self.findings(ratio: 0.7, question: .difference, seed: 7)
+        print(
+            "ratio 0.7: \(counts.lower) lower, \(counts.undecided) undecided; \(Double(counts.rounds) / Double(Self.experiments)) rounds on average"
+        )
+        #expect(counts.lower >= Self.experiments * 99 / 100)
+        #expect(counts.rounds <= Self.experiments * 15 / 2)
+    }
+
+    /// Rounds short of the first look, or between looks, name the next look; past the cap the finding stays undecided.
+    @Test func undecidedNamesTheNextLook() {
+        let close = (0..<20).map { index in (index % 2 == 0 ? 1.3 : 0.8, 1.0) }
+        let six = SequentialComparison.decide(
+            pairs: Array(close.prefix(6)), first: [], second: [], design: Self.design, margin: 0.10, question: .difference)!
+        #expect(six.finding == .undecided(next: 7))
+        let twelve = SequentialComparison.decide(
+            pairs: Array(close.prefix(12)), first: [], second: [], design: Self.design, margin: 0.10, question: .difference)!
+        #expect(twelve.finding == .undecided(next: 14))
+        let all = SequentialComparison.decide(
+            pairs: close, first: [], second: [], design: Self.design, margin: 0.10, question: .difference)!
+        #expect(all.finding == .undecided(next: nil))
+        #expect(all.rounds == 20)
+    }
+}

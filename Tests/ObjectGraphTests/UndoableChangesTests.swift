@@ -7,9 +7,10 @@ import Testing
 @Suite struct UndoableChangesTests {
     /// Rows of every table of the School model and the keys reserved, as one comparable list.
     static func rows(_ store: PersistentStore) throws -> [Int64?] {
-        try ["ZCLASS", "ZSTUDENT", "ZADDRESS", "ZSUBJECT", "Z_2SUBJECTS"].map {
-            try store.connection.scalarInt("SELECT COUNT(*) FROM \($0)")
-        } + [try store.connection.scalarInt("SELECT SUM(Z_MAX) FROM Z_PRIMARYKEY"), try store.connection.scalarInt("SELECT SUM(Z_OPT) FROM ZSTUDENT")]
+        let counts = ["ZCLASS", "ZSTUDENT", "ZADDRESS", "ZSUBJECT", "Z_3SUBJECTS"].map { "SELECT COUNT(*) FROM \($0)" }
+        return try (counts + ["SELECT SUM(Z_MAX) FROM Z_PRIMARYKEY", "SELECT SUM(Z_OPT) FROM ZSTUDENT"]).map {
+            try store.connection.scalarInt($0)
+        }
     }
 
     /// A save that deletes, inserts and updates, on `store`: its counters.

@@ -40,6 +40,7 @@ import Testing
             let scenario = try GeneratedSuite.scenario(modelPath: path)
             var lines = 0
             var explanation = Explanation(scenario: scenario, strategy: .objectGraph, variant: scenario.variants[0], size: 5)
+            // RELBENCH_GROWTH_REOPEN=1 runs the old way (a new copy per prepared phase), to see this test fail.
             explanation.undoesChanges = ProcessInfo.processInfo.environment["RELBENCH_GROWTH_REOPEN"] == nil
             try explanation.run { _ in lines += 1 }
             #expect(lines > count * 10)

@@ -73,6 +73,7 @@ enum SiteStatements {
         let plan = try RunPlan(request)
         let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
         runner.measuresMemory = false
+        runner.undoesChanges = true
         var statements: [String: Int] = [:]
         for repetition in plan.repetitions where repetition.strategy == .objectGraph {
             final class Box { var value = 0 }

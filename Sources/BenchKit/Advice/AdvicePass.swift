@@ -55,6 +55,7 @@ package struct AdvicePass {
         let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
         var findings: [AdviceFinding] = []
         runner.measuresMemory = false
+        runner.undoesChanges = true
         for repetition in plan.repetitions where repetition.strategy == .objectGraph {
             let advisor = TraceAdvisor(scenario: repetition.scenario, variant: repetition.variant, threshold: threshold)
             advisor.attach(to: runner)

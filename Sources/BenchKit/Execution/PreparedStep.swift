@@ -238,7 +238,7 @@ struct StepPreparer {
 
     /// The concrete entity and primary key a generated object got in the store.
     private func keyed(_ object: ObjectRef) -> (entity: EntityDescription, key: Int64)? {
-        guard let key = keys.key(object), let entity = model.entities.first(where: { $0.number == object.entity }) else { return nil }
+        guard let key = keys.key(object), let entity = model.entity(number: object.entity) else { return nil }
         return (entity, key)
     }
 
@@ -282,7 +282,7 @@ struct StepPreparer {
             return Value.string(words.isEmpty ? text : String(words[Int(random.next() % UInt64(words.count))]))
         case let .object(entity, pick, memberOf):
             guard let chosen = choose(entity, pick, memberOf: memberOf, random: &random), let key = keys.key(chosen), let store,
-                let concrete = model.entities.first(where: { $0.number == chosen.entity })
+                let concrete = model.entity(number: chosen.entity)
             else { return Value.null }
             return ObjectID(entity: concrete, key: key, in: store)
         }
@@ -362,7 +362,7 @@ struct StepPreparer {
             var chosen: [(entity: EntityDescription, key: Int64)] = []
             for _ in 0..<count {
                 let pick = pool[Int(random.next() % UInt64(pool.count))]
-                if let key = keys.key(pick), let concrete = model.entities.first(where: { $0.number == pick.entity }),
+                if let key = keys.key(pick), let concrete = model.entity(number: pick.entity),
                     !chosen.contains(where: { $0.key == key && $0.entity === concrete })
                 {
                     chosen.append((concrete, key))
@@ -379,7 +379,7 @@ struct StepPreparer {
         pool.shuffle(using: &random)
         let count = Int((Double(pool.count) * share).rounded(.up))
         return pool.prefix(count).compactMap { pick in
-            guard let key = keys.key(pick), let concrete = model.entities.first(where: { $0.number == pick.entity }) else { return nil }
+            guard let key = keys.key(pick), let concrete = model.entity(number: pick.entity) else { return nil }
             return (concrete, key)
         }
     }

@@ -15,6 +15,9 @@ package struct Explanation {
     /// Trace lines shown per phase before the rest is counted.
     package var maxLines = 40
     package var threshold = 10
+    /// Prepared phases after the first go on with its store, their changes undone, instead of a new copy each
+    /// (`Runner.undoesChanges`); the same counters either way.
+    package var undoesChanges = true
 
     package init(scenario: Scenario, strategy: Strategy, variant: Variant, size: Int) {
         self.scenario = scenario
@@ -154,6 +157,7 @@ package struct Explanation {
         if advised && !readsShownTrace {
             let silent = Runner(request: request, plan: plan, folder: nil, progress: nil)
             silent.measuresMemory = false
+            silent.undoesChanges = undoesChanges
             let advisor = TraceAdvisor(scenario: scenario, variant: variant, threshold: threshold)
             advisor.attach(to: silent)
             silent.observer = PhaseRecorder.Observer(
@@ -162,6 +166,7 @@ package struct Explanation {
         }
         let runner = Runner(request: request, plan: plan, folder: nil, progress: nil)
         runner.measuresMemory = false
+        runner.undoesChanges = undoesChanges
         let advisor = readsShownTrace ? TraceAdvisor(scenario: scenario, variant: variant, threshold: threshold) : nil
         if let advisor {
             advisor.attach(to: runner, also: line)

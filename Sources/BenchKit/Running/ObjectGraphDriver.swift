@@ -27,6 +27,7 @@ final class ObjectGraphDriver: PhaseDriver {
             storeOptions.keepsWriteAheadLogOnClose = true
         }
         let store = try PersistentStore(model: repetition.plan.model, location: .file(opening.path), options: storeOptions)
+        if opening.undoable { store.beginUndoableChanges() }
         store.logStatements(into: log ?? statementLog)
         let executor = StepExecutor(store: store)
         if let trace, log == nil {
@@ -87,6 +88,13 @@ final class ObjectGraphDriver: PhaseDriver {
 
     /// The same store, a new context (the previous phase's objects released, untimed).
     func startNewContext() { executor?.release() }
+
+    /// The same store as it was opened, in a new context (untimed).
+    func undoChanges() throws -> Bool {
+        guard let executor, executor.store.changesAreUndoable else { return false }
+        executor.release()
+        return try executor.store.undoChanges()
+    }
 
     func close() -> Bool {
         weak var store = executor?.store

@@ -39,6 +39,9 @@ final class PeerDriver: PhaseDriver {
 
     func startNewContext() { school?.releaseObjects() }
 
+    /// A peer restores no store in place: each prepared phase gets a copy.
+    func undoChanges() -> Bool { false }
+
     func close() -> Bool {
         school?.releaseObjects()
         school = nil

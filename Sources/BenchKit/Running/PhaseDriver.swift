@@ -16,6 +16,9 @@ protocol PhaseDriver: CounterSource {
     func finish(_ phase: DeclaredScenario.Phase, recorder: PhaseRecorder?) throws
     /// Untimed: a `continued` phase goes on with the same store in a new context.
     func startNewContext()
+    /// Untimed, with `Runner.undoesChanges`: a prepared phase goes on with the same store, its changes undone and a new
+    /// context, instead of a new copy; false when the driver cannot (the runner then closes it and opens a copy).
+    func undoChanges() throws -> Bool
     /// Untimed: drops everything the phases kept and lets the store go; returns whether its database is closed now
     /// (a copy whose changes are all in its write-ahead log is then restored by removing the log).
     func close() -> Bool
@@ -27,6 +30,9 @@ struct StoreOpening {
     let phase: DeclaredScenario.Phase
     /// The page cache: the read one for a phase on the prepared store, the bulk one otherwise.
     let pageCacheKiB: Int?
+    /// Whether the store is opened so that the prepared phases after this one can undo its changes
+    /// (`Runner.undoesChanges`, on a prepared phase).
+    var undoable = false
 
     var isFresh: Bool { phase.store == .fresh }
 }
@@ -46,11 +52,15 @@ extension Runner {
             driver = nil
             for path in paths { removeDatabase(path) }
         }
+        // Whether the open driver's store is a copy of the template whose changes it can undo.
+        var undoable = false
         for phase in repetition.plan.phases {
             let current: any PhaseDriver
             if let open = driver, phase.store.continues {
                 current = open
                 if phase.store == .continued { current.startNewContext() }
+            } else if let open = driver, undoable, phase.store == .prepared, try open.undoChanges() {
+                current = open
             } else {
                 if let previous = driver {
                     driver = nil
@@ -66,7 +76,8 @@ extension Runner {
                     path = try copies.next { try newCopy(of: repetition.template, listedIn: &paths) }
                 }
                 let cache = phase.store == .prepared ? request.readPageCacheKiB : request.options.pageCacheKiB
-                current = try open(StoreOpening(path: path, phase: phase, pageCacheKiB: cache))
+                undoable = undoesChanges && phase.store == .prepared
+                current = try open(StoreOpening(path: path, phase: phase, pageCacheKiB: cache, undoable: undoable))
                 driver = current
             }
             let work = try current.prepare(phase)

@@ -37,6 +37,9 @@ final class ReplayDriver: PhaseDriver {
     /// The replay has no context: its connection goes on.
     func startNewContext() {}
 
+    /// The replay restores no store in place: each prepared phase gets a copy.
+    func undoChanges() -> Bool { false }
+
     /// Closes the connection; reported open, as the replay never restores a copy by removing its log.
     func close() -> Bool {
         replayer = nil

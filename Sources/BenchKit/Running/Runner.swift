@@ -44,6 +44,12 @@ package final class Runner {
     /// Trace as Core Data's SQLDebug log writes statements, to diff against a device's log.
     package var traceExact = false
     package var observer: PhaseRecorder.Observer?
+    /// Whether a prepared phase after others on a copy of the template goes on with their store, its changes undone
+    /// (`PersistentStore+Undo`), instead of opening a new copy: for passes whose times are not shown (`bench explain`,
+    /// the advice), where the counters are the same and opening a copy again would parse the model's whole schema once
+    /// per phase (profiled: O(n²) for the generated suite of n entities, which deletes from each in a phase of its own).
+    /// ObjectGraph only: the other strategies open a copy as before.
+    package var undoesChanges = false
     /// For the N+1 detector: every statement ObjectGraph runs, with why (untimed passes only).
     package var statementLog: StatementLog?
     /// Sequential rounds (`RunRequest.sequential`): given a scenario and size's samples so far (its planned rounds and

@@ -82,7 +82,7 @@ public final class ObjectModel: @unchecked Sendable {
     public func entity(_ name: String) -> EntityDescription? { entitiesByName[name] }
 
     /// The entity numbered `number`, if any.
-    func entity(number: Int) -> EntityDescription? {
+    package func entity(number: Int) -> EntityDescription? {
         number >= 1 && number <= entities.count ? entities[number - 1] : nil
     }
 

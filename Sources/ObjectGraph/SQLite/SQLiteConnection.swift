@@ -13,6 +13,8 @@ final class SQLiteConnection {
     @exclusivity(unchecked) private(set) var intArrays: IntArrayModule?
     /// When set, every statement run is logged with its bindings (the harness's SQL replay).
     @exclusivity(unchecked) var statementLog: StatementLog?
+    /// The harness's scope of undoable changes (`PersistentStore+Undo`); nil while ObjectGraph's transactions commit.
+    @exclusivity(unchecked) var undoScope: UndoScope?
 
     /// Opens (creating if needed) the database at `path`; `":memory:"` opens a private in-memory database.
     init(path: String, statementCacheCapacity: Int = 256) throws {
@@ -62,6 +64,11 @@ final class SQLiteConnection {
             if statementLog != nil || last.statement.loggedBindings != nil { last.statement.startLogging(statementLog != nil) }
             return last.statement
         }
+        // Transaction control in an undo scope runs what the scope's state asks for: never cached.
+        if let undoScope, let statement = try undoScope.statement(for: sql, on: self) {
+            if statementLog != nil { statement.startLogging(true) }
+            return statement
+        }
         let statement = try lookUpOrPrepare(sql)
         last = (sql, statement)
         return statement
@@ -83,6 +90,12 @@ final class SQLiteConnection {
 
     /// Number of prepared statements cached now.
     var cachedStatementCount: Int { statements.count }
+
+    /// Forgets every cached statement (each is finalized once nothing else holds it).
+    func dropCachedStatements() {
+        last = nil
+        statements.removeAll()
+    }
 
     /// Drops the least recently used quarter of the cache at once, so that a burst of one-off texts costs one
     /// scan per many statements, not per statement.

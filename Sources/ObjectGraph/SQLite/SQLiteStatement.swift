@@ -22,9 +22,11 @@ final class SQLiteStatement {
     @exclusivity(unchecked) private var loggedThisRun = false
     private unowned(unsafe) let connection: SQLiteConnection
 
-    init(connection: SQLiteConnection, sql: String) throws {
+    /// Prepares `sql`, or `running` in its place: `sql` is still the text traced, logged and cached (a transaction
+    /// control statement run as a savepoint, `PersistentStore+Undo`).
+    init(connection: SQLiteConnection, sql: String, running: String? = nil) throws {
         var statement: OpaquePointer?
-        let code = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        let code = sqlite3_prepare_v3(connection.handle, running ?? sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else { throw connection.error(code, sql: sql) }
         handle = statement
         db = connection.handle

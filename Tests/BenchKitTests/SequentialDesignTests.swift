@@ -6,21 +6,6 @@ import Testing
 /// The sequential design's stated error rates, checked by simulation: seeded experiments on known distributions, their
 /// wrong decisions counted exactly and held to the binomial bound of the stated rate (deterministic, not timed).
 @Suite struct SequentialDesignTests {
-    /// SplitMix64: the same stream on every machine.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func uniform() -> Double { (Double(next() >> 11) + 0.5) / Double(1 << 53) }
-        /// A standard normal value (Box-Muller).
-        mutating func normal() -> Double { (-2 * log(uniform())).squareRoot() * cos(2 * .pi * uniform()) }
-    }
-
     static let experiments = 2000
     static let design = SequentialDesign.starting(at: SequentialDesign.firstLook)
 
@@ -37,10 +22,10 @@ import Testing
 
     /// One experiment's rounds: a machine level shared by the round's pair, each arm's own noise (heavy-tailed with
     /// `spikes`: a tenth of the values three times slower), and arm a's true ratio to b.
-    static func rounds(_ generator: inout Generator, ratio: Double, count: Int = 20, spikes: Bool = false) -> [(Double, Double)] {
+    static func rounds(_ generator: inout SplitMix64, ratio: Double, count: Int = 20, spikes: Bool = false) -> [(Double, Double)] {
         (0..<count).map { _ in
             let level = exp(0.3 * generator.normal())
-            func noise(_ generator: inout Generator) -> Double {
+            func noise(_ generator: inout SplitMix64) -> Double {
                 let spike = spikes && generator.uniform() < 0.1 ? 3.0 : 1.0
                 return exp(0.1 * generator.normal()) * spike
             }
@@ -52,7 +37,7 @@ import Testing
     static func findings(
         ratio: Double, question: SequentialComparison.Question, seed: UInt64, spikes: Bool = false, design: SequentialDesign = design
     ) -> (lower: Int, higher: Int, equivalent: Int, undecided: Int, rounds: Int) {
-        var generator = Generator(state: seed)
+        var generator = SplitMix64(seed: seed)
         var counts = (lower: 0, higher: 0, equivalent: 0, undecided: 0, rounds: 0)
         for _ in 0..<experiments {
             let pairs = rounds(&generator, ratio: ratio, spikes: spikes)
@@ -112,7 +97,7 @@ import Testing
     /// The simulation can see an inflated error: looking at the same rounds with 95% at every look (no spending) is
     /// wrong more often than the 5% bound allows.
     @Test func lookingWithoutSpendingIsWrongMoreOften() {
-        var generator = Generator(state: 6)
+        var generator = SplitMix64(seed: 6)
         var wrong = 0
         for _ in 0..<Self.experiments {
             let pairs = Self.rounds(&generator, ratio: 1, spikes: true)
@@ -152,4 +137,12 @@ import Testing
         #expect(all.finding == .undecided(next: nil))
         #expect(all.rounds == 20)
     }
+}
+
+/// The simulation's draws from BenchKit's seeded generator: the same stream on every machine.
+extension SplitMix64 {
+    /// A value in (0, 1), never 0, so that its logarithm is finite.
+    mutating func uniform() -> Double { (Double(next() >> 11) + 0.5) / Double(1 << 53) }
+    /// A standard normal value (Box-Muller).
+    mutating func normal() -> Double { (-2 * log(uniform())).squareRoot() * cos(2 * .pi * uniform()) }
 }

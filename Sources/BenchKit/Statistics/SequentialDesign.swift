@@ -9,13 +9,20 @@ import Foundation
 /// Why the overall error stays at α: the interval of look k is exact (distribution-free: Wilcoxon signed-rank for
 /// pairs, Mann-Whitney otherwise), so it misses the true ratio with probability at most αₖ, whatever the other looks
 /// saw. A wrong decision needs some look's interval to miss it, so its probability is at most Σ αₖ = α (Bonferroni
-/// over the looks: conservative, never above α, whichever look stops the comparison and why). The looks are fixed in
-/// advance, in rounds, so the data cannot move them. O'Brien-Fleming spending was rejected: its first looks spend
-/// below 0.001, which 7 pairs of an exact rank test cannot reach (the smallest two-sided level of 7 pairs is 1/64).
+/// over the looks: conservative, never above α, whichever look stops the comparison and why). With the band of
+/// practical equivalence (±margin) the decisions are apart: "lower" needs look k's interval (level 1 − αₖ) wholly below
+/// 1/(1 + margin), "no difference" its narrower interval (1 − 2αₖ) wholly inside the band, "higher" the interval wholly
+/// above 1 + margin. Whatever the true ratio, every wrong decision needs the narrower interval to miss it on one side
+/// (probability ≤ αₖ at look k), so a comparison decides wrongly with probability at most α = 5%, and two runs reach
+/// different decisions with probability at most 2α; a true ratio near the band's edge is left undecided at the cap
+/// rather than decided either way. The looks are fixed in advance, in rounds, so the data cannot move them.
+/// O'Brien-Fleming spending was rejected: its first looks spend below 0.001, which 7 pairs of an exact rank test cannot
+/// reach (the smallest two-sided level of 7 pairs is 1/64).
 package struct SequentialDesign: Sendable, Equatable {
     /// The rounds after which the comparison looks, increasing; the last is its cap.
     package let looks: [Int]
-    /// The overall error: of "apart from 1" (two-sided), and of each one-sided test of "within the margin".
+    /// The overall error of a comparison's decision: of "beyond the margin" (either side), of "within the margin", and
+    /// of "not below 1/(1 + margin)" (one-sided).
     package let alpha: Double
 
     package init(looks: [Int], alpha: Double = 0.05) {
@@ -23,7 +30,7 @@ package struct SequentialDesign: Sendable, Equatable {
         self.alpha = alpha
     }
 
-    /// The fewest rounds of a claim's first look: 7 pairs are the fewest whose exact interval can be apart from 1 at the
+    /// The fewest rounds of a claim's first look: 7 pairs are the fewest whose exact interval can exclude a ratio at the
     /// level the first look spends (2/128 ≤ 0.0235).
     package static let firstLook = 7
 
@@ -70,7 +77,10 @@ package struct SequentialDesign: Sendable, Equatable {
 package enum SequentialComparison {
     /// What is asked of the ratio a / b.
     package enum Question: Sendable {
-        /// Apart from 1 (95% two-sided overall), or within ±margin (two one-sided tests, 5% each overall).
+        /// Beyond ±margin (lower: the interval below 1/(1 + margin); higher: above 1 + margin), or within ±margin (two
+        /// one-sided tests on the narrower interval). The three zones are apart: a true ratio in the band can only be
+        /// decided "no difference", one outside it only lower or higher, so two runs that both decide agree unless one
+        /// of them errs (each at most α; see `SequentialDesign`).
         case difference
         /// Not below 1/(1 + margin) (non-inferiority, one-sided 2.5% overall), or below it.
         case notLower
@@ -160,12 +170,14 @@ package enum SequentialComparison {
             let finding: Finding?
             switch question {
             case .difference:
-                if interval.narrowLow >= 1 / edge && interval.narrowHigh <= edge {
-                    finding = .equivalent
-                } else if interval.high < 1 {
+                // Zones that cannot overlap: a difference needs the whole interval beyond the band of ±margin, no
+                // difference the whole narrower interval inside it; an interval across the band's edge decides nothing.
+                if interval.high < 1 / edge {
                     finding = .lower
-                } else if interval.low > 1 {
+                } else if interval.low > edge {
                     finding = .higher
+                } else if interval.narrowLow >= 1 / edge && interval.narrowHigh <= edge {
+                    finding = .equivalent
                 } else {
                     finding = nil
                 }

@@ -154,23 +154,12 @@ package enum ClaimCatalog {
         Claim(
             id: "batching-memory", statement: "Batch fetching (fetchBatchSize) lowers the memory a list's first screen takes",
             test:
-                "the first screen of 20 rows of a list of size rows, batches of 20 against all rows at once: the memory the phase holds (with SQLite's share, the replay's, beside it); the peak is the whole process's and decides nothing",
+                "the first screen of 20 rows of a list of size rows, batches of 20 against all rows at once: the memory the phase holds, with SQLite's share (the replay's) beside it; peak memory is not judged (it is the whole bench process's, so it depends on what else ran in the process: no claim compares it)",
             source: seed000("III.B (LINE's chat list)", numbers: "none: without batches every chat goes into the row cache"),
             asserts: .directionFromCounts, sizes: .atLeast(10000), scenarios: ["batch-size"], figure: "batch-size-objectgraph",
-            rule: .all([
-                (
-                    "memory held",
-                    .compare(
-                        S("batch-size", [("batch", "20"), ("access", "first-screen")], phase: "fetch"),
-                        S("batch-size", [("batch", "0"), ("access", "first-screen")], phase: "fetch"), .retainedBytes, .lower)
-                ),
-                (
-                    "peak memory",
-                    .compare(
-                        S("batch-size", [("batch", "20"), ("access", "first-screen")], phase: "fetch"),
-                        S("batch-size", [("batch", "0"), ("access", "first-screen")], phase: "fetch"), .peakRSSBytes, .lower)
-                ),
-            ])),
+            rule: .compare(
+                S("batch-size", [("batch", "20"), ("access", "first-screen")], phase: "fetch"),
+                S("batch-size", [("batch", "0"), ("access", "first-screen")], phase: "fetch"), .retainedBytes, .lower)),
         Claim(
             id: "prefetch-faults",
             statement: "Prefetching (relationshipKeyPathsForPrefetching) removes the per-object faults: fewer statements",

@@ -6,8 +6,8 @@ package indirect enum Outcome: Sendable, Equatable {
     case opposite
     /// Equal (counts), or within the claim's margin by two one-sided tests (times, memory).
     case noDifference
-    /// Not enough data to tell (too few repetitions, a size outside the claim's, an interval neither apart nor
-    /// within the margin): the reason; the verdict names the command that would decide it.
+    /// Not enough data to tell (too few repetitions, a size outside the claim's, an interval across the edge of the
+    /// margin's band): the reason; the verdict names the command that would decide it.
     case undecided(String)
     /// An emulation cannot judge it: the computed reason (both arms run the same SQL), or why ObjectGraph cannot.
     case cannotJudge(String)

@@ -1,9 +1,10 @@
 import Foundation
 
 /// How a claim is decided from a run. Counts compare exactly. Times and memory compare by the ratio of the two arms
-/// (Hodges-Lehmann, with an exact distribution-free interval): the arms differ when the 95% interval of the ratio
-/// excludes 1, and are no different when its 90% interval lies within the claim's margin (two one-sided tests);
-/// otherwise the run cannot tell. Before any time or memory is compared, the arms' statements are: two arms that
+/// (Hodges-Lehmann, with an exact distribution-free interval): the arms differ when the interval of the ratio lies
+/// wholly beyond the claim's margin (a difference larger than the band of practical equivalence), and are no different
+/// when the narrower interval lies wholly within it (two one-sided tests); otherwise the run cannot tell. The zones are
+/// apart, so a ratio inside the band is never "faster" in one run and "no difference" in another. Before any time or memory is compared, the arms' statements are: two arms that
 /// give SQLite the same work differ only in ObjectGraph, which says nothing about Core Data.
 package indirect enum Rule: Sendable {
     /// The first series' metric against the second's, at each size.
@@ -161,15 +162,7 @@ private struct Judging {
         case .higher: wanted = "above"
         case .notLower: wanted = "not below"
         }
-        let text =
-            "\(metric.rawValue) of \(a) \(wanted) \(b)'s at each size of \(claim.sizes.text): "
-            + (metric == .peakRSSBytes
-                ? "not judged: a peak is the whole process's"
-                : claim.asserts == .magnitude && metric.isStatistical
-                    ? "not judged: a magnitude of ObjectGraph's own"
-                    : metric.isStatistical
-                        ? "the ratio's interval apart from 1, or within ±\(formatNumber(claim.margin * 100))% (no difference, two one-sided tests), each at 5% overall error: a sequential run looks after \(SequentialDesign.starting(at: max(claim.repetitions, SequentialDesign.firstLook)).looksText) with Pocock spending and stops at the first that decides, a run of fixed repetitions looks once (95% and 90% intervals, \(claim.repetitions)+ repetitions a series); not judged where both arms run the same SQL (statements, plans, rows, and the indexes and triggers their writes keep)"
-                        : metric.comparison == .exact ? "exact medians" : "beyond \(metric.rawValue)'s tolerance")
+        let text = "\(metric.rawValue) of \(a) \(wanted) \(b)'s at each size of \(claim.sizes.text): " + ruleText(metric, expect)
         let x = run.series(a, metric)
         let y = run.series(b, metric)
         guard !x.isEmpty, !y.isEmpty else {
@@ -201,6 +194,23 @@ private struct Judging {
             outcomes.append(Outcome.SizeOutcome(size: size, outcome: outcome))
         }
         return (Outcome.combining(outcomes), evidence, text)
+    }
+
+    /// How a comparison of `metric` is decided, in words, for the verdict's rule.
+    private func ruleText(_ metric: Metric, _ expect: Rule.Expect) -> String {
+        if metric == .peakRSSBytes { return "not judged: a peak is the whole process's" }
+        if claim.asserts == .magnitude && metric.isStatistical { return "not judged: a magnitude of ObjectGraph's own" }
+        guard metric.isStatistical else { return metric.comparison == .exact ? "exact medians" : "beyond \(metric.rawValue)'s tolerance" }
+        let margin = formatNumber(claim.margin * 100)
+        let looks = SequentialDesign.starting(at: max(claim.repetitions, SequentialDesign.firstLook)).looksText
+        let sameSQL =
+            "not judged where both arms run the same SQL (statements, plans, rows, and the indexes and triggers their writes keep)"
+        if expect == .notLower {
+            return
+                "the ratio's interval wholly above 1/(1 + \(margin)%) (not below: holds) or wholly below it (the opposite), else undecided; at 2.5% overall error, one-sided: a sequential run looks after \(looks) with Pocock spending and stops at the first that decides, a run of fixed repetitions looks once (\(claim.repetitions)+ repetitions a series); \(sameSQL)"
+        }
+        return
+            "the ratio's interval wholly beyond ±\(margin)% (a difference larger than the margin), or wholly within it (no difference, two one-sided tests), else undecided; at 5% overall error: a sequential run looks after \(looks) with Pocock spending and stops at the first that decides, a run of fixed repetitions looks once (95% and 90% intervals, \(claim.repetitions)+ repetitions a series); \(sameSQL)"
     }
 
     private enum Direction {
@@ -340,7 +350,8 @@ private struct Judging {
                 let bounds =
                     expect == .notLower
                     ? String(format: "reaches below 1/(1+%@%%) and above it", formatNumber(margin * 100))
-                    : String(format: "is neither apart from 1 nor within ±%@%%", formatNumber(margin * 100))
+                    : String(
+                        format: "reaches across the edge of ±%@%% (neither wholly beyond it nor within it)", formatNumber(margin * 100))
                 return (
                     .unknown(
                         String(format: "the ratio's interval [%.2f, %.2f] ", wide.low, wide.high) + bounds

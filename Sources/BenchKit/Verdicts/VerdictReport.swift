@@ -48,7 +48,7 @@ package enum VerdictReport {
     /// The `bench run` that gives the claim the sizes it is about and, for times and memory, the repetitions an
     /// interval needs: the smallest profile whose schedule in every scenario file has both; else the smallest with
     /// the sizes, the repetitions given on the command line; else the full profile with the sizes given too.
-    /// When the run already had that profile (an interval neither apart from 1 nor within the margin), the command
+    /// When the run already had that profile (an interval across the edge of the margin's band), the command
     /// asks for twice its repetitions.
     static func command(_ claim: Claim, scenarios: [Scenario], ran profile: Profile? = nil, repetitions: Int? = nil) -> DecidingRun {
         var command = baseCommand(claim, scenarios: scenarios)

@@ -41,7 +41,8 @@ package struct ModelFile {
         schemaSQL = model.schemaSQL
         findings =
             ModelLint.problemFindings(xcode.problems)
-            + ModelLint.findings(model, cloudKitEntities: xcode.cloudKitEntities, fetchRequests: xcode.fetchRequests)
+            + ModelLint.findings(
+                model, cloudKitEntities: xcode.cloudKitEntities, fetchRequests: xcode.fetchRequests, configurations: xcode.configurations)
         heading = Self.heading(path, xcode)
     }
 

@@ -38,6 +38,9 @@ public struct XcodeModel: Sendable {
     /// in a model with no named configuration, every entity when its Default configuration is. NSPersistentCloudKit-
     /// Container holds them to its rules.
     public var cloudKitEntities: [String] = []
+    /// The members of each named configuration (`Local`: `Episode`), the stores an app loads by them; empty where the
+    /// model names none (its Default configuration holds every entity).
+    public var configurations: [String: [String]] = [:]
 
     /// A model read from elsewhere than Xcode's files (SwiftData `@Model` classes in Swift sources): its entities,
     /// what the reader skipped, adjusted or inferred, the file or folder read, and the version read.
@@ -88,6 +91,7 @@ public struct XcodeModel: Sendable {
         let parsed = try reader.read(data)
         var model = XcodeModel(entities: parsed.entities, notes: parsed.notes, path: path, version: version)
         model.cloudKitEntities = parsed.cloudKitEntities
+        model.configurations = parsed.configurations
         model.problems = parsed.problems
         model.renamingIdentifiers = parsed.renamingIdentifiers
         model.fetchRequests = parsed.fetchRequests

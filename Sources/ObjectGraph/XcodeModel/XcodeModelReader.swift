@@ -459,6 +459,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         case .bool:
             if ["YES", "TRUE", "1"].contains(upper) { return .bool(true) }
             if ["NO", "FALSE", "0"].contains(upper) { return .bool(false) }
+            // A number left from a former numeric type (kiwix's isMissing: "0.0"): zero is NO, as NSString's boolValue
+            // and NSNumber's read it.
+            if let number = Double(text), number.isFinite { return .bool(number != 0) }
             return nil
         case .string: return .string(text)
         case .uuid: return UUID(uuidString: text).map(Value.uuid)

@@ -34,7 +34,8 @@ struct MappingModel {
             return MappingModel(
                 name: name, source: version(source), destination: version(destination), sourcePackage: package(source),
                 destinationPackage: package(destination), policies: Array(Set(policies)).sorted(),
-                sourceEntities: embeddedNames("sourcemodeldata", in: text), destinationEntities: embeddedNames("destinationmodeldata", in: text))
+                sourceEntities: embeddedNames("sourcemodeldata", in: text),
+                destinationEntities: embeddedNames("destinationmodeldata", in: text))
         }
     }
 
@@ -93,7 +94,8 @@ struct MappingModel {
     ) -> MappingModel? {
         let candidates = all(in: folder)
         func maps(_ mapping: MappingModel) -> Bool {
-            mapping.maps(old, of: oldPackage, to: new, of: newPackage, versions: versions, oldEntities: oldEntities, newEntities: newEntities)
+            mapping.maps(
+                old, of: oldPackage, to: new, of: newPackage, versions: versions, oldEntities: oldEntities, newEntities: newEntities)
         }
         return candidates.first { $0.destination == new && maps($0) } ?? candidates.first(where: maps)
     }

@@ -12,7 +12,9 @@ extension ModelLint {
             let (current, chain) = queue[next]
             next += 1
             let rules = current.relationships.sorted { $0.qualifiedName < $1.qualifiedName }
-            if let deny = rules.first(where: { $0.deleteRule == .deny && !sparesCascadedParts($0, along: chain.last) }) { return chain + [deny] }
+            if let deny = rules.first(where: { $0.deleteRule == .deny && !sparesCascadedParts($0, along: chain.last) }) {
+                return chain + [deny]
+            }
             for relationship in rules where relationship.deleteRule == .cascade {
                 for destination in relationship.destination.subtree where seen.insert(destination.name).inserted {
                     queue.append((destination, chain + [relationship]))

@@ -186,8 +186,8 @@ extension ObjectContext {
         // The snapshot handed straight to the object: bound to a name first, it was retained for the object and
         // released after the registration (callgrind, fetch-all at 10,000: 20 instructions a row).
         let object = ManagedObject(
-            faultOf: concrete, primaryKey: primaryKey, snapshot: snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions),
-            owner: self)
+            faultOf: concrete, primaryKey: primaryKey,
+            snapshot: snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions), owner: self)
         if !asFault { object.isFault = false }
         registry.fill(table, registration, with: Unmanaged.passUnretained(object))
         counters.objectsMaterialized &+= 1

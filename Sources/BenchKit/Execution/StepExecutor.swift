@@ -89,9 +89,7 @@ final class StepExecutor: CounterSource {
                 for index in 0..<end { _ = try context.count(for: FetchRequest(results[index].entity.name)) }
             }
             if let objects = results.loadedObjects {
-                for object in objects[..<end] {
-                    for reader in readers { try reader.read(object, into: &sum) }
-                }
+                try Self.read(objects, upTo: end, with: readers, into: &sum)
             } else {
                 for index in 0..<end {
                     let object = results[index]
@@ -217,6 +215,35 @@ final class StepExecutor: CounterSource {
                     .map { try context.object(with: $0) }
                 results = FetchResults(held.array + merged)
                 kept.append(merged)
+            }
+        }
+    }
+
+    /// Reads the first `end` of `objects` with each reader, borrowing objects and readers instead of retaining each
+    /// (the arrays hold them for the whole loop): as an app's loop over a fetched array reads, with no more work of
+    /// the harness's own than the floor's loop over its rows (callgrind, query fetch-all at 10,000: the loop's retains
+    /// and releases of each object and reader were 80 instructions a row).
+    @inline(__always)
+    private static func read(_ objects: [ManagedObject], upTo end: Int, with readers: [KeyPathReader], into sum: inout Checksum) throws {
+        try objects.withUnsafeBufferPointer { objects in
+            guard end > 0, let base = objects.baseAddress else { return }
+            try readers.withUnsafeBufferPointer { readers in
+                try UnsafeRawPointer(base).withMemoryRebound(to: Unmanaged<ManagedObject>.self, capacity: end) { objects in
+                    if readers.count == 1 {
+                        let reader = Unmanaged.passUnretained(readers[0])
+                        for index in 0..<end {
+                            try objects[index]._withUnsafeGuaranteedRef { object in
+                                try reader._withUnsafeGuaranteedRef { try $0.read(object, into: &sum) }
+                            }
+                        }
+                        return
+                    }
+                    for index in 0..<end {
+                        try objects[index]._withUnsafeGuaranteedRef { object in
+                            for reader in readers { try reader.read(object, into: &sum) }
+                        }
+                    }
+                }
             }
         }
     }

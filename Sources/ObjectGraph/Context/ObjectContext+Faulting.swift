@@ -125,14 +125,18 @@ extension ObjectContext {
     @inline(__always)
     private func snapshot(_ entity: EntityDescription, primaryKey: Int64, from row: SQLiteStatement, positions: [Int32]?) -> RowSnapshot {
         let version = row.int64(2)
-        return store.rowCache.snapshot(table: entity.rootNumber, primaryKey: primaryKey, version: version) {
-            let shape = entity.rowShape
-            return RowSnapshot.make(shape, primaryKey: primaryKey, version: version) { snapshot in
-                let slots = snapshot.slots
-                if let positions {
-                    for slot in 0..<shape.count { row.read(positions[slot], as: shape.columns[slot], into: slots, slot: slot) }
-                } else {
-                    for slot in 0..<shape.count { row.read(Int32(slot + 3), as: shape.columns[slot], into: slots, slot: slot) }
+        // The cache borrowed, not retained: the store holds it (callgrind, fetch-all at 10,000: a retain and a
+        // release of the cache were 20 instructions a row).
+        return Unmanaged.passUnretained(store.rowCache)._withUnsafeGuaranteedRef { cache in
+            cache.snapshot(table: entity.rootNumber, primaryKey: primaryKey, version: version) {
+                let shape = entity.rowShape
+                return RowSnapshot.make(shape, primaryKey: primaryKey, version: version) { snapshot in
+                    let slots = snapshot.slots
+                    if let positions {
+                        for slot in 0..<shape.count { row.read(positions[slot], as: shape.columns[slot], into: slots, slot: slot) }
+                    } else {
+                        for slot in 0..<shape.count { row.read(Int32(slot + 3), as: shape.columns[slot], into: slots, slot: slot) }
+                    }
                 }
             }
         }
@@ -179,8 +183,11 @@ extension ObjectContext {
             if !asFault { existing.isFault = false }
             return existing
         }
-        let snapshot = snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions)
-        let object = ManagedObject(faultOf: concrete, primaryKey: primaryKey, snapshot: snapshot, owner: self)
+        // The snapshot handed straight to the object: bound to a name first, it was retained for the object and
+        // released after the registration (callgrind, fetch-all at 10,000: 20 instructions a row).
+        let object = ManagedObject(
+            faultOf: concrete, primaryKey: primaryKey,
+            snapshot: snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions), owner: self)
         if !asFault { object.isFault = false }
         registry.fill(table, registration, with: Unmanaged.passUnretained(object))
         counters.objectsMaterialized &+= 1

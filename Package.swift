@@ -82,22 +82,24 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the test targets share: the built bench binary, run as a user runs it.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "BenchKitTests",
-            dependencies: ["BenchKit", "ObjectGraph", "SQLDebugLog", "CSQLite", "bench"],
+            dependencies: ["BenchKit", "ObjectGraph", "SQLDebugLog", "CSQLite", "bench", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SwiftSourcesTests",
             dependencies: [
-                "BenchKit", "ObjectGraph", "bench",
+                "BenchKit", "ObjectGraph", "bench", "TestSupport",
                 .target(name: "SwiftSources", condition: .when(traits: ["SwiftSources"])),
             ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SQLDebugLogTests",
-            dependencies: ["SQLDebugLog", "bench"],
+            dependencies: ["SQLDebugLog", "bench", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -1,45 +1,18 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BenchKit
 
 /// The built `bench` binary, run as a user would: output, files written, messages and exit codes.
 @Suite(.serialized) struct CommandLineTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = BenchBinary.root
+    typealias Result = BenchBinary.Result
 
-    /// The bench executable next to the test bundle.
-    static var binary: String {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bench").path,
-            root.appendingPathComponent(".build/debug/bench").path,
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
-    }
-
-    struct Result {
-        let status: Int32
-        let output: String
-        let error: String
-    }
-
-    /// `bench` with `arguments`, in `folder` (the repository by default), with `environment` added to this process's.
+    /// `bench` with `arguments`, in `folder` (the repository by default), with `environment` added to this process's:
+    /// `BenchBinary.run`, by the name this target's tests call it.
     static func bench(_ arguments: [String], in folder: URL = root, environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
+        try BenchBinary.run(arguments, in: folder, environment: environment)
     }
 
     private func temporaryFolder() -> URL {
@@ -126,7 +99,7 @@ import Testing
     /// A long query run writing into `output`, returned once three repetitions are on disk (or after 20 s).
     static func startLongRun(into output: URL) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: BenchBinary.path)
         process.arguments = [
             "run", "query", "--sizes", "2000", "--repetitions", "200", "--warmup", "0", "--strategies", "objectgraph",
             "--variant", "modelling=many-to-one",
@@ -562,7 +535,7 @@ import Testing
         let sweep = Process()
         sweep.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         sweep.arguments =
-            ["python3", Self.root.appendingPathComponent("scripts/bad_input_sweep.py").path, "--bench", Self.binary]
+            ["python3", Self.root.appendingPathComponent("scripts/bad_input_sweep.py").path, "--bench", BenchBinary.path]
             + [
                 "top/", "list/json-sizes", "list/json-garbled", "scenario/declared-valid-control", "scenario/predicate-",
                 "run/sizes-", "run/strategies-", "run/output-is-a-file", "run/output-disk-full", "schema/garbled",

@@ -1,21 +1,14 @@
 import Foundation
+import TestSupport
 
 @testable import SQLDebugLog
 
 /// Runs this package's bench (built with the tests) over its Scenarios folder and splits what `bench explain --exact`
 /// prints into phases.
 enum BenchTrace {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
     /// The bench executable next to the test bundle, and the repository's Scenarios.
-    static let bench: String = {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bench").path,
-            packageRoot.appendingPathComponent(".build/debug/bench").path,
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
-    }()
-    static let scenarios = packageRoot.appendingPathComponent("Scenarios").path
+    static let bench = BenchBinary.path
+    static let scenarios = BenchBinary.root.appendingPathComponent("Scenarios").path
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     static var isAvailable: Bool {
@@ -91,17 +84,10 @@ enum BenchTrace {
         return phases
     }
 
+    /// What bench printed: its output, then its messages.
     static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: bench)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let result = try BenchBinary.run(arguments)
+        return result.output + result.error
     }
 
     /// The five metrics of an analysed segment, keyed as bench prints them.

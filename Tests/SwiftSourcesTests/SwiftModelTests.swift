@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 @testable import BenchKit
@@ -11,41 +12,10 @@ import Testing
 /// The folder of this target's fixtures, and the bench binary built beside the tests.
 enum Fixtures {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-    static var binary: String {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bench").path,
-            root.appendingPathComponent(".build/debug/bench").path,
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
-    }
-
-    struct Result {
-        let status: Int32
-        let output: String
-        let error: String
-    }
-
-    /// `bench` with `arguments`, run in the repository.
-    static func bench(_ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = root
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
-    }
+    /// `bench` with `arguments`, run in the repository (`BenchBinary.run`).
+    static func bench(_ arguments: [String]) throws -> BenchBinary.Result { try BenchBinary.run(arguments) }
 
     static func temporaryFolder(_ name: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("relbench-\(name)-\(UUID().uuidString.prefix(8))")

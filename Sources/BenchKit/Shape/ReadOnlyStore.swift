@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 
 /// A user's store opened for reading its shape: the file copied with its `-wal` and `-shm` into a temporary folder
@@ -11,7 +10,8 @@ final class ReadOnlyStore {
     let copyPath: String
     /// The option that named the store, which messages start with.
     let option: String
-    private let handle: OpaquePointer
+    /// The copy, opened read-only; nil only while the store goes, so that it is closed before its folder is removed.
+    private var database: SQLiteReader?
     /// What a reader of the shape should know: a WAL store copied without its `-wal`.
     private(set) var warnings: [String] = []
 
@@ -55,41 +55,28 @@ final class ReadOnlyStore {
             throw BenchError.io(
                 "\(option): cannot copy \(path) into \(folder.path) (\(error.localizedDescription)); check that TMPDIR is writable")
         }
-        var db: OpaquePointer?
-        guard sqlite3_open_v2(copy, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
-            if let db { sqlite3_close_v2(db) }
+        do {
+            database = try SQLiteReader(path: copy, writable: false)
+        } catch {
             try? manager.removeItem(at: folder)
             throw BenchError.invalidInput("\(option): SQLite cannot open a copy of \(path); is it a complete store?")
         }
-        handle = db
     }
 
     deinit {
-        sqlite3_close_v2(handle)
+        database = nil
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// The rows of `sql`, each column as text (nil for NULL).
     func rows(_ sql: String) throws -> [[String?]] {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            let message = String(cString: sqlite3_errmsg(handle))
-            throw BenchError.invalidInput("\(option): the store cannot be read (\(message))")
+        do {
+            // Set from the initializer until deinit.
+            // swift-format-ignore: NeverForceUnwrap
+            return try database!.textRows(sql)
+        } catch {
+            throw BenchError.invalidInput("\(option): the store cannot be read (\(error.message))")
         }
-        defer { sqlite3_finalize(statement) }
-        var rows: [[String?]] = []
-        while true {
-            let status = sqlite3_step(statement)
-            if status == SQLITE_DONE { break }
-            guard status == SQLITE_ROW else {
-                throw BenchError.invalidInput("\(option): the store cannot be read (\(String(cString: sqlite3_errmsg(handle))))")
-            }
-            rows.append(
-                (0..<sqlite3_column_count(statement)).map { column in
-                    sqlite3_column_text(statement, column).map { String(cString: $0) }
-                })
-        }
-        return rows
     }
 
     /// The table's column names, in order (empty when the store has no such table).

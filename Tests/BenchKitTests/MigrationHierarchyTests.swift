@@ -104,4 +104,33 @@ import Testing
         // The same versions of another package in the same folder are not mapped by it.
         #expect(try lint("NewParentRequired").status == 1)
     }
+    /// CareKit's layout: the mapping model sits in a folder below the model (Stale/, as CareKit's
+    /// CoreData/Migrations/2_0To2_1/), and its destination path names V3, a version renamed since (the package holds
+    /// V1 and V2); the model it embeds has V2's entities, so Core Data, which matches by the models' hashes, migrates
+    /// V1 to V2 with it.
+    @Test func aMappingModelBelowTheModelWithARenamedDestinationReplacesInference() throws {
+        let (lines, status) = try lint("Renamed")
+        #expect(status == 0)
+        #expect(
+            lines == [
+                "note: V1ToV3.xcmappingmodel maps V1 to V2 (its destination path names V3, a version the model no longer holds; the model it embeds has V2's entities): Core Data migrates this step with it and infers nothing, so lightweight migration's findings do not apply (inference alone would give 1 finding); check the mapping model itself in Xcode.",
+                "no findings",
+            ], "\(lines)")
+    }
+
+    /// A mapping model whose destination path names a version the package lacks is used only where the model it
+    /// embeds holds every entity of the new version.
+    @Test func aRenamedDestinationMustEmbedTheNewEntities() {
+        let mapping = MappingModel(
+            name: "V1ToV3.xcmappingmodel", source: "V1", destination: "V3", sourcePackage: "Renamed.xcdatamodeld",
+            destinationPackage: "Renamed.xcdatamodeld", policies: [], sourceEntities: ["Customer"], destinationEntities: ["Customer"])
+        func maps(_ new: [String], versions: [String] = ["V1", "V2"]) -> Bool {
+            mapping.maps(
+                "V1", of: "Renamed.xcdatamodeld", to: "V2", of: "Renamed.xcdatamodeld", versions: versions, oldEntities: ["Customer"],
+                newEntities: new)
+        }
+        #expect(maps(["Customer"]))
+        #expect(!maps(["Account", "Customer"]))
+        #expect(!maps(["Customer"], versions: ["V1", "V2", "V3"]))
+    }
 }

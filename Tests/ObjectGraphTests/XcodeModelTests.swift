@@ -276,6 +276,32 @@ import Testing
         ) { try XcodeModel.load(path: package.path, version: "Shop 3") }
     }
 
+    /// wallabag's Shared.xcdatamodel: the only version of a package whose .xccurrentversion is an empty dictionary is
+    /// current, as where the file is missing; with two versions and none named, the package is refused.
+    @Test func anEmptyCurrentVersionFileNamesTheOnlyVersion() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xcmodel-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let package = folder.appendingPathComponent("Store.xcdatamodeld")
+        let only = package.appendingPathComponent("Shared.xcdatamodel")
+        try FileManager.default.createDirectory(at: only, withIntermediateDirectories: true)
+        try Data("<model><entity name=\"Entry\"/></model>".utf8).write(to: only.appendingPathComponent("contents"))
+        try PropertyListSerialization.data(fromPropertyList: [String: Any](), format: .xml, options: 0)
+            .write(to: package.appendingPathComponent(".xccurrentversion"))
+        let model = try XcodeModel.load(path: package.path)
+        #expect(model.version == "Shared" && model.isCurrentVersion && model.entities.map(\.name) == ["Entry"])
+        let second = package.appendingPathComponent("Shared 2.xcdatamodel")
+        try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+        try Data("<model><entity name=\"Entry\"/></model>".utf8).write(to: second.appendingPathComponent("contents"))
+        #expect(throws: ObjectGraphError.self) { try XcodeModel.load(path: package.path) }
+    }
+
+    /// A Boolean's default written as a number (left from a numeric type): zero is NO, anything else YES.
+    @Test func aNumericBooleanDefaultIsRead() {
+        #expect(XcodeModelReader.defaultValue(["defaultValueString": "0.0"], type: .bool) == .bool(false))
+        #expect(XcodeModelReader.defaultValue(["defaultValueString": "1.0"], type: .bool) == .bool(true))
+        #expect(XcodeModelReader.defaultValue(["defaultValueString": "maybe"], type: .bool) == nil)
+    }
+
     @Test(arguments: [
         ("<model><entity name=\"A\"></model>", "the file ends inside <model>"),
         ("<model><entity name=\"A\">", "the file ends inside <entity>"),

@@ -29,14 +29,22 @@ public enum BenchBinary {
         process.arguments = arguments
         process.currentDirectoryURL = folder
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        // Messages go to a file, not a second pipe: reading one pipe to its end while the child fills the other's
+        // 64 KB buffer would hang both.
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString).err")
+        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: errorFile.path])
+        }
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let error = try FileHandle(forWritingTo: errorFile)
         let output = Pipe()
-        let error = Pipe()
         process.standardOutput = output
         process.standardError = error
         try process.run()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try error.close()
+        let errorData = try Data(contentsOf: errorFile)
         return Result(
             status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
             error: String(decoding: errorData, as: UTF8.self))

@@ -41,7 +41,8 @@ package struct ModelFile {
         schemaSQL = model.schemaSQL
         findings =
             ModelLint.problemFindings(xcode.problems)
-            + ModelLint.findings(model, cloudKitEntities: xcode.cloudKitEntities, fetchRequests: xcode.fetchRequests)
+            + ModelLint.findings(
+                model, cloudKitEntities: xcode.cloudKitEntities, fetchRequests: xcode.fetchRequests, configurations: xcode.configurations)
         heading = Self.heading(path, xcode)
     }
 
@@ -93,10 +94,14 @@ package struct ModelFile {
                     let policies =
                         mapping.policies.isEmpty ? "" : ", with the custom migration policies \(ModelLint.series(mapping.policies, "and"))"
                     let count = report.findings.count
+                    let renamed =
+                        mapping.destination == newVersion
+                        ? ""
+                        : " (its destination path names \(mapping.destination), a version the model no longer holds; the model it embeds has \(newVersion)'s entities)"
                     return (
                         previous.heading, [],
                         [
-                            "\(mapping.name) maps \(oldVersion) to \(newVersion)\(policies): Core Data migrates this step with it and infers nothing, so lightweight migration's findings do not apply (inference alone would give \(count) finding\(count == 1 ? "" : "s")); check the mapping model itself in Xcode."
+                            "\(mapping.name) maps \(oldVersion) to \(newVersion)\(renamed)\(policies): Core Data migrates this step with it and infers nothing, so lightweight migration's findings do not apply (inference alone would give \(count) finding\(count == 1 ? "" : "s")); check the mapping model itself in Xcode."
                         ]
                     )
                 }
@@ -114,9 +119,12 @@ package struct ModelFile {
         let packages = [previous.path, path].compactMap(Self.package).map { URL(fileURLWithPath: $0) }
         guard packages.count == 2 else { return nil }
         let folders = Array(Set(packages.map { $0.deletingLastPathComponent().path })).sorted()
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: packages[1].path)) ?? [])
+            .filter { $0.hasSuffix(".xcdatamodel") }.map { String($0.dropLast(".xcdatamodel".count)) }
         return folders.lazy.compactMap {
             MappingModel.mapping(
-                from: oldVersion, of: packages[0].lastPathComponent, to: newVersion, of: packages[1].lastPathComponent, in: $0)
+                from: oldVersion, of: packages[0].lastPathComponent, to: newVersion, of: packages[1].lastPathComponent, in: $0,
+                versions: versions, oldEntities: previous.xcode.entities.map(\.name), newEntities: xcode.entities.map(\.name))
         }.first
     }
 

@@ -12,7 +12,9 @@ extension ModelLint {
             let (current, chain) = queue[next]
             next += 1
             let rules = current.relationships.sorted { $0.qualifiedName < $1.qualifiedName }
-            if let deny = rules.first(where: { $0.deleteRule == .deny }) { return chain + [deny] }
+            if let deny = rules.first(where: { $0.deleteRule == .deny && !sparesCascadedParts($0, along: chain.last) }) {
+                return chain + [deny]
+            }
             for relationship in rules where relationship.deleteRule == .cascade {
                 for destination in relationship.destination.subtree where seen.insert(destination.name).inserted {
                     queue.append((destination, chain + [relationship]))
@@ -20,6 +22,17 @@ extension ModelLint {
             }
         }
         return nil
+    }
+
+    /// Whether `deny` is a to-one whose inverse cascades: its object is a part its destination deletes with itself
+    /// (CareKit's `OCKCDScheduleElement.task` Deny for `OCKCDTaskBase.scheduleElements` Cascade, `OCKCDPersonName.contact`
+    /// and `.patient` for `OCKCDContact.name` and `OCKCDPatient.name`). Reached through that Cascade (`link`), it holds
+    /// the object that cascaded, which the same save deletes, and Core Data's Deny rule refuses a delete only while a
+    /// destination is live (ObjectGraph's save filters deleted destinations the same way); reached through another
+    /// owner's Cascade, it refuses only a part two owners share, which a part its owner cascades is not meant to be.
+    static func sparesCascadedParts(_ deny: RelationshipDescription, along link: RelationshipDescription?) -> Bool {
+        guard link != nil, !deny.isToMany, let inverse = deny.inverse else { return false }
+        return inverse.deleteRule == .cascade
     }
 
     /// `Account.orders → Order.lines → OrderLine.product Deny`.

@@ -36,7 +36,8 @@ package enum ModelLint {
     /// Every finding for `model`, Xcode's first, then by subject; `cloudKitEntities` are held to CloudKit's rules;
     /// `fetchRequests` (the model's templates and fetched properties) are checked for indexes with the generated suite's.
     package static func findings(
-        _ model: ObjectModel, cloudKitEntities: [String] = [], fetchRequests: [FetchRequestTemplate] = []
+        _ model: ObjectModel, cloudKitEntities: [String] = [], fetchRequests: [FetchRequestTemplate] = [],
+        configurations: [String: [String]] = [:]
     ) -> [Finding] {
         var findings = model.warnings.map { warning -> Finding in
             let subject = String(warning.prefix { $0 != " " })
@@ -116,13 +117,18 @@ package enum ModelLint {
                     // is one beside a chain of to-ones that reaches it (AltStore's AppScreenshot.sourceID: app.source).
                     !reachesByToOnes(entity, target)
                 else { continue }
+                // A relationship cannot join objects of two stores: where the two entities share no configuration
+                // (PeapodApp's Local Episode and synced Podcast), the key is the only link, and an index the only fix.
+                let apart = Self.apartConfigurations(entity.name, target, configurations)
                 advice.append(
                     Finding(
                         rule: .unindexedHandKeptKey, subject: "\(entity.name).\(attribute.name)",
                         message:
                             "looks like a hand-kept key to \(target) (seed 003's ofCategory, seed 000's classID) without an index: every fetch of \(withArticle(target))'s \(plural(entity.name)) scans all \(entity.name) rows, and deleting \(withArticle(target)) leaves its \(plural(entity.name)) behind.",
-                        fix:
-                            "index it (Indexed, or a fetch index on \(attribute.name)), or model a to-one relationship to \(target) with an inverse and a Cascade rule (RelBench's hand-kept-key scenario measures all three)."
+                        fix: apart.map { apart in
+                            "index it (Indexed, or a fetch index on \(attribute.name)); a relationship cannot replace it: \(apart), and Core Data relates no objects of two stores (delete \(withArticle(target))'s \(plural(entity.name)) in code)."
+                        }
+                            ?? "index it (Indexed, or a fetch index on \(attribute.name)), or model a to-one relationship to \(target) with an inverse and a Cascade rule (RelBench's hand-kept-key scenario measures all three)."
                     ))
             }
             let chain = cascades.chain(from: entity)
@@ -237,6 +243,17 @@ package enum ModelLint {
                     && names.contains(attribute.name.lowercased().replacingOccurrences(of: "_", with: ""))
             }
         }
+    }
+
+    /// Where the model's named configurations put `entity` and `target` in no configuration together (the stores an app
+    /// loads by them), the words that say so (`Episode is in configuration Local, Podcast in Sync`); nil otherwise.
+    static func apartConfigurations(_ entity: String, _ target: String, _ configurations: [String: [String]]) -> String? {
+        let named = configurations.filter { !$0.key.isEmpty && !$0.value.isEmpty }
+        let sourceIn = named.filter { $0.value.contains(entity) }.keys.sorted()
+        let targetIn = named.filter { $0.value.contains(target) }.keys.sorted()
+        guard !sourceIn.isEmpty, !targetIn.isEmpty, Set(sourceIn).isDisjoint(with: targetIn) else { return nil }
+        func listed(_ names: [String]) -> String { (names.count == 1 ? "configuration " : "configurations ") + series(names, "and") }
+        return "\(entity) is in \(listed(sourceIn)), \(target) in \(listed(targetIn))"
     }
 
     /// Whether a relationship of `entity`, or a to-one after a to-one (`app.source`), leads to the entity named `target`.

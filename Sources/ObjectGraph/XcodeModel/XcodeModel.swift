@@ -38,6 +38,9 @@ public struct XcodeModel: Sendable {
     /// in a model with no named configuration, every entity when its Default configuration is. NSPersistentCloudKit-
     /// Container holds them to its rules.
     public var cloudKitEntities: [String] = []
+    /// The members of each named configuration (`Local`: `Episode`), the stores an app loads by them; empty where the
+    /// model names none (its Default configuration holds every entity).
+    public var configurations: [String: [String]] = [:]
 
     /// A model read from elsewhere than Xcode's files (SwiftData `@Model` classes in Swift sources): its entities,
     /// what the reader skipped, adjusted or inferred, the file or folder read, and the version read.
@@ -88,6 +91,7 @@ public struct XcodeModel: Sendable {
         let parsed = try reader.read(data)
         var model = XcodeModel(entities: parsed.entities, notes: parsed.notes, path: path, version: version)
         model.cloudKitEntities = parsed.cloudKitEntities
+        model.configurations = parsed.configurations
         model.problems = parsed.problems
         model.renamingIdentifiers = parsed.renamingIdentifiers
         model.fetchRequests = parsed.fetchRequests
@@ -154,12 +158,14 @@ public struct XcodeModel: Sendable {
             }
             var chosen = (names.last ?? "") + ".xcdatamodel"
             let current = url.appendingPathComponent(".xccurrentversion")
-            // Without .xccurrentversion (a model that never had a second version) the only or latest version is current;
-            // one Xcode could not read, or naming a version the folder lacks, is refused rather than guessed around.
+            // Without .xccurrentversion (a model that never had a second version) the only or latest version is current,
+            // and so is the only version where the file names none (wallabag's `<dict/>` beside Shared.xcdatamodel);
+            // one Xcode could not read, naming no version of several, or naming one the folder lacks, is refused
+            // rather than guessed around.
             if let data = manager.contents(atPath: current.path) {
-                guard let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any],
-                    let name = plist["_XCCurrentVersionName"] as? String
-                else {
+                let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any]
+                let onlyVersion = versions.count == 1 && plist != nil && plist?["_XCCurrentVersionName"] == nil
+                guard let name = plist?["_XCCurrentVersionName"] as? String ?? (onlyVersion ? versions[0] : nil) else {
                     throw ObjectGraphError.xcodeModel(
                         path: current.path,
                         reason: "not a property list naming _XCCurrentVersionName; "

@@ -18,6 +18,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         var cloudKitEntities: [String]
         var renamingIdentifiers: [String: String]
         var fetchRequests: [FetchRequestTemplate]
+        var configurations: [String: [String]] = [:]
     }
 
     private struct RawEntity {
@@ -44,6 +45,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
     private var sawConfiguration = false
     private var cloudKitMembers: [String] = []
     private var inCloudKitConfiguration = false
+    /// The members of each named configuration (`<configuration name="Local">`), in the order read.
+    private var configurations: [String: [String]] = [:]
+    private var configuration = ""
     private var stack: [String] = []
     private var skipDepth = 0
     private var sawModel = false
@@ -102,7 +106,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         return Parsed(
             entities: try declarations(), notes: notes, problems: problems, cloudKitEntities: Array(Set(synced)).sorted(),
             renamingIdentifiers: renaming,
-            fetchRequests: fetchRequests)
+            fetchRequests: fetchRequests, configurations: configurations)
     }
 
     /// `data` with each comment's text removed but its line breaks (so that lines keep their numbers): libxml2 refuses a
@@ -176,6 +180,7 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
             modelUsesCloudKit = attributes["usedWithCloudKit"].isYes
         case ("configuration", "memberEntity"):
             if inCloudKitConfiguration, let member = attributes["name"] { cloudKitMembers.append(member) }
+            if let member = attributes["name"] { configurations[configuration, default: []].append(member) }
             skipDepth = 1
         case (nil, _):
             fail("the root element is <\(name)>, not <model>; is this an Xcode model's contents file?")
@@ -213,6 +218,8 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         case ("model", "configuration"):
             sawConfiguration = true
             inCloudKitConfiguration = attributes["usedWithCloudKit"].isYes
+            configuration = attributes["name"] ?? ""
+            configurations[configuration, default: []] += []
         case ("entity", "compoundIndexes"), ("entity", "uniquenessConstraints"):
             break
         case ("compoundIndexes", "compoundIndex"):
@@ -452,6 +459,9 @@ final class XcodeModelReader: NSObject, XMLParserDelegate {
         case .bool:
             if ["YES", "TRUE", "1"].contains(upper) { return .bool(true) }
             if ["NO", "FALSE", "0"].contains(upper) { return .bool(false) }
+            // A number left from a former numeric type (kiwix's isMissing: "0.0"): zero is NO, as NSString's boolValue
+            // and NSNumber's read it.
+            if let number = Double(text), number.isFinite { return .bool(number != 0) }
             return nil
         case .string: return .string(text)
         case .uuid: return UUID(uuidString: text).map(Value.uuid)

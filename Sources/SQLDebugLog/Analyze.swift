@@ -42,12 +42,12 @@ extension LogAnalyzer {
                 bytes += end - start + 1
                 var upper = end
                 if upper > start, utf8[upper - 1] == 13 { upper -= 1 }
-                parser.feed(bytes: ByteView(rebasing: utf8[start..<upper]), cut: false) { analyzer.consume($0) }
+                parser.feed(bytes: ByteView(rebasing: utf8[start..<upper]), cut: false, into: &analyzer)
                 if let each, !analyzer.finished.isEmpty { analyzer.takeFinishedStatements().forEach(each) }
                 start = end + 1
             }
         }
-        parser.finish { analyzer.consume($0) }
+        parser.finish(into: &analyzer)
         let analysis = analyzer.finish(parser: parser.statistics, bytesRead: max(0, bytes - 1))
         if let each { analyzer.takeFinishedStatements().forEach(each) }
         return analysis
@@ -58,10 +58,10 @@ extension LogAnalyzer {
         var parser = SQLDebugLogParser()
         keepsFinishedStatements = each != nil
         let (bytes, encoding) = try LineReader(descriptor: descriptor, path: path).forEachLine { line, cut in
-            parser.feed(bytes: line, cut: cut) { self.consume($0) }
+            parser.feed(bytes: line, cut: cut, into: &self)
             if let each, !self.finished.isEmpty { self.takeFinishedStatements().forEach(each) }
         }
-        parser.finish { consume($0) }
+        parser.finish(into: &self)
         var statistics = parser.statistics
         statistics.encoding = encoding
         let analysis = finish(parser: statistics, bytesRead: bytes)

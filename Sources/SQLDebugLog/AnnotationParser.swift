@@ -86,7 +86,7 @@ enum AnnotationParser {
     /// a description printed over the following lines, up to the matching close.
     static func openBlockIfNeeded(_ body: ByteView, _ result: inout ParsedMessage) {
         var depth = 0
-        if let valuesAt = body.find("with values: ") ?? body.find("with row values: ") {
+        if let valuesAt = valuesClause(body) {
             depth = parenthesisDepth(body.slice(valuesAt))
         } else if let last = body.trimmed().last, last == UInt8(ascii: "(") || last == UInt8(ascii: "{") {
             depth = parenthesisDepth(body)
@@ -95,6 +95,19 @@ enum AnnotationParser {
             result.opensBlock = true
             result.blockDepth = depth
         }
+    }
+
+    /// Where the first `with values: ` is, else the first `with row values: `, found in one pass (profiled: a pass for
+    /// each, over every annotation and detail, cost 1% of reading a log).
+    private static func valuesClause(_ body: ByteView) -> Int? {
+        var search = 0
+        var rowValues: Int?
+        while let hit = body.find("with ", from: search) {
+            if body.matches("values: ", at: hit + 5) { return hit }
+            if rowValues == nil, body.matches("row values: ", at: hit + 5) { rowValues = hit }
+            search = hit + 5
+        }
+        return rowValues
     }
 
     /// Whether an `error:`-tagged body is really an annotation printed in catastrophic mode.

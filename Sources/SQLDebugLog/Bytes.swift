@@ -100,6 +100,25 @@ extension UnsafeBufferPointer where Element == UInt8 {
         return true
     }
 
+    /// A fast, well-mixed hash of the bytes, eight at a time (profiled: SipHash over every statement's text cost 4% of
+    /// reading a log); stable within a process.
+    var fastHash: UInt64 {
+        guard let base = baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
+        var index = 0
+        while index + 8 <= count {
+            hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+            index += 8
+        }
+        while index < count {
+            hash = (hash ^ UInt64(base[index])) &* 0x100_0000_01B3
+            index += 1
+        }
+        return hash
+    }
+
     /// The bytes as a String; invalid UTF-8 is repaired with U+FFFD.
     var string: String { String(decoding: self, as: UTF8.self) }
 

@@ -15,6 +15,14 @@ public enum Fingerprint {
 
     static func of(bytes sql: ByteView, tokens: [SQLToken]) -> String {
         var out: [UInt8] = []
+        write(bytes: sql, tokens: tokens, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The fingerprint's bytes in `out`, emptied first (its storage reused: the analyzer looks fingerprints up by
+    /// their bytes and makes a String only for a new one).
+    static func write(bytes sql: ByteView, tokens: [SQLToken], into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
         out.reserveCapacity(sql.count)
         var index = 0
         var previous: SQLToken?
@@ -42,7 +50,6 @@ public enum Fingerprint {
             previous = token
             index += 1
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The index of the `)` closing a list of only values and commas starting at `from`, or nil.

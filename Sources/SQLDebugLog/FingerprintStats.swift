@@ -56,7 +56,7 @@ struct FingerprintAccumulator: Sendable {
     var execution = TimeHistogram()
     var totals = TimeHistogram()
     /// Per run: the best time the log gives (total, else connection, else execution).
-    var runTimes = TimeHistogram()
+    var runTimes = TimeTotal()
     var bindHashes: [Int] = []
     var runsWithBinds = 0
     var firstLine: Int

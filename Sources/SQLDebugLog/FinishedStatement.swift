@@ -41,7 +41,8 @@ public struct FinishedStatement: Sendable, Equatable {
 extension LogAnalyzer {
     /// The statements finished since the last call (kept only while `keepsFinishedStatements` is set).
     public mutating func takeFinishedStatements() -> [FinishedStatement] {
-        defer { finished.removeAll(keepingCapacity: true) }
-        return finished
+        var taken: [FinishedStatement] = []
+        swap(&taken, &finished)
+        return taken
     }
 }

@@ -58,16 +58,24 @@ struct LineReader {
     let chunkSize: Int
     let maxLineLength: Int
     let path: String
+    /// The size from which a regular file is mapped.
+    let mapsFrom: Int
 
     /// Bytes the binary check looks at, and the share of control bytes above which the input is refused.
     static let binaryProbe = 1 << 20
     static let noLineLimit = 16 << 20
+    /// Files smaller than this are read, not mapped (unless told otherwise).
+    static let mapThreshold = 16 << 20
 
-    init(descriptor: Int32, path: String = "", chunkSize: Int = 1 << 20, maxLineLength: Int = 4 << 20) {
+    init(
+        descriptor: Int32, path: String = "", chunkSize: Int = 1 << 20, maxLineLength: Int = 4 << 20,
+        mapThreshold: Int = LineReader.mapThreshold
+    ) {
         self.descriptor = descriptor
         self.path = path
         self.chunkSize = max(chunkSize, 64)
         self.maxLineLength = max(maxLineLength, 64)
+        self.mapsFrom = max(mapThreshold, 1)
     }
 
     /// Calls `body` with each line and whether it was cut at `maxLineLength`; returns the bytes read and how they
@@ -77,12 +85,16 @@ struct LineReader {
         return try readLines(body)
     }
 
-    /// A regular file in UTF-8 is mapped and its lines handed out where they lie (profiled: copying 300 MB out of the
-    /// page cache with read(2) and moving partial lines cost a fifth of reading a log). Nil for anything else (a pipe,
-    /// standard input, UTF-16, an empty or unmappable file), which `readLines` reads.
+    /// A regular file in UTF-8 of at least `mapThreshold` bytes is mapped and its lines handed out where they lie
+    /// (profiled: copying 300 MB out of the page cache with read(2) and moving partial lines cost a fifth of reading a
+    /// log). Nil for anything else (a pipe, standard input, UTF-16, a small, empty or unmappable file), which
+    /// `readLines` reads: a small log is read, not mapped, so that one cut short while it is read (a capture still
+    /// being written, rotated) cannot fault with SIGBUS; a big one still can, where mapping is what pays.
     private func mappedLines(_ body: (ByteView, Bool) -> Void) throws -> (bytes: Int, encoding: TextEncoding)? {
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return nil }
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) >= mapsFrom else {
+            return nil
+        }
         let size = Int(status.st_size)
         guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else { return nil }
         defer { munmap(mapping, size) }

@@ -4,35 +4,44 @@ extension LogAnalyzer {
     static let maximumFingerprints = 50_000
     static let overflowFingerprint = "(more distinct statements than the analysis keeps)"
 
-    mutating func lookup(_ sql: String) -> (Int, ShapeBox) {
-        let key = SQLKey(sql)
-        if let cached = shapeCache[key] { return cached }
-        var copy = sql
-        let (text, shape) = copy.withUTF8 { bytes in
-            let tokens = SQLTokenizer.tokens(bytes)
-            return (Fingerprint.of(bytes: bytes, tokens: tokens), StatementShape(sql: bytes, tokens: tokens))
-        }
-        let id: Int
-        if let known = fingerprintIDs[text] {
-            id = known
-        } else if fingerprintTexts.count < Self.maximumFingerprints {
-            id = fingerprintTexts.count
-            fingerprintIDs[text] = id
-            fingerprintTexts.append(text)
-            fingerprintShapes.append(shape)
-        } else {
-            // Past the limit (only a log of garbage has that many), new statements share one fingerprint.
-            id = Self.maximumFingerprints
+    /// The fingerprint and shape of the statement `sql`, from the cache when its text was seen lately.
+    mutating func lookup(_ sql: ByteView) -> (Int, ShapeBox) {
+        let hash = sql.fastHash
+        if let index = recentSQL.id(of: sql, hash: hash) { return recentShapes[index] }
+        SQLTokenizer.tokenize(sql, into: &tokenBuffer)
+        Fingerprint.write(bytes: sql, tokens: tokenBuffer, into: &fingerprintBuffer)
+        let id = fingerprintID()
+        let shape = StatementShape(sql: sql, tokens: tokenBuffer)
+        if id == Self.maximumFingerprints {
             if fingerprintTexts.count == Self.maximumFingerprints {
                 fingerprintTexts.append(Self.overflowFingerprint)
                 fingerprintShapes.append(StatementShape())
             }
+        } else if id == fingerprintTexts.count {
+            fingerprintTexts.append(String(decoding: fingerprintBuffer, as: UTF8.self))
+            fingerprintShapes.append(shape)
         }
         // Bounded: the cache is emptied when full (it only saves recomputing shapes of repeated SQL texts).
-        if shapeCache.count >= 20_000 { shapeCache.removeAll(keepingCapacity: true) }
+        if recentSQL.count >= 20_000 {
+            recentSQL.removeAll()
+            recentShapes.removeAll(keepingCapacity: true)
+        }
         let box = ShapeBox(shape)
-        shapeCache[key] = (id, box)
+        _ = recentSQL.add(sql, hash: hash)
+        recentShapes.append((id, box))
         return (id, box)
+    }
+
+    /// The id of the fingerprint in `fingerprintBuffer`: a known one's, the next id for a new one (the caller keeps its
+    /// text and shape), or past the limit (only a log of garbage has that many) `maximumFingerprints`, shared by all.
+    private mutating func fingerprintID() -> Int {
+        let buffer = fingerprintBuffer
+        return buffer.withUnsafeBufferPointer { bytes in
+            let hash = bytes.fastHash
+            if let known = fingerprints.id(of: bytes, hash: hash) { return known }
+            guard fingerprints.count < Self.maximumFingerprints else { return Self.maximumFingerprints }
+            return fingerprints.add(bytes, hash: hash)
+        }
     }
 
     mutating func notePlan(_ text: String) {
@@ -182,36 +191,4 @@ public struct MarkerProblems: Sendable, Equatable, Codable {
         count += 1
         if first.count < 10 { first.append(Problem(kind: kind, name: name, line: line)) }
     }
-}
-
-/// A statement's text as a cache key, hashed eight bytes at a time (profiled: SipHash over every statement's text
-/// cost 4% of reading a log); equal only when the texts are.
-struct SQLKey: Hashable, Sendable {
-    let text: String
-    let fast: UInt64
-
-    init(_ text: String) {
-        self.text = text
-        var copy = text
-        fast = copy.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return 0 }
-            let raw = UnsafeRawPointer(base)
-            var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-            var index = 0
-            while index + 8 <= bytes.count {
-                hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-                hash ^= hash >> 32
-                index += 8
-            }
-            while index < bytes.count {
-                hash = (hash ^ UInt64(base[index])) &* 0x100_0000_01B3
-                index += 1
-            }
-            return hash
-        }
-    }
-
-    func hash(into hasher: inout Hasher) { hasher.combine(fast) }
-
-    static func == (lhs: SQLKey, rhs: SQLKey) -> Bool { lhs.fast == rhs.fast && lhs.text == rhs.text }
 }

@@ -12,8 +12,13 @@ public struct LogAnalyzer: Sendable {
     let model: ModelGraph
     /// What each segment (by name) is declared to read, for the rules that need it.
     let access: [String: SegmentAccess]
-    var shapeCache: [SQLKey: (fingerprintID: Int, shape: ShapeBox)] = [:]
-    var fingerprintIDs: [String: Int] = [:]
+    /// The SQL texts seen lately (up to 20,000), with their fingerprints and shapes.
+    var recentSQL = BytesTable()
+    var recentShapes: [(fingerprintID: Int, shape: ShapeBox)] = []
+    /// Fingerprints by their bytes; their texts (made once, when new) and shapes by id.
+    var fingerprints = BytesTable()
+    var tokenBuffer: [SQLToken] = []
+    var fingerprintBuffer: [UInt8] = []
     var fingerprintTexts: [String] = []
     var fingerprintShapes: [StatementShape] = []
     var planFlags: [Int: PlanFlags] = [:]
@@ -58,6 +63,8 @@ public struct LogAnalyzer: Sendable {
         var label: String?
 
         var shape: StatementShape { box.value }
+
+        mutating func update(_ body: (inout LiveStatement) -> Void) { body(&self) }
     }
 
     public init(mapping: NameMapping? = nil, options: AnalysisOptions = AnalysisOptions(), access: [String: SegmentAccess] = [:]) {
@@ -72,7 +79,8 @@ public struct LogAnalyzer: Sendable {
     public mutating func consume(_ event: LogEvent) {
         switch event {
         case let .statement(statement):
-            begin(statement)
+            var sql = statement.sql
+            sql.withUTF8 { begin(sql: $0, line: statement.line) }
         case let .bind(index, value):
             updateLatest { live in
                 live.bindHash =
@@ -147,12 +155,13 @@ public struct LogAnalyzer: Sendable {
 
     // MARK: Statements
 
-    private mutating func begin(_ statement: LoggedStatement) {
+    /// A statement begins (its SQL as the log holds it, read where it lies: no String is made for it).
+    mutating func begin(sql: ByteView, line: Int) {
         resolvePending()
         finishSimple()
-        let (fingerprintID, box) = lookup(statement.sql)
+        let (fingerprintID, box) = lookup(sql)
         let shape = box.value
-        var live = LiveStatement(fingerprintID: fingerprintID, box: box, line: statement.line)
+        var live = LiveStatement(fingerprintID: fingerprintID, box: box, line: line)
         let readsIDList = intarrayPending || shape.usesIntarray || shape.hasValueList
         intarrayPending = false
         latestFingerprint = fingerprintID
@@ -171,10 +180,7 @@ public struct LogAnalyzer: Sendable {
 
     private mutating func updateLatest(_ body: (inout LiveStatement) -> Void) {
         if latestIsSimple {
-            if var live = simple {
-                body(&live)
-                simple = live
-            }
+            simple?.update(body) // in place, not copied out and back
         } else if !stack.isEmpty {
             body(&stack[stack.count - 1])
         }
@@ -324,4 +330,18 @@ public struct LogAnalyzer: Sendable {
         openSegments[segmentIndex].counters.fetchExecutionSeconds += seconds
     }
 
+}
+
+extension LogAnalyzer: LogEventSink {
+    mutating func statement(sql: ByteView, line: Int, origin: LoggedStatement.Origin) {
+        if sql.isASCII() {
+            begin(sql: sql, line: line)
+        } else {
+            // As a LoggedStatement holds it: invalid UTF-8 repaired.
+            var text = sql.string
+            text.withUTF8 { begin(sql: $0, line: line) }
+        }
+    }
+
+    mutating func event(_ event: LogEvent) { consume(event) }
 }

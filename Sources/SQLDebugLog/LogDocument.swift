@@ -227,8 +227,13 @@ public struct LogDocument: Sendable, Codable, Equatable {
 
     /// The document as JSON, keys sorted, slashes unescaped.
     public func json() throws -> String {
+        String(decoding: try jsonData(), as: UTF8.self)
+    }
+
+    /// The document as JSON bytes (`json()` without the copy into a String: a big log's document is tens of MB).
+    public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        return try encoder.encode(self)
     }
 }

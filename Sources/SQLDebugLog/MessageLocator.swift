@@ -63,17 +63,24 @@ struct LocatedMessage {
 enum MessageLocator {
     /// The first Core Data message in `line` at or after `from`, or nil.
     static func locate(_ line: ByteView, from: Int = 0) -> LocatedMessage? {
+        // One pass for both prefixes (profiled: a pass for each, over every line and again after every message for a
+        // second one glued to it, cost 5% of reading a log): `CoreData: ` wins wherever it is, else the first `Core Data: `.
         var search = from
-        while let hit = line.find("CoreData: ", from: search) {
-            let message = tagged(line, prefixStart: hit, bodyStart: hit + 10, form: .prefixed)
-            if hit == 0 || !line[hit - 1].isIdentifierByte {
-                if message.tag != .untagged || plausibleUntagged(line, at: hit) { return message }
-            } else if from > 0, message.tag != .untagged, message.tag != .informational {
-                return message // a second message glued to the end of the first: any byte may precede it
+        var spaced: Int?
+        while let hit = line.find("Core", from: search) {
+            if line.matches("Data: ", at: hit + 4) {
+                let message = tagged(line, prefixStart: hit, bodyStart: hit + 10, form: .prefixed)
+                if hit == 0 || !line[hit - 1].isIdentifierByte {
+                    if message.tag != .untagged || plausibleUntagged(line, at: hit) { return message }
+                } else if from > 0, message.tag != .untagged, message.tag != .informational {
+                    return message // a second message glued to the end of the first: any byte may precede it
+                }
+            } else if spaced == nil, line.matches(" Data: ", at: hit + 4) {
+                spaced = hit
             }
-            search = hit + 10
+            search = hit + 4
         }
-        if let hit = line.find("Core Data: ", from: from), hit == 0 || !line[hit - 1].isIdentifierByte {
+        if let hit = spaced, hit == 0 || !line[hit - 1].isIdentifierByte {
             return tagged(line, prefixStart: hit, bodyStart: hit + 11, form: .spaced)
         }
         guard from == 0 else { return nil }

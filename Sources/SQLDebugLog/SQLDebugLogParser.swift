@@ -93,12 +93,20 @@ public struct SQLDebugLogParser: Sendable {
 
     /// Ends the log: emits the statement still held and reports a block left open.
     public mutating func finish(_ emit: (LogEvent) -> Void) {
-        releasePrologue(emit)
-        flushStatement(emit)
+        withoutActuallyEscaping(emit) { emit in
+            var sink = ClosureSink(emit: emit)
+            finish(into: &sink)
+        }
+    }
+
+    /// Ends the log into `sink` (see `finish(_:)`).
+    mutating func finish(into sink: inout some LogEventSink) {
+        releasePrologue(&sink)
+        flushStatement(&sink)
         if blockDepth > 0 {
             blockDepth = 0
             statistics.truncatedLines += 1
-            emit(.garbled(line: blockStartLine, reason: .unterminatedBlock))
+            sink.event(.garbled(line: blockStartLine, reason: .unterminatedBlock))
         }
     }
 
@@ -110,9 +118,17 @@ public struct SQLDebugLogParser: Sendable {
     }
 
     mutating func feed(bytes raw: ByteView, cut: Bool, _ emit: (LogEvent) -> Void) {
+        withoutActuallyEscaping(emit) { emit in
+            var sink = ClosureSink(emit: emit)
+            feed(bytes: raw, cut: cut, into: &sink)
+        }
+    }
+
+    /// Parses one line into `sink`: the analyzer takes statements as bytes, so that no String is made for them.
+    mutating func feed(bytes raw: ByteView, cut: Bool, into sink: inout some LogEventSink) {
         if prologue != nil {
             hold(raw, cut: cut)
-            if prologue?.isFull == true { releasePrologue(emit) }
+            if prologue?.isFull == true { releasePrologue(&sink) }
             return
         }
         lineNumber += 1
@@ -121,22 +137,22 @@ public struct SQLDebugLogParser: Sendable {
         let scan = Self.scan(line)
         if cut {
             statistics.garbledLines += 1
-            emit(.garbled(line: lineNumber, reason: .overlong))
+            sink.event(.garbled(line: lineNumber, reason: .overlong))
         } else if let reason = scan.garbled {
             statistics.garbledLines += 1
-            emit(.garbled(line: lineNumber, reason: reason))
+            sink.event(.garbled(line: lineNumber, reason: reason))
         }
         if let message = Self.jsonMessage(line) {
             // `log show --style json` / `ndjson`: the message is a JSON string; its escaped newlines are lines.
             for part in message.split(separator: 10, omittingEmptySubsequences: false) {
-                Array(part).withUnsafeBufferPointer { processVisible($0, emit) }
+                Array(part).withUnsafeBufferPointer { processVisible($0, &sink) }
             }
             return
         }
         if scan.hasAmpersand || scan.hasEscape {
-            processVisible(line, emit)
+            processVisible(line, &sink)
         } else {
-            process(line, emit)
+            process(line, &sink)
         }
     }
 
@@ -154,40 +170,40 @@ public struct SQLDebugLogParser: Sendable {
     }
 
     /// Reads the held lines, knowing now whether the stream is doubled.
-    private mutating func releasePrologue(_ emit: (LogEvent) -> Void) {
+    private mutating func releasePrologue(_ sink: inout some LogEventSink) {
         guard let held = prologue else { return }
         prologue = nil
         if held.looksDoubled { duplicates.assumeDoubled() }
         for (bytes, cut) in held.lines {
-            bytes.withUnsafeBufferPointer { feed(bytes: $0, cut: cut, emit) }
+            bytes.withUnsafeBufferPointer { feed(bytes: $0, cut: cut, into: &sink) }
         }
     }
 
     /// Reads a line after removing terminal colours (and HTML entities, in logs copied from a web page).
-    private mutating func processVisible(_ line: ByteView, _ emit: (LogEvent) -> Void) {
+    private mutating func processVisible(_ line: ByteView, _ sink: inout some LogEventSink) {
         if line.find(byte: UInt8(ascii: "&")) != nil, let unescaped = Self.unescapingHTML(line) {
-            unescaped.withUnsafeBufferPointer { withoutColours($0, emit) }
+            unescaped.withUnsafeBufferPointer { withoutColours($0, &sink) }
             return
         }
-        withoutColours(line, emit)
+        withoutColours(line, &sink)
     }
 
-    private mutating func withoutColours(_ line: ByteView, _ emit: (LogEvent) -> Void) {
+    private mutating func withoutColours(_ line: ByteView, _ sink: inout some LogEventSink) {
         if line.find(byte: 0x1B) != nil {
             let cleaned = Self.strippingEscapes(line)
-            cleaned.withUnsafeBufferPointer { process($0, emit) }
+            cleaned.withUnsafeBufferPointer { process($0, &sink) }
             return
         }
-        process(line, emit)
+        process(line, &sink)
     }
 
-    private mutating func process(_ line: ByteView, _ emit: (LogEvent) -> Void) {
+    private mutating func process(_ line: ByteView, _ sink: inout some LogEventSink) {
         if blockDepth > 0 {
             let marker = Markers.marker(in: line, line: lineNumber)
             if marker != nil || MessageLocator.locate(line).map({ $0.form == .prefixed || $0.form == .spaced }) == true {
                 blockDepth = 0
                 statistics.truncatedLines += 1
-                emit(.garbled(line: blockStartLine, reason: .unterminatedBlock))
+                sink.event(.garbled(line: blockStartLine, reason: .unterminatedBlock))
             } else {
                 statistics.valueBlockLines += 1
                 blockDepth += AnnotationParser.parenthesisDepth(line)
@@ -197,8 +213,8 @@ public struct SQLDebugLogParser: Sendable {
         }
         guard let first = MessageLocator.locate(line), Self.isPlausible(first, in: line) else {
             if let marker = Markers.marker(in: line, line: lineNumber) {
-                flushStatement(emit)
-                emit(.marker(marker))
+                flushStatement(&sink)
+                sink.event(.marker(marker))
                 return
             }
             let trimmed = line.trimmed()
@@ -211,7 +227,7 @@ public struct SQLDebugLogParser: Sendable {
                 pendingSQL.append(contentsOf: trimmed)
                 return
             }
-            flushStatement(emit)
+            flushStatement(&sink)
             duplicates.noteOtherLine()
             statistics.otherLines += 1
             return
@@ -225,13 +241,13 @@ public struct SQLDebugLogParser: Sendable {
             let end = gluedStart?.messageStart ?? line.count
             let body = line.slice(message.bodyStart, end)
             // `CoreData: error: CoreData: error: X`: the first copy is empty, the second holds the message.
-            if gluedStart == nil || body.trimmed().count > 0 { handle(message, body: body, emit) }
+            if gluedStart == nil || body.trimmed().count > 0 { handle(message, body: body, &sink) }
             guard let following = gluedStart else { break }
             message = following
         }
     }
 
-    private mutating func handle(_ message: LocatedMessage, body rawBody: ByteView, _ emit: (LogEvent) -> Void) {
+    private mutating func handle(_ message: LocatedMessage, body rawBody: ByteView, _ sink: inout some LogEventSink) {
         let body = rawBody.trimmingTableBars()
         var tag = message.tag
         if tag.isProblem, AnnotationParser.isAnnotationInDisguise(body) { tag = .annotation }
@@ -244,22 +260,22 @@ public struct SQLDebugLogParser: Sendable {
             statistics.duplicateMessages += 1
             return
         case .hold:
-            flushStatement(emit)
+            flushStatement(&sink)
             return
         case .keep:
             if duplicates.confirmedBare { statistics.duplicateMessages += 1 }
         }
         if message.form == .cutPrefix {
             statistics.truncatedLines += 1
-            emit(.garbled(line: lineNumber, reason: .truncated))
+            sink.event(.garbled(line: lineNumber, reason: .truncated))
         }
         switch tag {
         case .sql:
-            flushStatement(emit)
+            flushStatement(&sink)
             let text = body.trimmingLeadingBlanks()
             guard text.count > 0 else {
                 statistics.truncatedLines += 1
-                emit(.garbled(line: lineNumber, reason: .truncated))
+                sink.event(.garbled(line: lineNumber, reason: .truncated))
                 return
             }
             pendingSQL.removeAll(keepingCapacity: true)
@@ -268,17 +284,17 @@ public struct SQLDebugLogParser: Sendable {
             pendingContinuations = 0
             hasPending = true
         case .annotation:
-            flushStatement(emit)
-            if body.matches("fetch using ", at: 0) { statementInText(body, origin: .annotationText, emit) }
-            apply(AnnotationParser.parseAnnotation(body, interner: &interner), emit)
+            flushStatement(&sink)
+            if body.matches("fetch using ", at: 0) { statementInText(body, origin: .annotationText, &sink) }
+            apply(AnnotationParser.parseAnnotation(body, interner: &interner), &sink)
         case .details:
-            flushStatement(emit)
-            apply(AnnotationParser.parseDetails(body), emit)
+            flushStatement(&sink)
+            apply(AnnotationParser.parseDetails(body), &sink)
         case .error, .fault, .warning, .untagged:
-            flushStatement(emit)
-            problem(tag, body, emit)
+            flushStatement(&sink)
+            problem(tag, body, &sink)
         case .informational:
-            flushStatement(emit)
+            flushStatement(&sink)
             statistics.informationalMessages += 1
         }
     }
@@ -302,14 +318,16 @@ public struct SQLDebugLogParser: Sendable {
         }
     }
 
-    private mutating func apply(_ parsed: consuming ParsedMessage, _ emit: (LogEvent) -> Void) {
+    private mutating func apply(_ parsed: consuming ParsedMessage, _ sink: inout some LogEventSink) {
         if parsed.truncated {
             statistics.truncatedLines += 1
-            emit(.garbled(line: lineNumber, reason: .truncated))
+            sink.event(.garbled(line: lineNumber, reason: .truncated))
         }
-        if let event = parsed.event {
+        // Moved out, not copied (profiled: copies and destructions of events through their value witnesses cost a
+        // few percent of reading a log).
+        if let event = parsed.event.take() {
             if case .annotation = event { statistics.unknownCoreDataLines += 1 }
-            emit(event)
+            sink.event(event)
         }
         if parsed.opensBlock {
             blockDepth = parsed.blockDepth
@@ -317,15 +335,15 @@ public struct SQLDebugLogParser: Sendable {
         }
     }
 
-    private mutating func problem(_ tag: MessageTag, _ body: ByteView, _ emit: (LogEvent) -> Void) {
+    private mutating func problem(_ tag: MessageTag, _ body: ByteView, _ sink: inout some LogEventSink) {
         let severity: ProblemSeverity = tag == .error ? .error : tag == .warning ? .warning : .fault
-        statementInText(body, origin: .errorText, emit)
-        emit(.problem(severity: severity, message: body.trimmed().string))
+        statementInText(body, origin: .errorText, &sink)
+        sink.event(.problem(severity: severity, message: body.trimmed().string))
     }
 
     /// A statement shown only inside a message (`... with sql text 'SELECT ...' returned 6 rows`, an error
     /// quoting the failed statement) counts when it is not the statement just logged by its own `sql:` line.
-    private mutating func statementInText(_ body: ByteView, origin: LoggedStatement.Origin, _ emit: (LogEvent) -> Void) {
+    private mutating func statementInText(_ body: ByteView, origin: LoggedStatement.Origin, _ sink: inout some LogEventSink) {
         guard let at = body.find("with sql text '") else { return }
         let start = at + 15
         var close: Int?
@@ -339,19 +357,19 @@ public struct SQLDebugLogParser: Sendable {
         guard let close else { return }
         let sql = body.slice(start, close).trimmed()
         guard sql.count > 0, SQLText.startsWithStatementKeyword(sql), !sameStatement(sql) else { return }
-        emit(.statement(LoggedStatement(sql: sql.string, line: lineNumber, origin: origin)))
+        sink.statement(sql: sql, line: lineNumber, origin: origin)
         remember(sql)
     }
 
-    private mutating func flushStatement(_ emit: (LogEvent) -> Void) {
+    private mutating func flushStatement(_ sink: inout some LogEventSink) {
         guard hasPending else { return }
         hasPending = false
         if pendingSQL.withUnsafeBufferPointer({ SQLText.expectsMore($0) }) {
             statistics.truncatedLines += 1
-            emit(.garbled(line: pendingLine, reason: .truncated))
+            sink.event(.garbled(line: pendingLine, reason: .truncated))
         }
         pendingSQL.withUnsafeBufferPointer { sql in
-            emit(.statement(LoggedStatement(sql: sql.string, line: pendingLine, origin: .sqlLine)))
+            sink.statement(sql: sql, line: pendingLine, origin: .sqlLine)
         }
         swap(&lastStatement, &pendingSQL)
     }
@@ -367,4 +385,23 @@ public struct SQLDebugLogParser: Sendable {
             Fingerprint.collapsedWhitespace(last) == Fingerprint.collapsedWhitespace(sql)
         }
     }
+}
+
+/// Where the parser's events go. The analyzer takes a statement as the bytes the log holds (valid during the call
+/// only), so that no String is made for it (profiled: a String per statement, hashed again as a cache key, cost 5% of
+/// reading a log); the public closures get every event, statements made into `LoggedStatement`s.
+protocol LogEventSink {
+    mutating func statement(sql: ByteView, line: Int, origin: LoggedStatement.Origin)
+    mutating func event(_ event: LogEvent)
+}
+
+/// The sink of the public, closure-taking methods.
+struct ClosureSink: LogEventSink {
+    let emit: (LogEvent) -> Void
+
+    func statement(sql: ByteView, line: Int, origin: LoggedStatement.Origin) {
+        emit(.statement(LoggedStatement(sql: sql.string, line: line, origin: origin)))
+    }
+
+    func event(_ event: LogEvent) { emit(event) }
 }

@@ -60,11 +60,12 @@ enum SQLText {
         guard let base = sql.baseAddress else { return false }
         let raw = UnsafeRawPointer(base)
         var index = 0
-        // Skip eight bytes at a time while none of them is ( ) ' or " (most of a statement).
+        // Skip eight bytes at a time while none of them is ( ) ' or " (most of a statement): two tests, `(` or `)` with
+        // the low bit cleared, and `'` or `"` with bits 0 and 2 set (which lets `#` and `&` through to the exact loop).
         while index < sql.count {
             if quote == 0, index + 8 <= sql.count {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if !Self.hasByte(word, 0x28) && !Self.hasByte(word, 0x29) && !Self.hasByte(word, 0x27) && !Self.hasByte(word, 0x22) {
+                if !Self.hasByte(word & 0xFEFE_FEFE_FEFE_FEFE, 0x28) && !Self.hasByte(word | 0x0505_0505_0505_0505, 0x27) {
                     index += 8
                     continue
                 }

@@ -8,7 +8,9 @@ final class ShapeBox: Sendable {
 struct ShapeReader {
     let sql: ByteView
     let tokens: [SQLToken]
-    var aliases: [String: String] = [:]
+    /// Aliases and their tables, searched in order, the last given first (a statement names a few: profiled, a
+    /// dictionary of them per distinct statement cost 2% of reading a log of distinct statements).
+    var aliases: [(alias: String, table: String)] = []
 
     init(sql: ByteView, tokens: [SQLToken]) {
         self.sql = sql
@@ -25,6 +27,11 @@ struct ShapeReader {
 
     func isPunct(_ index: Int, _ byte: UInt8) -> Bool {
         index >= 0 && index < tokens.count && tokens[index].kind == .punctuation && sql[tokens[index].start] == byte
+    }
+
+    func aliasedTable(_ token: SQLToken) -> String? {
+        let alias = text(token)
+        return aliases.first { $0.alias == alias }?.table
     }
 
     func upper(_ index: Int) -> String { text(tokens[index]).uppercased() }
@@ -94,7 +101,9 @@ struct ShapeReader {
                     var aliasIndex = tableIndex + 1
                     if isWord(aliasIndex, "AS") { aliasIndex += 1 }
                     if aliasIndex < tokens.count, tokens[aliasIndex].kind == .word, !isReserved(aliasIndex) {
-                        aliases[text(tokens[aliasIndex])] = name
+                        let alias = text(tokens[aliasIndex])
+                        aliases.removeAll { $0.alias == alias }
+                        aliases.append((alias, name))
                     }
                 }
             }
@@ -115,10 +124,24 @@ struct ShapeReader {
         if shape.isCount { shape.knownRows = shape.knownRows ?? 1 }
         // SELECT 0, t0.Z_PK FROM / SELECT t0.Z_ENT, t0.Z_PK FROM
         if let from = (0..<tokens.count).first(where: { isWord($0, "FROM") }) {
-            let words = tokens[1..<from].filter { $0.kind == .word }
-            if words.count == 2 || words.count == 4 {
-                let columns = words.map { text($0).uppercased() }
-                shape.isIDOnly = columns == ["T0", "Z_PK"] || columns == ["T0", "Z_ENT", "T0", "Z_PK"]
+            // The words before FROM, compared in place (profiled: an array of them and their upper-cased copies, made
+            // for every distinct statement, cost 3% of reading a log of distinct statements).
+            var words = (0, 0, 0, 0)
+            var count = 0
+            for index in 1..<max(1, from) where tokens[index].kind == .word {
+                switch count {
+                case 0: words.0 = index
+                case 1: words.1 = index
+                case 2: words.2 = index
+                case 3: words.3 = index
+                default: break
+                }
+                count += 1
+            }
+            if count == 2 {
+                shape.isIDOnly = isWord(words.0, "T0") && isWord(words.1, "Z_PK")
+            } else if count == 4 {
+                shape.isIDOnly = isWord(words.0, "T0") && isWord(words.1, "Z_ENT") && isWord(words.2, "T0") && isWord(words.3, "Z_PK")
             }
         }
         readLimit(into: &shape)
@@ -176,7 +199,7 @@ struct ShapeReader {
                 section = 0
             } else if section != 0, tokens[index].kind == .word, isPunct(index + 1, UInt8(ascii: ".")),
                 index + 2 < tokens.count, tokens[index + 2].kind == .word,
-                let table = aliases[text(tokens[index])]
+                let table = aliasedTable(tokens[index])
             {
                 let column = TableColumn(table: table, column: text(tokens[index + 2]))
                 if section == 1, !shape.filterColumns.contains(column) { shape.filterColumns.append(column) }

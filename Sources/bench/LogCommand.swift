@@ -114,7 +114,9 @@ struct LogCommand: ParsableCommand {
                 FileHandle.standardError.write(Data("bench: warning: \(warning)\n".utf8))
             }
             if json {
-                print(try run.json())
+                // Written as the encoder made it (a String of it, then print, held the document twice more).
+                FileHandle.standardOutput.write(try run.jsonData())
+                FileHandle.standardOutput.write(Data([10]))
             } else {
                 print(namedBy)
                 print(log.report(known: baseline?.fingerprints ?? []))

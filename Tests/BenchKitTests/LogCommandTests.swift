@@ -435,8 +435,10 @@ import Testing
             print(
                 "LogCommandTests: \(name): allocations \(runs.map { Int($0.allocations) }), bytes \(runs.map { Int($0.bytes) }), heap held \(runs.map { Int($0.heap) }); work exponents \(work.map { String(format: "%.2f", $0) }), heap exponents \(heap.map { String(format: "%.2f", $0) })"
             )
-            // Allocations grow as the log; their bytes a little slower (a fixed read buffer), never faster.
-            #expect(allocations.allSatisfy { $0 > 0.9 && $0 < 1.1 }, "\(name): allocation exponents \(allocations)")
+            // Allocations grow as the log; their bytes a little slower (a fixed read buffer), never faster. Below 1 by
+            // the fixed part (the 10,000 segments kept, the report), which shows more as a statement costs fewer
+            // allocations (issue 37: 6.5 per segment of this log before, 4.5 after; 0.89 for the first doubling).
+            #expect(allocations.allSatisfy { $0 > 0.8 && $0 < 1.1 }, "\(name): allocation exponents \(allocations)")
             #expect(bytes.allSatisfy { $0 < 1.1 }, "\(name): allocated byte exponents \(bytes)")
             #expect(heap.allSatisfy { $0 < 0.25 }, "\(name): heap exponents \(heap)")
         }

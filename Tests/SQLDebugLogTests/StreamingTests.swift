@@ -21,6 +21,15 @@ final class StreamingTests: XCTestCase {
             lines.append((String(decoding: line, as: UTF8.self), cut))
         }.bytes
         XCTAssertEqual(read, bytes.count)
+        // The same file mapped (as files from 16 MiB are) gives the same lines.
+        let mappedDescriptor = open(path, O_RDONLY)
+        defer { close(mappedDescriptor) }
+        var mapped: [(String, Bool)] = []
+        let mappedRead = try LineReader(descriptor: mappedDescriptor, chunkSize: chunk, maxLineLength: maxLine, mapThreshold: 1)
+            .forEachLine { line, cut in mapped.append((String(decoding: line, as: UTF8.self), cut)) }.bytes
+        XCTAssertEqual(mappedRead, bytes.count)
+        XCTAssertEqual(mapped.map(\.0), lines.map(\.0), "mapped")
+        XCTAssertEqual(mapped.map(\.1), lines.map(\.1), "mapped")
         return lines
     }
 

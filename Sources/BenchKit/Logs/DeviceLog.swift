@@ -34,20 +34,18 @@ package struct DeviceLog {
         let before = AllocationCounter.read(heap: false)
         let started = DispatchTime.now().uptimeNanoseconds
         var fit = options.fitsCosts ? CostFit() : nil
+        // Finished statements are handed out only to fit costs (profiled: one made per statement cost 3% of a big log).
+        let collect: ((FinishedStatement) -> Void)? = options.fitsCosts ? { fit?.add($0) } : nil
         let analysis: LogAnalysis
         do {
             if path == "-" {
                 analysis = try LogAnalyzer.analyze(
-                    handle: .standardInput, mapping: options.mapping, options: options.analysis, access: options.access
-                ) {
-                    fit?.add($0)
-                }
+                    handle: .standardInput, mapping: options.mapping, options: options.analysis, access: options.access,
+                    eachStatement: collect)
             } else {
                 try Self.checkReadable(path)
-                analysis = try LogAnalyzer.analyze(path: path, mapping: options.mapping, options: options.analysis, access: options.access)
-                {
-                    fit?.add($0)
-                }
+                analysis = try LogAnalyzer.analyze(
+                    path: path, mapping: options.mapping, options: options.analysis, access: options.access, eachStatement: collect)
             }
         } catch let error as LogReadError {
             throw BenchError.invalidInput(

@@ -102,4 +102,9 @@ package struct DeviceLogRun {
     package func json() throws -> String {
         try LogDocument(log.analysis, log: log.path, scenario: scenario.rawValue, size: size).json()
     }
+
+    /// `json()` as bytes, for writing out without a copy into a String.
+    package func jsonData() throws -> Data {
+        try LogDocument(log.analysis, log: log.path, scenario: scenario.rawValue, size: size).jsonData()
+    }
 }

@@ -147,7 +147,14 @@ import Testing
         #expect(info.status == .interrupted)
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("summary.csv").path))
         let temporary = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
-        #expect(!temporary.contains { $0.hasPrefix("relbench-") && $0.contains("-\(process.processIdentifier)-") })
+        // relbench-<kind>-<pid>-<8 hex digits>: the pid is the next-to-last part (a plain substring would also
+        // match a digit group of another process's UUID).
+        let pid = "\(process.processIdentifier)"
+        #expect(
+            !temporary.contains { name in
+                let parts = name.split(separator: "-")
+                return name.hasPrefix("relbench-") && parts.count >= 3 && parts[parts.count - 2] == pid
+            })
     }
 
     /// Allocation counts repeat between processes: the same workload, run twice, counts within the tolerance

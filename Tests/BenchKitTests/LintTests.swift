@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BenchKit
@@ -9,11 +10,7 @@ import Testing
 @Suite(.serialized) struct LintTests {
     static let shop = CommandLineTests.root.appendingPathComponent("Tests/BenchKitTests/Fixtures/Shop.xcdatamodeld").path
 
-    private func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-lint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    private func folder() throws -> URL { try TemporaryFolder.make("lint") }
 
     private func lint(_ contents: String, in folder: URL) throws -> CommandLineTests.Result {
         let path = folder.appendingPathComponent("contents-\(UUID().uuidString)").path

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 @testable import BenchKit
@@ -11,11 +12,7 @@ import Testing
 @Suite(.serialized) struct MigrationDryRunTests {
     static let folder = MigrationHierarchyTests.folder
 
-    private func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-dry-run-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    private func temporaryFolder() throws -> URL { try TemporaryFolder.make("dry-run-test") }
 
     /// A store of `fixture`'s V1 at `path`, filled by `fill` and saved by ObjectGraph; with `wal`, its rows stay in
     /// the -wal file (beside the -shm), as an app's store copied while it runs.

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BenchKit
@@ -7,11 +8,7 @@ import Testing
 /// The reader under a user's store copy and a dry run's scratch copy, on real temporary databases: rows typed and as
 /// text, each failure's code, message and SQL, and the one line each owner makes of it.
 @Suite struct SQLiteReaderTests {
-    private func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-reader-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    private func folder() throws -> URL { try TemporaryFolder.make("reader") }
 
     @Test func rowsAreReadTypedAndAsText() throws {
         let folder = try folder()

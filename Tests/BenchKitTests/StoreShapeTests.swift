@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 @testable import BenchKit
@@ -11,11 +12,7 @@ import Testing
 @Suite(.serialized) struct StoreShapeTests {
     static let shop = LintTests.shop
 
-    private func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("relbench-shape-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    private func folder() throws -> URL { try TemporaryFolder.make("shape") }
 
     /// A Shop store ObjectGraph saves: 72 accounts whose orders follow Zipf (a few with dozens, most with one or
     /// none), orders with 0 to 3 lines, 8 lines in 10 with a product.

@@ -1,6 +1,7 @@
 #if SwiftSources
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 @testable import BenchKit
@@ -153,6 +154,28 @@ import Testing
         #expect(
             listOnly.output.contains("ok: no N+1 (1 statement)\n   suggestion: one fetch read 1,000 rows of Jar at once"),
             "\(listOnly.output)")
+    }
+
+    /// Sites are named by their path in the folder scanned also when the folder is given as users type it, relative to
+    /// the working folder (it was the bare file name then: two `ContentView.swift` could not be told apart).
+    @Test func sitesAreNamedByTheirPathInARelativeFolder() throws {
+        for folder in ["Tests/SwiftSourcesTests/Fixtures/TravelApp", "./Tests/SwiftSourcesTests/Fixtures/TravelApp/"] {
+            let result = try Fixtures.bench(["scan", folder, "--size", "20"])
+            #expect(result.status == 0, "\(result.error)")
+            #expect(result.output.contains("2. CoreDataScreens/BookListView.swift:6  @FetchRequest Book"), "\(folder): \(result.output)")
+        }
+        // Two classes of one name in two folders (a preview copy), read from a folder named relative to the working one.
+        let work = Fixtures.temporaryFolder("relative")
+        defer { try? FileManager.default.removeItem(at: work) }
+        for folder in ["Models", "Preview"] {
+            let url = work.appendingPathComponent("App/\(folder)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try "import SwiftData\n@Model final class Jar { var label = \"\"; init() {} }\n".write(
+                to: url.appendingPathComponent("Jar.swift"), atomically: true, encoding: .utf8)
+        }
+        let schema = try BenchBinary.run(["schema", "App"], in: work)
+        #expect(schema.status == 0, "\(schema.error)")
+        #expect(schema.output.contains("two @Model classes named Jar (Models/Jar.swift:2, Preview/Jar.swift:2)"), "\(schema.output)")
     }
 
     /// --counts gives the data the advice runs on; bad input is one line.

@@ -199,7 +199,7 @@ struct ScanRun {
         pass.size = size
         pass.strategies = [.objectGraph]
         pass.threshold = command.threshold
-        outcome.findings = try pass.run()
+        outcome.findings = try Self.backed(pass.run(), site: site)
         guard !outcome.findings.isEmpty else {
             outcome.statements = try SiteStatements.measure(asWritten, size: size)[""]
             return outcome
@@ -219,8 +219,16 @@ struct ScanRun {
         check.strategies = [.objectGraph]
         check.variants = [try VariantFilter("edit=suggested")]
         check.threshold = command.threshold
-        outcome.remaining = try check.run()
+        outcome.remaining = try Self.backed(check.run(), site: site)
         return outcome
+    }
+
+    /// The findings the site's scenario backs: run without the code's predicate (one built elsewhere), the fetch
+    /// reads every row of the entity, so the rows it matches are unknown and a suggestion resting on their number
+    /// (a large fetch to batch) is not made.
+    static func backed(_ findings: [AdviceFinding], site: FetchSite) -> [AdviceFinding] {
+        guard site.predicateSkipped != nil else { return findings }
+        return findings.filter { $0.finding.rule != .largeUnbatchedFetch }
     }
 
     private func parse(_ json: [String: Any], site: FetchSite) throws -> Scenario {
@@ -337,8 +345,8 @@ struct ScanRun {
         let everyRow = site.reads.filter(\.everyRow).map(\.keyPath)
         guard !everyRow.isEmpty else { return "\(open)the first \(rows) rows (a list draws the rows on screen)\(close)" }
         let drawn = site.reads.filter { !$0.everyRow }.map(\.keyPath)
-        return open
-            + (drawn.isEmpty ? "" : "\(drawn.joined(separator: ", ")) on the first \(rows) rows (a list draws the rows on screen), ")
+        guard !drawn.isEmpty else { return "\(open)every row (a filter, map or loop over the results)\(close)" }
+        return open + "\(drawn.joined(separator: ", ")) on the first \(rows) rows (a list draws the rows on screen), "
             + "\(everyRow.joined(separator: ", ")) on every row (a filter, map or loop over the results)" + close
     }
 

@@ -27,8 +27,14 @@ public enum LogReport {
                     "  inferred from the SQL's shape (the log has no fault annotations): \(counters.inferredObjectFaults) object faults, "
                         + "\(counters.inferredRelationshipFaults) to-many faults")
             }
+            // A segment of writes and transactions has no time in the log: Core Data times fetches and faults only.
+            let timed = segment.fingerprints.contains {
+                $0.connectionTime.count + $0.executionTime.count + $0.fetchExecutionTime.count > 0
+            }
             lines.append(
-                "  device times: fetch \(milliseconds(counters.fetchExecutionSeconds)), connection \(milliseconds(counters.connectionSeconds))"
+                (timed
+                    ? "  device times: fetch \(milliseconds(counters.fetchExecutionSeconds)), connection \(milliseconds(counters.connectionSeconds))"
+                    : "  device times: none in the log (Core Data times fetches and faults, not writes or transactions)")
                     + (counters.statementsWithUnreportedRows > 0
                         ? "; rows not reported for \(counters.statementsWithUnreportedRows) statements (not counted)" : "")
             )

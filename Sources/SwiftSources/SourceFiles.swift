@@ -117,8 +117,13 @@ public enum SwiftSources {
 
     /// `path` relative to `root` (a folder), or its file name when `root` is the file itself.
     static func relative(_ path: String, to root: String) -> String {
-        let base = root.hasSuffix("/") ? root : root + "/"
-        if path.hasPrefix(base) { return String(path.dropFirst(base.count)) }
+        // The files found in a folder have absolute paths, while the folder is as the user typed it (`MyApp`, `./MyApp/`).
+        for resolve in [{ (url: URL) in url.standardizedFileURL }, { (url: URL) in url.resolvingSymlinksInPath() }] {
+            let folder = resolve(URL(fileURLWithPath: root)).path
+            let base = folder.hasSuffix("/") ? folder : folder + "/"
+            let file = resolve(URL(fileURLWithPath: path)).path
+            if file.hasPrefix(base) { return String(file.dropFirst(base.count)) }
+        }
         return (path as NSString).lastPathComponent
     }
 }

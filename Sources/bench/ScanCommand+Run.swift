@@ -29,6 +29,10 @@ struct ScanRun {
         var scenario: [String: Any] = [:]
         /// Why the site's scenario could not run.
         var failure: String?
+
+        /// The findings that cost statements as the code is written (risks); the others are suggestions, which rest
+        /// on a guess about the screen (a batch size where a list draws the first rows) and fail no gate.
+        var nPlusOnes: [AdviceFinding] { findings.filter { $0.finding.severity <= .risk } }
     }
 
     func run() throws {
@@ -76,11 +80,17 @@ struct ScanRun {
         for note in modelNotes + result.notes { print("note: \(note)") }
         print("")
         for (number, outcome) in outcomes.enumerated() { print(Self.text(outcome, number: number + 1)) }
-        let flagged = outcomes.filter { !$0.findings.isEmpty }
+        let flagged = outcomes.filter { !$0.nPlusOnes.isEmpty }
+        let suggested = outcomes.filter { $0.nPlusOnes.isEmpty && !$0.findings.isEmpty }
+        let suggestions =
+            suggested.isEmpty
+            ? ""
+            : "; \(counted(suggested.count, "other site")) with a suggestion: \(suggested.map(\.site.location).joined(separator: ", "))"
         print(
-            flagged.isEmpty
+            (flagged.isEmpty
                 ? "no N+1 in \(counted(outcomes.count, "fetch site"))"
-                : "\(counted(flagged.count, "fetch site")) with an N+1 of \(outcomes.count): \(flagged.map(\.site.location).joined(separator: ", "))"
+                : "\(counted(flagged.count, "fetch site")) with an N+1 of \(outcomes.count): \(flagged.map(\.site.location).joined(separator: ", "))")
+                + suggestions
         )
         if let output = command.output {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -189,7 +199,7 @@ struct ScanRun {
         pass.size = size
         pass.strategies = [.objectGraph]
         pass.threshold = command.threshold
-        outcome.findings = try pass.run()
+        outcome.findings = try Self.backed(pass.run(), site: site)
         guard !outcome.findings.isEmpty else {
             outcome.statements = try SiteStatements.measure(asWritten, size: size)[""]
             return outcome
@@ -209,8 +219,16 @@ struct ScanRun {
         check.strategies = [.objectGraph]
         check.variants = [try VariantFilter("edit=suggested")]
         check.threshold = command.threshold
-        outcome.remaining = try check.run()
+        outcome.remaining = try Self.backed(check.run(), site: site)
         return outcome
+    }
+
+    /// The findings the site's scenario backs: run without the code's predicate (one built elsewhere), the fetch
+    /// reads every row of the entity, so the rows it matches are unknown and a suggestion resting on their number
+    /// (a large fetch to batch) is not made.
+    static func backed(_ findings: [AdviceFinding], site: FetchSite) -> [AdviceFinding] {
+        guard site.predicateSkipped != nil else { return findings }
+        return findings.filter { $0.finding.rule != .largeUnbatchedFetch }
     }
 
     private func parse(_ json: [String: Any], site: FetchSite) throws -> Scenario {
@@ -226,7 +244,7 @@ struct ScanRun {
             "name": "site",
             "store": "prepared",
             "description": "\(site.location) \(site.api.rawValue) of \(site.entity), \(reads)"
-                + (site.rowsRead.map { " (the first \($0) rows: a list draws the rows on screen)" } ?? ""),
+                + Self.rowsText(site, open: " (", close: ")"),
         ]
         if !site.variables.isEmpty { phase["variables"] = site.phaseVariables }
         var root: [String: Any] = [
@@ -287,23 +305,21 @@ struct ScanRun {
             if site.result == "objects" { lines.append("   reads: none found") }
         } else {
             let reads = site.reads.map { read in read.rowView.map { "\(read.keyPath) (in \($0))" } ?? read.keyPath }
-            lines.append(
-                "   reads: \(reads.joined(separator: ", "))"
-                    + (site.rowsRead.map { "; the first \($0) rows (a list draws the rows on screen)" } ?? ""))
+            lines.append("   reads: \(reads.joined(separator: ", "))" + Self.rowsText(site, open: "; ", close: ""))
         }
         for note in site.notes { lines.append("   note: \(note)") }
         if let failure = outcome.failure {
             lines.append("   not run: \(failure)")
             return lines.joined(separator: "\n") + "\n"
         }
-        if outcome.findings.isEmpty {
+        if outcome.nPlusOnes.isEmpty {
             lines.append("   ok: no N+1" + (outcome.statements.map { " (\(counted($0, "statement")))" } ?? ""))
-            return lines.joined(separator: "\n") + "\n"
+            if outcome.findings.isEmpty { return lines.joined(separator: "\n") + "\n" }
         }
         for finding in outcome.findings {
             lines.append(
-                "   N+1: \(finding.finding.summary): \(formatCount(finding.finding.repeats)) × \"\(finding.finding.statement.prefix(110))\""
-            )
+                "   \(finding.finding.severity <= .risk ? "N+1" : "suggestion"): \(finding.finding.summary): "
+                    + "\(formatCount(finding.finding.repeats)) × \"\(finding.finding.statement.prefix(110))\"")
         }
         if let before = outcome.statements, let after = outcome.statementsAfter {
             lines.append(
@@ -313,10 +329,33 @@ struct ScanRun {
         let edit = site.editText(outcome.edit)
         if !edit.isEmpty { lines.append("   edit: " + edit.replacingOccurrences(of: "\n", with: "\n         ")) }
         if outcome.edit.isEmpty {
-            for finding in outcome.findings { lines.append("   change (no edit RelBench can write in this API): \(finding.finding.fix)") }
+            for finding in outcome.findings {
+                lines.append("   change (no edit RelBench can write in this API): \(fix(finding, site: site))")
+            }
         }
-        for finding in outcome.remaining { lines.append("   still after the edit: \(finding.finding.summary): \(finding.finding.fix)") }
+        for finding in outcome.remaining {
+            lines.append("   still after the edit: \(finding.finding.summary): \(fix(finding, site: site))")
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Which rows the reads happen on: the first a list draws, and those a filter, map or loop reads on every row.
+    static func rowsText(_ site: FetchSite, open: String, close: String) -> String {
+        guard let rows = site.rowsRead else { return "" }
+        let everyRow = site.reads.filter(\.everyRow).map(\.keyPath)
+        guard !everyRow.isEmpty else { return "\(open)the first \(rows) rows (a list draws the rows on screen)\(close)" }
+        let drawn = site.reads.filter { !$0.everyRow }.map(\.keyPath)
+        guard !drawn.isEmpty else { return "\(open)every row (a filter, map or loop over the results)\(close)" }
+        return open + "\(drawn.joined(separator: ", ")) on the first \(rows) rows (a list draws the rows on screen), "
+            + "\(everyRow.joined(separator: ", ")) on every row (a filter, map or loop over the results)" + close
+    }
+
+    /// A finding's fix in the site's API: a @Query has no batch size, so a batch suggestion names what it can do.
+    static func fix(_ finding: AdviceFinding, site: FetchSite) -> String {
+        guard site.api == .query, finding.finding.rule == .largeUnbatchedFetch else { return finding.finding.fix }
+        return "a @Query reads every row it matches in one fetch and has no batch size: if the list grows this long and "
+            + "shows only the first rows, fetch it with a FetchDescriptor and context.fetch(descriptor, batchSize: 20), or "
+            + "page it with the descriptor's fetchLimit and fetchOffset"
     }
 
     /// An output folder must be new or empty, as a run folder must.

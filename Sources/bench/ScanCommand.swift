@@ -38,7 +38,7 @@ struct ScanCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Repeats of one statement in a fetch site above which it is flagged.")
     var threshold = 10
 
-    @Flag(help: "Exit with code 1 when a fetch site has a finding (for a CI gate).")
+    @Flag(help: "Exit with code 1 when a fetch site has an N+1 (for a CI gate; a suggestion, such as a batch size, does not fail).")
     var failOnFindings = false
 
     func validate() throws {

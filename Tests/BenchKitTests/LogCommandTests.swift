@@ -96,6 +96,15 @@ import Testing
         #expect(text.status == 0)
         #expect(text.output.hasPrefix("names: no --model given, so entity and property names are inferred from the log\nsegment feed\n"))
         #expect(text.output.contains("  sql_statements=4 fetch_requests=1 object_faults=3 relationship_faults=0 rows_read=23"))
+        // A save's statements have no time in a log: none is shown, not 0.0 ms as if measured.
+        #expect(text.output.contains("  device times: fetch 1.2 ms, connection 0.7 ms"), "\(text.output)")
+        #expect(
+            text.output.contains(
+                "segment save\n  sql_statements=7 fetch_requests=0 object_faults=0 relationship_faults=0 rows_read=not reported\n"
+                    + "  statements: select=1 insert=1 update=1 transaction=4; transactions=2 saves=1\n"
+                    + "  problems (error/fault/warning): 1; migration messages: 0\n"
+                    + "  device times: none in the log (Core Data times fetches and faults, not writes or transactions); rows not reported for 1 statements (not counted)"
+            ), "\(text.output)")
         #expect(text.output.contains("read 41 lines, 32 of Core Data; 1 console copies ignored; names in upper case are inferred"))
     }
 

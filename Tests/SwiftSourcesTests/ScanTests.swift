@@ -1,6 +1,7 @@
 #if SwiftSources
 import Foundation
 import ObjectGraph
+import TestSupport
 import Testing
 
 @testable import BenchKit
@@ -109,6 +110,75 @@ import Testing
         let result = try Fixtures.bench(["scan", Self.fixed, "--size", "100", "--fail-on-findings"])
         #expect(result.status == 0, "\(result.output)\(result.error)")
         #expect(result.output.contains("no N+1 in 14 fetch sites"))
+    }
+
+    /// A list over a @Query that a real app writes (the rows drawn, a lookup among all rows as the view draws, a loop
+    /// in a button's action): at the default 1,000 objects only the to-many counted per row drawn is an N+1. A fetch
+    /// read whole is a suggestion that fails no gate, with a fix a @Query can take; a filter over every row as the view
+    /// draws reads every row (no batch size helps), and a button's loop is no read of every row. A fetch run without
+    /// its predicate (built elsewhere) matches an unknown number of rows: no batch size is suggested on all of them.
+    @Test func listsOverAQueryFlagOnlyTheirNPlusOnes() throws {
+        let app = Fixtures.path("PantryApp")
+        let model = try ModelSource.load(path: app).makeModel()
+        let sites = try FetchScanner.scan(path: app, models: ScanModels(swiftData: model, coreData: nil)).sites
+        func site(_ file: String) throws -> FetchSite { try #require(sites.first { $0.file == file }) }
+        let list = try site("JarListView.swift")
+        #expect(list.rowsRead == 20 && list.reads.map(\.keyPath) == ["label"] && !list.reads[0].everyRow)
+        let picker = try site("JarPickerView.swift")
+        #expect(picker.reads.map { "\($0.keyPath) \($0.everyRow)" } == ["code true", "label false"])
+        #expect(picker.steps.compactMap { $0["read"] as? [String] } == [["label"], ["code"]])
+        #expect(picker.steps.map { $0["first"] as? Int } == [nil, 20, nil])
+        let search = try site("JarSearchView.swift")
+        #expect(search.predicateSkipped == "Self.matching(text): it is built elsewhere", "\(search.predicateSkipped ?? "")")
+        let shelves = try site("ShelvesView.swift")
+        #expect(shelves.rowsRead == 20 && !shelves.reads.contains(where: \.everyRow), "\(shelves.reads)")
+
+        let result = try Fixtures.bench(["scan", app, "--fail-on-findings"])
+        #expect(result.status == 1, "\(result.output)\(result.error)")
+        #expect(
+            result.output.contains(
+                "1 fetch site with an N+1 of 4: ShelvesView.swift:6; 1 other site with a suggestion: JarListView.swift:6"),
+            "\(result.output)")
+        #expect(result.output.contains("reads: label; the first 20 rows (a list draws the rows on screen)"))
+        #expect(
+            result.output.contains(
+                "reads: code, label; label on the first 20 rows (a list draws the rows on screen), code on every row (a filter, map or loop over the results)"
+            ))
+        #expect(result.output.contains("suggestion: one fetch read 1,000 rows of Jar at once"), "\(result.output)")
+        #expect(result.output.contains("a @Query reads every row it matches in one fetch and has no batch size"))
+        #expect(!result.output.contains("set fetchBatchSize = 20 on this fetch"), "\(result.output)")
+        #expect(result.output.contains("N+1: to-many Shelf.jars faulted per owner only to count it: 20 ×"), "\(result.output)")
+        #expect(result.error.contains("1 fetch site with an N+1 (above)"), "\(result.error)")
+        // The suggestion alone fails no gate.
+        let listOnly = try Fixtures.bench([
+            "scan", app + "/JarListView.swift", "--model", app + "/PantryModels.swift", "--fail-on-findings",
+        ])
+        #expect(listOnly.status == 0, "\(listOnly.output)\(listOnly.error)")
+        #expect(
+            listOnly.output.contains("ok: no N+1 (1 statement)\n   suggestion: one fetch read 1,000 rows of Jar at once"),
+            "\(listOnly.output)")
+    }
+
+    /// Sites are named by their path in the folder scanned also when the folder is given as users type it, relative to
+    /// the working folder (it was the bare file name then: two `ContentView.swift` could not be told apart).
+    @Test func sitesAreNamedByTheirPathInARelativeFolder() throws {
+        for folder in ["Tests/SwiftSourcesTests/Fixtures/TravelApp", "./Tests/SwiftSourcesTests/Fixtures/TravelApp/"] {
+            let result = try Fixtures.bench(["scan", folder, "--size", "20"])
+            #expect(result.status == 0, "\(result.error)")
+            #expect(result.output.contains("2. CoreDataScreens/BookListView.swift:6  @FetchRequest Book"), "\(folder): \(result.output)")
+        }
+        // Two classes of one name in two folders (a preview copy), read from a folder named relative to the working one.
+        let work = Fixtures.temporaryFolder("relative")
+        defer { try? FileManager.default.removeItem(at: work) }
+        for folder in ["Models", "Preview"] {
+            let url = work.appendingPathComponent("App/\(folder)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try "import SwiftData\n@Model final class Jar { var label = \"\"; init() {} }\n".write(
+                to: url.appendingPathComponent("Jar.swift"), atomically: true, encoding: .utf8)
+        }
+        let schema = try BenchBinary.run(["schema", "App"], in: work)
+        #expect(schema.status == 0, "\(schema.error)")
+        #expect(schema.output.contains("two @Model classes named Jar (Models/Jar.swift:2, Preview/Jar.swift:2)"), "\(schema.output)")
     }
 
     /// --counts gives the data the advice runs on; bad input is one line.

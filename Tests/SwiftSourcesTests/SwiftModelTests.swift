@@ -188,6 +188,41 @@ enum Fixtures {
             ])
     }
 
+    /// A property written without a type whose initial value makes an empty collection by its type (`[Shelf]()`,
+    /// `Set<String>()`) has that type: a relationship with the inverse the other side names, not a skipped property
+    /// (which left the other side a to-many without inverse, and lint a false many-to-nil loss).
+    @Test func anEmptyCollectionMadeByItsTypeHasThatType() throws {
+        let folder = Fixtures.temporaryFolder("collection-initializer")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try """
+        import SwiftData
+        @Model final class Jar {
+            var label = ""
+            @Relationship(inverse: \\Shelf.jars) var shelves = [Shelf]()
+            var notes = [String]()
+            init() {}
+        }
+        @Model final class Shelf {
+            var title = ""
+            @Relationship var jars: [Jar] = []
+            var tags = Set<String>()
+            var sizes = [String: Int]()
+            init() {}
+        }
+        """.write(to: folder.appendingPathComponent("Pantry.swift"), atomically: true, encoding: .utf8)
+        let model = try ModelSource.load(path: folder.path)
+        #expect(!model.notes.contains { $0.contains("no type written") }, "\(model.notes)")
+        let compiled = try model.makeModel()
+        let jar = try #require(compiled.entity("Jar"))
+        #expect(jar.relationship("shelves")?.isToMany == true && jar.relationship("shelves")?.inverse?.name == "jars")
+        #expect(jar.attribute("notes")?.type == .transformable)
+        let shelf = try #require(compiled.entity("Shelf"))
+        #expect(shelf.attribute("tags")?.type == .transformable && shelf.attribute("sizes")?.type == .transformable)
+        let lint = try Fixtures.bench(["lint", folder.path])
+        #expect(lint.status == 0 && !lint.output.contains("many-to-nil"), "\(lint.output)\(lint.error)")
+    }
+
     /// Sources that are not a model are one line each, and the reader never crashes on text that is not Swift.
     @Test func badSourcesAreOneLineAndGarbageDoesNotCrash() throws {
         let folder = Fixtures.temporaryFolder("bad-sources")

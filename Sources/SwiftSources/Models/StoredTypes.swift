@@ -30,10 +30,16 @@ enum StoredTypes {
         "Date": .date, "Data": .binary, "URL": .uri, "UUID": .uuid, "Decimal": .decimal,
     ]
 
-    /// The type of a literal initial value (`0`, `1.5`, `""`, `true`, `Date()`, `UUID()`, `Date.now`), for a property
-    /// declared without a type.
+    /// The type of a literal initial value (`0`, `1.5`, `""`, `true`, `Date()`, `UUID()`, `Date.now`, `[Tag]()`), for a
+    /// property declared without a type.
     static func type(ofInitializer text: String) -> String? {
         let text = text.trimmingCharacters(in: .whitespaces)
+        // An empty collection made by its type: `[Tag]()`, `[String: Int]()`, `Set<Tag>()`, `Array<Tag>()`.
+        if text.hasSuffix("()"), text.count > 4 {
+            let type = String(text.dropLast(2))
+            if type.hasPrefix("["), type.hasSuffix("]") { return type }
+            if ["Array<", "Set<", "Dictionary<", "ContiguousArray<"].contains(where: type.hasPrefix), type.hasSuffix(">") { return type }
+        }
         if text == "true" || text == "false" { return "Bool" }
         if text.hasPrefix("\"") { return "String" }
         if Int(text.replacingOccurrences(of: "_", with: "")) != nil { return "Int" }

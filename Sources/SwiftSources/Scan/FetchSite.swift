@@ -22,6 +22,9 @@ public struct FetchSite: Sendable {
         public var location: String
         /// The row view it was read in (one level deep), if not the fetching code itself.
         public var rowView: String?
+        /// Read on every result by code that runs as the view draws (a `filter`, `map` or loop over the results),
+        /// even where a list draws only the first rows.
+        public var everyRow = false
     }
 
     public var api: API

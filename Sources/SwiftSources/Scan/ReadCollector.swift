@@ -18,6 +18,14 @@ struct ReadCollector {
         recorded.filter { read in !recorded.contains { $0.keyPath.hasPrefix(read.keyPath + ".") } }
     }
     private(set) var lazy = false
+    /// Whether the code that runs as the view draws goes through every result (a `filter`, `map` or `for` over them,
+    /// a `ForEach` outside a lazy container), so every row is read whatever a list draws. An action's closure
+    /// (`Button`, `onChange`, a sheet) or another method of the type does not count: it runs later, if ever.
+    private(set) var readsEveryRow = false
+    /// Set while the reads of such a pass over every result are collected: they are marked `everyRow`.
+    private var inEveryRowPass = false
+    /// The scope the results are used in: a method of the type inside it runs on an action, not as the view draws.
+    private var scope: SyntaxIdentifier?
     private(set) var notes: [String] = []
 
     /// Views that draw their rows lazily: their rows' reads happen for the rows on screen.
@@ -40,6 +48,7 @@ struct ReadCollector {
 
     /// Reads of the results held in `name` (a property or a local), used anywhere in `scope`.
     mutating func collection(named name: String, in scope: Syntax, file: SourceFile) {
+        self.scope = scope.id
         for reference in references(to: name, in: scope, allowSelf: true) {
             collectionUse(reference, prefix: [], file: file, rowView: nil, depth: 0)
         }
@@ -47,6 +56,7 @@ struct ReadCollector {
 
     /// Reads of one object held in `name` (fetched by identifier, or a collection's first).
     mutating func object(named name: String, in scope: Syntax, file: SourceFile) {
+        self.scope = scope.id
         for reference in references(to: name, in: scope, allowSelf: true) {
             elementUse(reference, prefix: [], file: file, rowView: nil, depth: 0)
         }
@@ -68,6 +78,9 @@ struct ReadCollector {
             let name = access.declName.baseName.text
             let call = access.parent?.as(FunctionCallExprSyntax.self)
             if let call, call.calledExpression.id == access.id, Self.perElement.contains(name) || Self.preserving.contains(name) {
+                let iterates = !closures(of: call).isEmpty || call.arguments.contains { $0.expression.is(KeyPathExprSyntax.self) }
+                let pass = everyRowPass(iterates && prefix.isEmpty && rowView == nil, at: Syntax(call))
+                defer { inEveryRowPass = pass }
                 // trips.map(\.name): a key path read on every element.
                 for argument in call.arguments {
                     guard let keyPath = argument.expression.as(KeyPathExprSyntax.self) else { continue }
@@ -109,7 +122,10 @@ struct ReadCollector {
         {
             let callee = Self.calleeName(call)
             if ["ForEach", "List", "Table", "OutlineGroup"].contains(callee) {
-                if callee != "ForEach" || inLazyContainer(Syntax(call)) { lazy = lazy || prefix.isEmpty }
+                let drawnLazily = callee != "ForEach" || inLazyContainer(Syntax(call))
+                if drawnLazily { lazy = lazy || prefix.isEmpty }
+                let pass = everyRowPass(!drawnLazily && prefix.isEmpty && rowView == nil, at: Syntax(call))
+                defer { inEveryRowPass = pass }
                 for closure in closures(of: call) {
                     for parameter in closureParameters(closure).prefix(1) {
                         element(parameter, in: Syntax(closure.statements), prefix: prefix, file: file, rowView: rowView, depth: depth)
@@ -121,8 +137,56 @@ struct ReadCollector {
         if let loop = current.parent?.as(ForStmtSyntax.self), loop.sequence.id == current.id,
             let name = loop.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
         {
+            let pass = everyRowPass(prefix.isEmpty && rowView == nil, at: Syntax(loop))
+            defer { inEveryRowPass = pass }
             element(name, in: Syntax(loop.body), prefix: prefix, file: file, rowView: rowView, depth: depth)
         }
+    }
+
+    /// Starts a pass over every result when `iterates` and the code at `node` runs as the view draws; returns the
+    /// state to restore when the pass's reads are collected.
+    private mutating func everyRowPass(_ iterates: Bool, at node: Syntax) -> Bool {
+        let saved = inEveryRowPass
+        if iterates && !runsLater(node) {
+            readsEveryRow = true
+            inEveryRowPass = true
+        }
+        return saved
+    }
+
+    /// Calls whose closures run on an action or when something is shown, not as the view draws.
+    static let laterClosures: Set<String> = [
+        "onChange", "onTapGesture", "onLongPressGesture", "onDelete", "onMove", "onInsert", "onSubmit", "onReceive", "onCommit",
+        "onEnded", "onChanged", "onDrop", "onDisappear", "refreshable", "swipeActions", "contextMenu", "alert", "confirmationDialog",
+        "sheet", "fullScreenCover", "popover", "navigationDestination",
+    ]
+
+    /// Whether code at `node` runs later than the drawing of the view: in an action's closure (a `Button`'s action,
+    /// `onChange`, a sheet's content) or in another method of the type than the scope the results are used in.
+    private func runsLater(_ node: Syntax) -> Bool {
+        var current = node.parent
+        while let parent = current, parent.id != scope, !parent.is(MemberBlockSyntax.self) {
+            if parent.is(FunctionDeclSyntax.self) || parent.is(InitializerDeclSyntax.self) { return true }
+            if let call = parent.as(FunctionCallExprSyntax.self) {
+                let callee = Self.calleeName(call)
+                let inTrailing = call.trailingClosure.map { node.isInside($0) } == true
+                let inArgument = { (label: String?) in
+                    call.arguments.contains { $0.expression.is(ClosureExprSyntax.self) && $0.label?.text == label && node.isInside($0) }
+                }
+                if Self.laterClosures.contains(callee),
+                    inTrailing || call.arguments.contains(where: { node.isInside($0) })
+                        || call.additionalTrailingClosures.contains(where: { node.isInside($0.closure) })
+                {
+                    return true
+                }
+                // Button(action: { ... }) { label }, Button("Add") { action }, Button { action } label: { ... }
+                if callee == "Button", inArgument("action") || (inTrailing && !call.arguments.contains { $0.label?.text == "action" }) {
+                    return true
+                }
+            }
+            current = parent.parent
+        }
+        return false
     }
 
     private func inLazyContainer(_ node: Syntax) -> Bool {
@@ -352,8 +416,13 @@ struct ReadCollector {
 
     private mutating func record(_ path: [String], at node: Syntax, file: SourceFile, rowView: String?) {
         let keyPath = path.joined(separator: ".")
-        guard !keyPath.isEmpty, !recorded.contains(where: { $0.keyPath == keyPath }) else { return }
-        recorded.append(FetchSite.Read(keyPath: keyPath, location: file.location(of: node, root: root), rowView: rowView))
+        guard !keyPath.isEmpty else { return }
+        if let known = recorded.firstIndex(where: { $0.keyPath == keyPath }) {
+            if inEveryRowPass { recorded[known].everyRow = true }
+            return
+        }
+        recorded.append(
+            FetchSite.Read(keyPath: keyPath, location: file.location(of: node, root: root), rowView: rowView, everyRow: inEveryRowPass))
     }
 
     /// A computed property of the model class read from an object: the stored properties its getter reads (one level).

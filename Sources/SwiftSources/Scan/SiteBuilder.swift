@@ -497,7 +497,8 @@ struct SiteBuilder {
                 }
                 site.predicate = try translator.translate(formatCall: call)
             } else {
-                throw PredicateTranslator.Unsupported(reason: "it is built elsewhere ('\(expression.trimmedDescription.prefix(60))')")
+                // The expression is quoted before the reason (one line, whitespace collapsed).
+                throw PredicateTranslator.Unsupported(reason: "it is built elsewhere")
             }
             site.variables = translator.variables
         } catch let unsupported as PredicateTranslator.Unsupported {

@@ -40,9 +40,16 @@ extension FetchSite {
         if result == "ids" { fetch["result"] = "ids" }
         var steps = [fetch]
         if result == "objects", !reads.isEmpty {
-            var read: [String: Any] = ["read": reads.map(\.keyPath)]
-            if let rowsRead, limit.map({ $0 > rowsRead }) ?? true { read["first"] = rowsRead }
-            steps.append(read)
+            guard let rowsRead, limit.map({ $0 > rowsRead }) ?? true else {
+                steps.append(["read": reads.map(\.keyPath)])
+                return steps
+            }
+            // The rows a list draws, then what a filter, map or loop reads on every row (last: the access then reads
+            // every row, and a batch size saves nothing).
+            let drawn = reads.filter { !$0.everyRow }.map(\.keyPath)
+            let everyRow = reads.filter(\.everyRow).map(\.keyPath)
+            if !drawn.isEmpty { steps.append(["read": drawn, "first": rowsRead]) }
+            if !everyRow.isEmpty { steps.append(["read": everyRow]) }
         }
         return steps
     }

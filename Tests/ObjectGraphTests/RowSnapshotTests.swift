@@ -136,18 +136,14 @@ import Testing
         let owner = RowShape.Owner(tableNumber: 1, types: types, defaults: ContiguousArray(repeating: .null, count: types.count))
         let statement = try SQLiteStatement(connection: connection, sql: "SELECT A FROM T")
         while try statement.step() {
-            // As a fetch makes its rows: only the tag words come from the shape, every payload from the read.
-            let row = RowSnapshot.makeFetched(owner.shape, primaryKey: 1, version: 1) { slots in
-                for slot in 0..<types.count { statement.read(0, as: owner.shape.columns[slot], into: slots, slot: slot) }
-            }
+            let row = RowSnapshot.make(owner.shape, primaryKey: 1, version: 1)
+            for slot in 0..<types.count { statement.read(0, as: owner.shape.columns[slot], into: row.slots, slot: slot) }
             for (slot, type) in types.enumerated() { #expect(row[slot] == statement.value(0, as: type), "\(type)") }
-            // A copy (an object about to change the row) holds the same values, references counted again.
-            #expect(Array(row.copy().values) == Array(row.values))
         }
     }
 
-    /// A fetched row holds what it read, never its entity's defaults: NULL reads as null where a new row would
-    /// hold the default, whose tags the fetched row starts from.
+    /// A fetched row holds what it read, never its entity's defaults: NULL reads as null where a new row would hold
+    /// the default, and a fetch's row starts as a new row does (`RowSnapshot.make`), then reads every slot.
     @Test func aFetchedRowHoldsWhatItReadNotTheDefaults() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rowsnapshot-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -161,10 +157,11 @@ import Testing
         let statement = try SQLiteStatement(connection: connection, sql: "SELECT A, B, C, D FROM T")
         var read: [[Value]] = []
         while try statement.step() {
-            let row = RowSnapshot.makeFetched(owner.shape, primaryKey: 1, version: 1) { slots in
-                for slot in 0..<types.count { statement.read(Int32(slot), as: owner.shape.columns[slot], into: slots, slot: slot) }
-            }
+            let row = RowSnapshot.make(owner.shape, primaryKey: 1, version: 1)
+            for slot in 0..<types.count { statement.read(Int32(slot), as: owner.shape.columns[slot], into: row.slots, slot: slot) }
             read.append(Array(row.values))
+            // A copy (an object about to change the row) holds the same values, references counted again.
+            #expect(Array(row.copy().values) == Array(row.values))
         }
         let expected: [[Value]] = [
             [.null, .null, .null, .null], [.int(7), .string("name"), .bool(false), .double(2.5)], [.null, .string("x"), .null, .null],

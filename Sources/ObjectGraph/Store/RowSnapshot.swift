@@ -60,24 +60,6 @@ final class RowSnapshot: ManagedBuffer<RowSnapshot.Header, UInt64> {
         return row
     }
 
-    /// A snapshot of `shape` every slot of which `read` initializes (`RowSlots.initialize...`, `initializeNull`):
-    /// only the tag words, whose width bits say where each payload lies, are copied from `RowShape.initialWords`;
-    /// the payload words are left for `read` (callgrind, fetch-all at 10,000: copying the whole initial row was a
-    /// `memcpy` call a row, about 20 instructions).
-    @inline(__always)
-    static func makeFetched(_ shape: RowShape, primaryKey: Int64, version: Int64, read: (RowSlots) -> Void) -> RowSnapshot {
-        let row = allocate(
-            words: shape.wordCount, tableNumber: shape.tableNumber, count: shape.count,
-            primaryKey: primaryKey, version: version)
-        row.withUnsafeMutablePointerToElements { elements in
-            let tagWords = RowShape.tagWords(count: shape.count)
-            for word in 0..<tagWords { (elements + word).initialize(to: shape.initialWords[word]) }
-            // The payload words stay as allocated until `read` fills them: a null slot's payload is never read.
-            read(RowSlots(elements, count: shape.count))
-        }
-        return row
-    }
-
     /// A new object's row of `entity`: its defaults, copied as bytes unless one holds a reference.
     @inline(__always)
     static func makeNew(of entity: EntityDescription) -> RowSnapshot {

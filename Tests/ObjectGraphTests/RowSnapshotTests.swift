@@ -142,6 +142,33 @@ import Testing
         }
     }
 
+    /// A fetched row holds what it read, never its entity's defaults: NULL reads as null where a new row would hold
+    /// the default, and a fetch's row starts as a new row does (`RowSnapshot.make`), then reads every slot.
+    @Test func aFetchedRowHoldsWhatItReadNotTheDefaults() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rowsnapshot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let connection = try SQLiteConnection(path: directory.appendingPathComponent("defaults.sqlite").path)
+        try connection.execute("CREATE TABLE T(A, B, C, D)")
+        try connection.execute("INSERT INTO T VALUES (NULL, NULL, NULL, NULL), (7, 'name', 0, 2.5), (NULL, 'x', NULL, NULL)")
+        let types: [AttributeType] = [.int64, .string, .bool, .double]
+        let owner = RowShape.Owner(tableNumber: 1, types: types, defaults: [.int(5), .null, .bool(true), .double(1.5)])
+        #expect(owner.shape.startsComplete)
+        let statement = try SQLiteStatement(connection: connection, sql: "SELECT A, B, C, D FROM T")
+        var read: [[Value]] = []
+        while try statement.step() {
+            let row = RowSnapshot.make(owner.shape, primaryKey: 1, version: 1)
+            for slot in 0..<types.count { statement.read(Int32(slot), as: owner.shape.columns[slot], into: row.slots, slot: slot) }
+            read.append(Array(row.values))
+            // A copy (an object about to change the row) holds the same values, references counted again.
+            #expect(Array(row.copy().values) == Array(row.values))
+        }
+        let expected: [[Value]] = [
+            [.null, .null, .null, .null], [.int(7), .string("name"), .bool(false), .double(2.5)], [.null, .string("x"), .null, .null],
+        ]
+        #expect(read == expected)
+    }
+
     @Test func aNewRowStartsWithItsDefaults() {
         let defaults: ContiguousArray<Value> = [.int(3), .string("default"), .null, .date(Date(timeIntervalSinceReferenceDate: 1))]
         let shape = RowShape.Owner(tableNumber: 1, types: [.int64, .string, .double, .date], defaults: defaults)

@@ -354,7 +354,7 @@ import Testing
         #expect(ClaimCatalog.all.count >= 20)
     }
 
-    /// A sequential run (its schedule says so) is judged by the claim's design: the looks at 7, 10, 14 and 20 rounds,
+    /// A sequential run (its schedule says so) is judged by the claim's design: the looks at 7, 10, 14, 20, 28 and 40 rounds,
     /// the evidence saying where it stopped; short of a look the comparison is pending, which is what the runner runs
     /// another round for.
     @Test func aSequentialRunIsJudgedAtItsLooks() {
@@ -368,7 +368,7 @@ import Testing
         }
         // Six rounds: short of the first look, pending until 7.
         let six = judged(Array(Self.fast.prefix(6)), Array(Self.slow.prefix(6)))
-        #expect(six.outcome == .undecided("needs 7 rounds for its first look (looks at 7, 10, 14 and 20 rounds); this run has 6"))
+        #expect(six.outcome == .undecided("needs 7 rounds for its first look (looks at 7, 10, 14, 20, 28 and 40 rounds); this run has 6"))
         #expect(six.pending.map(\.rounds) == [7])
         // Seven rounds all one way: decided at the first look, nothing pending.
         let seven = judged(Self.fast, Self.slow)
@@ -376,7 +376,7 @@ import Testing
         #expect(seven.pending.isEmpty)
         #expect(
             seven.evidence.first?.contains(
-                "decided after 7 rounds at look 1 of 4 (at 7, 10, 14 and 20 rounds); overall error ≤ 5%, Pocock spending") == true)
+                "decided after 7 rounds at look 1 of 6 (at 7, 10, 14, 20, 28 and 40 rounds); overall error ≤ 5%, Pocock spending") == true)
         // Mixed rounds: undecided at look 1, the next look at 10 pending.
         let mixed = judged([1, 1.3, 0.8, 1.2, 0.9, 1.1, 1.0], [1.1, 1.0, 1.0, 1.0, 1.0, 1.0, 1.2])
         #expect(mixed.pending.map(\.rounds) == [10])

@@ -3,8 +3,16 @@ import Foundation
 /// When a comparison of two arms looks at its rounds, and the error it spends at each look: a group-sequential design.
 ///
 /// The arms run round by round; after `looks[k]` rounds the ratio's exact interval is computed at the level that look
-/// spends, and the comparison stops at the first look that decides. The error spent by look k is Pocock-type
-/// (Lan-DeMets): α(t) = α·ln(1 + (e − 1)·t), t = looks[k] / looks.last, so look k spends αₖ = α(tₖ) − α(tₖ₋₁).
+/// spends, and the comparison stops at the first look that decides. The looks are √2 apart (7, 10, 14, 20, 28, 40), so
+/// each halves the variance of the last look but one: a ratio whose interval still reaches across the band's edge at
+/// 20 rounds goes on to 28 and 40 rather than stopping undecided (only such comparisons pay for the later looks).
+///
+/// The error spent: the first look spends 1/64, the least its 7 pairs can use (7 pairs all one way have a two-sided
+/// level of 2/128; any share up to 1/32 buys the same interval, the extreme Walsh averages), and the rest, α − 1/64, is
+/// spent Pocock-type (Lan-DeMets) over the rounds after the first look: α(s) = 1/64 + (α − 1/64)·ln(1 + (e − 1)·s),
+/// s = (looks[k] − looks[0]) / (cap − looks[0]), so look k spends αₖ = α(sₖ) − α(sₖ₋₁). (Pocock-type spending over the
+/// whole cap, t = looks[k] / cap, would give the first look 0.013 at a cap of 40: below 1/64, so 7 pairs could never
+/// decide and every comparison would pay for 10 rounds.)
 ///
 /// Why the overall error stays at α: the interval of look k is exact (distribution-free: Wilcoxon signed-rank for
 /// pairs, Mann-Whitney otherwise), so it misses the true ratio with probability at most αₖ, whatever the other looks
@@ -31,14 +39,17 @@ package struct SequentialDesign: Sendable, Equatable {
     }
 
     /// The fewest rounds of a claim's first look: 7 pairs are the fewest whose exact interval can exclude a ratio at the
-    /// level the first look spends (2/128 ≤ 0.0235).
+    /// level the first look spends (2/128 = `firstSpending`).
     package static let firstLook = 7
 
-    /// The design of a comparison whose first look is after `first` rounds: looks at 1, 10/7, 2 and 20/7 times it
-    /// (7, 10, 14, 20; 15, 21, 30, 43), the last its cap.
+    /// The error the first look spends: the smallest two-sided level of `firstLook` pairs (all of them one way), 1/64.
+    package static let firstSpending = 2 / Double(1 << firstLook)
+
+    /// The design of a comparison whose first look is after `first` rounds: looks at 1, 10/7, 2, 20/7, 4 and 40/7 times
+    /// it (7, 10, 14, 20, 28, 40; 15, 21, 30, 43, 60, 86), the last its cap.
     package static func starting(at first: Int) -> SequentialDesign {
         let first = max(first, 1)
-        let multiples = [1.0, 10.0 / 7, 2, 20.0 / 7]
+        let multiples = [1.0, 10.0 / 7, 2, 20.0 / 7, 4, 40.0 / 7]
         var looks: [Int] = []
         for multiple in multiples {
             let look = Int((Double(first) * multiple).rounded())
@@ -53,18 +64,21 @@ package struct SequentialDesign: Sendable, Equatable {
     package var cap: Int { looks.last ?? 0 }
     package var isFixed: Bool { looks.count == 1 }
 
-    /// The error spent by the end of look `index` (0-based): α·ln(1 + (e − 1)·t).
+    /// The error spent by the end of look `index` (0-based): 1/64 at the first look, then 1/64 + (α − 1/64)·ln(1 +
+    /// (e − 1)·s) with s the share of the rounds after the first look.
     package func spent(through index: Int) -> Double {
         guard index >= 0 else { return 0 }
         if index >= looks.count - 1 { return alpha }
-        let t = Double(looks[index]) / Double(cap)
-        return alpha * log(1 + (exp(1) - 1) * t)
+        let first = min(Self.firstSpending, alpha)
+        if index == 0 { return first }
+        let s = Double(looks[index] - looks[0]) / Double(cap - looks[0])
+        return first + (alpha - first) * log(1 + (exp(1) - 1) * s)
     }
 
     /// The error look `index` (0-based) spends.
     package func spending(_ index: Int) -> Double { spent(through: index) - spent(through: index - 1) }
 
-    /// `at 7, 10, 14 and 20 rounds` for evidence.
+    /// `7, 10, 14, 20, 28 and 40 rounds` for evidence.
     package var looksText: String {
         let list = looks.map(String.init)
         return list.count == 1 ? "\(list[0]) rounds" : list.dropLast().joined(separator: ", ") + " and \(list.last ?? "") rounds"

@@ -365,7 +365,7 @@ private struct Judging {
         }
     }
 
-    /// How a comparison stopped, for its evidence: `decided after 10 rounds at look 2 of 4 (at 7, 10, 14 and 20
+    /// How a comparison stopped, for its evidence: `decided after 10 rounds at look 2 of 6 (at 7, 10, 14, 20, 28 and 40
     /// rounds); overall error 5%, Pocock spending`.
     private static func stopping(_ result: SequentialComparison.Result, _ design: SequentialDesign) -> String {
         let error = "overall error ≤ \(formatNumber(design.alpha * 100))%"

@@ -106,7 +106,8 @@ final class JSONStreamTests: XCTestCase {
         }
         let ints = [0, 1, -1, 9, 10, 99, 100, 123_456_789, Int.max, Int.min, -42]
         let doubles: [Double] = [
-            0, -0.0, 1, 0.1, 1.5, 1e-5, 1.0e-7, 123_456.789, 1e16, 1e15, 2.5e20, 0.30000000000000004, 1e300, -3.25, Double.leastNonzeroMagnitude,
+            0, -0.0, 1, 0.1, 1.5, 1e-5, 1.0e-7, 123_456.789, 1e16, 1e15, 2.5e20, 0.30000000000000004, 1e300, -3.25,
+            Double.leastNonzeroMagnitude,
         ]
         var bytes: [UInt8] = []
         var writer = PrettyJSONWriter { bytes.append(contentsOf: $0) }

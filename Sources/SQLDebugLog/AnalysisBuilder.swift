@@ -26,7 +26,7 @@ enum AnalysisBuilder {
         fingerprints.sort { ($0.count, $1.firstLine, $1.fingerprint) > ($1.count, $0.firstLine, $0.fingerprint) }
         var entities: [EntityUsage] = []
         for (table, usage) in accumulator.tableUsage(shapes: analyzer.fingerprintShapes)
-        where !StatementShape.systemTables.contains(table.uppercased()) {
+        where !StatementShape.isSystemTable(table) {
             let entity = names.tableName(table)
             entities.append(
                 EntityUsage(

@@ -31,13 +31,13 @@ struct DuplicateFilter: Sendable {
     private var formsSeen: UInt16 = 0
     private struct Kept: Sendable {
         var tag: MessageTag
-        /// The message's bytes, in storage of its own that a slot reuses (profiled: emptying and refilling an array
-        /// per message cost 5% of reading a log).
-        let body: ByteStore
         /// The forms its copies came in, as bits of `MessageForm.bit`.
         var forms: UInt16
         var seen: Int
     }
+    /// The kept messages' bytes, slot by slot, in storage each slot reuses (profiled: emptying and refilling an array
+    /// per message cost 5% of reading a log; a storage object per slot, retained and released at every message, 4%).
+    private let bodies = ByteRing(slots: DuplicateFilter.window)
     private var doubledEvidence = 0
     /// Whether this log follows its fetches with annotations (a connection or total time): until it does, two equal
     /// SELECTs in a row are two statements (SQLDebug 1 without annotations prints faults so).
@@ -148,7 +148,7 @@ struct DuplicateFilter: Sendable {
         while back < reach {
             let slot = (next + Self.window - 1 - back) % Self.window
             let kept = recent[slot]
-            if (kept.tag == tag || (tag.isProblem && kept.tag.isProblem)) && kept.body.holds(body) { return slot }
+            if (kept.tag == tag || (tag.isProblem && kept.tag.isProblem)) && bodies.holds(slot, body) { return slot }
             back += 1
         }
         return nil
@@ -171,16 +171,11 @@ struct DuplicateFilter: Sendable {
     }
 
     private mutating func remember(tag: MessageTag, form: MessageForm, _ body: ByteView) {
+        bodies.set(next, body)
         if recent.count < Self.window {
-            let store = ByteStore()
-            store.set(body)
-            recent.append(Kept(tag: tag, body: store, forms: form.bit, seen: judged))
+            recent.append(Kept(tag: tag, forms: form.bit, seen: judged))
         } else {
-            // Reuse the slot's storage.
-            recent[next].tag = tag
-            recent[next].body.set(body)
-            recent[next].forms = form.bit
-            recent[next].seen = judged
+            recent[next] = Kept(tag: tag, forms: form.bit, seen: judged)
         }
         next = (next + 1) % Self.window
         filled = min(filled + 1, Self.window)
@@ -195,35 +190,46 @@ struct DuplicateFilter: Sendable {
     }
 }
 
-/// Bytes kept in storage that is reused as long as it is big enough; a class, so that a slot of an array of them is
-/// refilled in place.
-final class ByteStore: @unchecked Sendable {
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private(set) var count = 0
-
-    init() {
-        capacity = 256
-        storage = .allocate(capacity: capacity)
+/// A few slots of bytes, each in storage that is reused as long as it is big enough (one object for all of them: no
+/// reference is counted per message).
+final class ByteRing: @unchecked Sendable {
+    private struct Slot {
+        var storage: UnsafeMutablePointer<UInt8>
+        var capacity: Int
+        var count: Int
     }
 
-    deinit { storage.deallocate() }
+    private let slots: UnsafeMutablePointer<Slot>
+    private let slotCount: Int
 
-    /// Holds a copy of `bytes` from now on.
-    func set(_ bytes: ByteView) {
-        if bytes.count > capacity {
-            storage.deallocate()
-            capacity = max(bytes.count, capacity * 2)
-            storage = .allocate(capacity: capacity)
+    init(slots count: Int) {
+        slotCount = count
+        slots = .allocate(capacity: count)
+        for index in 0..<count { (slots + index).initialize(to: Slot(storage: .allocate(capacity: 256), capacity: 256, count: 0)) }
+    }
+
+    deinit {
+        for index in 0..<slotCount { slots[index].storage.deallocate() }
+        slots.deallocate()
+    }
+
+    /// Slot `slot` holds a copy of `bytes` from now on.
+    func set(_ slot: Int, _ bytes: ByteView) {
+        precondition(slot >= 0 && slot < slotCount)
+        if bytes.count > slots[slot].capacity {
+            slots[slot].storage.deallocate()
+            slots[slot].capacity = max(bytes.count, slots[slot].capacity * 2)
+            slots[slot].storage = .allocate(capacity: slots[slot].capacity)
         }
-        if let base = bytes.baseAddress { storage.update(from: base, count: bytes.count) }
-        count = bytes.count
+        if let base = bytes.baseAddress { slots[slot].storage.update(from: base, count: bytes.count) }
+        slots[slot].count = bytes.count
     }
 
-    /// Whether it holds exactly `bytes`.
-    func holds(_ bytes: ByteView) -> Bool {
-        guard bytes.count == count else { return false }
-        guard let base = bytes.baseAddress else { return count == 0 }
-        return memcmp(storage, base, count) == 0
+    /// Whether slot `slot` holds exactly `bytes`.
+    func holds(_ slot: Int, _ bytes: ByteView) -> Bool {
+        precondition(slot >= 0 && slot < slotCount)
+        guard bytes.count == slots[slot].count else { return false }
+        guard let base = bytes.baseAddress else { return slots[slot].count == 0 }
+        return memcmp(slots[slot].storage, base, bytes.count) == 0
     }
 }

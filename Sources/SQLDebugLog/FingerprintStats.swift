@@ -57,13 +57,13 @@ struct FingerprintAccumulator: Sendable {
     var totals = TimeHistogram()
     /// Per run: the best time the log gives (total, else connection, else execution).
     var runTimes = TimeTotal()
-    var bindHashes: [Int] = []
+    var bindHashes = SmallList<Int>()
     var runsWithBinds = 0
     var firstLine: Int
     /// What the annotations named, per role: the relationship of a to-many fault (`Class.students`), the entity of
     /// an object fault, a prefetch's key path (at most 64; a fingerprint mostly names one or two, searched in order:
     /// profiled, hashing the label of every fault cost 2%).
-    var labels: [(label: Label, count: Int)] = []
+    var labels = SmallList<(label: Label, count: Int, hash: UInt64)>()
 
     struct Label: Hashable, Sendable {
         var role: StatementRole
@@ -93,7 +93,9 @@ struct FingerprintAccumulator: Sendable {
         if let label = run.label { count(Label(role: run.role, text: label), 1) }
         if run.bindCount > 0 {
             runsWithBinds += 1
-            if bindHashes.count < Self.bindingsCounted, !bindHashes.contains(run.bindHash) { bindHashes.append(run.bindHash) }
+            if bindHashes.count < Self.bindingsCounted, !bindHashes.contains(where: { $0 == run.bindHash }) {
+                bindHashes.append(run.bindHash)
+            }
         }
     }
 
@@ -112,18 +114,21 @@ struct FingerprintAccumulator: Sendable {
         execution.merge(other.execution)
         totals.merge(other.totals)
         runTimes.merge(other.runTimes)
-        for hash in other.bindHashes where bindHashes.count < Self.bindingsCounted && !bindHashes.contains(hash) { bindHashes.append(hash) }
+        other.bindHashes.forEach { hash in
+            if bindHashes.count < Self.bindingsCounted && !bindHashes.contains(where: { $0 == hash }) { bindHashes.append(hash) }
+        }
         runsWithBinds += other.runsWithBinds
         firstLine = min(firstLine, other.firstLine)
-        for (label, number) in other.labels { count(label, number) }
+        other.labels.forEach { count($0.label, $0.count) }
     }
 
     private mutating func count(_ label: Label, _ number: Int) {
-        for index in labels.indices where labels[index].label == label {
-            labels[index].count += number
-            return
-        }
-        if labels.count < 64 { labels.append((label, number)) }
+        // Compared by a hash of the text first (profiled: the statements past `maximumFingerprints` share one
+        // fingerprint whose 64 labels were compared as strings at every run, 5% of reading a log of distinct ones).
+        var text = label.text
+        let hash = text.withUTF8 { $0.fastHash } ^ UInt64(label.role.index)
+        if labels.update(where: { $0.hash == hash && $0.label == label }, { $0.count += number }) { return }
+        if labels.count < 64 { labels.append((label, number, hash)) }
     }
 
     var distinctBindings: Int { bindHashes.count }
@@ -134,7 +139,13 @@ struct FingerprintAccumulator: Sendable {
 
     /// The label named most often for runs of `role` (ties: the first by name).
     func mainLabel(of role: StatementRole) -> String? {
-        labels.filter { $0.label.role == role }.max { ($0.count, $1.label.text) < ($1.count, $0.label.text) }?.label.text
+        var best: (label: Label, count: Int, hash: UInt64)?
+        labels.forEach { entry in
+            guard entry.label.role == role else { return }
+            if let current = best, (entry.count, current.label.text) <= (current.count, entry.label.text) { return }
+            best = entry
+        }
+        return best?.label.text
     }
 
     func stats(fingerprint: String, shape: StatementShape, plan: PlanFlags) -> FingerprintStats {
@@ -148,33 +159,42 @@ struct FingerprintAccumulator: Sendable {
     }
 }
 
-/// Statements by role, in a fixed array (no dictionary per fingerprint).
+/// Statements by role, held inline (profiled: an array of them, allocated for every fingerprint of every segment, and the
+/// other per-fingerprint arrays cost a tenth of reading a log of distinct statements, with their teardown).
 struct RoleCounts: Sendable, Equatable {
-    private var counts = [Int](repeating: 0, count: StatementRole.allCases.count)
+    private var counts: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
     subscript(role: StatementRole) -> Int {
-        get { counts[role.index] }
-        set { counts[role.index] = newValue }
+        get { withUnsafeBytes(of: counts) { $0.load(fromByteOffset: role.index * MemoryLayout<Int>.stride, as: Int.self) } }
+        set {
+            withUnsafeMutableBytes(of: &counts) {
+                $0.storeBytes(of: newValue, toByteOffset: role.index * MemoryLayout<Int>.stride, as: Int.self)
+            }
+        }
     }
 
     mutating func add(_ other: RoleCounts) {
-        for index in counts.indices { counts[index] += other.counts[index] }
+        for role in StatementRole.allCases { self[role] += other[role] }
+    }
+
+    static func == (left: RoleCounts, right: RoleCounts) -> Bool {
+        StatementRole.allCases.allSatisfy { left[$0] == right[$0] }
     }
 
     /// The role counted most often (ties: the first declared).
     var main: StatementRole {
         var best = StatementRole.unknown
         var bestCount = -1
-        for (index, role) in StatementRole.allCases.enumerated() where counts[index] > bestCount {
+        for role in StatementRole.allCases where self[role] > bestCount {
             best = role
-            bestCount = counts[index]
+            bestCount = self[role]
         }
         return best
     }
 
     var dictionary: [StatementRole: Int] {
         var result: [StatementRole: Int] = [:]
-        for (index, role) in StatementRole.allCases.enumerated() where counts[index] > 0 { result[role] = counts[index] }
+        for role in StatementRole.allCases where self[role] > 0 { result[role] = self[role] }
         return result
     }
 }
@@ -225,3 +245,44 @@ struct PlanFlags: Sendable {
     var scansFilteredTable = false
     var sortsWithTemporaryTree = false
 }
+
+/// A list whose first element is held inline: most fingerprints bind one set of values and name one label, and a
+/// list of one no longer allocates (see `RoleCounts`). In order of insertion.
+struct SmallList<Element> {
+    private var first: Element?
+    private var rest: [Element] = []
+
+    var count: Int { first == nil ? 0 : 1 + rest.count }
+
+    mutating func append(_ element: Element) {
+        if first == nil { first = element } else { rest.append(element) }
+    }
+
+    func forEach(_ body: (Element) -> Void) {
+        guard let first else { return }
+        body(first)
+        for element in rest { body(element) }
+    }
+
+    func contains(where predicate: (Element) -> Bool) -> Bool {
+        guard let first else { return false }
+        return predicate(first) || rest.contains(where: predicate)
+    }
+
+    /// Changes the first element that `predicate` holds for; false when there is none.
+    mutating func update(where predicate: (Element) -> Bool, _ change: (inout Element) -> Void) -> Bool {
+        guard var element = first else { return false }
+        if predicate(element) {
+            change(&element)
+            first = element
+            return true
+        }
+        for index in rest.indices where predicate(rest[index]) {
+            change(&rest[index])
+            return true
+        }
+        return false
+    }
+}
+
+extension SmallList: Sendable where Element: Sendable {}

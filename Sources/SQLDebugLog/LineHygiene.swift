@@ -17,6 +17,19 @@ extension SQLDebugLogParser {
         var low: UInt64 = 0
         var amp: UInt64 = 0
         var index = 0
+        // Two words a turn first (profiled: the loop one word a turn cost 7% of reading a log; the same tests, ORed).
+        while index + 16 <= line.count {
+            let first = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let second = raw.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)
+            high |= first | second
+            low |= ((first &- 0x2020_2020_2020_2020) & ~first) | ((second &- 0x2020_2020_2020_2020) & ~second)
+            let firstAmpersands = first ^ 0x2626_2626_2626_2626
+            let secondAmpersands = second ^ 0x2626_2626_2626_2626
+            amp |=
+                ((firstAmpersands &- 0x0101_0101_0101_0101) & ~firstAmpersands)
+                | ((secondAmpersands &- 0x0101_0101_0101_0101) & ~secondAmpersands)
+            index += 16
+        }
         while index + 8 <= line.count {
             let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             high |= word

@@ -204,9 +204,8 @@ public struct LogAnalyzer: Sendable {
         learn: (inout NameResolver, StatementShape) -> Void
     ) {
         var target: LiveStatement?
-        if let closed = pending {
+        if let closed = pending.take() {
             target = closed
-            pending = nil
         } else if let open = stack.popLast() {
             target = open
         }
@@ -219,8 +218,7 @@ public struct LogAnalyzer: Sendable {
 
     /// The unit closed by a total with no fault or prefetch annotation after it: a fetch request (or a batch).
     mutating func resolvePending() {
-        guard let closed = pending else { return }
-        pending = nil
+        guard let closed = pending.take() else { return }
         let role = unterminatedRole(closed)
         if role == .fetch {
             openSegments[segmentIndex].counters.fetchRequests += 1
@@ -283,8 +281,7 @@ public struct LogAnalyzer: Sendable {
     }
 
     mutating func finishSimple() {
-        guard let live = simple else { return }
-        simple = nil
+        guard let live = simple.take() else { return }
         let shape = live.shape
         let role: StatementRole
         if shape.kind == .transaction {

@@ -170,6 +170,13 @@ enum MessageLocator {
 
     /// A word and `: ` at `offset`: a known tag, or an informational category (`CloudKit: `, `debug: `).
     static func tag(in line: ByteView, at offset: Int) -> (MessageTag, Int)? {
+        // The tags of nearly every line, compared at once (profiled: the scan below cost 3% of reading a log); what the
+        // scan gives for them.
+        if let (tag, length) = commonTag(line, at: offset) {
+            var bodyStart = offset + length
+            while bodyStart < line.count, line[bodyStart] == 32 || line[bodyStart] == 9 { bodyStart += 1 }
+            return (tag, bodyStart)
+        }
         var index = offset
         while index < line.count, index - offset < 24, line[index].isLetter || line[index] == UInt8(ascii: "+") {
             index += 1
@@ -187,6 +194,18 @@ enum MessageLocator {
         }
         // A capitalised word then a colon is a category (CloudKit:, XPC:); a lower-case one too (debug:, info:).
         return (.informational, bodyStart)
+    }
+
+    /// `sql: `, `details: ` or `annotation: ` at `offset`, with the length of that text.
+    @inline(__always)
+    private static func commonTag(_ line: ByteView, at offset: Int) -> (MessageTag, Int)? {
+        guard offset < line.count else { return nil }
+        switch line[offset] {
+        case UInt8(ascii: "s") where line.matches("sql: ", at: offset): return (.sql, 5)
+        case UInt8(ascii: "d") where line.matches("details: ", at: offset): return (.details, 9)
+        case UInt8(ascii: "a") where line.matches("annotation: ", at: offset): return (.annotation, 12)
+        default: return nil
+        }
     }
 
     static func knownTag(_ word: ByteView) -> MessageTag? {

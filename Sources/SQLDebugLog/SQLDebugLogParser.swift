@@ -286,10 +286,12 @@ public struct SQLDebugLogParser: Sendable {
         case .annotation:
             flushStatement(&sink)
             if body.matches("fetch using ", at: 0) { statementInText(body, origin: .annotationText, &sink) }
-            apply(AnnotationParser.parseAnnotation(body, interner: &interner), &sink)
+            var parsed = AnnotationParser.parseAnnotation(body, interner: &interner)
+            apply(&parsed, &sink)
         case .details:
             flushStatement(&sink)
-            apply(AnnotationParser.parseDetails(body), &sink)
+            var parsed = AnnotationParser.parseDetails(body)
+            apply(&parsed, &sink)
         case .error, .fault, .warning, .untagged:
             flushStatement(&sink)
             problem(tag, body, &sink)
@@ -318,7 +320,7 @@ public struct SQLDebugLogParser: Sendable {
         }
     }
 
-    private mutating func apply(_ parsed: consuming ParsedMessage, _ sink: inout some LogEventSink) {
+    private mutating func apply(_ parsed: inout ParsedMessage, _ sink: inout some LogEventSink) {
         if parsed.truncated {
             statistics.truncatedLines += 1
             sink.event(.garbled(line: lineNumber, reason: .truncated))

@@ -36,27 +36,40 @@ struct ShapeReader {
 
     func upper(_ index: Int) -> String { text(tokens[index]).uppercased() }
 
+    /// Whether token `index`, of any kind, is `keyword` ignoring ASCII case: what `upper(index) == keyword` tells (a
+    /// word token is ASCII; any other token holds a quote, bracket, digit or sign no keyword has), without making two
+    /// Strings per distinct statement (profiled: 1.5% of reading a log of distinct statements).
+    func spells(_ index: Int, _ keyword: StaticString) -> Bool {
+        guard index < tokens.count else { return false }
+        let token = tokens[index]
+        return token.end - token.start == keyword.utf8CodeUnitCount && sql.matchesIgnoringCase(keyword, at: token.start)
+    }
+
     mutating func classify(first: SQLToken, into shape: inout StatementShape) {
-        let keyword = upper(0)
-        switch keyword {
-        case "SELECT", "WITH", "VALUES": shape.kind = .select
-        case "INSERT", "REPLACE": shape.kind = .insert
-        case "UPDATE": shape.kind = .update
-        case "DELETE": shape.kind = .delete
-        case "BEGIN", "SAVEPOINT":
+        if spells(0, "SELECT") || spells(0, "WITH") || spells(0, "VALUES") {
+            shape.kind = .select
+        } else if spells(0, "INSERT") || spells(0, "REPLACE") {
+            shape.kind = .insert
+        } else if spells(0, "UPDATE") {
+            shape.kind = .update
+        } else if spells(0, "DELETE") {
+            shape.kind = .delete
+        } else if spells(0, "BEGIN") || spells(0, "SAVEPOINT") {
             shape.kind = .transaction
             shape.verb = .begin
-        case "COMMIT", "END", "RELEASE":
+        } else if spells(0, "COMMIT") || spells(0, "END") || spells(0, "RELEASE") {
             shape.kind = .transaction
             shape.verb = .commit
-        case "ROLLBACK":
+        } else if spells(0, "ROLLBACK") {
             shape.kind = .transaction
             shape.verb = isWord(1, "TO") ? .none : .rollback
-        case "PRAGMA": shape.kind = .pragma
-        default: shape.kind = .other
+        } else if spells(0, "PRAGMA") {
+            shape.kind = .pragma
+        } else {
+            shape.kind = .other
         }
         readTables(into: &shape)
-        let touchesSystem = shape.tables.contains { StatementShape.systemTables.contains($0.uppercased()) }
+        let touchesSystem = shape.tables.contains { StatementShape.isSystemTable($0) }
         switch shape.kind {
         case .pragma:
             shape.isBookkeeping = true

@@ -23,8 +23,12 @@ public struct TimeStats: Sendable, Equatable, Codable {
 /// exact percentiles need only one counter per distinct value. Past 4,096 distinct values, new values are
 /// rounded to two significant digits (1% precision), which bounds the keys to a few hundred per decade.
 struct TimeHistogram: Sendable {
-    /// Up to `smallLimit` distinct values in a small array searched linearly (most statements show a handful of
-    /// times; profiled: a dictionary per histogram, four per statement, cost 5% of reading a log), then a dictionary.
+    /// Up to `smallLimit` distinct values, the first inline and the others in a small array searched linearly (most
+    /// statements show a handful of times, a statement of a log of distinct ones only one; profiled: a dictionary per
+    /// histogram, four per statement, cost 5% of reading a log, and an array for one value 2% of reading a log of
+    /// distinct statements), then a dictionary.
+    private var firstKey: Int64 = 0
+    private var firstCount = 0
     private var small: [(key: Int64, count: Int)] = []
     private var counts: [Int64: Int] = [:]
     private(set) var count = 0
@@ -41,44 +45,55 @@ struct TimeHistogram: Sendable {
         maximum = max(maximum, seconds)
         var key = Int64((min(seconds, 1e9) * 100_000).rounded()) // 10 µs ticks
         if coarse { key = Self.coarsen(key) }
+        insert(key, 1, coarsensWhenFull: true)
+    }
+
+    /// Counts `number` more of the value `key` (a merge, as before, leaves coarsening to the next value added).
+    private mutating func insert(_ key: Int64, _ number: Int, coarsensWhenFull: Bool = false) {
         if counts.isEmpty {
+            if firstCount == 0 {
+                firstKey = key
+                firstCount = number
+                return
+            }
+            if firstKey == key {
+                firstCount += number
+                return
+            }
             for index in small.indices where small[index].key == key {
-                small[index].count += 1
+                small[index].count += number
                 return
             }
-            if small.count < Self.smallLimit {
-                small.append((key, 1))
+            if small.count + 1 < Self.smallLimit {
+                small.append((key, number))
                 return
             }
-            for (value, number) in small { counts[value, default: 0] += number }
+            counts[firstKey] = firstCount
+            for (value, count) in small { counts[value, default: 0] += count }
+            firstCount = 0
             small = []
         }
-        counts[key, default: 0] += 1
-        if !coarse, counts.count > 4096 {
+        counts[key, default: 0] += number
+        if coarsensWhenFull, !coarse, counts.count > 4096 {
             coarse = true
             var merged: [Int64: Int] = [:]
-            for (value, number) in counts { merged[Self.coarsen(value), default: 0] += number }
+            for (value, count) in counts { merged[Self.coarsen(value), default: 0] += count }
             counts = merged
         }
     }
 
     /// Every distinct value with its count.
-    private var entries: [(key: Int64, count: Int)] { counts.isEmpty ? small : counts.map { ($0.key, $0.value) } }
+    private var entries: [(key: Int64, count: Int)] {
+        guard counts.isEmpty else { return counts.map { ($0.key, $0.value) } }
+        return firstCount == 0 ? [] : [(key: firstKey, count: firstCount)] + small
+    }
 
     mutating func merge(_ other: TimeHistogram) {
-        for (key, number) in other.entries {
-            let value = coarse ? Self.coarsen(key) : key
-            if counts.isEmpty, let index = small.firstIndex(where: { $0.key == value }) {
-                small[index].count += number
-            } else if counts.isEmpty, small.count < Self.smallLimit {
-                small.append((value, number))
-            } else {
-                if counts.isEmpty {
-                    for (key, count) in small { counts[key, default: 0] += count }
-                    small = []
-                }
-                counts[value, default: 0] += number
-            }
+        if other.counts.isEmpty {
+            if other.firstCount > 0 { insert(coarse ? Self.coarsen(other.firstKey) : other.firstKey, other.firstCount) }
+            for (key, number) in other.small { insert(coarse ? Self.coarsen(key) : key, number) }
+        } else {
+            for (key, number) in other.counts { insert(coarse ? Self.coarsen(key) : key, number) }
         }
         count += other.count
         total += other.total
@@ -96,20 +111,34 @@ struct TimeHistogram: Sendable {
         return value * scale
     }
 
-    /// The value at `fraction` by nearest rank.
-    func percentile(_ fraction: Double) -> Double {
+    /// The value at `fraction` by nearest rank, in `sorted` (the entries by value).
+    private func percentile(_ fraction: Double, of sorted: [(key: Int64, count: Int)]) -> Double {
         guard count > 0 else { return 0 }
         let rank = max(1, Int((fraction * Double(count)).rounded(.up)))
         var seen = 0
-        for entry in entries.sorted(by: { $0.key < $1.key }) {
+        for entry in sorted {
             seen += entry.count
             if seen >= rank { return Double(entry.key) / 100_000 }
         }
         return maximum
     }
 
+    /// The value at `fraction` by nearest rank.
+    func percentile(_ fraction: Double) -> Double {
+        percentile(fraction, of: entries.sorted { $0.key < $1.key })
+    }
+
     var stats: TimeStats {
-        TimeStats(count: count, totalSeconds: total, p50Seconds: percentile(0.5), p95Seconds: percentile(0.95), maxSeconds: maximum)
+        guard count > 0 else { return TimeStats(count: 0, totalSeconds: total, p50Seconds: 0, p95Seconds: 0, maxSeconds: maximum) }
+        // One value (a statement run once): no list to make and sort.
+        if counts.isEmpty, small.isEmpty, firstCount > 0 {
+            let value = Double(firstKey) / 100_000
+            return TimeStats(count: count, totalSeconds: total, p50Seconds: value, p95Seconds: value, maxSeconds: maximum)
+        }
+        let sorted = entries.sorted { $0.key < $1.key }
+        return TimeStats(
+            count: count, totalSeconds: total, p50Seconds: percentile(0.5, of: sorted), p95Seconds: percentile(0.95, of: sorted),
+            maxSeconds: maximum)
     }
 }
 

@@ -107,4 +107,9 @@ package struct DeviceLogRun {
     package func jsonData() throws -> Data {
         try LogDocument(log.analysis, log: log.path, scenario: scenario.rawValue, size: size).jsonData()
     }
+
+    /// `jsonData()` written into `sink` piece by piece, never held whole (`LogDocument.write`).
+    package func writeJSON(to sink: @escaping ([UInt8]) throws -> Void) throws {
+        try LogDocument.write(log.analysis, log: log.path, scenario: scenario.rawValue, size: size, to: sink)
+    }
 }

@@ -1,5 +1,25 @@
 /// A plain-text report of an analysis, for a terminal (what `bench log FILE` prints).
 public enum LogReport {
+    /// The device times a segment's log reports, each kind only where some statement was timed by it: a kind the log
+    /// never times (a count request has no connection time; some logs time writes only by `sql execution time`) is
+    /// named as absent, never printed as 0.0 ms as if measured.
+    static func deviceTimesLine(_ segment: LogSegment) -> String {
+        let counters = segment.counters
+        let kinds: [(name: String, timed: Bool, seconds: Double)] = [
+            ("fetch", segment.fingerprints.contains { $0.fetchExecutionTime.count > 0 }, counters.fetchExecutionSeconds),
+            ("connection", segment.fingerprints.contains { $0.connectionTime.count > 0 }, counters.connectionSeconds),
+            ("execution", segment.fingerprints.contains { $0.executionTime.count > 0 }, counters.executionSeconds),
+        ]
+        let shown = kinds.filter(\.timed).map { "\($0.name) \(milliseconds($0.seconds))" }
+        guard !shown.isEmpty else {
+            return "  device times: none in the log (no statement in this segment has a time annotation)"
+        }
+        // Execution time is an extra some logs add: its absence is not worth a word.
+        let absent = kinds.prefix(2).filter { !$0.timed }.map(\.name)
+        return "  device times: " + shown.joined(separator: ", ")
+            + (absent.isEmpty ? "" : " (\(absent.joined(separator: " and ")) time not in the log)")
+    }
+
     /// Per segment: the five metrics, statements by kind, transactions and saves, the most frequent fingerprints
     /// with their times, and the findings; then what could not be read.
     /// `known`: the ids of findings a baseline lists, printed with `known ` before them.
@@ -27,14 +47,8 @@ public enum LogReport {
                     "  inferred from the SQL's shape (the log has no fault annotations): \(counters.inferredObjectFaults) object faults, "
                         + "\(counters.inferredRelationshipFaults) to-many faults")
             }
-            // A segment of writes and transactions has no time in the log: Core Data times fetches and faults only.
-            let timed = segment.fingerprints.contains {
-                $0.connectionTime.count + $0.executionTime.count + $0.fetchExecutionTime.count > 0
-            }
             lines.append(
-                (timed
-                    ? "  device times: fetch \(milliseconds(counters.fetchExecutionSeconds)), connection \(milliseconds(counters.connectionSeconds))"
-                    : "  device times: none in the log (Core Data times fetches and faults, not writes or transactions)")
+                deviceTimesLine(segment)
                     + (counters.statementsWithUnreportedRows > 0
                         ? "; rows not reported for \(counters.statementsWithUnreportedRows) statements (not counted)" : "")
             )

@@ -103,7 +103,7 @@ import Testing
                 "segment save\n  sql_statements=7 fetch_requests=0 object_faults=0 relationship_faults=0 rows_read=not reported\n"
                     + "  statements: select=1 insert=1 update=1 transaction=4; transactions=2 saves=1\n"
                     + "  problems (error/fault/warning): 1; migration messages: 0\n"
-                    + "  device times: none in the log (Core Data times fetches and faults, not writes or transactions); rows not reported for 1 statements (not counted)"
+                    + "  device times: none in the log (no statement in this segment has a time annotation); rows not reported for 1 statements (not counted)"
             ), "\(text.output)")
         #expect(text.output.contains("read 41 lines, 32 of Core Data; 1 console copies ignored; names in upper case are inferred"))
     }

@@ -172,4 +172,40 @@ final class AnnotationFormTests: XCTestCase {
         XCTAssertEqual(segment.counters.metricsLine, "sql_statements=3 fetch_requests=0 object_faults=1 relationship_faults=0 rows_read=1")
         XCTAssertEqual(segment.counters.problems, 1)
     }
+
+    /// The device times line names each kind of time the log reports and says which it does not: never 0.0 ms as if
+    /// measured (a count request has no connection time; a save is timed only by `sql execution time`, if at all).
+    func testDeviceTimesNameOnlyWhatTheLogTimed() {
+        func line(_ text: String) -> String? {
+            LogReport.text(LogAnalyzer.analyze(text: text)).split(separator: "\n").first { $0.hasPrefix("  device times:") }
+                .map(String.init)
+        }
+        XCTAssertEqual(
+            line(
+                """
+                CoreData: sql: SELECT 0, t0.Z_PK FROM ZITEM t0
+                CoreData: annotation: sql connection fetch time: 0.0010s
+                CoreData: annotation: total fetch execution time: 0.0030s for 3 rows.
+                """), "  device times: fetch 3.0 ms, connection 1.0 ms")
+        XCTAssertEqual(
+            line(
+                """
+                CoreData: sql: SELECT COUNT( DISTINCT t0.Z_PK) FROM ZITEM t0
+                CoreData: annotation: total count request execution time: 0.0020s for count of 12.
+                """), "  device times: fetch 2.0 ms (connection time not in the log)")
+        XCTAssertEqual(
+            line(
+                """
+                CoreData: sql: BEGIN EXCLUSIVE
+                CoreData: sql: INSERT INTO ZITEM(Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES(?, ?, ?, ?)
+                CoreData: annotation: sql execution time: 0.0005s
+                CoreData: sql: COMMIT
+                """), "  device times: execution 0.5 ms (fetch and connection time not in the log)")
+        XCTAssertEqual(
+            line(
+                """
+                CoreData: sql: BEGIN EXCLUSIVE
+                CoreData: sql: COMMIT
+                """), "  device times: none in the log (no statement in this segment has a time annotation)")
+    }
 }

@@ -7,7 +7,10 @@ import Testing
 /// wrong decisions counted exactly and held to the binomial bound of the stated rate (deterministic, not timed).
 @Suite struct SequentialDesignTests {
     static let experiments = 2000
-    static let design = SequentialDesign.starting(at: SequentialDesign.firstLook)
+    /// The design without a budget (a simulation has no cost): every extension look is taken.
+    static let design = SequentialDesign.starting(at: SequentialDesign.firstLook, budgetSeconds: nil)
+    /// The design before the extension: the six looks to 40 rounds spending all 5%.
+    static let capAt40 = SequentialDesign(looks: Array(design.looks.prefix(6)))
 
     /// The largest count of wrong decisions in `experiments` that a true rate `rate` exceeds with probability below
     /// 0.001 (the exact binomial tail).
@@ -57,22 +60,43 @@ import Testing
         return counts
     }
 
-    @Test func theDesignLooksAt7_10_14_20_28And40RoundsAndSpends5PercentInAll() {
-        #expect(Self.design.looks == [7, 10, 14, 20, 28, 40])
-        #expect(SequentialDesign.starting(at: 15).looks == [15, 21, 30, 43, 60, 86])
-        let spent = (0..<6).map { Self.design.spending($0) }
-        print("spending at 7, 10, 14, 20, 28 and 40 rounds: \(spent.map { String(format: "%.4f", $0) }.joined(separator: ", "))")
+    @Test func theDesignLooksAt7_10_14_20_28And40ThenExtendsTo160AndSpends5PercentInAll() {
+        #expect(Self.design.looks == [7, 10, 14, 20, 28, 40, 56, 80, 113, 160])
+        #expect(Self.design.mainLooks == 6 && Self.design.mainCap == 40)
+        #expect(SequentialDesign.starting(at: 15).looks == [15, 21, 30, 43, 60, 86, 120, 171, 242, 343])
+        let spent = (0..<10).map { Self.design.spending($0) }
+        print("spending at \(Self.design.looksText): \(spent.map { String(format: "%.4f", $0) }.joined(separator: ", "))")
         #expect(abs(spent.reduce(0, +) - 0.05) < 1e-12)
+        #expect(abs(Self.design.spent(through: 5) - 0.04) < 1e-12)
         #expect(spent.allSatisfy { $0 > 0 })
         // The first look spends 1/64: 7 pairs all one way (2/128) decide, at the same 98.4% interval as with more.
         #expect(spent[0] == 1.0 / 64)
         let allOneWay = PairedShiftInterval((0..<7).map { _ in (1.0, 2.0) }, level: 1 - spent[0])
         #expect(allOneWay?.coverage == 1 - 2.0 / 128)
-        // Pocock-type over the rounds after the first look: the later looks' shares grow slowly, none below 0.004.
-        #expect(zip(spent.dropFirst(), spent.dropFirst(2)).allSatisfy { $0 < $1 })
-        #expect(spent[1] > 0.004)
+        // Pocock-type over the main rounds after the first look: the later looks' shares grow slowly, none below 0.003.
+        #expect(zip(spent[1..<6], spent[2..<6]).allSatisfy { $0 < $1 })
+        #expect(spent[1] > 0.003)
+        // The extension looks spend the last 1% in equal shares.
+        #expect(spent[6...].allSatisfy { abs($0 - 0.0025) < 1e-12 })
         #expect(SequentialDesign.fixed(rounds: 9).spending(0) == 0.05)
         #expect(SequentialDesign(looks: [7, 10, 14, 20]).spent(through: 3) == 0.05)
+        // A look's share does not depend on whether later looks are affordable: the budget only stops early.
+        #expect(SequentialDesign.starting(at: 7).spending(4) == spent[4])
+    }
+
+    /// The budget: an extension look is taken only if its rounds × the median cost of a round so far fits in 120 s.
+    @Test func anExtensionLookIsTakenOnlyWithinTheBudget() {
+        let design = SequentialDesign.starting(at: 7)
+        #expect(design.budgetSeconds == 120)
+        // 0.57 s a round (chat-list at 10,000, both arms): 160 rounds cost 91 s, all taken.
+        let cheap = [Double](repeating: 570, count: 160)
+        #expect((6..<10).allSatisfy { design.affordable($0, roundCosts: cheap).taken })
+        // 1.5 s a round: 56 (84 s) and 80 (120 s), not 113 (170 s).
+        let dear = [Double](repeating: 1500, count: 160)
+        #expect((6..<10).map { design.affordable($0, roundCosts: dear).taken } == [true, true, false, false])
+        // The main looks are always taken; without a cost no extension look is.
+        #expect(design.affordable(5, roundCosts: nil).taken)
+        #expect(!design.affordable(6, roundCosts: nil).taken)
     }
 
     /// A true ratio inside the band of ±10% (1, and 0.95 near its edge): "beyond the margin" (holds or the opposite) in
@@ -138,15 +162,15 @@ import Testing
         #expect(counts.higher <= Self.bound(rate: 0.025))
     }
 
-    /// The simulation can see an inflated error: looking at the same rounds with 95% and 90% at every look (no
-    /// spending), a true ratio at the band's edge (1/1.1) is decided wrongly (lower, or no difference) more often than
+    /// The simulation can see an inflated error: looking at the same rounds with 95% and 90% at every look to 40 rounds
+    /// (no spending), a true ratio at the band's edge (1/1.1) is decided wrongly (lower, or no difference) more often than
     /// the 5% bound allows.
     @Test func lookingWithoutSpendingIsWrongMoreOften() {
         var generator = SplitMix64(seed: 6)
         var wrong = 0
         for _ in 0..<Self.experiments {
             let pairs = Self.rounds(&generator, ratio: 1 / 1.1, spikes: true)
-            let decided = Self.design.looks.contains { look in
+            let decided = Self.capAt40.looks.contains { look in
                 let result = SequentialComparison.decide(
                     pairs: Array(pairs.prefix(look)), first: [], second: [], design: .fixed(rounds: look), margin: 0.10,
                     question: .difference)!
@@ -196,19 +220,21 @@ import Testing
     /// A true ratio 5% past the band's edge (1.15 against 1.1, as hand-kept-key's list-items at 1,000), each arm's noise
     /// 3% (as that claim's rounds without spikes) or 10%, with and without spikes: the looks at 28 and 40 rounds decide
     /// what a cap of 20 (the same spending rule over 7, 10, 14 and 20 rounds) left undecided, never wrongly beyond the 5%
-    /// bound.
+    /// bound. The new design (its extension to 160, 4% spent to 40) decides at least as many as a cap of 20.
     @Test func aRatioJustPastTheEdgeGoesOnTo40Rounds() {
         let capAt20 = SequentialDesign(looks: Array(Self.design.looks.prefix(4)))
         for (seed, noise, spikes) in [
             (UInt64(11), 0.03, false), (UInt64(12), 0.03, true), (UInt64(13), 0.1, false), (UInt64(14), 0.1, true),
         ] {
             let old = Self.twoRuns(ratio: 1.15, noise: noise, spikes: spikes, design: capAt20, seed: seed)
+            let at40 = Self.twoRuns(ratio: 1.15, noise: noise, spikes: spikes, design: Self.capAt40, seed: seed)
             let new = Self.twoRuns(ratio: 1.15, noise: noise, spikes: spikes, design: Self.design, seed: seed)
             print(
                 String(
                     format:
-                        "ratio 1.15, noise %.2f, spikes %@: cap 20: %d undecided, %d differ, %.1f rounds; cap 40: %d undecided, %d differ, %.1f rounds; %d wrong (bound %d)",
-                    noise, "\(spikes)", old.undecided, old.differ, old.rounds, new.undecided, new.differ, new.rounds, new.wrong,
+                        "ratio 1.15, noise %.2f, spikes %@: cap 20: %d undecided, %d differ, %.1f rounds; cap 40: %d undecided, %d differ, %.1f rounds; cap 160: %d undecided, %d differ, %.1f rounds; %d wrong (bound %d)",
+                    noise, "\(spikes)", old.undecided, old.differ, old.rounds, at40.undecided, at40.differ, at40.rounds, new.undecided,
+                    new.differ, new.rounds, new.wrong,
                     Self.bound(rate: 0.05, experiments: 2 * Self.experiments)))
             #expect(new.wrong <= Self.bound(rate: 0.05, experiments: 2 * Self.experiments))
             #expect(new.undecided <= old.undecided)
@@ -223,24 +249,73 @@ import Testing
     /// Rounds short of the first look, or between looks, name the next look; past the cap the finding stays undecided.
     @Test func undecidedNamesTheNextLook() {
         // Ratios spread either side of the band's edge (1.1): every look's interval reaches across it.
-        let close: [(Double, Double)] = (0..<40).map { index in
+        let close: [(Double, Double)] = (0..<160).map { index in
             let sign: Double = index % 2 == 0 ? 1 : -1
             let spread: Double = 0.2 * (1 + Double(index % 5) / 5)
             return (1.1 * exp(sign * spread), 1.0)
         }
-        let six = SequentialComparison.decide(
-            pairs: Array(close.prefix(6)), first: [], second: [], design: Self.design, margin: 0.10, question: .difference)!
-        #expect(six.finding == .undecided(next: 7))
-        let twelve = SequentialComparison.decide(
-            pairs: Array(close.prefix(12)), first: [], second: [], design: Self.design, margin: 0.10, question: .difference)!
-        #expect(twelve.finding == .undecided(next: 14))
-        let twenty = SequentialComparison.decide(
-            pairs: Array(close.prefix(20)), first: [], second: [], design: Self.design, margin: 0.10, question: .difference)!
-        #expect(twenty.finding == .undecided(next: 28))
-        let all = SequentialComparison.decide(
-            pairs: close, first: [], second: [], design: Self.design, margin: 0.10, question: .difference)!
+        func decided(_ rounds: Int, costs: [Double]? = nil, design: SequentialDesign = Self.design) -> SequentialComparison.Result {
+            SequentialComparison.decide(
+                pairs: Array(close.prefix(rounds)), first: [], second: [], design: design, margin: 0.10, question: .difference,
+                roundCosts: costs)!
+        }
+        #expect(decided(6).finding == .undecided(next: 7))
+        #expect(decided(12).finding == .undecided(next: 14))
+        #expect(decided(20).finding == .undecided(next: 28))
+        // Past the main cap the extension looks follow, to the cap of 160.
+        #expect(decided(40).finding == .undecided(next: 56))
+        let all = decided(160)
         #expect(all.finding == .undecided(next: nil))
-        #expect(all.rounds == 40)
+        #expect(all.rounds == 160 && all.beyondBudget == nil)
+        // With the budget: 0.57 s a round takes every look; 3 s a round stops at 40, naming the look it cannot afford.
+        let budgeted = SequentialDesign.starting(at: 7)
+        #expect(decided(40, costs: [Double](repeating: 570, count: 160), design: budgeted).finding == .undecided(next: 56))
+        let dear = decided(40, costs: [Double](repeating: 3000, count: 40), design: budgeted)
+        #expect(dear.finding == .undecided(next: nil))
+        #expect(dear.rounds == 40 && dear.look == 6)
+        #expect(dear.beyondBudget?.next == 56 && dear.beyondBudget?.seconds == 168)
+    }
+
+    /// A true ratio 2% inside the band's edge (0.929 against 1/1.1 = 0.909, as derived-count's time at 10,000), each
+    /// paired log-ratio's noise 5% (as that comparison's 40 rounds): at a cap of 40 rounds two runs often differ (one
+    /// decides "no difference", the other is undecided); the extension to 160 decides most of them, so two runs agree,
+    /// and none decides "lower" beyond the 5% bound. Without a budget (a simulation has no cost).
+    @Test func aRatioJustInsideTheEdgeIsDecidedByTheExtension() {
+        let experiments = 1000
+        let noise = 0.05 / 2.0.squareRoot()
+        let newAt40 = SequentialDesign(looks: Array(Self.design.looks.prefix(6)), extensionLooks: [], alpha: 0.04)
+        var lines: [String] = []
+        var results: [String: (equivalent: Int, lower: Int, differ: Int, rounds: Double)] = [:]
+        for (name, design) in [("cap 40 (5% to 40)", Self.capAt40), ("cap 40 (4% to 40)", newAt40), ("cap 160", Self.design)] {
+            var generator = SplitMix64(seed: 15)
+            var counts = (equivalent: 0, lower: 0, differ: 0, rounds: 0.0)
+            for _ in 0..<experiments {
+                let runs = (0..<2).map { _ in
+                    let pairs = Self.rounds(&generator, ratio: 0.929, count: 160, noise: noise)
+                    return SequentialComparison.decide(
+                        pairs: pairs, first: [], second: [], design: design, margin: 0.10, question: .difference)!
+                }
+                for run in runs {
+                    if run.finding == .equivalent { counts.equivalent += 1 }
+                    if run.finding == .lower { counts.lower += 1 }
+                    counts.rounds += Double(run.rounds) / Double(2 * experiments)
+                }
+                if runs[0].finding != runs[1].finding { counts.differ += 1 }
+            }
+            results[name] = counts
+            lines.append(
+                String(
+                    format:
+                        "ratio 0.929, 5%% a log-ratio, %@: %d of %d runs no difference, %d lower (bound %d); %d of %d pairs differ; %.1f rounds a run",
+                    name, counts.equivalent, 2 * experiments, counts.lower, Self.bound(rate: 0.05, experiments: 2 * experiments),
+                    counts.differ, experiments, counts.rounds))
+        }
+        print(lines.joined(separator: "\n"))
+        let old = results["cap 40 (5% to 40)"]!
+        let new = results["cap 160"]!
+        #expect(new.lower <= Self.bound(rate: 0.05, experiments: 2 * experiments))
+        #expect(new.equivalent > old.equivalent)
+        #expect(new.differ < old.differ)
     }
 }
 

@@ -354,7 +354,8 @@ import Testing
         #expect(ClaimCatalog.all.count >= 20)
     }
 
-    /// A sequential run (its schedule says so) is judged by the claim's design: the looks at 7, 10, 14, 20, 28 and 40 rounds,
+    /// A sequential run (its schedule says so) is judged by the claim's design: the looks at 7, 10, 14, 20, 28 and 40 rounds
+    /// (then the extension's, within the budget),
     /// the evidence saying where it stopped; short of a look the comparison is pending, which is what the runner runs
     /// another round for.
     @Test func aSequentialRunIsJudgedAtItsLooks() {
@@ -368,7 +369,11 @@ import Testing
         }
         // Six rounds: short of the first look, pending until 7.
         let six = judged(Array(Self.fast.prefix(6)), Array(Self.slow.prefix(6)))
-        #expect(six.outcome == .undecided("needs 7 rounds for its first look (looks at 7, 10, 14, 20, 28 and 40 rounds); this run has 6"))
+        #expect(
+            six.outcome
+                == .undecided(
+                    "needs 7 rounds for its first look (looks at 7, 10, 14, 20, 28 and 40 rounds, then 56, 80, 113 and 160 while they cost at most 120 s); this run has 6"
+                ))
         #expect(six.pending.map(\.rounds) == [7])
         // Seven rounds all one way: decided at the first look, nothing pending.
         let seven = judged(Self.fast, Self.slow)
@@ -376,13 +381,59 @@ import Testing
         #expect(seven.pending.isEmpty)
         #expect(
             seven.evidence.first?.contains(
-                "decided after 7 rounds at look 1 of 6 (at 7, 10, 14, 20, 28 and 40 rounds); overall error ≤ 5%, Pocock spending") == true)
+                "decided after 7 rounds at look 1 of 10 (at 7, 10, 14, 20, 28 and 40 rounds, then 56, 80, 113 and 160 while they cost at most 120 s); overall error ≤ 5%, Pocock spending of 4% to 40 rounds, 0.25% at each extension look"
+            ) == true)
         // Mixed rounds: undecided at look 1, the next look at 10 pending.
         let mixed = judged([1, 1.3, 0.8, 1.2, 0.9, 1.1, 1.0], [1.1, 1.0, 1.0, 1.0, 1.0, 1.0, 1.2])
         #expect(mixed.pending.map(\.rounds) == [10])
         // A run of fixed repetitions looks once, as before.
         info.schedules = ["s": RunInfo.Schedule(sizes: [100], repetitions: 7, warmup: 1)]
         #expect(judged(Self.fast, Self.slow).evidence.first?.contains("one look at 7 rounds (a run of fixed repetitions)") == true)
+    }
+
+    /// Undecided at 40 rounds, a comparison goes on to the extension's look at 56 only if 56 rounds at the median cost
+    /// of a round so far (both arms, every phase) fit in the budget of 120 s; otherwise it stops there, and the evidence
+    /// says why. The runner's rounds (`pending`) and the verdict come from the same rule.
+    @Test func theExtensionIsTakenOnlyWithinTheBudget() {
+        var info = RunInfo.current(profile: .default, seed: 42, settings: StoreSettings(), scenarios: ["s"], plannedRepetitions: 0)
+        info.schedules = ["s": RunInfo.Schedule(sizes: [100], repetitions: 7, warmup: 1, sequential: true)]
+        // 40 rounds whose ratios fall either side of the band's edge (1.1): every look's interval reaches across it.
+        let a = (0..<40).map { index in 1.1 * exp((index % 2 == 0 ? 1.0 : -1.0) * 0.2 * (1 + Double(index % 5) / 5)) }
+        let b = [Double](repeating: 1.0, count: 40)
+        func judged(otherPhaseMs: Double) -> Judgement {
+            // A second phase of each arm, not compared, whose time counts in the round's cost.
+            let other = ["a", "b"].flatMap { arm in
+                (1...40).map { round in
+                    SampleRecord(
+                        key: .of("s", .objectGraph, "arm=\(arm)", size: 100, phase: "setup", metric: .wallMs), repetition: round,
+                        value: otherPhaseMs)
+                }
+            }
+            let samples = Self.samples("a", size: 100, a) + Self.samples("b", size: 100, b) + other
+            let statements = ["a", "b"].map { Self.statements($0, size: 100, "SELECT \($0)") }
+            let rule = Rule.compare(Self.a, Self.b, .wallMs, .lower)
+            return rule.evaluate(RunEvidence(samples: samples, statements: statements, info: info), for: Self.claim(rule))
+        }
+        // About 0.5 s a round: 56 rounds cost 28 s, so the next look is pending.
+        let cheap = judged(otherPhaseMs: 250)
+        #expect(cheap.pending.map(\.rounds) == [56])
+        #expect(cheap.stops.first?.stopped == "pending")
+        // 2 s a round of each arm's setup (4 s with both): 56 rounds would cost about 224 s, beyond 120 s.
+        let dear = judged(otherPhaseMs: 2000)
+        #expect(dear.pending.isEmpty)
+        #expect(dear.stops.first?.stopped == "budget")
+        #expect(dear.stops.first?.rounds == 40)
+        let evidence = dear.evidence.first ?? ""
+        #expect(
+            evidence.contains(
+                "cap reached: 40 rounds, 6 looks undecided; the next look (56 rounds) would cost about 224.1 s, beyond the 120 s a comparison may spend"
+            ),
+            "\(evidence)")
+        if case let .undecided(reason) = dear.outcome {
+            #expect(reason.contains("at 40 rounds, the last look within the budget"))
+        } else {
+            Issue.record("expected undecided, got \(dear.outcome)")
+        }
     }
 
     /// Arms that stop while others go on (a sequential round runs only the arms still pending) pair on the rounds both ran.

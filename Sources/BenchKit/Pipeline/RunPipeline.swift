@@ -56,6 +56,7 @@ package enum RunPipeline {
             runner.nextRound = { samples, scenario, size in
                 SequentialRounds.arms(samples: samples, statements: folder.statements, info: folder.info, scenario: scenario, size: size)
             }
+            runner.roundCap = SequentialRounds.roundCap()
         }
         try Interruption.guarding({ signal in
             let outcome = folder.abandon(status: .interrupted)

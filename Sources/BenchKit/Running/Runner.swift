@@ -56,6 +56,9 @@ package final class Runner {
     /// the sequential rounds after them), the arms (strategy, variant) to run one more round, none when every claim's
     /// comparison there is decided or at its cap. Set by the pipeline, which knows the claims.
     package var nextRound: ((_ samples: [SampleRecord], _ scenario: Scenario, _ size: Int) -> [(Strategy, Variant)])?
+    /// The most rounds any comparison's design looks at (`SequentialRounds.roundCap`, 160 for a first look at 7):
+    /// sequential rounds stop there whatever `nextRound` asks.
+    package var roundCap = 0
 
     private var data: [Key: GraphData] = [:]
     private var templates: [Key: Template] = [:]
@@ -117,8 +120,9 @@ package final class Runner {
         var added: [SampleRecord] = []
         let last = planned.map(\.repetition).max() ?? 0
         var round = last
-        // No design looks past 100 rounds more: a guard against an arm that records no value and so never decides.
-        while round < last + 100 {
+        // No design looks past its cap: a guard against an arm that records no value and so never decides (its rounds
+        // counted from the first planned one, so a comparison whose arms shared every round reaches the cap).
+        while round < max(roundCap, last) {
             let arms = nextRound(block, scenario, size)
             if arms.isEmpty { break }
             round += 1

@@ -197,6 +197,12 @@ package struct SeriesSelector: Sendable, CustomStringConvertible {
         return variant.allSatisfy { wanted in key.variant[wanted.axis]?.description == wanted.value }
     }
 
+    /// Whether `key` is of this series' arm (scenario, strategy and variant), in any phase.
+    func matchesArm(_ key: SeriesKey) -> Bool {
+        guard key.scenario == scenario, key.strategy == strategy, key.variant.values.count == variant.count else { return false }
+        return variant.allSatisfy { wanted in key.variant[wanted.axis]?.description == wanted.value }
+    }
+
     /// Whether `variant` has exactly the axes and values the selector names.
     func matches(variant: Variant) -> Bool {
         variant.values.count == self.variant.count && self.variant.allSatisfy { variant[$0.axis]?.description == $0.value }

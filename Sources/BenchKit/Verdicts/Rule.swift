@@ -202,15 +202,17 @@ private struct Judging {
         if claim.asserts == .magnitude && metric.isStatistical { return "not judged: a magnitude of ObjectGraph's own" }
         guard metric.isStatistical else { return metric.comparison == .exact ? "exact medians" : "beyond \(metric.rawValue)'s tolerance" }
         let margin = formatNumber(claim.margin * 100)
-        let looks = SequentialDesign.starting(at: max(claim.repetitions, SequentialDesign.firstLook)).looksText
+        let design = SequentialDesign.starting(at: max(claim.repetitions, SequentialDesign.firstLook))
+        let looks = design.looksText
+        let spending = design.spendingText
         let sameSQL =
             "not judged where both arms run the same SQL (statements, plans, rows, and the indexes and triggers their writes keep)"
         if expect == .notLower {
             return
-                "the ratio's interval wholly above 1/(1 + \(margin)%) (not below: holds) or wholly below it (the opposite), else undecided; at 2.5% overall error, one-sided: a sequential run looks after \(looks) with Pocock spending and stops at the first that decides, a run of fixed repetitions looks once (\(claim.repetitions)+ repetitions a series); \(sameSQL)"
+                "the ratio's interval wholly above 1/(1 + \(margin)%) (not below: holds) or wholly below it (the opposite), else undecided; at 2.5% overall error, one-sided: a sequential run looks after \(looks) (the median cost of a round of both arms times the look's rounds), with \(spending), and stops at the first that decides, a run of fixed repetitions looks once (\(claim.repetitions)+ repetitions a series); \(sameSQL)"
         }
         return
-            "the ratio's interval wholly beyond ±\(margin)% (a difference larger than the margin), or wholly within it (no difference, two one-sided tests), else undecided; at 5% overall error: a sequential run looks after \(looks) with Pocock spending and stops at the first that decides, a run of fixed repetitions looks once (95% and 90% intervals, \(claim.repetitions)+ repetitions a series); \(sameSQL)"
+            "the ratio's interval wholly beyond ±\(margin)% (a difference larger than the margin), or wholly within it (no difference, two one-sided tests), else undecided; at 5% overall error: a sequential run looks after \(looks) (the median cost of a round of both arms times the look's rounds), with \(spending), and stops at the first that decides, a run of fixed repetitions looks once (95% and 90% intervals, \(claim.repetitions)+ repetitions a series); \(sameSQL)"
     }
 
     private enum Direction {
@@ -284,7 +286,8 @@ private struct Judging {
             let scale = metric.unit == .bytes ? max(abs(y.median), 65536) : nil
             // Arms of one scenario ran round by round, interleaved: each round's pair shares the machine's state, so
             // the paired interval is used where the arms share rounds.
-            let paired = pairs(a, b, metric, size: size)
+            let rounds = pairs(a, b, metric, size: size)
+            let paired = rounds?.map { ($0.a, $0.b) }
             let available = paired?.count ?? min(x.n, y.n)
             let design: SequentialDesign
             if run.schedule(a.scenario)?.sequential == true {
@@ -314,7 +317,8 @@ private struct Judging {
             guard
                 let result = SequentialComparison.decide(
                     pairs: paired, first: first, second: second, design: design, margin: margin,
-                    question: expect == .notLower ? .notLower : .difference, scale: scale)
+                    question: expect == .notLower ? .notLower : .difference, scale: scale,
+                    roundCosts: design.hasExtension ? roundCosts(a, b, size: size, rounds: rounds?.map(\.round)) : nil)
             else {
                 return (.unknown("a value is not positive, so no ratio can be taken"), against)
             }
@@ -334,7 +338,7 @@ private struct Judging {
             let stopped: String
             switch result.finding {
             case .lower, .higher, .equivalent: stopped = "decided"
-            case .undecided(next: nil): stopped = "cap"
+            case .undecided(next: nil): stopped = result.beyondBudget == nil ? "cap" : "budget"
             case .undecided: stopped = "pending"
             }
             stops.append(
@@ -358,41 +362,66 @@ private struct Judging {
                             + (next == nil
                                 ? (design.isFixed
                                     ? ": more repetitions would tell"
-                                    : " at the design's cap (\(design.cap) rounds): the difference is too close to the margin for this design")
+                                    : result.beyondBudget != nil
+                                        ? " at \(result.rounds) rounds, the last look within the budget: the difference is too close to the margin for the rounds this comparison can afford"
+                                        : " at the design's cap (\(design.cap) rounds): the difference is too close to the margin for this design")
                                 : ": the next look, at \(next ?? 0) rounds, would tell")), line
                 )
             }
         }
     }
 
-    /// How a comparison stopped, for its evidence: `decided after 10 rounds at look 2 of 6 (at 7, 10, 14, 20, 28 and 40
-    /// rounds); overall error 5%, Pocock spending`.
+    /// How a comparison stopped, for its evidence: `decided after 10 rounds at look 2 of 10 (at 7, 10, 14, 20, 28 and 40
+    /// rounds, then 56, 80, 113 and 160 while they cost at most 120 s); overall error ≤ 5%, Pocock spending ...`.
     private static func stopping(_ result: SequentialComparison.Result, _ design: SequentialDesign) -> String {
         let error = "overall error ≤ \(formatNumber(design.alpha * 100))%"
         if design.isFixed {
             return "one look at \(result.rounds) rounds (a run of fixed repetitions); \(error)"
         }
         let looks = "of \(design.looks.count) (at \(design.looksText))"
-        let spending = "\(error), Pocock spending"
+        let spending = "\(error), \(design.spendingText)"
         switch result.finding {
         case .lower, .higher, .equivalent:
             return "decided after \(result.rounds) rounds at look \(result.look) \(looks); \(spending)"
         case .undecided(next: nil):
+            if let beyond = result.beyondBudget {
+                let cost =
+                    beyond.seconds.map { "would cost about \(formatNumber(($0 * 10).rounded() / 10)) s, beyond" }
+                    ?? "has no measured cost of a round within"
+                return
+                    "cap reached: \(result.rounds) rounds, \(result.look) looks undecided; the next look (\(beyond.next) rounds) \(cost) the \(formatNumber(design.budgetSeconds ?? 0)) s a comparison may spend; \(spending)"
+            }
             return "cap reached: \(design.cap) rounds, \(design.looks.count) looks undecided; \(spending)"
         case let .undecided(next?):
             return "\(result.available) rounds: look \(result.look) \(looks) undecided, the next at \(next); \(spending)"
         }
     }
 
-    /// Each round's values of two arms of one scenario, in round order, for the rounds both ran (an arm a sequential
-    /// comparison no longer needed stops while the other goes on); nil for arms of two scenarios or without two shared rounds.
-    private func pairs(_ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, size: Int) -> [(Double, Double)]? {
+    /// Each round's values of two arms of one scenario, in round order, with the round's number, for the rounds both ran
+    /// (an arm a sequential comparison no longer needed stops while the other goes on); nil for arms of two scenarios
+    /// or without two shared rounds.
+    private func pairs(_ a: SeriesSelector, _ b: SeriesSelector, _ metric: Metric, size: Int) -> [(round: Int, a: Double, b: Double)]? {
         guard a.scenario == b.scenario, let first = run.rounds(a, metric).first(where: { $0.size == size })?.values,
             let second = run.rounds(b, metric).first(where: { $0.size == size })?.values
         else { return nil }
         let byRound = Dictionary(second.map { ($0.repetition, $0.value) }, uniquingKeysWith: { first, _ in first })
-        let shared = first.compactMap { round in byRound[round.repetition].map { (round.value, $0) } }
+        let shared = first.compactMap { round in byRound[round.repetition].map { (round.repetition, round.value, $0) } }
         return shared.count >= 2 ? shared : nil
+    }
+
+    /// What each of `rounds` cost with both arms (every phase's wall_ms of each), in the same order; without pairs, the
+    /// arms' rounds in order, position by position. nil where a round has no cost of both arms. The sequential
+    /// budget reads it (`SequentialDesign.affordable`).
+    private func roundCosts(_ a: SeriesSelector, _ b: SeriesSelector, size: Int, rounds: [Int]?) -> [Double]? {
+        let first = run.roundCosts(a, size: size)
+        let second = run.roundCosts(b, size: size)
+        if let rounds {
+            let costs = rounds.compactMap { round in first[round].flatMap { x in second[round].map { x + $0 } } }
+            return costs.count == rounds.count ? costs : nil
+        }
+        let x = first.sorted { $0.key < $1.key }.map(\.value)
+        let y = second.sorted { $0.key < $1.key }.map(\.value)
+        return zip(x, y).map { $0 + $1 }
     }
 
     // MARK: Values, trends and growth

@@ -43,6 +43,16 @@ package struct RunEvidence: Sendable {
             .map { (size: $0.key.size, values: $0.value.sorted { $0.repetition < $1.repetition }) }.sorted { $0.size < $1.size }
     }
 
+    /// What each round of the series' arm (its scenario, strategy and variant) cost at `size`: the sum of its phases'
+    /// wall_ms, by repetition. A sequential comparison's budget reads it.
+    func roundCosts(_ selector: SeriesSelector, size: Int) -> [Int: Double] {
+        var costs: [Int: Double] = [:]
+        for (key, values) in samples where key.metric == .wallMs && key.size == size && selector.matchesArm(key) {
+            for value in values { costs[value.repetition, default: 0] += value.value }
+        }
+        return costs
+    }
+
     /// ObjectGraph's statements for the series' variant and phase at `size`.
     func statements(_ selector: SeriesSelector, size: Int) -> PhaseStatements? {
         statements.first { $0.key.size == size && selector.matches($0.key) }?.value

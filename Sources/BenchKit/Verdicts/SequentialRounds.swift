@@ -25,4 +25,11 @@ package enum SequentialRounds {
         }
         return arms
     }
+
+    /// The most rounds any claim's design can look at (its cap, extension looks included): past it no comparison asks
+    /// for another round, so the runner stops there even if an arm records no value and so never decides.
+    package static func roundCap(claims: [Claim] = ClaimCatalog.all) -> Int {
+        claims.filter(\.rule.isStatistical).map { SequentialDesign.starting(at: max($0.repetitions, SequentialDesign.firstLook)).cap }
+            .max() ?? 0
+    }
 }

@@ -159,7 +159,8 @@ package indirect enum Outcome: Sendable, Equatable {
 /// A claim judged from a run: the outcome, the evidence (numbers with units, sizes and the real coverage of each
 /// interval), the rule applied, what it rests on, and the command that would decide what is undecided.
 /// Where one comparison of time or memory stopped: after how many rounds, at which of its design's looks, and why
-/// (`decided`, `cap` reached undecided, or `pending`: the run ended before its next look).
+/// (`decided`, `cap` reached undecided, `budget`: undecided where its next look was beyond the budget, or `pending`: the
+/// run ended before its next look).
 package struct ComparisonStop: Sendable, Encodable, Equatable {
     /// The claim's part, where it has parts.
     package let part: String?

@@ -114,7 +114,7 @@ package struct WalshAverages: Sendable {
 
 /// The exact distribution of Wilcoxon's signed-rank statistic: how many of the 2ⁿ subsets of the ranks 1...n have each
 /// sum. It depends on n alone, and computing it takes n·n(n+1)/2 additions (2 million at 160 pairs, a sequential
-/// comparison's cap: 78 ms in a debug build, where the rest of the interval takes a few), so each n is computed once.
+/// comparison's cap: about 66 ms in a debug build, against 11 ms to sort its Walsh averages), so each n is computed once.
 enum SignedRank {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var cache: [Int: [Double]] = [:]

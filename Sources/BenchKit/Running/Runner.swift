@@ -56,9 +56,9 @@ package final class Runner {
     /// the sequential rounds after them), the arms (strategy, variant) to run one more round, none when every claim's
     /// comparison there is decided or at its cap. Set by the pipeline, which knows the claims.
     package var nextRound: ((_ samples: [SampleRecord], _ scenario: Scenario, _ size: Int) -> [(Strategy, Variant)])?
-    /// The most rounds any comparison's design looks at (`SequentialRounds.roundCap`, 160 for a first look at 7):
-    /// sequential rounds stop there whatever `nextRound` asks.
-    package var roundCap = 0
+    /// The most rounds any comparison's design looks at: sequential rounds stop there whatever `nextRound` asks. The
+    /// pipeline sets it from the claims (`SequentialRounds.roundCap`); by default a design's cap from a first look at 7.
+    package var roundCap = SequentialDesign.starting(at: SequentialDesign.firstLook).cap
 
     private var data: [Key: GraphData] = [:]
     private var templates: [Key: Template] = [:]

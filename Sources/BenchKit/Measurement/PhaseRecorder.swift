@@ -26,6 +26,13 @@ package final class PhaseRecorder {
     /// a phase skips malloc_trim and mallinfo2, which walk every free chunk of the heap (profiled, perf: mallinfo2 was
     /// 25% of `explain --model` at 1,500 entities, twice a phase on a heap growing with the model).
     package var measuresMemory = true
+    /// Whether phases measure their peak resident memory (with `measuresMemory`): only the first round of a series
+    /// does (`PlannedRepetition.measuresPeak`). The peak needs `PeakMemory.reset`, whose malloc_trim hands the freed
+    /// heap back to the system, so that the phase then faults its memory in again: timed, that first touch was up to
+    /// a third of ObjectGraph's fetch of every row (0.05 page faults an object from 10,000 rows up, none at 1,000,
+    /// where the trim keeps what the phase needs) and none of its floor's, which allocates nothing a row. A measured
+    /// repetition runs on the heap as the rounds before it left it, as a process that does not trim does.
+    package var measuresPeak = true
 
     package init() {}
 
@@ -36,7 +43,8 @@ package final class PhaseRecorder {
         let firstIndex = measurements.count
         observer?.phaseStarted(phase)
         let slowdown = Injection.current.slowdownFraction(scenario: scenario, phase: phase)
-        let memoryReset = measuresMemory && PeakMemory.reset()
+        let measuresPeak = measuresMemory && measuresPeak
+        let memoryReset = measuresPeak && PeakMemory.reset()
         let allocationsBefore = AllocationCounter.read(heap: measuresMemory)
         let usageBefore = ProcessUsage.read()
         let start = MonotonicClock.now()
@@ -60,7 +68,7 @@ package final class PhaseRecorder {
         record(phase, .cacheHits, difference(before.cacheHits, after.cacheHits))
         record(phase, .cacheMisses, difference(before.cacheMisses, after.cacheMisses))
         record(phase, .objectsRegistered, after.objectsRegistered.map(Double.init))
-        record(phase, .peakRSSBytes, peak)
+        if measuresPeak || !measuresMemory { record(phase, .peakRSSBytes, peak) }
         if let before = allocationsBefore, let after = allocationsAfter {
             record(phase, .allocations, Double(after.allocations - before.allocations))
             record(phase, .allocatedBytes, Double(after.bytes - before.bytes))

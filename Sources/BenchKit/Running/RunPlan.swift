@@ -98,6 +98,11 @@ package struct PlannedRepetition {
     package let isWarmup: Bool
     /// 1-based among the measured repetitions of its series (0 for warmups).
     package let repetition: Int
+    /// Whether this repetition measures the phases' peak resident memory: the first round of its series only (its
+    /// warmup where it has one), because the peak needs the freed heap returned to the system before each phase
+    /// (`PeakMemory.reset`), which makes the phase fault its memory in again: that first touch is not timed in the
+    /// measured repetitions after it.
+    package var measuresPeak = false
 }
 
 /// The order a run executes its repetitions in. Within a scenario and size, every round runs each
@@ -160,7 +165,8 @@ package struct RunPlan {
                         planned.append(
                             PlannedRepetition(
                                 scenario: scenario, size: size, strategy: strategy, variant: variant,
-                                isWarmup: round < warmup, repetition: round < warmup ? 0 : round - warmup + 1))
+                                isWarmup: round < warmup, repetition: round < warmup ? 0 : round - warmup + 1,
+                                measuresPeak: round == 0))
                     }
                 }
             }

@@ -88,6 +88,15 @@ package final class Runner {
                 samples += records
                 block += records
                 try folder?.append(records)
+            } else if repetition.measuresPeak {
+                // The warmup that measured the series' peak: its peaks are the series' (as its first round's), its
+                // times are not kept.
+                let peaks = records.filter { $0.key.metric == .peakRSSBytes }.map {
+                    SampleRecord(key: $0.key, repetition: 1, value: $0.value)
+                }
+                samples += peaks
+                block += peaks
+                try folder?.append(peaks, countsAsRepetition: false)
             }
             progress?.finished(index: index, repetition)
             let next = index + 1 < plan.repetitions.count ? plan.repetitions[index + 1] : nil
@@ -132,6 +141,7 @@ package final class Runner {
         let scenario = repetition.scenario
         let recorder = PhaseRecorder()
         recorder.measuresMemory = measuresMemory
+        recorder.measuresPeak = repetition.measuresPeak
         recorder.observer = observer
         recorder.scenario = scenario.name
         do {

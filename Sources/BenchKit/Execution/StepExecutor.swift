@@ -233,7 +233,7 @@ final class StepExecutor: CounterSource {
                         let reader = Unmanaged.passUnretained(readers[0])
                         for index in 0..<end {
                             try objects[index]._withUnsafeGuaranteedRef { object in
-                                try reader._withUnsafeGuaranteedRef { try $0.read(object, into: &sum) }
+                                try reader._withUnsafeGuaranteedRef { try $0.readInline(object, into: &sum) }
                             }
                         }
                         return

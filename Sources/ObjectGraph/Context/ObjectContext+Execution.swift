@@ -18,7 +18,11 @@ extension ObjectContext {
     /// `traceText` is what the trace shows instead of the SQL (Core Data's text, limits written as literals).
     /// `subject` says what the statement is for (an entity, `Entity.relationship`), computed only while a statement
     /// log is attached.
+    ///
+    /// Inlined, so that each caller's row closure is inlined into the loop over the rows (callgrind, query fetch-all at
+    /// 10,000: calling the closure through its context for each row, with its frame, was about 40 instructions a row).
     @discardableResult
+    @inline(__always)
     func query(
         _ statement: SQLiteStatement, _ kind: StatementKind, subject: @autoclosure () -> String = "", traceText: String? = nil,
         row: (SQLiteStatement) throws -> Void

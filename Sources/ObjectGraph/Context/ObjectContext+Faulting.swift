@@ -130,7 +130,7 @@ extension ObjectContext {
         return Unmanaged.passUnretained(store.rowCache)._withUnsafeGuaranteedRef { cache in
             cache.snapshot(table: entity.rootNumber, primaryKey: primaryKey, version: version) {
                 let shape = entity.rowShape
-                return RowSnapshot.make(shape, primaryKey: primaryKey, version: version) { snapshot in
+                return RowSnapshot.makeRead(shape, primaryKey: primaryKey, version: version) { snapshot in
                     let slots = snapshot.slots
                     if let positions {
                         for slot in 0..<shape.count { row.read(positions[slot], as: shape.columns[slot], into: slots, slot: slot) }

@@ -295,10 +295,24 @@ final class SQLiteStatement {
         case .double, .float: slots.initialize(slot, sqlite3_value_double(cell), as: .double, at: payload)
         case .bool: slots.initialize(slot, sqlite3_value_int64(cell) != 0, as: .bool, at: payload)
         case .date: slots.initialize(slot, sqlite3_value_double(cell), as: .date, at: payload)
+        case .uuid, .binary, .transformable, .decimal, .uri, .undefined: readRarely(column, as: layout, into: slots, slot: slot)
+        }
+    }
+
+    /// `read(_:as:into:slot:)` for the types rows seldom hold, out of line: a UUID is copied through a local, whose
+    /// address, inlined into a fetch's loop, gave the loop a stack protector (callgrind, fetch-all at 10,000: 6
+    /// instructions a row).
+    @inline(never)
+    private func readRarely(_ column: Int32, as layout: RowShape.Column, into slots: RowSlots, slot: Int) {
+        switch layout.type {
         // A UUID column's slot is two words (`AttributeType.slotWords`).
         case .uuid:
-            if let uuid = uuid(column) { slots.initialize(slot, uuid.uuid, as: .uuid, at: payload) } else { slots.initializeNull(slot) }
-        case .binary, .transformable, .decimal, .uri, .undefined: slots.initialize(slot, value(column, as: layout.type))
+            if let uuid = uuid(column) {
+                slots.initialize(slot, uuid.uuid, as: .uuid, at: slots.payload(atWord: layout.word))
+            } else {
+                slots.initializeNull(slot)
+            }
+        default: slots.initialize(slot, value(column, as: layout.type))
         }
     }
 

@@ -23,7 +23,17 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     // (`ObjectContext.transientValues`), so that the object stays at 72 bytes, an 80-byte malloc chunk.
     @exclusivity(unchecked) var relations: RelationSlots
 
+    /// Setting it keeps the fired bit of the object's registry entry in step (`RegistryEntry`); the fetch path, which
+    /// holds the entry's slot, sets `faultFlag` and the entry itself.
     public internal(set) var isFault: Bool {
+        @inline(__always) get { word[.fault] }
+        set {
+            word[.fault] = newValue
+            if key > 0, let owner = word.owner { owner._withUnsafeGuaranteedRef { $0.registryNoteFault(of: self) } }
+        }
+    }
+    /// The fault flag alone, for a caller that writes the object's registry entry itself.
+    var faultFlag: Bool {
         @inline(__always) get { word[.fault] }
         @inline(__always) set { word[.fault] = newValue }
     }

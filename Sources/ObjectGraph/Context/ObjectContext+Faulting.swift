@@ -214,8 +214,7 @@ extension ObjectContext {
         // released after the registration (callgrind, fetch-all at 10,000: 20 instructions a row).
         let object = ManagedObject(
             faultOf: concrete, primaryKey: primaryKey,
-            snapshot: snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions), owner: self)
-        if !asFault { object.faultFlag = false }
+            snapshot: snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions), owner: self, fired: !asFault)
         registry.fill(table, registration, with: RegistryEntry(Unmanaged.passUnretained(object), fired: !asFault))
         counters.objectsMaterialized &+= 1
         store.counters.objectsMaterialized &+= 1

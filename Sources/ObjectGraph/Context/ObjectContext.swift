@@ -376,18 +376,16 @@ struct RegistryEntry {
 
     @inline(__always)
     init(_ object: Unmanaged<ManagedObject>, fired: Bool) {
-        let address = UInt(bitPattern: object.toOpaque())
-        // An instance's address is never 0 and has its low bits clear.
-        // swift-format-ignore: NeverForceUnwrap
-        bits = UnsafeRawPointer(bitPattern: fired ? address | 1 : address)!
+        // An instance's address is never 0 and has its low bits clear (unchecked: the check of an optional was 2 of
+        // the 3 instructions a row this entry added to fetch-all at 10,000 under callgrind).
+        bits = UnsafeRawPointer(bitPattern: UInt(bitPattern: object.toOpaque()) | UInt(fired ? 1 : 0)).unsafelyUnwrapped
     }
 
     /// The object, unretained.
     var object: Unmanaged<ManagedObject> {
         @inline(__always) get {
             // Clearing the fired bit leaves the instance's address, never 0.
-            // swift-format-ignore: NeverForceUnwrap
-            Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: UInt(bitPattern: bits) & ~1)!)
+            Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: UInt(bitPattern: bits) & ~1).unsafelyUnwrapped)
         }
     }
 

@@ -133,8 +133,7 @@ struct Prefetcher {
                         }
                         let bits = members[index]
                         // A member's address, never 0.
-                        // swift-format-ignore: NeverForceUnwrap
-                        let reference = Unmanaged<ManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~1)!)
+                        let reference = Unmanaged<ManagedObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~1).unsafelyUnwrapped)
                         return bits & 1 != 0 ? reference.takeRetainedValue() : reference.takeUnretainedValue()
                     }
                 }

@@ -116,12 +116,13 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         @inline(__always) get { row.map { Unmanaged.passUnretained($0).toOpaque() } }
     }
 
-    /// A fault for the row `primaryKey`, optionally with its row snapshot already at hand.
-    init(faultOf entity: EntityDescription, primaryKey: Int64, snapshot: RowSnapshot?, owner: ObjectContext) {
+    /// A fault for the row `primaryKey`, optionally with its row snapshot already at hand, or with `fired` the object
+    /// of that row already fired (a fetch's, which registers it with its entry's bit).
+    init(faultOf entity: EntityDescription, primaryKey: Int64, snapshot: RowSnapshot?, owner: ObjectContext, fired: Bool = false) {
         self.entity = entity
         self.key = primaryKey
         self.row = snapshot
-        self.word = ObjectWord(owner: Unmanaged.passUnretained(owner), flags: .fault)
+        self.word = ObjectWord(owner: Unmanaged.passUnretained(owner), flags: fired ? [] : .fault)
         self.relations = RelationSlots.unresolved(for: entity)
     }
 

@@ -73,7 +73,8 @@ extension ObjectContext {
             // floor's 0.3), and the faulting walk took 47 ms, 3.7 times its floor (1.8 at 10,000); with hints one
             // row ahead, 22 ms, 1.7 times. A row of this query takes about 120 ns (the floor's walk at 100,000),
             // less than a miss to memory once the objects outgrow the last-level cache: at 1,000,000 students the
-            // walk was 1.76 times its floor against 1.23 at 1,000 with the hints one row ahead, hence `lead` rows.
+            // walk was 1.68-1.76 times its floor against 1.22 at 1,000 with the hints one row ahead; `lead` rows
+            // ahead, 1.42-1.43 (interleaved runs of 3 repetitions; 1.26-1.29 at 100,000, as before).
             // Each row keeps its slot's address, so that the second pass reads slots without walking the registry's
             // pages again (callgrind, the walk at 10,000: three page walks a member were 30 instructions).
             let lead = 4

@@ -65,32 +65,43 @@ extension ObjectContext {
             var orders: [Int64] = []
             let statement = try self.statement(relationship.sql.toManyFault)
             statement.bind(owner.primaryKey, at: 1)
-            // The rows' keys first, then the members: each row asks its member's registry slot into the cache, and
-            // the object of the row before it (whose slot is in by now), so that registering the members meets
-            // them cached. Members' keys come in no useful order, so each member was a miss on its slot, its object
-            // and its row (callgrind's simulated caches at 100,000 students: 4.1 misses of a 1 MiB cache a member
-            // against the floor's 0.3), and the faulting walk took 47 ms, 3.7 times its floor (1.8 at 10,000);
-            // with these hints, 22 ms, 1.7 times. Each row keeps its slot's address, so that the second pass reads
-            // slots without walking the registry's pages again (callgrind, the walk at 10,000: three page walks a
-            // member were 30 instructions).
-            var previousSlot: RegistrySlot?
+            // The rows' keys first, then the members: each row asks its member's registry slot into the cache, the
+            // object of the row `lead` rows before it (whose slot is in by now) and the shown row of the one `lead`
+            // before that (whose object is in), so that registering the members and reading them meet them cached.
+            // Members' keys come in no useful order, so each member was a miss on its slot, its object and its row
+            // (callgrind's simulated caches at 100,000 students: 4.1 misses of a 1 MiB cache a member against the
+            // floor's 0.3), and the faulting walk took 47 ms, 3.7 times its floor (1.8 at 10,000); with hints one
+            // row ahead, 22 ms, 1.7 times. A row of this query takes about 120 ns (the floor's walk at 100,000),
+            // less than a miss to memory once the objects outgrow the last-level cache: at 1,000,000 students the
+            // walk was 1.68-1.76 times its floor against 1.22 at 1,000 with the hints one row ahead; `lead` rows
+            // ahead, 1.42-1.43 (interleaved runs of 3 repetitions; 1.26-1.29 at 100,000, as before).
+            // Each row keeps its slot's address, so that the second pass reads slots without walking the registry's
+            // pages again (callgrind, the walk at 10,000: three page walks a member were 30 instructions).
+            let lead = 4
             let rows = try query(statement, .toManyFault, subject: relationship.qualifiedName) { row in
                 let key = row.int64(1)
                 let slot = key > 0 ? registry.slot(table, key) : nil
                 if let slot { relbench_prefetch_for_read(slot) }
-                if let previous = previousSlot?.pointee { Prefetch.object(previous) }
-                previousSlot = slot
+                let index = members.count
+                if index >= lead, let entry = members[index - lead].slot?.pointee { Prefetch.object(entry.object) }
+                if index >= 2 * lead, let entry = members[index - 2 * lead].slot?.pointee { Prefetch.shownRow(of: entry.object) }
                 members.append(FaultMember(key: key, slot: slot))
                 if hierarchy { entityNumbers.append(row.int64(0)) }
                 if let orderColumn { orders.append(row.int64(orderColumn)) }
             }
             let count = members.count
             stored = members.withUnsafeBufferPointer { members in
-                MemberList(count: count) { index in
-                    // The row a read of the member will want, asked for two members ahead.
-                    if index + 2 < count, let ahead = members[index + 2].slot?.pointee { Prefetch.shownRow(of: ahead) }
+                // The objects and rows the query's rows had no later row to ask for.
+                for index in Swift.max(0, count - lead)..<count {
+                    if let entry = members[index].slot?.pointee { Prefetch.object(entry.object) }
+                }
+                return MemberList(count: count) { index in
+                    let ahead = index + lead
+                    if ahead < count, ahead >= count - 2 * lead, let entry = members[ahead].slot?.pointee {
+                        Prefetch.shownRow(of: entry.object)
+                    }
                     let member = members[index]
-                    if let registered = member.slot?.pointee { return registered.takeUnretainedValue() }
+                    if let registered = member.slot?.pointee { return registered.object.takeUnretainedValue() }
                     let entity = hierarchy ? (model.entity(number: Int(entityNumbers[index])) ?? destination) : destination
                     guard let slot = member.slot else { return object(entity, primaryKey: member.key) }
                     return registerFault(of: entity, primaryKey: member.key, in: slot)
@@ -156,6 +167,18 @@ extension ObjectContext {
         return materialize(concrete: entity, from: row, positions: nil, asFault: asFault)
     }
 
+    /// For a prefetch: the registered object of the row, unretained and untouched, when its registry entry says it
+    /// is fired (`owned` false: the caller retains it before anything can release it); else the row's object as
+    /// `materialize` gives it, retained for the caller (`owned` true).
+    @inline(__always)
+    func materializeMember(_ entity: EntityDescription, from row: SQLiteStatement) -> (reference: Unmanaged<ManagedObject>, owned: Bool) {
+        let primaryKey = row.int64(1)
+        if primaryKey > 0, let entry = registry.slot(entity.rootNumber, primaryKey).pointee, entry.isFired {
+            return (entry.object, false)
+        }
+        return (Unmanaged.passRetained(materialize(entity, from: row, asFault: false)), true)
+    }
+
     @inline(never)
     private func materializeInHierarchy(_ entity: EntityDescription, from row: SQLiteStatement, asFault: Bool) -> ManagedObject {
         let concrete = model.entity(number: Int(row.int64(0))) ?? entity
@@ -171,25 +194,29 @@ extension ObjectContext {
             store.counters.objectsMaterialized &+= 1
             let snapshot = snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions)
             let object = ManagedObject(faultOf: concrete, primaryKey: primaryKey, snapshot: snapshot, owner: self)
-            if !asFault { object.isFault = false }
+            if !asFault { object.faultFlag = false }
             return object
         }
         // One walk of the registry's pages for the lookup and the registration.
         let table = concrete.rootNumber
         let registration = registry.slot(table, primaryKey)
-        if let existing = registration.pointee?.takeUnretainedValue() {
-            if !existing.isFault { return existing }
+        if let entry = registration.pointee {
+            // A fired object is returned from its entry's bit, without a load of the object (`RegistryEntry`).
+            let existing = entry.object.takeUnretainedValue()
+            if entry.isFired { return existing }
             existing.snapshot = snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions)
-            if !asFault { existing.isFault = false }
+            if !asFault {
+                existing.faultFlag = false
+                registration.pointee = RegistryEntry(entry.object, fired: true)
+            }
             return existing
         }
         // The snapshot handed straight to the object: bound to a name first, it was retained for the object and
         // released after the registration (callgrind, fetch-all at 10,000: 20 instructions a row).
         let object = ManagedObject(
             faultOf: concrete, primaryKey: primaryKey,
-            snapshot: snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions), owner: self)
-        if !asFault { object.isFault = false }
-        registry.fill(table, registration, with: Unmanaged.passUnretained(object))
+            snapshot: snapshot(concrete, primaryKey: primaryKey, from: row, positions: positions), owner: self, fired: !asFault)
+        registry.fill(table, registration, with: RegistryEntry(Unmanaged.passUnretained(object), fired: !asFault))
         counters.objectsMaterialized &+= 1
         store.counters.objectsMaterialized &+= 1
         return object

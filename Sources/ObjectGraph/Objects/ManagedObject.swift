@@ -23,7 +23,17 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     // (`ObjectContext.transientValues`), so that the object stays at 72 bytes, an 80-byte malloc chunk.
     @exclusivity(unchecked) var relations: RelationSlots
 
+    /// Setting it keeps the fired bit of the object's registry entry in step (`RegistryEntry`); the fetch path, which
+    /// holds the entry's slot, sets `faultFlag` and the entry itself.
     public internal(set) var isFault: Bool {
+        @inline(__always) get { word[.fault] }
+        set {
+            word[.fault] = newValue
+            if key > 0, let owner = word.owner { owner._withUnsafeGuaranteedRef { $0.registryNoteFault(of: self) } }
+        }
+    }
+    /// The fault flag alone, for a caller that writes the object's registry entry itself.
+    var faultFlag: Bool {
         @inline(__always) get { word[.fault] }
         @inline(__always) set { word[.fault] = newValue }
     }
@@ -106,12 +116,13 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         @inline(__always) get { row.map { Unmanaged.passUnretained($0).toOpaque() } }
     }
 
-    /// A fault for the row `primaryKey`, optionally with its row snapshot already at hand.
-    init(faultOf entity: EntityDescription, primaryKey: Int64, snapshot: RowSnapshot?, owner: ObjectContext) {
+    /// A fault for the row `primaryKey`, optionally with its row snapshot already at hand, or with `fired` the object
+    /// of that row already fired (a fetch's, which registers it with its entry's bit).
+    init(faultOf entity: EntityDescription, primaryKey: Int64, snapshot: RowSnapshot?, owner: ObjectContext, fired: Bool = false) {
         self.entity = entity
         self.key = primaryKey
         self.row = snapshot
-        self.word = ObjectWord(owner: Unmanaged.passUnretained(owner), flags: .fault)
+        self.word = ObjectWord(owner: Unmanaged.passUnretained(owner), flags: fired ? [] : .fault)
         self.relations = RelationSlots.unresolved(for: entity)
     }
 

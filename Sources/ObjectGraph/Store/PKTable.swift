@@ -71,6 +71,14 @@ final class PKTable<Element> {
         return makeSlot(page: page, slot: slot)
     }
 
+    /// The slot of `key`, if its page exists (no page is made).
+    @inline(__always)
+    func existingSlot(_ key: Int64) -> UnsafeMutablePointer<Element?>? {
+        let page = Int(truncatingIfNeeded: key >> Self.pageShift)
+        guard key > 0, page < pageCount, let slots = pages.unsafelyUnwrapped[page] else { return nil }
+        return slots + (Int(truncatingIfNeeded: key) & (Self.pageSize - 1))
+    }
+
     @inline(never)
     private func makeSlot(page: Int, slot: Int) -> UnsafeMutablePointer<Element?> {
         if page >= pageCount { grow(toInclude: page) }
@@ -214,6 +222,12 @@ struct PKTables<Element> {
     @inline(__always)
     func slot(_ table: Int, _ key: Int64) -> UnsafeMutablePointer<Element?> {
         writable(table)._withUnsafeGuaranteedRef { $0.slot(key) }
+    }
+
+    /// The slot of `key` in `table`, if its page exists (`PKTable.existingSlot(_:)`).
+    @inline(__always)
+    func existingSlot(_ table: Int, _ key: Int64) -> UnsafeMutablePointer<Element?>? {
+        storage.references[table]._withUnsafeGuaranteedRef { $0.existingSlot(key) }
     }
 
     /// Stores `element` in an empty slot of `table` (`PKTable.fill(_:with:)`).

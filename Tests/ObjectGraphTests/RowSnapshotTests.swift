@@ -169,6 +169,40 @@ import Testing
         #expect(read == expected)
     }
 
+    /// A text column reads as `String(decoding:as:)` reads its bytes (`SQLiteStatement.text`): empty, short, past a
+    /// small string's 15 bytes, non-ASCII, invalid UTF-8 repaired, a number in a text column; and the column types
+    /// read out of line (`readRarely`) read as `value(_:as:)` reads them.
+    @Test func aTextColumnReadsAsItsBytesDecode() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rowsnapshot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let connection = try SQLiteConnection(path: directory.appendingPathComponent("text.sqlite").path)
+        try connection.execute("CREATE TABLE T(N INTEGER, A TEXT, U BLOB, B BLOB)")
+        try connection.execute(
+            """
+            INSERT INTO T VALUES (1, '', NULL, NULL), (2, 'Student 12345', X'000102030405060708090A0B0C0D0E0F', X'CAFE'),
+            (3, 'a name longer than fifteen bytes', X'01', NULL), (4, 'héllo wörld', NULL, X''),
+            (5, CAST(X'41FF42E282' AS TEXT), NULL, NULL), (6, 7, NULL, NULL)
+            """)
+        let types: [AttributeType] = [.string, .uuid, .binary]
+        let owner = RowShape.Owner(tableNumber: 1, types: types, defaults: [.null, .null, .null])
+        let statement = try SQLiteStatement(connection: connection, sql: "SELECT A, U, B FROM T ORDER BY N")
+        var read: [[Value]] = []
+        var expected: [[Value]] = []
+        while try statement.step() {
+            let row = RowSnapshot.make(owner.shape, primaryKey: 1, version: 1)
+            for slot in 0..<types.count { statement.read(Int32(slot), as: owner.shape.columns[slot], into: row.slots, slot: slot) }
+            read.append(Array(row.values))
+            expected.append((0..<types.count).map { statement.value(Int32($0), as: types[$0]) })
+        }
+        #expect(read == expected)
+        let texts = ["", "Student 12345", "a name longer than fifteen bytes", "héllo wörld", "A\u{FFFD}B\u{FFFD}", "7"]
+        #expect(read.map { $0[0] } == texts.map(Value.string))
+        #expect(read[1][1] == .uuid(UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))))
+        #expect(read[2][1] == .null)
+        #expect(read[1][2] == .binary(Data([0xCA, 0xFE])))
+    }
+
     @Test func aNewRowStartsWithItsDefaults() {
         let defaults: ContiguousArray<Value> = [.int(3), .string("default"), .null, .date(Date(timeIntervalSinceReferenceDate: 1))]
         let shape = RowShape.Owner(tableNumber: 1, types: [.int64, .string, .double, .date], defaults: defaults)

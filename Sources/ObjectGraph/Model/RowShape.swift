@@ -43,6 +43,10 @@ struct RowShape {
             let tagWords = RowShape.tagWords(count: count)
             precondition(RowSlots.payloadsFit, "String, Data, URL, UUID or Decimal is larger than its slot on this platform")
             precondition(defaults.count == count, "a row shape needs one default per column")
+            // A snapshot's header keeps both in 16 bits (`RowSnapshot.Header`), unchecked for each row made.
+            precondition(
+                count <= Int(Int16.max) && (0...Int(Int16.max)).contains(tableNumber),
+                "a row shape of \(count) columns, table \(tableNumber), does not fit 16 bits")
             let wordCount = tagWords + types.reduce(0) { $0 + $1.slotWords }
             let words = UnsafeMutablePointer<UInt64>.allocate(capacity: wordCount)
             words.initialize(repeating: 0, count: wordCount)

@@ -164,5 +164,16 @@ final class RawConnection {
 @inline(__always)
 func columnText(_ statement: OpaquePointer, _ column: Int32) -> String {
     guard let text = sqlite3_column_text(statement, column) else { return "" }
-    return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+    return textString(text, count: Int(sqlite3_column_bytes(statement, column)))
+}
+
+/// `count` bytes of text as a String, made as ObjectGraph makes a text column's (copied into the string's own
+/// storage and validated there, invalid UTF-8 repaired), so that the floors read text no dearer than ObjectGraph
+/// (callgrind, fetch-all at 10,000: `String(decoding:as:)` was about 200 instructions a 13-byte name, this about 75).
+@inline(__always)
+func textString(_ bytes: UnsafePointer<UInt8>, count: Int) -> String {
+    String(unsafeUninitializedCapacity: count) { buffer in
+        if count > 0 { buffer.baseAddress.unsafelyUnwrapped.initialize(from: bytes, count: count) }
+        return count
+    }
 }

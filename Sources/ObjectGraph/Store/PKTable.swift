@@ -17,14 +17,7 @@ final class PKTable<Element> {
     deinit { removeAll() }
 
     subscript(key: Int64) -> Element? {
-        @inline(__always) get {
-            guard key > 0 else { return nil }
-            let page = Int(truncatingIfNeeded: key >> Self.pageShift)
-            // `pages` exists once a page does (page < pageCount): the identity map's hot path, one check.
-            // swift-format-ignore: NeverForceUnwrap
-            guard page < pageCount, let slots = pages![page] else { return nil }
-            return slots[Int(truncatingIfNeeded: key) & (Self.pageSize - 1)]
-        }
+        @inline(__always) get { existingSlot(key)?.pointee ?? nil }
         set {
             guard key > 0 else { return }
             let page = Int(truncatingIfNeeded: key >> Self.pageShift)
@@ -55,9 +48,7 @@ final class PKTable<Element> {
     /// Asks the cache line of `key`'s slot in, if its page exists: a hint, changing nothing.
     @inline(__always)
     func prefetch(_ key: Int64) {
-        let page = Int(truncatingIfNeeded: key >> Self.pageShift)
-        guard key > 0, page < pageCount, let slots = pages.unsafelyUnwrapped[page] else { return }
-        relbench_prefetch_for_read(slots + (Int(truncatingIfNeeded: key) & (Self.pageSize - 1)))
+        if let slot = existingSlot(key) { relbench_prefetch_for_read(slot) }
     }
 
     /// The slot of `key` (positive), its page made if missing: one page walk for a lookup followed by a store
@@ -71,7 +62,8 @@ final class PKTable<Element> {
         return makeSlot(page: page, slot: slot)
     }
 
-    /// The slot of `key`, if its page exists (no page is made).
+    /// The slot of `key`, if its page exists (no page is made): the lookup behind reads and hints, the identity map's
+    /// hot path, so one check of the page (`pages` exists once a page does, page < pageCount).
     @inline(__always)
     func existingSlot(_ key: Int64) -> UnsafeMutablePointer<Element?>? {
         let page = Int(truncatingIfNeeded: key >> Self.pageShift)

@@ -25,6 +25,37 @@ import Testing
         #expect(context.counters.selects == 1 + n)
     }
 
+    /// A set's members lent one by one are its iterator's, in its order, each firing as it is read: the same
+    /// statements and faults as the loop over the iterator; an error from the body ends the loop.
+    @Test func membersLentAreTheIteratorsInOrder() throws {
+        let temporary = try TemporaryStore(seedModel())
+        try makeSchool(temporary, classes: 2, studentsPerClass: 20)
+        let context = temporary.store.makeContext()
+        var request = FetchRequest("Class", predicate: Key("name") == "Class2")
+        request.returnsObjectsAsFaults = false
+        let schoolClass = try #require(try context.fetch(request).first)
+        context.resetCounters()
+        let students = try schoolClass.objects("students")
+        var lent: [String?] = []
+        try students.forEachBorrowed { lent.append(try $0.string("name")) }
+        #expect(lent == (try students.map { try $0.string("name") }))
+        #expect(lent.count == 20)
+        #expect(context.counters.relationshipFaults == 1)
+        #expect(context.counters.objectFaults == 20)
+        #expect(context.counters.selects == 1 + 20)
+        var visited = 0
+        #expect(throws: ObjectGraphError.self) {
+            try students.forEachBorrowed { _ in
+                visited += 1
+                if visited == 3 { throw ObjectGraphError.invalidOperation("stop") }
+            }
+        }
+        #expect(visited == 3)
+        var none = 0
+        try (try context.insert("Class")).objects("students").forEachBorrowed { _ in none += 1 }
+        #expect(none == 0)
+    }
+
     @Test func findMemberOption2IsOneStatement() throws {
         let temporary = try TemporaryStore(seedModel())
         try makeSchool(temporary, classes: 2, studentsPerClass: 50)

@@ -59,7 +59,7 @@ final class KeyPathReader {
         if try readValue(object, into: &checksum) { return }
         switch component {
         case let .toMany(relationship):
-            try readMembers(try object.objects(relationship), into: &checksum)
+            try readBorrowedMembers(try object.objects(relationship), into: &checksum)
         case let .toOne(relationship):
             if let destination = try object.object(relationship), let next { try next.read(destination, into: &checksum) }
         case let .manual(relationship):
@@ -71,6 +71,15 @@ final class KeyPathReader {
             }
         default:
             break
+        }
+    }
+
+    /// A to-many's members, borrowed, as an Objective-C loop over Core Data's set reads them (and as
+    /// `StepExecutor.read` reads a fetch's objects).
+    private func readBorrowedMembers(_ members: RelationshipSet, into checksum: inout Checksum) throws {
+        guard !counts, !firstOnly, let next else { return try readMembers(members, into: &checksum) }
+        try members.forEachBorrowed { member in
+            if try !next.readValue(member, into: &checksum) { try next.read(member, into: &checksum) }
         }
     }
 

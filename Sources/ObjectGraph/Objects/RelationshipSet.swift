@@ -15,6 +15,16 @@ public struct RelationshipSet: RandomAccessCollection, CustomStringConvertible {
 
     public func makeIterator() -> Iterator { Iterator(elements: members.elements) }
 
+    /// Calls `body` with each member in order, borrowed: the set keeps it alive, so the loop neither retains nor
+    /// releases it, as an Objective-C loop over Core Data's set does not; with the iterator's hints ahead.
+    /// (callgrind, the faulting walk at 10,000 students: handing each member out retained, releasing it after, through
+    /// the generic loop, was about 32 instructions a member read, 4% of the walk.)
+    @inline(__always)
+    public func forEachBorrowed(_ body: (ManagedObject) throws -> Void) rethrows {
+        var iterator = makeIterator()
+        while let reference = iterator.nextReference() { try reference._withUnsafeGuaranteedRef(body) }
+    }
+
     /// Iterates the members in order, asking the cache ahead for the members a loop will read next: the object
     /// `Prefetch.distance` ahead, and the row of the one half as far ahead (read from that object, asked for
     /// earlier). Members sit wherever their rows were fetched, so a loop over a large store's relationships meets
@@ -35,13 +45,17 @@ public struct RelationshipSet: RandomAccessCollection, CustomStringConvertible {
         }
 
         @inline(__always)
-        public mutating func next() -> ManagedObject? {
+        public mutating func next() -> ManagedObject? { nextReference()?.takeUnretainedValue() }
+
+        /// The next member, unretained: valid while the iterator lives.
+        @inline(__always)
+        mutating func nextReference() -> Unmanaged<ManagedObject>? {
             let count = references.count
             guard index < count else { return nil }
             if index + Prefetch.distance < count { Prefetch.object(references[index + Prefetch.distance]) }
             if index + Prefetch.distance / 2 < count { Prefetch.shownRow(of: references[index + Prefetch.distance / 2]) }
             defer { index += 1 }
-            return references[index].takeUnretainedValue()
+            return references[index]
         }
     }
 }

@@ -37,7 +37,7 @@ import Testing
         context.resetCounters()
         let students = try schoolClass.objects("students")
         var lent: [String?] = []
-        try students.forEachBorrowed { lent.append(try $0.string("name")) }
+        try students.forEachUnretained { lent.append(try $0.string("name")) }
         #expect(lent == (try students.map { try $0.string("name") }))
         #expect(lent.count == 20)
         #expect(context.counters.relationshipFaults == 1)
@@ -45,14 +45,14 @@ import Testing
         #expect(context.counters.selects == 1 + 20)
         var visited = 0
         #expect(throws: ObjectGraphError.self) {
-            try students.forEachBorrowed { _ in
+            try students.forEachUnretained { _ in
                 visited += 1
                 if visited == 3 { throw ObjectGraphError.invalidOperation("stop") }
             }
         }
         #expect(visited == 3)
         var none = 0
-        try (try context.insert("Class")).objects("students").forEachBorrowed { _ in none += 1 }
+        try (try context.insert("Class")).objects("students").forEachUnretained { _ in none += 1 }
         #expect(none == 0)
     }
 

@@ -59,13 +59,14 @@ final class KeyPathReader {
         if try readValue(object, into: &checksum) { return }
         switch component {
         case let .toMany(relationship):
-            try readBorrowedMembers(try object.objects(relationship), into: &checksum)
+            let members = try object.objects(relationship)
+            try readMembers(members, lend: members.forEachUnretained, into: &checksum)
         case let .toOne(relationship):
             if let destination = try object.object(relationship), let next { try next.read(destination, into: &checksum) }
         case let .manual(relationship):
             let related = try manual.related(object, through: relationship)
             if relationship.toMany {
-                try readMembers(related, into: &checksum)
+                try readMembers(related, lend: { try related.forEachUnretained($0) }, into: &checksum)
             } else if let destination = related.first, let next {
                 try next.read(destination, into: &checksum)
             }
@@ -74,17 +75,11 @@ final class KeyPathReader {
         }
     }
 
-    /// A to-many's members, borrowed, as an Objective-C loop over Core Data's set reads them (and as
-    /// `StepExecutor.read` reads a fetch's objects).
-    private func readBorrowedMembers(_ members: RelationshipSet, into checksum: inout Checksum) throws {
-        guard !counts, !firstOnly, let next else { return try readMembers(members, into: &checksum) }
-        try members.forEachBorrowed { member in
-            if try !next.readValue(member, into: &checksum) { try next.read(member, into: &checksum) }
-        }
-    }
-
-    private func readMembers<Members: Collection>(_ members: Members, into checksum: inout Checksum) throws
-    where Members.Element == ManagedObject {
+    /// Reads the members of a to-many (`lend`: the set's or the array's `forEachUnretained`), each at +0, as an
+    /// Objective-C loop over Core Data's set reads them and as `StepExecutor.read` reads a fetch's objects.
+    private func readMembers<Members: Collection>(
+        _ members: Members, lend: ((ManagedObject) throws -> Void) throws -> Void, into checksum: inout Checksum
+    ) throws where Members.Element == ManagedObject {
         if counts {
             checksum.add(members.count)
         } else if let next {
@@ -93,7 +88,9 @@ final class KeyPathReader {
                 return
             }
             // The last component inline: a call per member cost a fifth of what reading its value does.
-            for member in members where try !next.readValue(member, into: &checksum) { try next.read(member, into: &checksum) }
+            try lend { member in
+                if try !next.readValue(member, into: &checksum) { try next.read(member, into: &checksum) }
+            }
         }
     }
 

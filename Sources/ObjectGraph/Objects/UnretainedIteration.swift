@@ -32,7 +32,7 @@ extension Array where Element == ManagedObject {
     /// Calls `body` with each object at +0 (see `UnsafeBufferPointer.forEachUnretained`); the walk holds the
     /// array's storage, even if the array it came from changes.
     @inline(__always)
-    func forEachUnretained(prefetchingRows rows: Bool = false, _ body: (ManagedObject) throws -> Void) rethrows {
+    public func forEachUnretained(prefetchingRows rows: Bool = false, _ body: (ManagedObject) throws -> Void) rethrows {
         try withUnsafeBufferPointer { try $0.forEachUnretained(prefetchingRows: rows, body) }
     }
 }

@@ -49,7 +49,7 @@ let package = Package(
         // Reads Core Data's SQLDebug log as devices print it (Foundation only): statements, faults, fingerprints,
         // findings. `bench log` reads a device's log with it; the harness fingerprints its own statements with it.
         .target(name: "SQLDebugLog"),
-        // Writes the commit the package is built from into BenchKit (BuildInfo), before every build.
+        // Writes the commit the package is built from into BenchKit (BuildInfo), whenever HEAD or a source file changes.
         .plugin(name: "BuildInfo", capability: .buildTool(), path: "Plugins/BuildInfo"),
         // Swift sources read with swift-syntax's parser (no type checker): SwiftData models and the fetches of an app.
         .target(

@@ -508,10 +508,17 @@ import Testing
             sample("a", .wallMs, 1), sample("a", .sqlStatements, 2), sample("a", .peakRSSBytes, 3),
             sample("b", .wallMs, 4), sample("b", .sqlStatements, 5),
         ]
-        let merged = try InstructionCount.attach([100, 200], to: samples)
-        #expect(merged.map(\.key.metric) == [.sqlStatements, .instructions, .sqlStatements, .instructions])
+        let dumps = [
+            CallgrindDump(instructions: 100, allocatorInstructions: 10), CallgrindDump(instructions: 200, allocatorInstructions: 20),
+        ]
+        let merged = try InstructionCount.attach(dumps, to: samples)
+        #expect(
+            merged.map(\.key.metric) == [
+                .sqlStatements, .instructions, .allocatorInstructions, .sqlStatements, .instructions, .allocatorInstructions,
+            ])
         #expect(merged.filter { $0.key.metric == .instructions }.map(\.value) == [100, 200])
-        #expect(throws: BenchError.self) { try InstructionCount.attach([100], to: samples) }
+        #expect(merged.filter { $0.key.metric == .allocatorInstructions }.map(\.value) == [10, 20])
+        #expect(throws: BenchError.self) { try InstructionCount.attach([dumps[0]], to: samples) }
     }
 
     @Test func injectionsAreReadFromTheEnvironment() {

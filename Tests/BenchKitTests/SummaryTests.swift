@@ -61,6 +61,27 @@ import Testing
         let text = SummaryTable.render(SummaryFile.summarize(samples), scenarios: [])
         #expect(text.components(separatedBy: "instructions (median)").count == 2)
         #expect(text.split(separator: "\n").filter { $0 == "query" }.count == 1)
+        #expect(!text.contains("x floor without"))
+    }
+
+    /// The allocator's instructions are shown with their share, and the ratio to the floor of the rest.
+    @Test func anInstructionRunSplitsOffTheAllocator() throws {
+        var samples: [SampleRecord] = []
+        for (strategy, all, allocator) in [(Strategy.objectGraph, 2_500_000.0, 500_000.0), (.sqlReplay, 1_604_000, 4_000)] {
+            samples.append(sample(strategy, "", 1, .instructions, all))
+            samples.append(sample(strategy, "", 1, .allocatorInstructions, allocator))
+        }
+        let text = SummaryTable.render(SummaryFile.summarize(samples), scenarios: [])
+        let lines = text.split(separator: "\n")
+        func words(_ prefix: String) throws -> [Substring] {
+            try #require(lines.first { $0.hasPrefix(prefix) }).split(separator: " ", omittingEmptySubsequences: true)
+        }
+        #expect(try words("strategy ").suffix(4) == ["allocator", "x", "floor", "without"])
+        // 2,000,000 own instructions against the floor's 1,600,000; 1.56 with the allocator's.
+        let objectGraph = try words("objectgraph ")
+        #expect(objectGraph.contains("1.56") && objectGraph.suffix(3) == ["500000", "(20%)", "1.25"])
+        #expect(try words("sql-replay ").suffix(3) == ["4000", "(0%)", "-"])
+        #expect(text.contains(SummaryTable.allocatorLegend))
     }
 
     @Test func csvFilesRoundTrip() throws {

@@ -68,7 +68,7 @@ package struct Comparison {
             if let value = thresholds["\(key.scenario)/\(key.metric.rawValue)"] { return value }
             if let value = thresholds[key.metric.rawValue] { return value }
             // A scenario's override is about its noisy timings; its instruction counts keep their own threshold.
-            if key.metric == .instructions { return instructionThreshold }
+            if key.metric.comparison == .instructionCount { return instructionThreshold }
             return thresholds[key.scenario.rawValue] ?? threshold
         }
     }
@@ -154,7 +154,7 @@ package struct Comparison {
             }
             let threshold = options.threshold(for: key)
             let large = abs(relative) > threshold
-            if metric == .instructions {
+            if metric.comparison == .instructionCount {
                 guard large, abs(new - old) > options.instructionFloor else { continue }
                 changes.append(
                     Change(

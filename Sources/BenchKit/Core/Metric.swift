@@ -35,6 +35,8 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
     case lossRate = "loss_rate"
     /// Instructions executed in the phase, counted by valgrind (callgrind); only in `--instructions` runs.
     case instructions = "instructions"
+    /// Those of the phase's instructions the heap allocator ran (`CallgrindDump`): ObjectGraph's own work is the rest.
+    case allocatorInstructions = "allocator_instructions"
     /// A device's time for the phase predicted from the exact counters and the costs fitted to that device's log
     /// (`bench run --device-costs FILE`): a prediction, reported beside the measured times and never judged.
     case predictedDeviceMs = "predicted_device_ms"
@@ -51,7 +53,7 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
         case .wallMs, .cpuUserMs, .cpuSystemMs, .predictedDeviceMs: return .milliseconds
         case .peakRSSBytes, .allocatedBytes, .retainedBytes: return .bytes
         case .lossRate: return .ratio
-        case .instructions: return .instructions
+        case .instructions, .allocatorInstructions: return .instructions
         case .pageFaults, .sqlStatements, .fetchRequests, .objectFaults, .relationshipFaults, .rowsRead, .cacheHits, .cacheMisses,
             .objectsRegistered, .allocations, .countResult, .failedSaves, .linksIntended, .linksPersisted, .linksLost:
             return .count
@@ -82,7 +84,7 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
         case .countResult: return .countStep
         case .failedSaves: return .mayFailSave
         case .linksIntended, .linksPersisted, .linksLost, .lossRate: return .countLinksStep
-        case .instructions: return .instructionRuns
+        case .instructions, .allocatorInstructions: return .instructionRuns
         case .predictedDeviceMs: return .deviceCosts
         }
     }
@@ -94,7 +96,7 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
         case .allocations, .allocatedBytes, .retainedBytes, .peakRSSBytes, .cpuUserMs, .cpuSystemMs, .pageFaults: return true
         case .wallMs, .sqlStatements, .fetchRequests, .objectFaults, .relationshipFaults, .rowsRead, .cacheHits, .cacheMisses,
             .objectsRegistered, .countResult, .failedSaves, .linksIntended, .linksPersisted, .linksLost, .lossRate, .instructions,
-            .predictedDeviceMs:
+            .allocatorInstructions, .predictedDeviceMs:
             return false
         }
     }
@@ -115,7 +117,7 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
         case .linksIntended, .cacheHits, .cacheMisses, .countResult, .failedSaves, .predictedDeviceMs: return .neutral
         case .wallMs, .cpuUserMs, .cpuSystemMs, .pageFaults, .sqlStatements, .fetchRequests, .objectFaults, .relationshipFaults,
             .rowsRead, .objectsRegistered, .peakRSSBytes, .allocations, .allocatedBytes, .retainedBytes, .linksLost, .lossRate,
-            .instructions:
+            .instructions, .allocatorInstructions:
             return .lowerIsBetter
         }
     }
@@ -140,7 +142,7 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
         switch self {
         // Page faults follow the heap's state, which the repetitions before leave behind: measured, not exact.
         case .wallMs, .cpuUserMs, .cpuSystemMs, .pageFaults, .peakRSSBytes, .retainedBytes: return .statistical
-        case .instructions: return .instructionCount
+        case .instructions, .allocatorInstructions: return .instructionCount
         case .allocations: return .tolerance(relative: 0.02, absolute: 100)
         case .allocatedBytes: return .tolerance(relative: 0.02, absolute: 65_536)
         case .sqlStatements, .fetchRequests, .objectFaults, .relationshipFaults, .rowsRead, .cacheHits, .cacheMisses,
@@ -160,7 +162,7 @@ package enum Metric: String, CaseIterable, Codable, Sendable, Comparable {
             .lossRate, .failedSaves, .countResult:
             return true
         case .wallMs, .cpuUserMs, .cpuSystemMs, .pageFaults, .cacheHits, .cacheMisses, .objectsRegistered, .peakRSSBytes,
-            .allocations, .allocatedBytes, .retainedBytes, .instructions, .predictedDeviceMs:
+            .allocations, .allocatedBytes, .retainedBytes, .instructions, .allocatorInstructions, .predictedDeviceMs:
             return false
         }
     }

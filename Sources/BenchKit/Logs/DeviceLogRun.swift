@@ -54,7 +54,7 @@ package struct DeviceLogRun {
         case .rowsRead: return counters.reportedRowsRead
         case .wallMs, .cpuUserMs, .cpuSystemMs, .pageFaults, .cacheHits, .cacheMisses, .objectsRegistered, .peakRSSBytes, .allocations,
             .allocatedBytes, .retainedBytes, .countResult, .failedSaves, .linksIntended, .linksPersisted, .linksLost, .lossRate,
-            .instructions, .predictedDeviceMs:
+            .instructions, .allocatorInstructions, .predictedDeviceMs:
             return nil
         }
     }

@@ -13,6 +13,24 @@ package enum SummaryTable {
     package static let fidelity =
         "Core Data does not run on Linux: times and memory are ObjectGraph's on this machine; the sql, faults and rows counts are what transfers to an app, where ObjectGraph is faithful to Core Data."
 
+    /// What the allocator columns of an instruction count's table say.
+    package static let allocatorLegend =
+        "allocator: the phase's instructions in the heap allocator (malloc and free, the Swift runtime's allocation entry points, the counting interposer) and their share; x floor without: the ratio to the floor of the instructions outside it, the strategy's own work."
+
+    /// An instruction count's allocator instructions with their share, and the ratio to the floor without them.
+    static func allocatorColumns(_ key: SeriesKey, _ byKey: [SeriesKey: SummaryRow]) -> [String] {
+        func median(_ key: SeriesKey) -> Double? { byKey[key]?.summary?.median }
+        guard let all = median(key), let allocator = median(key.with(.allocatorInstructions)) else { return ["-", "-"] }
+        let share = all > 0 ? String(format: " (%.0f%%)", allocator / all * 100) : ""
+        var ratio = "-"
+        if key.strategy != Strategy.floor, let floorAll = median(key.with(Strategy.floor)),
+            let floorAllocator = median(key.with(Strategy.floor).with(.allocatorInstructions)), floorAll - floorAllocator > 0
+        {
+            ratio = String(format: "%.2f", (all - allocator) / (floorAll - floorAllocator))
+        }
+        return [formatNumber(allocator) + share, ratio]
+    }
+
     /// With `deviceCosts`, phases priced with them show their predicted device time, labelled as a prediction.
     package static func render(_ rows: [SummaryRow], scenarios: [Scenario], deviceCosts: DeviceCosts? = nil) -> String {
         let fits = ComplexityFit.fits(rows)
@@ -35,11 +53,13 @@ package enum SummaryTable {
             output.append("\(scenario)\(description.isEmpty ? "" : ": \(description)")")
             let measureHeader = measure == .wallMs ? "wall ms (median [95% CI])" : "instructions (median)"
             let predicted = rows.contains { $0.key.scenario == scenario && $0.key.metric == .predictedDeviceMs }
+            // Counted instructions come with the allocator's: the ratio to the floor without them is the strategy's own.
+            let split = measure == .instructions && rows.contains { $0.key.scenario == scenario && $0.key.metric == .allocatorInstructions }
             var table = TextTable(
                 header: [
                     "strategy", "variant", "size", "phase", measureHeader, "x floor", "sql", "faults obj/rel",
                     "rows", "process peak MiB", "growth",
-                ] + (predicted ? ["device ms (pred.)"] : []))
+                ] + (predicted ? ["device ms (pred.)"] : []) + (split ? ["allocator", "x floor without"] : []))
             var previousGroup: (Strategy, Variant, Int)?
             var fewest = Int.max
             var close = false
@@ -83,10 +103,12 @@ package enum SummaryTable {
                         peak, growth,
                     ]
                         + (predicted
-                            ? [byKey[row.key.with(.predictedDeviceMs)]?.summary.map { String(format: "%.3g", $0.median) } ?? "-"] : []))
+                            ? [byKey[row.key.with(.predictedDeviceMs)]?.summary.map { String(format: "%.3g", $0.median) } ?? "-"] : [])
+                        + (split ? allocatorColumns(row.key, byKey) : []))
             }
             output.append(table.rendered)
             if predicted, let deviceCosts { output.append(deviceCosts.label) }
+            if split { output.append(allocatorLegend) }
             if measure == .wallMs && fewest < 6 {
                 output.append(
                     "(n=\(fewest)): medians of \(fewest) repetition(s); a 95% interval of the median needs 6 or more (--repetitions 6)")

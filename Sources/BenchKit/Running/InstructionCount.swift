@@ -128,38 +128,38 @@ package enum InstructionCount {
         Foundation.exit(127)
     }
 
-    /// The instructions of each dump (`callgrind.out.1`, `.2`, ...: one per phase, in order); `partial`: up to the
-    /// first dump that cannot be read (the one a stopped valgrind was writing).
-    static func phaseCounts(_ prefix: String, partial: Bool = false) throws -> [Double] {
+    /// Each dump's counts (`callgrind.out.1`, `.2`, ...: one per phase, in order); `partial`: up to the first dump
+    /// that cannot be read (the one a stopped valgrind was writing).
+    static func phaseCounts(_ prefix: String, partial: Bool = false) throws -> [CallgrindDump] {
         let folder = (prefix as NSString).deletingLastPathComponent
         let base = (prefix as NSString).lastPathComponent + "."
         let parts = (try FileManager.default.contentsOfDirectory(atPath: folder)).compactMap { name -> (Int, String)? in
             guard name.hasPrefix(base), let number = Int(name.dropFirst(base.count)) else { return nil }
             return (number, (folder as NSString).appendingPathComponent(name))
         }.sorted { $0.0 < $1.0 }
-        var counts: [Double] = []
+        var counts: [CallgrindDump] = []
         for (_, path) in parts {
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") }),
-                let value = Double(line.dropFirst("totals:".count).trimmingCharacters(in: .whitespaces))
-            else {
+            guard let dump = CallgrindDump(contentsOf: path) else {
                 if partial { break }
                 throw BenchError.io("\(path) has no totals line; is valgrind's callgrind working?")
             }
-            counts.append(value)
+            counts.append(dump)
         }
         return counts
     }
 
-    /// The samples without timings and memory, with each phase's instruction count after its counters; `partial`
-    /// allows more counts than phases (those of a repetition that did not finish).
-    static func attach(_ counts: [Double], to samples: [SampleRecord], partial: Bool = false) throws -> [SampleRecord] {
+    /// The samples without timings and memory, with each phase's instruction counts (all, and the allocator's) after
+    /// its counters; `partial` allows more counts than phases (those of a repetition that did not finish).
+    static func attach(_ counts: [CallgrindDump], to samples: [SampleRecord], partial: Bool = false) throws -> [SampleRecord] {
         var result: [SampleRecord] = []
         var phaseIndex = -1
         var currentPhase: String?
         func close(_ last: SampleRecord?) {
             guard let last, phaseIndex >= 0, phaseIndex < counts.count else { return }
-            result.append(SampleRecord(key: last.key.with(.instructions), repetition: last.repetition, value: counts[phaseIndex]))
+            let dump = counts[phaseIndex]
+            result.append(SampleRecord(key: last.key.with(.instructions), repetition: last.repetition, value: dump.instructions))
+            result.append(
+                SampleRecord(key: last.key.with(.allocatorInstructions), repetition: last.repetition, value: dump.allocatorInstructions))
         }
         var previous: SampleRecord?
         for sample in samples {

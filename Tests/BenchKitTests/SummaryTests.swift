@@ -61,7 +61,7 @@ import Testing
         let text = SummaryTable.render(SummaryFile.summarize(samples), scenarios: [])
         #expect(text.components(separatedBy: "instructions (median)").count == 2)
         #expect(text.split(separator: "\n").filter { $0 == "query" }.count == 1)
-        #expect(!text.contains("x floor without"))
+        #expect(!text.contains("own x floor"))
     }
 
     /// The allocator's instructions are shown with their share, and the ratio to the floor of the rest.
@@ -76,7 +76,7 @@ import Testing
         func words(_ prefix: String) throws -> [Substring] {
             try #require(lines.first { $0.hasPrefix(prefix) }).split(separator: " ", omittingEmptySubsequences: true)
         }
-        #expect(try words("strategy ").suffix(4) == ["allocator", "x", "floor", "without"])
+        #expect(try words("strategy ").suffix(4) == ["allocator", "own", "x", "floor"])
         // 2,000,000 own instructions against the floor's 1,600,000; 1.56 with the allocator's.
         let objectGraph = try words("objectgraph ")
         #expect(objectGraph.contains("1.56") && objectGraph.suffix(3) == ["500000", "(20%)", "1.25"])

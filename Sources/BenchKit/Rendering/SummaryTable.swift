@@ -15,7 +15,7 @@ package enum SummaryTable {
 
     /// What the allocator columns of an instruction count's table say.
     package static let allocatorLegend =
-        "allocator: the phase's instructions in the heap allocator (malloc and free, the Swift runtime's allocation entry points, the counting interposer) and their share; x floor without: the ratio to the floor of the instructions outside it, the strategy's own work."
+        "allocator: the phase's instructions in the heap allocator (malloc and free, the Swift runtime's allocation entry points, the counting interposer) and their share; own x floor: the ratio to the floor of the instructions outside the allocator, the strategy's own work."
 
     /// An instruction count's allocator instructions with their share, and the ratio to the floor without them.
     static func allocatorColumns(_ key: SeriesKey, _ byKey: [SeriesKey: SummaryRow]) -> [String] {
@@ -59,7 +59,7 @@ package enum SummaryTable {
                 header: [
                     "strategy", "variant", "size", "phase", measureHeader, "x floor", "sql", "faults obj/rel",
                     "rows", "process peak MiB", "growth",
-                ] + (predicted ? ["device ms (pred.)"] : []) + (split ? ["allocator", "x floor without"] : []))
+                ] + (predicted ? ["device ms (pred.)"] : []) + (split ? ["allocator", "own x floor"] : []))
             var previousGroup: (Strategy, Variant, Int)?
             var fewest = Int.max
             var close = false
